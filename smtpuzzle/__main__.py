@@ -1,0 +1,5 @@
+"""``python -m smtpuzzle`` runs the command line."""
+
+from smtpuzzle.cli import main
+
+main()

@@ -1,0 +1,30 @@
+"""Back ends: one module per solver family, all behind the :class:`Backend` interface."""
+
+from __future__ import annotations
+
+from smtpuzzle.backends.base import Backend
+from smtpuzzle.errors import PuzzleError
+
+BACKENDS = ("cpsat", "sat", "z3")
+
+
+def get_backend(name: str, solver: str | None = None) -> Backend:
+    """A back end by name; ``solver`` picks the PySAT solver (sat) or the z3 solver kind."""
+    if name == "z3":
+        from smtpuzzle.backends.z3 import Z3Backend
+
+        return Z3Backend(solver or "qffd")
+    if name == "cpsat":
+        if solver:
+            raise PuzzleError("--solver applies to the sat and z3 back ends only")
+        from smtpuzzle.backends.cpsat import CpSatBackend
+
+        return CpSatBackend()
+    if name == "sat":
+        from smtpuzzle.backends.sat import DEFAULT_SOLVER, SatBackend
+
+        return SatBackend(solver or DEFAULT_SOLVER)
+    raise PuzzleError(f"unknown back end {name!r} (known: {', '.join(BACKENDS)})")
+
+
+__all__ = ["BACKENDS", "Backend", "get_backend"]

@@ -1,0 +1,127 @@
+"""Model -> CNF, vectorised: the one clause set that the sat back end solves and DIMACS writes.
+
+At-most-one groups use pairwise clauses when small and a sequential counter (3n clauses,
+n-1 auxiliary variables) when large; general cardinalities use pysat.card, with the
+encoding chosen by size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from smtpuzzle.model import Cmp, Groups, Model
+
+PAIRWISE_MAX = 6  # larger at-most-one groups get a sequential counter
+
+
+@dataclass
+class CNF:
+    num_vars: int
+    clauses: Groups
+    num_user_vars: int
+
+    def as_lists(self) -> list[list[int]]:
+        flat = self.clauses.flat.tolist()
+        offs = self.clauses.offsets.tolist()
+        return [flat[a:b] for a, b in zip(offs[:-1], offs[1:], strict=True)]
+
+
+class _Builder:
+    def __init__(self, num_vars: int) -> None:
+        self.top = num_vars
+        self.parts: list[Groups] = []
+
+    def fresh(self, shape: tuple[int, ...]) -> np.ndarray:
+        n = int(np.prod(shape))
+        ids = np.arange(self.top + 1, self.top + n + 1, dtype=np.int64).reshape(shape)
+        self.top += n
+        return ids
+
+    def add(self, groups: Groups | np.ndarray) -> None:
+        g = Groups.of(groups)
+        if len(g):
+            self.parts.append(g)
+
+    def add_columns(self, *columns: np.ndarray) -> None:
+        """Clauses whose j-th literal is ``columns[j][i]``."""
+        self.add(np.stack(columns, axis=1))
+
+    def at_most_one(self, groups: Groups) -> None:
+        for _, mat in groups.by_size():
+            m, n = mat.shape
+            if n <= 1:
+                continue
+            if n <= PAIRWISE_MAX:
+                i, j = np.triu_indices(n, 1)
+                self.add(np.stack([-mat[:, i], -mat[:, j]], axis=2).reshape(-1, 2))
+                continue
+            s = self.fresh((m, n - 1))
+            x = mat
+            self.add_columns(-x[:, 0], s[:, 0])
+            self.add_columns(-x[:, -1], -s[:, -1])
+            mid_x, prev_s, next_s = x[:, 1:-1], s[:, :-1], s[:, 1:]
+            self.add_columns(-mid_x.ravel(), next_s.ravel())
+            self.add_columns(-prev_s.ravel(), next_s.ravel())
+            self.add_columns(-mid_x.ravel(), -prev_s.ravel())
+
+    def cardinality(self, groups: Groups, cmp: Cmp, bounds: np.ndarray) -> None:
+        from pysat.card import CardEnc, EncType
+
+        sizes = groups.sizes
+        for i in range(len(groups)):
+            lits, n, k = groups[i], int(sizes[i]), int(bounds[i])
+            lo = k if cmp in (Cmp.EQ, Cmp.GE) else 0
+            hi = k if cmp in (Cmp.EQ, Cmp.LE) else n
+            if lo > hi or lo > n or hi < 0:
+                self.add(Groups(np.zeros(0, dtype=np.int64), np.array([0, 0])))  # empty clause
+                continue
+            lo, hi = max(lo, 0), min(hi, n)
+            if lo == n:
+                self.add(lits[:, None])
+                continue
+            if hi == 0:
+                self.add(-lits[:, None])
+                continue
+            one = Groups(lits, np.array([0, n]))
+            if hi == 1:
+                self.at_most_one(one)
+                if lo == 1:
+                    self.add(one)
+                continue
+            if lo == 1 and hi == n:
+                self.add(one)
+                continue
+            enc = EncType.seqcounter if n * k <= 2000 else EncType.kmtotalizer
+            args = dict(lits=lits.tolist(), top_id=self.top, encoding=enc)
+            if lo > 0 and hi < n and lo == hi:
+                cnf = CardEnc.equals(bound=lo, encoding=EncType.seqcounter if n * k <= 2000
+                                     else EncType.totalizer, lits=args["lits"], top_id=self.top)
+            elif lo > 0 and hi < n:
+                a = CardEnc.atleast(bound=lo, **args)
+                self.top = max(self.top, a.nv)
+                self.add(Groups.of(a.clauses))
+                cnf = CardEnc.atmost(bound=hi, lits=args["lits"], top_id=self.top, encoding=enc)
+            elif lo > 0:
+                cnf = CardEnc.atleast(bound=lo, **args)
+            else:
+                cnf = CardEnc.atmost(bound=hi, **args)
+            self.top = max(self.top, cnf.nv)
+            self.add(Groups.of(cnf.clauses))
+
+
+def to_cnf(model: Model) -> CNF:
+    """Encode every constraint of ``model`` as clauses over its variables (plus auxiliaries)."""
+    b = _Builder(model.num_vars)
+    b.add(model.all_clauses())
+    eo = model.all_exactly_one()
+    b.add(eo)
+    b.at_most_one(eo)
+    b.at_most_one(model.all_at_most_one())
+    imp = model.all_implications()
+    if len(imp):
+        b.add_columns(-imp[:, 0], imp[:, 1])
+    for card in model.cardinalities:
+        b.cardinality(card.groups, card.cmp, card.bounds)
+    return CNF(b.top, Groups.concat(b.parts), len(model.user_vars))

@@ -1,0 +1,207 @@
+"""The ``smtpuzzle`` command: parse arguments, call the library, render the answer.
+
+Exit codes: 0 answered (a solution, or a proof that there is none), 1 no answer (time
+limit or Ctrl-C), 2 bad input, 3 a solution failed verification (a bug: please report).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from smtpuzzle import library
+from smtpuzzle.backends import BACKENDS, get_backend
+from smtpuzzle.errors import PuzzleError, VerificationError
+from smtpuzzle.formats.dimacs import decode_answer, export_file
+from smtpuzzle.render import board_picture, pieces_picture, tiling_picture
+from smtpuzzle.result import Result, Status
+
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    help="Model combinatorial puzzles once; solve them with Z3, CP-SAT, SAT or any DIMACS solver.",
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+EXIT_UNKNOWN, EXIT_BAD_INPUT, EXIT_UNVERIFIED = 1, 2, 3
+
+ModelArg = Annotated[str, typer.Argument(help="A model name from `smtpuzzle list`, or a file.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+
+
+def _friendly(fn):
+    """Bad input becomes one line on stderr and exit code 2, never a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except PuzzleError as exc:
+            err.print(f"[red]error:[/red] {exc}", markup=True)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+        except VerificationError as exc:
+            err.print(f"[red]verification failed (a bug, please report):[/red] {exc}")
+            raise typer.Exit(EXIT_UNVERIFIED) from None
+
+    return wrapper
+
+
+@app.command("list")
+@_friendly
+def list_cmd(as_json: JsonOpt = False) -> None:
+    """List the puzzles in the model library."""
+    entries = library.list_models()
+    if as_json:
+        print(json.dumps([{"name": e.name, "title": e.title, "path": str(e.path)}
+                          for e in entries]))
+        return
+    table = Table(box=None, show_header=True, header_style="bold")
+    table.add_column("model")
+    table.add_column("title")
+    for e in entries:
+        table.add_row(e.name, e.title)
+    out.print(table)
+
+
+@app.command()
+@_friendly
+def show(model: ModelArg) -> None:
+    """Draw a puzzle's board and pieces."""
+    tiling = library.load(model)
+    board = tiling.board
+    area = sum(p.count * p.shape.size for p in tiling.pieces)
+    out.print(f"[bold]{tiling.name}[/bold]: {tiling.title}")
+    out.print(f"board {board.size_text}, {board.num_cells} cells, {len(board.holes())} holes; "
+              f"{len(tiling.pieces)} pieces, {area} cells at most; cover: {tiling.cover}; "
+              f"{tiling.num_placements} placements")
+    out.print(board_picture(tiling), end="")
+    out.print()
+    out.print(pieces_picture(tiling), end="")
+
+
+@app.command()
+@_friendly
+def solve(
+    model: ModelArg,
+    backend: Annotated[str, typer.Option(help=f"One of {', '.join(BACKENDS)}.")] = "cpsat",
+    solver: Annotated[str | None, typer.Option(
+        help="sat: the PySAT solver (cadical195, minisat22, glucose4, lingeling...); "
+             "z3: qffd or default.")] = None,
+    time_limit: Annotated[float | None, typer.Option(help="Seconds; then answer unknown.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Find one solution, or prove there is none."""
+    tiling = library.load(model)
+    engine = get_backend(backend, solver)
+    started = time.perf_counter()
+    model_obj = tiling.build_model()
+    interrupted = False
+    try:
+        with err.status(f"solving {tiling.name} with {engine.label()}...") if not as_json \
+                and err.is_terminal else _null():
+            result: Result = engine.solve(model_obj, time_limit)
+    except KeyboardInterrupt:
+        interrupted = True
+        result = None  # type: ignore[assignment]
+    elapsed = time.perf_counter() - started
+    status = result.status if result else Status.UNKNOWN
+    solutions = []
+    if status is Status.SAT:
+        solution = tiling.decode(result.values)
+        tiling.verify(solution)
+        solutions.append(solution)
+    if as_json:
+        print(json.dumps({
+            "model": tiling.name, "status": status.value, "backend": engine.label(),
+            "time_s": round(elapsed, 4), "complete": not interrupted,
+            "stats": result.stats.as_dict() if result else None,
+            "solutions": [s.as_json() for s in solutions],
+        }))
+    else:
+        why = " (interrupted)" if interrupted else (
+            " (time limit reached)" if status is Status.UNKNOWN else "")
+        line = f"[bold]{tiling.name}[/bold]: {status.value}{why} with {engine.label()} in " \
+               f"{elapsed:.2f} s"
+        if result:
+            line += f" (build {result.stats.build_time:.2f} s, solve " \
+                    f"{result.stats.solve_time:.2f} s; {result.stats.variables} variables, " \
+                    f"{result.stats.constraints} constraints)"
+        out.print(line)
+        for s in solutions:
+            out.print(tiling_picture(tiling, s), end="")
+            out.print("[dim]verified[/dim]")
+    if status is Status.UNKNOWN:
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+class _null:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+@app.command("export-cnf")
+@_friendly
+def export_cnf(
+    model: ModelArg,
+    output: Annotated[Path, typer.Option("-o", "--output", help="The .cnf file to write.")],
+) -> None:
+    """Write the model as DIMACS CNF for any SAT solver (comments name the user variables)."""
+    tiling = library.load(model)
+    m = tiling.build_model()
+    try:
+        cnf = export_file(m, output)
+    except OSError as exc:
+        raise PuzzleError(f"cannot write ({exc.strerror})", str(output)) from None
+    out.print(f"wrote {output}: {cnf.num_vars} variables, {len(cnf.clauses)} clauses, "
+              f"{cnf.num_user_vars} user variables")
+
+
+@app.command()
+@_friendly
+def decode(
+    model: ModelArg,
+    cnf_file: Annotated[Path, typer.Argument(help="The CNF written by export-cnf.")],
+    solver_output: Annotated[Path, typer.Argument(help="The solver's answer (s/v lines).")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Read an external solver's answer to an exported CNF, verify it and draw it."""
+    tiling = library.load(model)
+    for p in (cnf_file, solver_output):
+        if not p.is_file():
+            raise PuzzleError("no such file", str(p))
+    status, values = decode_answer(tiling.build_model(), cnf_file, solver_output)
+    solutions = []
+    if status is Status.SAT:
+        solution = tiling.decode(values)
+        tiling.verify(solution)
+        solutions.append(solution)
+    if as_json:
+        print(json.dumps({"model": tiling.name, "status": status.value, "backend": "dimacs",
+                          "solutions": [s.as_json() for s in solutions]}))
+    else:
+        out.print(f"[bold]{tiling.name}[/bold]: {status.value} (from {solver_output})")
+        for s in solutions:
+            out.print(tiling_picture(tiling, s), end="")
+            out.print("[dim]verified[/dim]")
+    if status is Status.UNKNOWN:
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)

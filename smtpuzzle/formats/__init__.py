@@ -1,0 +1,1 @@
+"""Readers and writers: puzzle TOML files and DIMACS CNF."""

@@ -1,0 +1,164 @@
+"""The puzzle TOML format (documented in models/README.md) -> puzzle objects.
+
+Every error names the file, the line where it can and the piece it is about.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.geometry.board import Board
+from smtpuzzle.geometry.piecesets import piece_set
+from smtpuzzle.geometry.shapes import Shape, parse_picture
+from smtpuzzle.puzzles.tiling import Piece, Tiling
+
+_TOP_KEYS = {"name", "title", "description", "kind", "cover", "board", "pieces", "source"}
+_BOARD_KEYS = {"size", "holes", "picture"}
+_PIECE_KEYS = {"set", "only", "name", "picture", "cells", "count", "max", "flip"}
+
+
+def load_puzzle_file(path: Path) -> Tiling:
+    """Read a puzzle file; errors carry ``path:line``."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PuzzleError(f"cannot read the file ({exc.strerror})", str(path)) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PuzzleError(f"malformed TOML: {exc}", str(path)) from None
+    try:
+        return parse_puzzle(data, default_name=path.stem, text=text)
+    except PuzzleError as exc:
+        raise exc.located(str(path)) from None
+
+
+def _line_of(text: str, pattern: str, nth: int = 0) -> int | None:
+    hits = [m.start() for m in re.finditer(pattern, text, flags=re.MULTILINE)]
+    return text.count("\n", 0, hits[nth]) + 1 if nth < len(hits) else None
+
+
+def _fail(message: str, line: int | None) -> PuzzleError:
+    return PuzzleError(message, line=line)
+
+
+def parse_puzzle(data: dict[str, Any], default_name: str = "puzzle", text: str = "") -> Tiling:
+    """A puzzle from parsed TOML data."""
+    unknown = set(data) - _TOP_KEYS
+    if unknown:
+        key = sorted(unknown)[0]
+        raise _fail(f"unknown key {key!r} (known: {', '.join(sorted(_TOP_KEYS))})",
+                    _line_of(text, rf"^\s*{re.escape(key)}\s*="))
+    kind = data.get("kind", "tiling")
+    if kind != "tiling":
+        raise _fail(f"unknown puzzle kind {kind!r} (known: tiling)", _line_of(text, r"^\s*kind"))
+    board = _parse_board(data.get("board"), text)
+    raw_pieces = data.get("pieces")
+    if not isinstance(raw_pieces, list) or not raw_pieces:
+        raise _fail("the puzzle needs a [[pieces]] table", None)
+    pieces: list[Piece] = []
+    for i, entry in enumerate(raw_pieces):
+        line = _line_of(text, r"^\s*\[\[\s*pieces\s*\]\]", i)
+        try:
+            pieces.extend(_parse_pieces(entry, i))
+        except PuzzleError as exc:
+            raise _fail(exc.message, line) from None
+    cover = data.get("cover", "exact")
+    try:
+        return Tiling(board, pieces, cover=cover, name=str(data.get("name", default_name)),
+                      title=str(data.get("title", "")))
+    except PuzzleError as exc:
+        raise _fail(exc.message, exc.line) from None
+
+
+def _parse_board(raw: Any, text: str) -> Board:
+    line = _line_of(text, r"^\s*\[\s*board\s*\]")
+    if not isinstance(raw, dict):
+        raise _fail("the puzzle needs a [board] table with size or picture", None)
+    unknown = set(raw) - _BOARD_KEYS
+    if unknown:
+        raise _fail(f"[board]: unknown key {sorted(unknown)[0]!r} "
+                    f"(known: {', '.join(sorted(_BOARD_KEYS))})", line)
+    try:
+        if "picture" in raw:
+            if "size" in raw:
+                raise PuzzleError("[board]: give size or picture, not both")
+            board = Board.from_picture(_text(raw["picture"], "[board] picture"))
+            if raw.get("holes"):
+                board = Board(board.dims, board.holes() + [tuple(h) for h in raw["holes"]])
+            return board
+        if "size" not in raw:
+            raise PuzzleError("[board] needs size = [rows, columns] (or [x, y, z]) or picture")
+        size, holes = raw["size"], raw.get("holes", [])
+        if not _int_list(size) or not all(_int_list(h) for h in holes):
+            raise PuzzleError("[board]: size and holes must be lists of whole numbers")
+        return Board(size, holes)
+    except PuzzleError as exc:
+        msg = exc.message if exc.message.startswith("[board]") else f"[board]: {exc.message}"
+        raise _fail(msg, line) from None
+
+
+def _int_list(x: Any) -> bool:
+    return isinstance(x, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in x)
+
+
+def _text(x: Any, what: str) -> str:
+    if not isinstance(x, str):
+        raise PuzzleError(f"{what} must be a string")
+    return x
+
+
+def _parse_pieces(entry: Any, i: int) -> list[Piece]:
+    where = f"pieces[{i}]"
+    if not isinstance(entry, dict):
+        raise PuzzleError(f"{where} must be a table")
+    unknown = set(entry) - _PIECE_KEYS
+    if unknown:
+        raise PuzzleError(f"{where}: unknown key {sorted(unknown)[0]!r} "
+                          f"(known: {', '.join(sorted(_PIECE_KEYS))})")
+    if "count" in entry and "max" in entry:
+        raise PuzzleError(f"{where}: give count (exactly) or max (at most), not both")
+    count = entry.get("max", entry.get("count", 1))
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        raise PuzzleError(f"{where}: count must be a whole number >= 0")
+    flip = entry.get("flip")
+    if flip is not None and not isinstance(flip, bool):
+        raise PuzzleError(f"{where}: flip must be true or false")
+    common = dict(count=count, at_most="max" in entry, flip=flip)
+    if "set" in entry:
+        if {"name", "picture", "cells"} & set(entry):
+            raise PuzzleError(f"{where}: a set entry takes no name, picture or cells")
+        shapes = piece_set(_text(entry["set"], f"{where} set"))
+        only = entry.get("only")
+        if only is not None:
+            missing = [n for n in only if n not in shapes]
+            if missing:
+                raise PuzzleError(f"{where}: set {entry['set']!r} has no piece {missing[0]!r} "
+                                  f"(it has {' '.join(shapes)})")
+            shapes = {n: shapes[n] for n in only}
+        return [Piece(name, shape, **common) for name, shape in shapes.items()]
+    name = entry.get("name")
+    if not isinstance(name, str) or not name or any(ch.isspace() for ch in name):
+        raise PuzzleError(f"{where}: a piece needs a name (no spaces), or a set")
+    where = f"piece {name}"
+    if ("picture" in entry) == ("cells" in entry):
+        raise PuzzleError(f"{where}: give exactly one of picture or cells")
+    try:
+        if "picture" in entry:
+            shape = parse_picture(_text(entry["picture"], "picture"))
+        else:
+            cells = entry["cells"]
+            if not isinstance(cells, list) or not all(_int_list(c) for c in cells):
+                raise PuzzleError("cells must be a list of [row, column] (or [x, y, z]) lists")
+            if len({len(c) for c in cells}) != 1 or len(cells[0]) not in (2, 3):
+                raise PuzzleError("cells must all have 2 or all have 3 coordinates")
+            shape = Shape(cells)
+    except PuzzleError as exc:
+        raise PuzzleError(f"{where}: {exc.message}") from None
+    if not shape.is_connected():
+        raise PuzzleError(f"{where}: the cells are not connected")
+    return [Piece(name, shape, **common)]

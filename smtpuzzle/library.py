@@ -1,0 +1,72 @@
+"""The puzzle library: finds models by name in models/ and loads files by path."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.puzzle_toml import load_puzzle_file
+from smtpuzzle.puzzles.tiling import Tiling
+
+
+def model_dirs() -> list[Path]:
+    """Where named models are looked up: $SMTPUZZLE_MODELS, ./models, the bundled library."""
+    dirs = []
+    if os.environ.get("SMTPUZZLE_MODELS"):
+        dirs.extend(Path(p) for p in os.environ["SMTPUZZLE_MODELS"].split(os.pathsep) if p)
+    dirs.append(Path.cwd() / "models")
+    dirs.append(Path(__file__).resolve().parent.parent / "models")
+    seen, out = set(), []
+    for d in dirs:
+        key = d.resolve() if d.exists() else d
+        if key not in seen and d.is_dir():
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+@dataclass
+class ModelEntry:
+    name: str
+    path: Path
+    title: str
+
+
+def list_models() -> list[ModelEntry]:
+    found: dict[str, ModelEntry] = {}
+    for d in model_dirs():
+        for path in sorted(d.glob("*.toml")):
+            if path.stem in found:
+                continue
+            try:
+                title = str(tomllib.loads(path.read_text(encoding="utf-8")).get("title", ""))
+            except (OSError, tomllib.TOMLDecodeError):
+                title = "(unreadable)"
+            found[path.stem] = ModelEntry(path.stem, path, title)
+    return sorted(found.values(), key=lambda e: e.name)
+
+
+def resolve(name_or_path: str) -> Path:
+    """A model name from the library, or a path to a puzzle file."""
+    path = Path(name_or_path)
+    if path.suffix or os.sep in name_or_path:
+        if not path.is_file():
+            raise PuzzleError("no such file", name_or_path)
+        return path
+    for d in model_dirs():
+        candidate = d / f"{name_or_path}.toml"
+        if candidate.is_file():
+            return candidate
+    known = ", ".join(e.name for e in list_models()[:8])
+    raise PuzzleError(f"no model named {name_or_path!r} (try `smtpuzzle list`; some: {known})")
+
+
+def load(name_or_path: str) -> Tiling:
+    """Load a puzzle by library name or file path."""
+    path = resolve(name_or_path)
+    if path.suffix != ".toml":
+        raise PuzzleError(f"unknown puzzle file type {path.suffix!r} (known: .toml)", str(path))
+    return load_puzzle_file(path)

@@ -1,0 +1,214 @@
+"""The backend-neutral model: boolean variables, finite-domain integers and constraints.
+
+Variables are numbered 1..n and literals are signed variable numbers, as in DIMACS.
+Constraints are stored per kind as :class:`Groups` (literal lists in CSR form: one flat
+numpy array and offsets), so a model with millions of literals is built with a handful of
+vectorised operations. Every model names its *user* variables; solutions are projected on
+them, blocked on them and counted on them, never on auxiliary variables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+LitArray = np.ndarray
+
+
+class Groups:
+    """A list of literal lists, stored as ``flat`` literals and ``offsets`` (len = n + 1)."""
+
+    __slots__ = ("flat", "offsets")
+
+    def __init__(self, flat: np.ndarray, offsets: np.ndarray) -> None:
+        self.flat = np.asarray(flat, dtype=np.int64)
+        self.offsets = np.asarray(offsets, dtype=np.int64)
+
+    @classmethod
+    def of(cls, groups: Any) -> Groups:
+        """Accept a Groups, a 2D array (one group per row) or a sequence of 1D arrays."""
+        if isinstance(groups, Groups):
+            return groups
+        if isinstance(groups, np.ndarray) and groups.ndim == 2:
+            n, k = groups.shape
+            return cls(groups.reshape(-1), np.arange(n + 1, dtype=np.int64) * k)
+        arrays = [np.asarray(g, dtype=np.int64).reshape(-1) for g in groups]
+        sizes = np.array([len(a) for a in arrays], dtype=np.int64)
+        flat = np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
+        return cls(flat, np.concatenate([[0], np.cumsum(sizes)]))
+
+    @classmethod
+    def concat(cls, parts: Sequence[Groups]) -> Groups:
+        if not parts:
+            return cls(np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64))
+        if len(parts) == 1:
+            return parts[0]
+        flat = np.concatenate([p.flat for p in parts])
+        sizes = np.concatenate([np.diff(p.offsets) for p in parts])
+        return cls(flat, np.concatenate([[0], np.cumsum(sizes)]))
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def sizes(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def __getitem__(self, i: int) -> np.ndarray:
+        return self.flat[self.offsets[i] : self.offsets[i + 1]]
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def by_size(self):
+        """Yield ``(indices, matrix)``: the groups of each size stacked into a 2D array."""
+        sizes = self.sizes
+        for s in np.unique(sizes):
+            idx = np.flatnonzero(sizes == s)
+            starts = self.offsets[idx]
+            yield idx, self.flat[starts[:, None] + np.arange(s)[None, :]]
+
+
+class Cmp(str, Enum):
+    EQ = "=="
+    LE = "<="
+    GE = ">="
+
+
+@dataclass
+class Cardinality:
+    """``sum(literals) <cmp> bound`` for every group; bounds per group."""
+
+    groups: Groups
+    cmp: Cmp
+    bounds: np.ndarray
+
+
+@dataclass
+class IntVar:
+    """A finite-domain integer: one literal per value, exactly one of them true."""
+
+    name: str
+    values: np.ndarray
+    literals: np.ndarray
+
+    def literal(self, value: int) -> int:
+        hits = np.flatnonzero(self.values == value)
+        if len(hits) == 0:
+            raise ValueError(f"{value} is not in the domain of {self.name}")
+        return int(self.literals[hits[0]])
+
+
+@dataclass
+class Model:
+    """A puzzle compiled to variables and constraints, independent of any back end."""
+
+    name: str = "model"
+    num_vars: int = 0
+    clauses: list[Groups] = field(default_factory=list)
+    exactly_one: list[Groups] = field(default_factory=list)
+    at_most_one: list[Groups] = field(default_factory=list)
+    cardinalities: list[Cardinality] = field(default_factory=list)
+    implications: list[np.ndarray] = field(default_factory=list)
+    int_vars: list[IntVar] = field(default_factory=list)
+    _user_vars: list[np.ndarray] = field(default_factory=list)
+    _user_names: list[Sequence[str]] = field(default_factory=list)
+
+    # -- variables -------------------------------------------------------------------------
+
+    def new_bools(self, n: int, user: bool = False, names: Sequence[str] | None = None) -> LitArray:
+        """``n`` fresh boolean variables; user variables need names (any sequence of str)."""
+        ids = np.arange(self.num_vars + 1, self.num_vars + n + 1, dtype=np.int64)
+        self.num_vars += n
+        if user:
+            if names is None or len(names) != n:
+                raise ValueError("user variables need one name each")
+            self._user_vars.append(ids)
+            self._user_names.append(names)
+        return ids
+
+    def new_int(self, name: str, values: Sequence[int], user: bool = False) -> IntVar:
+        """A finite-domain integer over ``values``, with a literal per value."""
+        values = np.asarray(values, dtype=np.int64)
+        names = [f"{name}={v}" for v in values.tolist()] if user else None
+        var = IntVar(name, values, self.new_bools(len(values), user=user, names=names))
+        self.int_vars.append(var)
+        return var
+
+    @property
+    def user_vars(self) -> np.ndarray:
+        if not self._user_vars:
+            return np.zeros(0, dtype=np.int64)
+        return np.concatenate(self._user_vars)
+
+    def user_name(self, i: int) -> str:
+        """Name of the i-th user variable (in :attr:`user_vars` order)."""
+        for names in self._user_names:
+            if i < len(names):
+                return names[i]
+            i -= len(names)
+        raise IndexError(i)
+
+    def user_names(self) -> list[str]:
+        return [n for names in self._user_names for n in names]
+
+    # -- constraints -----------------------------------------------------------------------
+
+    def add_clauses(self, groups: Any) -> None:
+        """Each group: at least one literal true (a clause)."""
+        self.clauses.append(Groups.of(groups))
+
+    add_at_least_one = add_clauses
+
+    def add_exactly_one(self, groups: Any) -> None:
+        self.exactly_one.append(Groups.of(groups))
+
+    def add_at_most_one(self, groups: Any) -> None:
+        self.at_most_one.append(Groups.of(groups))
+
+    def add_cardinality(self, groups: Any, cmp: str | Cmp, bounds: Any) -> None:
+        """``sum(group) cmp bound`` per group; ``bounds`` is one number or one per group."""
+        g = Groups.of(groups)
+        b = np.broadcast_to(np.asarray(bounds, dtype=np.int64), (len(g),)).copy()
+        self.cardinalities.append(Cardinality(g, Cmp(cmp), b))
+
+    def add_implications(self, a: Any, b: Any) -> None:
+        """Literal ``a[i]`` implies literal ``b[i]`` for every i."""
+        pairs = np.stack(np.broadcast_arrays(np.asarray(a), np.asarray(b)), axis=1)
+        self.implications.append(pairs.astype(np.int64).reshape(-1, 2))
+
+    # -- views for back ends ---------------------------------------------------------------
+
+    def all_clauses(self) -> Groups:
+        return Groups.concat(self.clauses)
+
+    def all_exactly_one(self) -> Groups:
+        """Exactly-one groups, including the one-hot literals of every integer."""
+        return Groups.concat(self.exactly_one + [Groups.of([v.literals for v in self.int_vars])])
+
+    def all_at_most_one(self) -> Groups:
+        return Groups.concat(self.at_most_one)
+
+    def all_implications(self) -> np.ndarray:
+        if not self.implications:
+            return np.zeros((0, 2), dtype=np.int64)
+        return np.concatenate(self.implications)
+
+    def num_constraints(self) -> int:
+        return (
+            sum(len(g) for g in self.clauses)
+            + sum(len(g) for g in self.exactly_one)
+            + sum(len(g) for g in self.at_most_one)
+            + sum(len(c.groups) for c in self.cardinalities)
+            + sum(len(p) for p in self.implications)
+            + len(self.int_vars)
+        )
+
+    def project(self, assignment: np.ndarray) -> np.ndarray:
+        """User-variable values from a full assignment (bool array indexed by variable)."""
+        return assignment[self.user_vars]

@@ -1,0 +1,244 @@
+"""Polyomino / polycube tiling: fill (or pack) a board with pieces of given multiplicities.
+
+One boolean per placement (a piece in one orientation at one position); exactly one (or at
+most one, for packings) placement per cell; a cardinality per piece. The verifier checks a
+decoded solution against the puzzle's definition alone, not against the model.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from smtpuzzle.errors import PuzzleError, VerificationError
+from smtpuzzle.geometry.board import Board
+from smtpuzzle.geometry.shapes import Shape
+from smtpuzzle.model import Cmp, Groups, Model
+
+COVERS = ("exact", "pack")
+
+
+@dataclass
+class Piece:
+    """A piece with its multiplicity: exactly ``count`` copies, or at most ``count``."""
+
+    name: str
+    shape: Shape
+    count: int = 1
+    at_most: bool = False
+    flip: bool | None = None  # None: reflections allowed in 2D, rotations only in 3D
+
+    def reflections(self, dim: int) -> bool:
+        return (dim == 2) if self.flip is None else self.flip
+
+    @property
+    def required(self) -> int:
+        return 0 if self.at_most else self.count
+
+
+@dataclass
+class Placement:
+    piece: str
+    cells: tuple[tuple[int, ...], ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"piece": self.piece, "cells": [list(c) for c in self.cells]}
+
+
+@dataclass
+class TilingSolution:
+    placements: list[Placement]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"placements": [p.as_json() for p in self.placements]}
+
+
+@dataclass
+class _PiecePlacements:
+    piece: Piece
+    orientations: list[Shape]
+    cells: np.ndarray  # (placements, piece size) board cell indices
+
+
+class _PlacementNames(Sequence):
+    """User-variable names, made on demand: ``F@0,1;0,2;1,0;1,1;2,1``."""
+
+    def __init__(self, tiling: Tiling) -> None:
+        self._t = tiling
+
+    def __len__(self) -> int:
+        return self._t.num_placements
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        piece, cells = self._t.placement(i)
+        return f"{piece}@" + ";".join(",".join(map(str, c)) for c in cells)
+
+
+@dataclass
+class Tiling:
+    """A board, pieces with multiplicities, and whether every cell must be covered."""
+
+    board: Board
+    pieces: list[Piece]
+    cover: str = "exact"
+    name: str = "tiling"
+    title: str = ""
+    _placed: list[_PiecePlacements] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.cover not in COVERS:
+            raise PuzzleError(f"cover must be one of {', '.join(COVERS)}, got {self.cover!r}")
+        names = Counter(p.name for p in self.pieces)
+        dup = [n for n, k in names.items() if k > 1]
+        if dup:
+            raise PuzzleError(f"piece name {dup[0]!r} is used twice; give each piece its own name")
+        if not self.pieces:
+            raise PuzzleError("the puzzle has no pieces")
+        for p in self.pieces:
+            if p.count < 0:
+                raise PuzzleError(f"piece {p.name}: count must not be negative")
+            if p.shape.dim > self.board.dim:
+                raise PuzzleError(f"piece {p.name} is 3D but the board is 2D")
+            p.shape = p.shape.lifted(self.board.dim)
+        self._placed = [self._place(p) for p in self.pieces]
+        starts = np.cumsum([0] + [len(pp.cells) for pp in self._placed])
+        self._starts = starts
+        self._check_obvious()
+
+    # -- geometry --------------------------------------------------------------------------
+
+    def _place(self, piece: Piece) -> _PiecePlacements:
+        board, dims = self.board, np.array(self.board.dims)
+        orients = piece.shape.orientations(piece.reflections(board.dim))
+        blocks = []
+        for o in orients:
+            room = dims - np.array(o.extent) + 1
+            if (room <= 0).any():
+                continue
+            pos = np.indices(tuple(room)).reshape(board.dim, -1).T  # (P, dim)
+            cells = pos[:, None, :] + o.cells[None, :, :]  # (P, k, dim)
+            idx = board.index[tuple(cells[..., a] for a in range(board.dim))]
+            blocks.append(idx[(idx >= 0).all(axis=1)])
+        cells = np.concatenate(blocks) if blocks else np.zeros((0, piece.shape.size), np.int64)
+        return _PiecePlacements(piece, orients, cells)
+
+    def _check_obvious(self) -> None:
+        """Impossibilities that need no search: a piece that never fits, area mismatch."""
+        bdims = sorted(self.board.dims)
+        for pp in self._placed:
+            p = pp.piece
+            fits = any(all(a <= b for a, b in zip(sorted(o.extent), bdims, strict=True))
+                       for o in pp.orientations)
+            if p.required and not fits:
+                ext = "x".join(map(str, p.shape.extent))
+                raise PuzzleError(
+                    f"no solution: piece {p.name} ({ext}) is larger than the "
+                    f"{self.board.size_text} board in every orientation"
+                )
+        area = self.board.num_cells
+        low = sum(p.required * p.shape.size for p in self.pieces)
+        high = sum(p.count * p.shape.size for p in self.pieces)
+        if low > area:
+            raise PuzzleError(
+                f"no solution: the pieces cover {low} cells but the board has only {area}"
+            )
+        if self.cover == "exact" and high < area:
+            what = "the pieces" if low == high else "the pieces at most"
+            raise PuzzleError(
+                f"no solution: {what} cover {high} cells but the board has {area}"
+            )
+
+    @property
+    def num_placements(self) -> int:
+        return int(self._starts[-1])
+
+    def placement_counts(self) -> dict[str, int]:
+        return {pp.piece.name: len(pp.cells) for pp in self._placed}
+
+    def placement(self, i: int) -> tuple[str, list[tuple[int, ...]]]:
+        k = int(np.searchsorted(self._starts, i, side="right") - 1)
+        pp = self._placed[k]
+        cells = self.board.cells[pp.cells[i - self._starts[k]]]
+        return pp.piece.name, [tuple(c) for c in cells.tolist()]
+
+    # -- model -----------------------------------------------------------------------------
+
+    def build_model(self) -> Model:
+        model = Model(self.name)
+        var = model.new_bools(self.num_placements, user=True, names=_PlacementNames(self))
+        # Cell constraints: group the placements covering each cell (CSR by cell).
+        owners = np.concatenate(
+            [np.repeat(var[s:e], pp.cells.shape[1])
+             for pp, s, e in zip(self._placed, self._starts[:-1], self._starts[1:], strict=True)]
+        )
+        covered = np.concatenate([pp.cells.reshape(-1) for pp in self._placed])
+        order = np.argsort(covered, kind="stable")
+        counts = np.bincount(covered, minlength=self.board.num_cells)
+        by_cell = Groups(owners[order], np.concatenate([[0], np.cumsum(counts)]))
+        if self.cover == "exact":
+            model.add_exactly_one(by_cell)
+        else:
+            model.add_at_most_one(by_cell)
+        # Piece constraints.
+        for pp, s, e in zip(self._placed, self._starts[:-1], self._starts[1:], strict=True):
+            p, lits = pp.piece, var[s:e]
+            if p.at_most:
+                if p.count < e - s:
+                    model.add_cardinality([lits], Cmp.LE, p.count)
+            elif p.count == 1:
+                model.add_exactly_one([lits])
+            else:
+                model.add_cardinality([lits], Cmp.EQ, p.count)
+        return model
+
+    # -- answers ---------------------------------------------------------------------------
+
+    def decode(self, values: np.ndarray) -> TilingSolution:
+        """The placements chosen by a user-variable assignment."""
+        chosen = np.flatnonzero(values)
+        return TilingSolution([Placement(*self._placement_tuple(int(i))) for i in chosen])
+
+    def _placement_tuple(self, i: int) -> tuple[str, tuple[tuple[int, ...], ...]]:
+        name, cells = self.placement(i)
+        return name, tuple(cells)
+
+    def verify(self, solution: TilingSolution) -> None:
+        """Raise VerificationError unless the solution obeys every rule of the puzzle."""
+        pieces = {p.name: p for p in self.pieces}
+        dim = self.board.dim
+        used: Counter[str] = Counter()
+        covered: set[tuple[int, ...]] = set()
+        for pl in solution.placements:
+            piece = pieces.get(pl.piece)
+            if piece is None:
+                raise VerificationError(f"unknown piece {pl.piece!r} in the solution")
+            for c in pl.cells:
+                if len(c) != dim or not all(0 <= x < d for x, d in zip(c, self.board.dims,
+                                                                        strict=True)):
+                    raise VerificationError(f"piece {pl.piece} leaves the board at {list(c)}")
+                if not self.board.mask[c]:
+                    raise VerificationError(f"piece {pl.piece} covers the hole {list(c)}")
+                if c in covered:
+                    raise VerificationError(f"cell {list(c)} is covered twice")
+                covered.add(c)
+            flip = piece.reflections(dim)
+            if Shape(pl.cells).canonical(flip) != piece.shape.canonical(flip):
+                raise VerificationError(f"a placement of {pl.piece} does not have its shape")
+            used[pl.piece] += 1
+        for p in self.pieces:
+            n = used[p.name]
+            if (p.at_most and n > p.count) or (not p.at_most and n != p.count):
+                want = f"at most {p.count}" if p.at_most else str(p.count)
+                raise VerificationError(f"piece {p.name} is used {n} times, not {want}")
+        if self.cover == "exact" and len(covered) != self.board.num_cells:
+            raise VerificationError(
+                f"{self.board.num_cells - len(covered)} board cells are left uncovered"
+            )

@@ -1,0 +1,120 @@
+"""Text pictures of boards, pieces and tilings: letter grids, coloured on a terminal."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from smtpuzzle.puzzles.tiling import Tiling, TilingSolution
+
+_PALETTE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+_COLOURS = [
+    "red", "green", "yellow", "blue", "magenta", "cyan", "bright_red", "bright_green",
+    "bright_yellow", "bright_blue", "bright_magenta", "bright_cyan", "dark_orange",
+    "purple", "turquoise2", "gold1", "deep_pink2", "chartreuse3", "steel_blue", "orchid",
+]
+HOLE, EMPTY = " ", "."
+
+
+def piece_chars(names: list[str]) -> dict[str, str]:
+    """One character per piece: its name when that is one character, else from a palette."""
+    chars = {n: n for n in names if len(n) == 1}
+    free = [c for c in _PALETTE if c not in chars.values()]
+    for i, n in enumerate(n for n in names if len(n) != 1):
+        chars[n] = free[i % len(free)]
+    return chars
+
+
+def legend(names: list[str]) -> str:
+    """``A=H01 B=H02 ...`` for pieces whose names are not single characters, else ''."""
+    chars = piece_chars(names)
+    return " ".join(f"{chars[n]}={n}" for n in names if chars[n] != n)
+
+
+def _layers(dims: tuple[int, ...]) -> list[int | None]:
+    return [None] if len(dims) == 2 else list(range(dims[2]))
+
+
+def _grid_lines(tiling: Tiling, owner: dict[tuple[int, ...], str], chars: dict[str, str],
+                colours: dict[str, str]) -> Text:
+    board = tiling.board
+    rows, cols = board.dims[0], board.dims[1]
+    layers = _layers(board.dims)
+    out = Text()
+    if layers != [None]:
+        header = "  ".join(f"z={z}".ljust(cols) for z in layers)
+        out.append(header.rstrip() + "\n", style="dim")
+    for r in range(rows):
+        for li, z in enumerate(layers):
+            if li:
+                out.append("  ")
+            for c in range(cols):
+                cell = (r, c) if z is None else (r, c, z)
+                if not board.mask[cell]:
+                    out.append(HOLE)
+                elif cell in owner:
+                    name = owner[cell]
+                    out.append(chars[name], style=f"bold black on {colours[name]}")
+                else:
+                    out.append(EMPTY, style="dim")
+        out.append("\n")
+    return out
+
+
+def _colours(names: list[str]) -> dict[str, str]:
+    return {n: _COLOURS[i % len(_COLOURS)] for i, n in enumerate(names)}
+
+
+def tiling_picture(tiling: Tiling, solution: TilingSolution) -> Text:
+    """The solution as a letter grid; 3D boards as layers side by side."""
+    names = [p.name for p in tiling.pieces]
+    owner = {cell: pl.piece for pl in solution.placements for cell in pl.cells}
+    text = _grid_lines(tiling, owner, piece_chars(names), _colours(names))
+    used = [n for n in names if any(pl.piece == n for pl in solution.placements)]
+    key = legend(used)
+    if key:
+        text.append(key + "\n", style="dim")
+    return text
+
+
+def board_picture(tiling: Tiling) -> Text:
+    return _grid_lines(tiling, {}, {}, {})
+
+
+def pieces_picture(tiling: Tiling, width: int = 78) -> Text:
+    """Every piece drawn once with its name, multiplicity, orientations and placements."""
+    counts = tiling.placement_counts()
+    names = [p.name for p in tiling.pieces]
+    chars, colours = piece_chars(names), _colours(names)
+    blocks = []
+    for p in tiling.pieces:
+        mult = f"<={p.count}" if p.at_most else f"x{p.count}"
+        n_orient = len(p.shape.orientations(p.reflections(tiling.board.dim)))
+        head = f"{p.name} {mult}"
+        info = f"{n_orient} or, {counts[p.name]} pl"
+        pic = p.shape.picture(chars[p.name]).split("\n")
+        w = max(len(head), len(info), *(len(line) for line in pic))
+        blocks.append((p.name, [head.ljust(w), info.ljust(w)] + [line.ljust(w) for line in pic], w))
+    out = Text()
+    row: list = []
+    used = 0
+    for block in blocks + [None]:
+        if block is None or (row and used + block[2] + 3 > width):
+            height = max(len(b[1]) for b in row)
+            for i in range(height):
+                for j, (name, lines, w) in enumerate(row):
+                    if j:
+                        out.append("   ")
+                    line = lines[i] if i < len(lines) else " " * w
+                    if i < 2:
+                        out.append(line, style="bold" if i == 0 else "dim")
+                    else:
+                        for ch in line:
+                            style = f"bold black on {colours[name]}" if ch not in " ." else "dim"
+                            out.append(ch, style=style)
+                out.append("\n")
+            out.append("\n")
+            row, used = [], 0
+        if block is not None:
+            row.append(block)
+            used += block[2] + 3
+    return out

@@ -1,0 +1,61 @@
+"""What a back end returns: status, the user-variable assignment and statistics."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+
+class Status(str, Enum):
+    SAT = "sat"
+    UNSAT = "unsat"
+    UNKNOWN = "unknown"
+
+
+@dataclass
+class Stats:
+    backend: str
+    build_time: float = 0.0
+    solve_time: float = 0.0
+    variables: int = 0
+    constraints: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "backend": self.backend,
+            "build_s": round(self.build_time, 4),
+            "solve_s": round(self.solve_time, 4),
+            "variables": self.variables,
+            "constraints": self.constraints,
+            **self.extra,
+        }
+
+
+@dataclass
+class Result:
+    """One answer. ``values`` holds the user variables (bool array) when status is SAT."""
+
+    status: Status
+    values: np.ndarray | None
+    stats: Stats
+
+
+class Enumeration:
+    """An iterator of SAT results; after it is exhausted, ``complete`` tells whether every
+    solution was listed (the search ended) rather than stopped by a limit."""
+
+    def __init__(self, gen: Iterator[Result], stats: Stats) -> None:
+        self._gen = gen
+        self.stats = stats
+        self.complete = False
+        self.count = 0
+
+    def __iter__(self) -> Iterator[Result]:
+        for r in self._gen:
+            self.count += 1
+            yield r
