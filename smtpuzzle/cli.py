@@ -77,7 +77,7 @@ def list_cmd(as_json: JsonOpt = False) -> None:
 @_friendly
 def show(model: ModelArg) -> None:
     """Draw a puzzle's board and pieces."""
-    tiling = library.load(model)
+    tiling = library.load(model, precheck=False)
     board = tiling.board
     area = sum(p.count * p.shape.size for p in tiling.pieces)
     out.print(f"[bold]{tiling.name}[/bold]: {tiling.title}")
@@ -159,7 +159,7 @@ def export_cnf(
     output: Annotated[Path, typer.Option("-o", "--output", help="The .cnf file to write.")],
 ) -> None:
     """Write the model as DIMACS CNF for any SAT solver (comments name the user variables)."""
-    tiling = library.load(model)
+    tiling = library.load(model, precheck=False)
     m = tiling.build_model()
     try:
         cnf = export_file(m, output)
@@ -178,7 +178,7 @@ def decode(
     as_json: JsonOpt = False,
 ) -> None:
     """Read an external solver's answer to an exported CNF, verify it and draw it."""
-    tiling = library.load(model)
+    tiling = library.load(model, precheck=False)
     for p in (cnf_file, solver_output):
         if not p.is_file():
             raise PuzzleError("no such file", str(p))

@@ -64,9 +64,10 @@ def resolve(name_or_path: str) -> Path:
     raise PuzzleError(f"no model named {name_or_path!r} (try `smtpuzzle list`; some: {known})")
 
 
-def load(name_or_path: str) -> Tiling:
-    """Load a puzzle by library name or file path."""
+def load(name_or_path: str, precheck: bool = True) -> Tiling:
+    """Load a puzzle by library name or file path; ``precheck=False`` keeps a puzzle that is
+    impossible on its face (to draw it, or to export it for a solver to prove)."""
     path = resolve(name_or_path)
     if path.suffix != ".toml":
         raise PuzzleError(f"unknown puzzle file type {path.suffix!r} (known: .toml)", str(path))
-    return load_puzzle_file(path)
+    return load_puzzle_file(path, precheck)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
@@ -74,7 +74,7 @@ class Groups:
             yield idx, self.flat[starts[:, None] + np.arange(s)[None, :]]
 
 
-class Cmp(str, Enum):
+class Cmp(StrEnum):
     EQ = "=="
     LE = "<="
     GE = ">="

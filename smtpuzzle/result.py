@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     SAT = "sat"
     UNSAT = "unsat"
     UNKNOWN = "unknown"
@@ -56,6 +56,9 @@ class Enumeration:
         self.count = 0
 
     def __iter__(self) -> Iterator[Result]:
-        for r in self._gen:
-            self.count += 1
-            yield r
+        try:
+            for r in self._gen:
+                self.count += 1
+                yield r
+        finally:
+            self._gen.close()

@@ -13,7 +13,7 @@ def get_backend(name: str, solver: str | None = None) -> Backend:
     if name == "z3":
         from smtpuzzle.backends.z3 import Z3Backend
 
-        return Z3Backend(solver or "qffd")
+        return Z3Backend(solver or "default")
     if name == "cpsat":
         if solver:
             raise PuzzleError("--solver applies to the sat and z3 back ends only")

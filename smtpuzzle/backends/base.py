@@ -24,7 +24,9 @@ class Backend(ABC):
 
     def solve(self, model: Model, time_limit: float | None = None) -> Result:
         enum = self.solutions(model, limit=1, time_limit=time_limit)
-        found = next(iter(enum), None)
+        it = iter(enum)
+        found = next(it, None)
+        it.close()  # release the solver (a sat child process) now, not at garbage collection
         if found is not None:
             return found
         status = Status.UNSAT if enum.complete else Status.UNKNOWN

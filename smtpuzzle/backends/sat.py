@@ -8,6 +8,7 @@ deadline, which works the same for every solver.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import time
 from collections.abc import Iterator
@@ -125,3 +126,4 @@ def _child(name: str, cnf: CNF, user: np.ndarray, limit: int | None, send: Any) 
         send.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
         send.close()
+        os._exit(0)  # skip the inherited interpreter state's clean-up (the parent's objects)

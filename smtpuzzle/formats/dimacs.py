@@ -17,16 +17,16 @@ def write_dimacs(model: Model, out: IO[str], cnf: CNF | None = None) -> CNF:
     """Write ``model`` as DIMACS CNF; ``c user VAR NAME`` lines name the user variables."""
     cnf = cnf or to_cnf(model)
     out.write(f"c smtpuzzle model {model.name}\n")
-    out.write(f"c user variables: {len(model.user_vars)} (solutions are read on these)\n")
+    out.write(f"c smtpuzzle {len(model.user_vars)} user variables (solutions are read on these)\n")
     names = model.user_names()
     for var, name in zip(model.user_vars.tolist(), names, strict=True):
         out.write(f"c user {var} {name}\n")
     out.write(f"p cnf {cnf.num_vars} {len(cnf.clauses)}\n")
     flat, offs = cnf.clauses.flat, cnf.clauses.offsets
-    # Literals with a 0 closing each clause, joined once; a newline after every 0.
-    full = np.insert(flat, np.repeat(offs[1:], 1), 0)
-    text = " ".join(full.astype(str).tolist()).replace(" 0 ", " 0\n")
-    out.write(text + "\n")
+    # Literals with a 0 closing each clause (an empty clause is a lone 0), one join.
+    full = np.insert(flat, offs[1:], 0)
+    words = np.where(full == 0, "0\n", np.char.add(full.astype(str), " "))
+    out.write("".join(words.tolist()))
     return cnf
 
 

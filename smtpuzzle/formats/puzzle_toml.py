@@ -21,8 +21,8 @@ _BOARD_KEYS = {"size", "holes", "picture"}
 _PIECE_KEYS = {"set", "only", "name", "picture", "cells", "count", "max", "flip"}
 
 
-def load_puzzle_file(path: Path) -> Tiling:
-    """Read a puzzle file; errors carry ``path:line``."""
+def load_puzzle_file(path: Path, precheck: bool = True) -> Tiling:
+    """Read a puzzle file; errors carry ``path:line``. ``precheck``: see :class:`Tiling`."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -32,7 +32,7 @@ def load_puzzle_file(path: Path) -> Tiling:
     except tomllib.TOMLDecodeError as exc:
         raise PuzzleError(f"malformed TOML: {exc}", str(path)) from None
     try:
-        return parse_puzzle(data, default_name=path.stem, text=text)
+        return parse_puzzle(data, default_name=path.stem, text=text, precheck=precheck)
     except PuzzleError as exc:
         raise exc.located(str(path)) from None
 
@@ -46,23 +46,25 @@ def _fail(message: str, line: int | None) -> PuzzleError:
     return PuzzleError(message, line=line)
 
 
-def parse_puzzle(data: dict[str, Any], default_name: str = "puzzle", text: str = "") -> Tiling:
+def parse_puzzle(
+    data: dict[str, Any], default_name: str = "puzzle", text: str = "", precheck: bool = True
+) -> Tiling:
     """A puzzle from parsed TOML data."""
     unknown = set(data) - _TOP_KEYS
     if unknown:
         key = sorted(unknown)[0]
         raise _fail(f"unknown key {key!r} (known: {', '.join(sorted(_TOP_KEYS))})",
-                    _line_of(text, rf"^\s*{re.escape(key)}\s*="))
+                    _line_of(text, rf"^[ \t]*{re.escape(key)}\s*="))
     kind = data.get("kind", "tiling")
     if kind != "tiling":
-        raise _fail(f"unknown puzzle kind {kind!r} (known: tiling)", _line_of(text, r"^\s*kind"))
+        raise _fail(f"unknown puzzle kind {kind!r} (known: tiling)", _line_of(text, r"^[ \t]*kind"))
     board = _parse_board(data.get("board"), text)
     raw_pieces = data.get("pieces")
     if not isinstance(raw_pieces, list) or not raw_pieces:
         raise _fail("the puzzle needs a [[pieces]] table", None)
     pieces: list[Piece] = []
     for i, entry in enumerate(raw_pieces):
-        line = _line_of(text, r"^\s*\[\[\s*pieces\s*\]\]", i)
+        line = _line_of(text, r"^[ \t]*\[\[\s*pieces\s*\]\]", i)
         try:
             pieces.extend(_parse_pieces(entry, i))
         except PuzzleError as exc:
@@ -70,13 +72,13 @@ def parse_puzzle(data: dict[str, Any], default_name: str = "puzzle", text: str =
     cover = data.get("cover", "exact")
     try:
         return Tiling(board, pieces, cover=cover, name=str(data.get("name", default_name)),
-                      title=str(data.get("title", "")))
+                      title=str(data.get("title", "")), precheck=precheck)
     except PuzzleError as exc:
         raise _fail(exc.message, exc.line) from None
 
 
 def _parse_board(raw: Any, text: str) -> Board:
-    line = _line_of(text, r"^\s*\[\s*board\s*\]")
+    line = _line_of(text, r"^[ \t]*\[\s*board\s*\]")
     if not isinstance(raw, dict):
         raise _fail("the puzzle needs a [board] table with size or picture", None)
     unknown = set(raw) - _BOARD_KEYS

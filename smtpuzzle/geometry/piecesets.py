@@ -23,7 +23,9 @@ _PENTOMINOES = {
     "Y": ".#\n##\n.#\n.#",
     "Z": "##.\n.#.\n.##",
 }
-_TETROMINOES = {"I4": "####", "L4": "#.\n#.\n##", "O4": "##\n##", "S4": ".##\n##.", "T4": "###\n.#."}
+_TETROMINOES = {
+    "I4": "####", "L4": "#.\n#.\n##", "O4": "##\n##", "S4": ".##\n##.", "T4": "###\n.#.",
+}
 _TROMINOES = {"I3": "###", "L3": "#.\n##"}
 
 # Soma cubes, as (row, column, layer) cells. A and B are mirror images of each other.

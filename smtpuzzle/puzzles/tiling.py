@@ -91,6 +91,7 @@ class Tiling:
     cover: str = "exact"
     name: str = "tiling"
     title: str = ""
+    precheck: bool = True  # refuse obviously impossible puzzles at once, before any search
     _placed: list[_PiecePlacements] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -111,7 +112,8 @@ class Tiling:
         self._placed = [self._place(p) for p in self.pieces]
         starts = np.cumsum([0] + [len(pp.cells) for pp in self._placed])
         self._starts = starts
-        self._check_obvious()
+        if self.precheck:
+            self._check_obvious()
 
     # -- geometry --------------------------------------------------------------------------
 

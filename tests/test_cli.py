@@ -1,0 +1,129 @@
+"""The command line: JSON output, exit codes, one-line errors for bad input."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from smtpuzzle import load
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "smtpuzzle", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_solve_json_is_verified_and_complete():
+    p = run("solve", "pentomino-6x10", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["status"] == "sat" and out["backend"] == "cpsat"
+    placements = out["solutions"][0]["placements"]
+    assert sorted(pl["piece"] for pl in placements) == list("FILNPTUVWXYZ")
+    cells = [tuple(c) for pl in placements for c in pl["cells"]]
+    assert len(cells) == len(set(cells)) == 60
+
+
+@pytest.mark.parametrize("backend", ["sat", "z3"])
+def test_solve_3d_text_output_draws_layers(backend):
+    p = run("solve", "soma-3x3x3", "--backend", backend)
+    assert p.returncode == 0, p.stderr
+    assert "z=0" in p.stdout and "z=2" in p.stdout and "verified" in p.stdout
+    grid = [line for line in p.stdout.splitlines()[2:5]]
+    assert sorted("".join(grid).replace(" ", "")) == sorted("VVVLLLLTTTTZZZZAAAABBBBPPPP")
+
+
+def test_solve_3d_json_cells_are_xyz():
+    out = json.loads(run("solve", "pentacube-2x3x10", "--json").stdout)
+    cells = [c for pl in out["solutions"][0]["placements"] for c in pl["cells"]]
+    assert all(len(c) == 3 for c in cells) and len(cells) == 60
+
+
+def test_list_and_show():
+    p = run("list")
+    assert p.returncode == 0
+    for name in ["pentomino-6x10", "pentomino-5x12", "pentomino-4x15", "pentomino-3x20",
+                 "pentomino-2x30", "pentomino-8x8-square", "pentomino-8x8-center-hole",
+                 "pentomino-8x8-no-corners", "soma-3x3x3", "pentacube-2x3x10",
+                 "pentacube-2x5x6", "pentacube-3x4x5"]:
+        assert name in p.stdout
+        load(name, precheck=False)  # every library model loads
+    s = run("show", "pentomino-8x8-square")
+    assert s.returncode == 0 and "2357 placements" in s.stdout and "O4 x1" in s.stdout
+    assert run("show", "pentomino-2x30").returncode == 0  # impossible, but can be drawn
+
+
+def test_impossible_puzzle_exports_and_an_external_solver_proves_it(tmp_path):
+    cnf = tmp_path / "strip.cnf"
+    assert run("export-cnf", "pentomino-2x30", "-o", str(cnf)).returncode == 0
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    with Solver(name="minisat22", bootstrap_with=CNF(from_file=str(cnf)).clauses) as s:
+        assert not s.solve()
+
+
+def write(tmp_path: Path, text: str, name: str = "p.toml") -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+BAD = [
+    ("[board\nsize = [2, 2]", "malformed TOML"),
+    ('[board]\nsize = [6, 10]\n\n[[pieces]]\nset = "pentominos"\n', "unknown piece set"),
+    ('[board]\nsize = [6, 10]\n\n[[pieces]]\nset = "pentominoes"\nonly = ["Q"]\n',
+     "no piece 'Q'"),
+    ('[board]\nsize = [8, 8]\n\n[[pieces]]\nset = "pentominoes"\n',
+     "60 cells but the board has 64"),
+    ('[board]\nsize = [2, 2]\n\n[[pieces]]\nname = "I3"\npicture = "###"\ncount = 1\n'
+     '[[pieces]]\nname = "O1"\npicture = "#"\n', "larger than the 2x2 board"),
+    ('[board]\nsize = [2, 2]\n\n[[pieces]]\nname = "bad"\npicture = "#.#"\n', "not connected"),
+    ('[board]\nsize = [2, 2]\ncolour = "red"\n', "unknown key 'colour'"),
+    ('[board]\nsize = [2, "x"]\n', "whole numbers"),
+    ('[board]\nsize = [2, 2]\n\n[[pieces]]\nname = "O4"\npicture = "##\\n##"\ncount = -1\n',
+     "count must be"),
+]
+
+
+@pytest.mark.parametrize("text,message", BAD)
+def test_bad_input_is_one_line_exit_2(tmp_path, text, message):
+    p = run("solve", write(tmp_path, text))
+    assert p.returncode == 2
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in p.stderr
+    assert message in lines[0] and "p.toml" in lines[0]
+
+
+def test_errors_name_the_line_of_the_piece(tmp_path):
+    text = ('[board]\nsize = [6, 10]\n\n[[pieces]]\nset = "pentominoes"\nonly = ["F"]\n\n'
+            '[[pieces]]\nname = "Q"\n')
+    p = run("solve", write(tmp_path, text))
+    assert p.returncode == 2 and "p.toml:8:" in p.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["solve", "pentomino-6x10", "--backend", "gurobi"], "unknown back end 'gurobi'"),
+    (["solve", "pentomino-6x10", "--backend", "sat", "--solver", "nosuch"],
+     "unknown SAT solver 'nosuch'"),
+    (["solve", "no-such-model"], "no model named 'no-such-model'"),
+    (["solve", "nothere.toml"], "no such file"),
+    (["solve", "pentomino-2x30"], "larger than the 2x30 board"),
+])
+def test_bad_names_are_one_line_exit_2(args, message):
+    p = run(*args)
+    assert p.returncode == 2 and message in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+
+
+def test_time_limit_gives_unknown_and_exit_1():
+    p = run("solve", "pentomino-8x8-no-corners", "--backend", "sat", "--time-limit", "0.01",
+            "--json")
+    out = json.loads(p.stdout)
+    # Too little time for any answer; the status must say so rather than guess.
+    assert out["status"] in ("unknown", "sat")
+    assert p.returncode == (1 if out["status"] == "unknown" else 0)

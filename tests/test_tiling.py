@@ -1,0 +1,109 @@
+import pytest
+
+from smtpuzzle import (
+    Board,
+    Piece,
+    Placement,
+    PuzzleError,
+    Status,
+    Tiling,
+    TilingSolution,
+    VerificationError,
+    get_backend,
+    load,
+    parse_picture,
+    piece_set,
+)
+
+ALL_BACKENDS = [("cpsat", None), ("sat", None), ("z3", None)]
+
+
+def pentominoes(**kw):
+    return [Piece(n, s, **kw) for n, s in piece_set("pentominoes").items()]
+
+
+def test_placement_counts_on_the_8x8_board():
+    t = load("pentomino-8x8-square")
+    assert t.placement_counts() == {
+        "F": 288, "I": 64, "L": 280, "N": 280, "P": 336, "T": 144, "U": 168, "V": 144,
+        "W": 144, "X": 36, "Y": 280, "Z": 144, "O4": 49,
+    }
+
+
+@pytest.mark.parametrize("name", ["pentomino-6x10", "pentomino-8x8-square", "soma-3x3x3"])
+@pytest.mark.parametrize("backend,solver", ALL_BACKENDS)
+def test_every_backend_finds_a_verified_tiling(name, backend, solver):
+    t = load(name)
+    r = get_backend(backend, solver).solve(t.build_model(), time_limit=120)
+    assert r.status is Status.SAT
+    solution = t.decode(r.values)
+    t.verify(solution)
+    assert len(solution.placements) == len(t.pieces)
+
+
+@pytest.mark.parametrize("backend,solver", ALL_BACKENDS + [("sat", "glucose4")])
+def test_twelve_pentominoes_on_a_2x30_strip_are_unsat(backend, solver):
+    # precheck=False: the back end must prove it (the file-level check refuses it at once).
+    t = Tiling(Board([2, 30]), pentominoes(), precheck=False)
+    r = get_backend(backend, solver).solve(t.build_model(), time_limit=120)
+    assert r.status is Status.UNSAT
+
+
+@pytest.mark.parametrize("backend,solver", ALL_BACKENDS)
+def test_mutilated_board_of_the_right_area_is_unsat(backend, solver):
+    board = Board([4, 4], holes=[(0, 0), (3, 3)])
+    t = Tiling(board, [Piece("I2", parse_picture("##"), count=7)])
+    r = get_backend(backend, solver).solve(t.build_model(), time_limit=60)
+    assert r.status is Status.UNSAT
+
+
+def test_packing_leaves_cells_empty_and_respects_at_most():
+    t = Tiling(Board([3, 3]), [Piece("X", piece_set("pentominoes")["X"], count=1),
+                               Piece("O1", parse_picture("#"), count=2, at_most=True)],
+               cover="pack")
+    for backend, solver in ALL_BACKENDS:
+        enum = get_backend(backend, solver).solutions(t.build_model())
+        sols = [t.decode(r.values) for r in enum]
+        assert enum.complete
+        for s in sols:
+            t.verify(s)
+        # X in the middle; 0, 1 or 2 monominoes in the 4 corners: 1 + 4 + 6.
+        assert len(sols) == 11, backend
+
+
+def test_multiplicities_exactly_k():
+    t = Tiling(Board([2, 4]), [Piece("O4", parse_picture("##\n##"), count=2)])
+    sols = list(get_backend("cpsat").solutions(t.build_model()))
+    assert len(sols) == 1
+    assert len(t.decode(sols[0].values).placements) == 2
+
+
+def test_verifier_rejects_broken_solutions():
+    t = load("pentomino-6x10")
+    r = get_backend("cpsat").solve(t.build_model())
+    good = t.decode(r.values)
+    t.verify(good)
+    pls = good.placements
+    with pytest.raises(VerificationError, match="uncovered|times"):
+        t.verify(TilingSolution(pls[1:]))
+    with pytest.raises(VerificationError, match="twice"):
+        t.verify(TilingSolution(pls + [pls[0]]))
+    i_cells = next(p.cells for p in pls if p.piece == "I")
+    relabelled = [Placement("L", i_cells) if p.piece == "L" else
+                  Placement("I", next(q.cells for q in pls if q.piece == "L"))
+                  if p.piece == "I" else p for p in pls]
+    with pytest.raises(VerificationError, match="does not have its shape"):
+        t.verify(TilingSolution(relabelled))
+    off = Placement(pls[0].piece, tuple((r + 10, c) for r, c in pls[0].cells))
+    with pytest.raises(VerificationError, match="leaves the board"):
+        t.verify(TilingSolution([off] + pls[1:]))
+
+
+def test_obvious_impossibilities_are_reported_with_the_reason():
+    with pytest.raises(PuzzleError, match="60 cells but the board has 64"):
+        Tiling(Board([8, 8]), pentominoes())
+    with pytest.raises(PuzzleError, match="larger than the 2x30 board"):
+        Tiling(Board([2, 30]), pentominoes())
+    with pytest.raises(PuzzleError, match="used twice"):
+        Tiling(Board([2, 5]), [Piece("I", parse_picture("#####")), Piece("I", parse_picture(
+            "#####"))])
