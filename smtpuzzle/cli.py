@@ -10,6 +10,7 @@ import functools
 import json
 import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -107,8 +108,8 @@ def solve(
     model_obj = tiling.build_model()
     interrupted = False
     try:
-        with err.status(f"solving {tiling.name} with {engine.label()}...") if not as_json \
-                and err.is_terminal else _null():
+        spinner = err.status(f"solving {tiling.name} with {engine.label()}...")
+        with spinner if err.is_terminal and not as_json else nullcontext():
             result: Result = engine.solve(model_obj, time_limit)
     except KeyboardInterrupt:
         interrupted = True
@@ -123,13 +124,15 @@ def solve(
     if as_json:
         print(json.dumps({
             "model": tiling.name, "status": status.value, "backend": engine.label(),
-            "time_s": round(elapsed, 4), "complete": not interrupted,
+            "time_s": round(elapsed, 4), "complete": status is not Status.UNKNOWN,
             "stats": result.stats.as_dict() if result else None,
             "solutions": [s.as_json() for s in solutions],
         }))
     else:
-        why = " (interrupted)" if interrupted else (
-            " (time limit reached)" if status is Status.UNKNOWN else "")
+        # CP-SAT and Z3 catch Ctrl-C themselves and answer unknown early.
+        timed_out = time_limit is not None and elapsed >= time_limit
+        why = "" if status is not Status.UNKNOWN else (
+            " (time limit reached)" if timed_out and not interrupted else " (interrupted)")
         line = f"[bold]{tiling.name}[/bold]: {status.value}{why} with {engine.label()} in " \
                f"{elapsed:.2f} s"
         if result:
@@ -142,14 +145,6 @@ def solve(
             out.print("[dim]verified[/dim]")
     if status is Status.UNKNOWN:
         raise typer.Exit(EXIT_UNKNOWN)
-
-
-class _null:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: Any) -> None:
-        return None
 
 
 @app.command("export-cnf")
