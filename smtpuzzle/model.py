@@ -146,14 +146,6 @@ class Model:
             return np.zeros(0, dtype=np.int64)
         return np.concatenate(self._user_vars)
 
-    def user_name(self, i: int) -> str:
-        """Name of the i-th user variable (in :attr:`user_vars` order)."""
-        for names in self._user_names:
-            if i < len(names):
-                return names[i]
-            i -= len(names)
-        raise IndexError(i)
-
     def user_names(self) -> list[str]:
         return [n for names in self._user_names for n in names]
 
@@ -198,17 +190,3 @@ class Model:
         if not self.implications:
             return np.zeros((0, 2), dtype=np.int64)
         return np.concatenate(self.implications)
-
-    def num_constraints(self) -> int:
-        return (
-            sum(len(g) for g in self.clauses)
-            + sum(len(g) for g in self.exactly_one)
-            + sum(len(g) for g in self.at_most_one)
-            + sum(len(c.groups) for c in self.cardinalities)
-            + sum(len(p) for p in self.implications)
-            + len(self.int_vars)
-        )
-
-    def project(self, assignment: np.ndarray) -> np.ndarray:
-        """User-variable values from a full assignment (bool array indexed by variable)."""
-        return assignment[self.user_vars]

@@ -43,7 +43,17 @@ class Backend(ABC):
     def label(self) -> str:
         return self.name
 
-    # A back end implements these three (or overrides _enumerate).
+    @abstractmethod
+    def _enumerate(
+        self, model: Model, limit: int | None, time_limit: float | None, stats: Stats,
+        enum: Enumeration,
+    ) -> Iterator[Result]:
+        """Yield distinct SAT results; set ``enum.complete`` when the search is exhausted."""
+
+
+class BlockingBackend(Backend):
+    """A back end that enumerates by re-solving after blocking each solution."""
+
     @abstractmethod
     def _compile(self, model: Model, stats: Stats) -> Any: ...
 

@@ -12,12 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends.base import Backend, blocking_literals
+from smtpuzzle.backends.base import BlockingBackend, blocking_literals
 from smtpuzzle.model import Cmp, Model
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 
-class CpSatBackend(Backend):
+class CpSatBackend(BlockingBackend):
     """``workers`` applies to single solves; enumeration always uses one worker.
 
     Eight workers on two cores: the wider portfolio cuts the heavy tail of first-solution

@@ -44,12 +44,6 @@ class SatBackend(Backend):
     def label(self) -> str:
         return f"sat:{self.solver}"
 
-    # The generic loop's hooks are not used: the whole loop runs in the child.
-    def _compile(self, model: Model, stats: Stats) -> Any:  # pragma: no cover
-        raise NotImplementedError
-
-    _check = _block = _compile
-
     def _enumerate(
         self, model: Model, limit: int | None, time_limit: float | None, stats: Stats,
         enum: Enumeration,

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends.base import Backend, blocking_literals
+from smtpuzzle.backends.base import BlockingBackend, blocking_literals
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Model
 from smtpuzzle.result import Stats, Status
@@ -19,7 +19,7 @@ SOLVER_KINDS = ("default", "qffd")
 _OPS = {Cmp.EQ: "pbeq", Cmp.LE: "pble", Cmp.GE: "pbge"}
 
 
-class Z3Backend(Backend):
+class Z3Backend(BlockingBackend):
     """``kind`` picks z3's general ``Solver()`` (the default: measured faster on the tiling
     benchmarks, see bench/RESULTS.md) or ``SolverFor("QF_FD")``."""
 

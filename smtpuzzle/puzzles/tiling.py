@@ -206,11 +206,8 @@ class Tiling:
     def decode(self, values: np.ndarray) -> TilingSolution:
         """The placements chosen by a user-variable assignment."""
         chosen = np.flatnonzero(values)
-        return TilingSolution([Placement(*self._placement_tuple(int(i))) for i in chosen])
-
-    def _placement_tuple(self, i: int) -> tuple[str, tuple[tuple[int, ...], ...]]:
-        name, cells = self.placement(i)
-        return name, tuple(cells)
+        placed = (self.placement(int(i)) for i in chosen)
+        return TilingSolution([Placement(name, tuple(cells)) for name, cells in placed])
 
     def verify(self, solution: TilingSolution) -> None:
         """Raise VerificationError unless the solution obeys every rule of the puzzle."""
