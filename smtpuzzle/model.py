@@ -9,6 +9,7 @@ them, blocked on them and counted on them, never on auxiliary variables.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -173,6 +174,12 @@ class Model:
         """Literal ``a[i]`` implies literal ``b[i]`` for every i."""
         pairs = np.stack(np.broadcast_arrays(np.asarray(a), np.asarray(b)), axis=1)
         self.implications.append(pairs.astype(np.int64).reshape(-1, 2))
+
+    def with_units(self, literals: Any) -> Model:
+        """A copy that also asserts each literal (forces or forbids variables): how a
+        search is split into sub-problems that every back end can solve."""
+        lits = np.asarray(literals, dtype=np.int64).reshape(-1, 1)
+        return dataclasses.replace(self, clauses=[*self.clauses, Groups.of(lits)])
 
     # -- views for back ends ---------------------------------------------------------------
 

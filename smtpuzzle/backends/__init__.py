@@ -5,7 +5,7 @@ from __future__ import annotations
 from smtpuzzle.backends.base import Backend
 from smtpuzzle.errors import PuzzleError
 
-BACKENDS = ("cpsat", "sat", "z3")
+BACKENDS = ("cpsat", "sat", "z3", "exact-cover")
 
 
 def get_backend(name: str, solver: str | None = None) -> Backend:
@@ -24,6 +24,12 @@ def get_backend(name: str, solver: str | None = None) -> Backend:
         from smtpuzzle.backends.sat import DEFAULT_SOLVER, SatBackend
 
         return SatBackend(solver or DEFAULT_SOLVER)
+    if name == "exact-cover":
+        if solver:
+            raise PuzzleError("--solver applies to the sat and z3 back ends only")
+        from smtpuzzle.backends.exactcover import ExactCoverBackend
+
+        return ExactCoverBackend()
     raise PuzzleError(f"unknown back end {name!r} (known: {', '.join(BACKENDS)})")
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.geometry.board import Board
 from smtpuzzle.geometry.shapes import Shape
+from smtpuzzle.geometry.symmetry import signed_permutations
 from smtpuzzle.model import Cmp, Groups, Model
 
 COVERS = ("exact", "pack")
@@ -182,24 +183,97 @@ class Tiling:
              for pp, s, e in zip(self._placed, self._starts[:-1], self._starts[1:], strict=True)]
         )
         covered = np.concatenate([pp.cells.reshape(-1) for pp in self._placed])
-        order = np.argsort(covered, kind="stable")
-        counts = np.bincount(covered, minlength=self.board.num_cells)
+        order = np.argsort(self.sweep_rank()[covered], kind="stable")
+        counts = np.bincount(covered, minlength=self.board.num_cells)[self.sweep_order()]
         by_cell = Groups(owners[order], np.concatenate([[0], np.cumsum(counts)]))
         if self.cover == "exact":
             model.add_exactly_one(by_cell)
         else:
             model.add_at_most_one(by_cell)
-        # Piece constraints.
+        # Piece multiplicities: one cardinality each (the exact-cover back end reads these
+        # as pieces, and the cell groups above as cells).
         for pp, s, e in zip(self._placed, self._starts[:-1], self._starts[1:], strict=True):
-            p, lits = pp.piece, var[s:e]
-            if p.at_most:
-                if p.count < e - s:
-                    model.add_cardinality([lits], Cmp.LE, p.count)
-            elif p.count == 1:
-                model.add_exactly_one([lits])
-            else:
-                model.add_cardinality([lits], Cmp.EQ, p.count)
+            p = pp.piece
+            model.add_cardinality([var[s:e]], Cmp.LE if p.at_most else Cmp.EQ, p.count)
         return model
+
+    def sweep_order(self) -> np.ndarray:
+        """Board cells in the order a cell-first search fills them: the longest axis varies
+        slowest, so the frontier between filled and empty cells stays short."""
+        cells = self.board.cells
+        axes = sorted(range(self.board.dim), key=lambda a: (self.board.dims[a], -a))
+        return np.lexsort([cells[:, a] for a in axes])
+
+    def sweep_rank(self) -> np.ndarray:
+        rank = np.empty(self.board.num_cells, dtype=np.int64)
+        rank[self.sweep_order()] = np.arange(self.board.num_cells)
+        return rank
+
+    # -- symmetry --------------------------------------------------------------------------
+
+    def symmetries(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The board symmetries that map the puzzle onto itself, identity first, each as
+        ``(matrix, placement permutation)``. A symmetry may exchange pieces (a mirror turns
+        Soma's A into B); it qualifies when every piece's placements map onto the placements
+        of one piece with the same multiplicity."""
+        board = self.board
+        box = np.indices(board.dims).reshape(board.dim, -1).T
+        keys: dict[bytes, int] = {}
+        sizes = {pp.cells.shape[1] for pp in self._placed}
+        sorted_cells = [np.sort(pp.cells, axis=1) for pp in self._placed]
+        for k, cells in enumerate(sorted_cells):
+            base = int(self._starts[k])
+            for i, row in enumerate(cells):
+                keys.setdefault(row.tobytes(), base + i)
+        out = []
+        for m in signed_permutations(board.dim):
+            img_box = box @ m.T
+            shift = -img_box.min(axis=0)
+            if tuple(img_box.max(axis=0) + shift + 1) != board.dims:
+                continue
+            img = board.cells @ m.T + shift
+            if not board.mask[tuple(img.T)].all():
+                continue
+            cell_perm = board.index[tuple(img.T)]
+            perm = np.empty(self.num_placements, dtype=np.int64)
+            ok = True
+            for k, pp in enumerate(self._placed):
+                if not len(pp.cells):
+                    continue
+                images = np.sort(cell_perm[pp.cells], axis=1)
+                ids = np.array([keys.get(row.tobytes(), -1) for row in images])
+                if (ids < 0).any():
+                    ok = False
+                    break
+                targets = np.searchsorted(self._starts, ids, side="right") - 1
+                j = int(targets[0])
+                other = self.pieces[j]
+                if (targets != j).any() or (other.count, other.at_most) != (
+                        pp.piece.count, pp.piece.at_most):
+                    ok = False
+                    break
+                perm[self._starts[k]:self._starts[k + 1]] = ids
+            if ok and sizes:
+                out.append((m, perm))
+        out.sort(key=lambda mp: not np.array_equal(mp[0], np.eye(board.dim)))
+        return out
+
+    def symmetry_description(self) -> str:
+        """Which group: e.g. '4 symmetries: identity, rotation 180, 2 reflections'."""
+        mats = [m for m, _ in self.symmetries()]
+        rot = sum(1 for m in mats if round(np.linalg.det(m)) == 1) - 1
+        refl = len(mats) - rot - 1
+        parts = ["identity"]
+        if self.board.dim == 2:
+            for m in mats:
+                if round(np.linalg.det(m)) == 1 and not np.array_equal(m, np.eye(2)):
+                    angle = _angle(m)
+                    parts.append(f"rotation {angle}")
+        elif rot:
+            parts.append(f"{rot} rotations")
+        if refl:
+            parts.append(f"{refl} reflection{'s' if refl > 1 else ''}")
+        return f"{len(mats)} symmetr{'ies' if len(mats) > 1 else 'y'}: {', '.join(parts)}"
 
     # -- answers ---------------------------------------------------------------------------
 
@@ -241,3 +315,9 @@ class Tiling:
             raise VerificationError(
                 f"{self.board.num_cells - len(covered)} board cells are left uncovered"
             )
+
+
+def _angle(m: np.ndarray) -> int:
+    """The angle of a 2D rotation matrix acting on (row, column) coordinates."""
+    v = m @ np.array([0, 1])
+    return {(0, 1): 0, (1, 0): 90, (0, -1): 180, (-1, 0): 270}[(int(v[0]), int(v[1]))]

@@ -1,0 +1,217 @@
+"""Counting and listing solutions, raw or distinct up to the puzzle's symmetries.
+
+Symmetry is broken inside the model: one piece, mapped to itself by every symmetry, is
+restricted to one placement per orbit. Each kept placement is a sub-problem (that placement
+forced, the piece's others forbidden) that any back end can solve, and the sub-problems are
+what ``workers`` share out. A kept placement that some symmetries fix (its stabilizer) can
+still see one class several times, so that sub-problem lists its solutions and counts their
+canonical forms under the stabilizer.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from smtpuzzle.backends import get_backend
+from smtpuzzle.backends.base import Backend
+from smtpuzzle.model import Model
+from smtpuzzle.puzzles.tiling import Tiling
+
+
+@dataclass
+class SubProblem:
+    forced: int  # user-variable index forced true, -1 for none
+    forbidden: np.ndarray  # user-variable indices forced false
+    stabilizer: np.ndarray | None  # placement permutations to de-duplicate under
+
+
+@dataclass
+class CountPlan:
+    distinct: bool
+    group: str  # the symmetry group, in words
+    group_size: int
+    piece: str | None  # the piece whose placements split the search
+    subproblems: list[SubProblem]
+
+
+@dataclass
+class CountResult:
+    count: int
+    complete: bool
+    distinct: bool
+    group: str
+    backend: str
+    time_s: float
+    subproblems_done: int
+    subproblems: int
+
+    def as_json(self) -> dict:
+        return {"count": self.count, "distinct": self.distinct, "complete": self.complete,
+                "backend": self.backend, "time_s": round(self.time_s, 4), "group": self.group,
+                "subproblems": self.subproblems, "subproblems_done": self.subproblems_done}
+
+
+def plan(tiling: Tiling, distinct: bool) -> CountPlan:
+    """Choose the splitting piece and the sub-problems."""
+    syms = tiling.symmetries() if distinct else []
+    perms = np.stack([p for _, p in syms]) if syms else np.zeros((1, tiling.num_placements),
+                                                                    dtype=np.int64)
+    group = tiling.symmetry_description() if distinct else "none (raw count)"
+    starts = tiling._starts
+    best = None
+    for k, piece in enumerate(tiling.pieces):
+        s, e = int(starts[k]), int(starts[k + 1])
+        if piece.at_most or piece.count != 1 or e == s:
+            continue
+        if distinct:
+            img = perms[:, s:e]
+            if (img < s).any() or (img >= e).any():
+                continue  # some symmetry turns this piece into another
+            reps = img.min(axis=0)
+            kept = np.unique(reps)
+            fixed = int(sum((perms[:, r] == r).sum() > 1 for r in kept))
+        else:
+            kept, fixed = np.arange(s, e), 0
+        score = (-(e - s) / len(kept), fixed, len(kept))
+        if best is None or score < best[0]:
+            best = (score, k, kept, s, e)
+    if best is None:  # no piece to split on: list everything, de-duplicate under the group
+        stab = perms if distinct and len(perms) > 1 else None
+        return CountPlan(distinct, group, len(perms), None,
+                         [SubProblem(-1, np.zeros(0, dtype=np.int64), stab)])
+    _, k, kept, s, e = best
+    subs = []
+    for r in kept.tolist():
+        others = np.setdiff1d(np.arange(s, e), [r])
+        stab = perms[perms[:, r] == r] if distinct else None
+        subs.append(SubProblem(r, others, stab if stab is not None and len(stab) > 1 else None))
+    return CountPlan(distinct, group, len(perms), tiling.pieces[k].name, subs)
+
+
+def submodel(model: Model, sp: SubProblem) -> Model:
+    user = model.user_vars
+    lits = [-user[sp.forbidden]]
+    if sp.forced >= 0:
+        lits.append(user[[sp.forced]])
+    return model.with_units(np.concatenate(lits))
+
+
+def canonical_key(rows: np.ndarray, stabilizer: np.ndarray) -> bytes:
+    return min(np.sort(p[rows]).tobytes() for p in stabilizer)
+
+
+def solve_subproblem(model: Model, sp: SubProblem, backend: Backend, deadline: float | None,
+                     progress: Callable[[int], None] | None = None) -> tuple[int, bool]:
+    """Solutions of one sub-problem (distinct under its stabilizer): (count, complete)."""
+    m = submodel(model, sp)
+    left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+    if sp.stabilizer is None and hasattr(backend, "count"):
+        count, complete, _ = backend.count(m, deadline=None if deadline is None else
+                                           time.perf_counter() + left, progress=progress)
+        return count, complete
+    seen: set[bytes] = set()
+    n = 0
+    enum = backend.solutions(m, time_limit=left)
+    for r in enum:
+        if sp.stabilizer is None:
+            n += 1
+        else:
+            seen.add(canonical_key(np.flatnonzero(r.values), sp.stabilizer))
+            n = len(seen)
+        if progress:
+            progress(n)
+    return n, enum.complete
+
+
+def iter_distinct(model: Model, count_plan: CountPlan, backend: Backend,
+                  time_limit: float | None = None) -> Iterator[np.ndarray]:
+    """User-variable values of one solution per class (per the plan's symmetry)."""
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    for sp in count_plan.subproblems:
+        left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+        seen: set[bytes] = set()
+        for r in backend.solutions(submodel(model, sp), time_limit=left):
+            if sp.stabilizer is not None:
+                key = canonical_key(np.flatnonzero(r.values), sp.stabilizer)
+                if key in seen:
+                    continue
+                seen.add(key)
+            yield r.values
+
+
+ProgressFn = Callable[[int, int, int], None]  # (solutions so far, sub-problems done, total)
+
+_JOB: tuple | None = None  # what forked workers read: (model, plan, backend name, solver)
+
+
+def _worker_init() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+
+
+def _work(args: tuple[int, float | None]) -> tuple[int, int, bool]:
+    i, deadline = args
+    model, count_plan, name, solver = _JOB  # type: ignore[misc]
+    count, complete = solve_subproblem(model, count_plan.subproblems[i],
+                                       get_backend(name, solver), deadline)
+    return i, count, complete
+
+
+def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = None,
+          distinct: bool = True, workers: int = 1, time_limit: float | None = None,
+          progress: ProgressFn | None = None) -> CountResult:
+    """Count the solutions of ``tiling``; stops at the time limit or on Ctrl-C and then
+    returns what it has, marked incomplete."""
+    global _JOB
+    started = time.monotonic()
+    engine = get_backend(backend, solver)
+    model = tiling.build_model()
+    count_plan = plan(tiling, distinct)
+    subs = count_plan.subproblems
+    deadline = None if time_limit is None else started + time_limit
+    total, done, complete = 0, 0, True
+
+    def report(partial: int = 0) -> None:
+        if progress:
+            progress(total + partial, done, len(subs))
+
+    try:
+        if workers <= 1:
+            for sp in subs:
+                n, ok = solve_subproblem(model, sp, engine, deadline, progress=report)
+                total += n
+                if not ok:
+                    complete = False
+                    break
+                done += 1
+                report()
+        else:
+            _JOB = (model, count_plan, backend, solver)
+            ctx = multiprocessing.get_context("fork")
+            with ctx.Pool(workers, initializer=_worker_init) as pool:
+                results = pool.imap_unordered(_work, [(i, deadline) for i in range(len(subs))])
+                for _ in range(len(subs)):
+                    left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+                    try:
+                        _, n, ok = results.next(timeout=left)
+                    except multiprocessing.TimeoutError:
+                        complete = False
+                        break
+                    total += n
+                    if not ok:
+                        complete = False
+                        break
+                    done += 1
+                    report()
+                pool.terminate()
+    except KeyboardInterrupt:
+        complete = False
+    finally:
+        _JOB = None
+    return CountResult(total, complete and done == len(subs), distinct, count_plan.group,
+                       engine.label(), time.monotonic() - started, done, len(subs))

@@ -1,0 +1,135 @@
+"""The compiled search: exact cover with multiplicities, over bitsets, resumable.
+
+Cells are branched on in a fixed order (the caller picks a sweep order): the first undecided
+cell is either covered by a row whose first cell it is, or, if the cell is secondary and
+area allows, left empty. Rows belong to groups (pieces) with a minimum and maximum count; ``row_area`` is the least
+row size in a row's group, so the area still needed is a sound lower bound.
+The search state lives in arrays owned by the caller, so a call runs at most ``budget``
+nodes and returns; the next call continues where it stopped. That makes progress reports,
+time limits and Ctrl-C possible around compiled code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# st (int64 state array) fields
+DEPTH, FILLED, AREA_NEEDED, DESCEND, DONE, COUNT, NODES, N_SOLS = range(8)
+STATE_SIZE = 8
+EMPTY = -2  # stack_choice: the cell was left empty
+NONE = -1  # stack_choice: nothing chosen yet
+
+# return codes
+FINISHED, BUDGET, BUFFER_FULL = 0, 1, 2
+
+
+@njit(cache=True, nogil=True)
+def run(n_cells, primary, bucket_start, bucket_rows, masks, row_group, row_size, row_area,
+        group_need, group_cap, occ, used, stack_cell, stack_ptr, stack_choice, st,
+        budget, sols, collect):
+    n_words = masks.shape[1]
+    nodes = 0
+    while nodes < budget:
+        depth = st[DEPTH]
+        if st[DESCEND] == 1:
+            st[DESCEND] = 0
+            nodes += 1
+            # first undecided cell after the parent's cell
+            c = stack_cell[depth - 1] + 1 if depth > 0 else 0
+            while c < n_cells and (occ[c >> 6] >> np.uint64(c & 63)) & np.uint64(1):
+                c += 1
+            if c == n_cells:
+                ok = True
+                for g in range(group_need.shape[0]):
+                    if used[g] < group_need[g]:
+                        ok = False
+                        break
+                if ok:
+                    if collect:
+                        k = st[N_SOLS]
+                        if k >= sols.shape[0]:
+                            st[DESCEND] = 1  # revisit this leaf after the buffer is drained
+                            st[NODES] += nodes
+                            return BUFFER_FULL
+                        m = 0
+                        for d in range(depth):
+                            if stack_choice[d] >= 0:
+                                sols[k, m] = stack_choice[d]
+                                m += 1
+                        for j in range(m, sols.shape[1]):
+                            sols[k, j] = -1
+                        st[N_SOLS] = k + 1
+                    st[COUNT] += 1
+                continue  # backtrack: the top frame advances below on the next turn
+            if n_cells - st[FILLED] < st[AREA_NEEDED]:
+                continue
+            stack_cell[depth] = c
+            stack_ptr[depth] = bucket_start[c]
+            stack_choice[depth] = NONE
+            st[DEPTH] = depth + 1
+            depth += 1
+        # advance the top frame: undo its choice, try the next one
+        if depth == 0:
+            st[DONE] = 1
+            st[NODES] += nodes
+            return FINISHED
+        f = depth - 1
+        c = stack_cell[f]
+        r = stack_choice[f]
+        if r >= 0:
+            for w in range(n_words):
+                occ[w] ^= masks[r, w]
+            g = row_group[r]
+            if g >= 0:
+                used[g] -= 1
+                if used[g] < group_need[g]:
+                    st[AREA_NEEDED] += row_area[r]
+            st[FILLED] -= row_size[r]
+        elif r == EMPTY:
+            occ[c >> 6] ^= np.uint64(1) << np.uint64(c & 63)
+            st[FILLED] -= 1
+            stack_choice[f] = NONE
+            st[DEPTH] = f  # the empty option is the last one: pop
+            continue
+        stack_choice[f] = NONE
+        end = bucket_start[c + 1]
+        p = stack_ptr[f]
+        chosen = -1
+        while p < end:
+            r = bucket_rows[p]
+            p += 1
+            g = row_group[r]
+            if g >= 0 and used[g] >= group_cap[g]:
+                continue
+            fits = True
+            for w in range(n_words):
+                if occ[w] & masks[r, w]:
+                    fits = False
+                    break
+            if fits:
+                chosen = r
+                break
+        stack_ptr[f] = p
+        if chosen >= 0:
+            for w in range(n_words):
+                occ[w] |= masks[chosen, w]
+            g = row_group[chosen]
+            if g >= 0:
+                if used[g] < group_need[g]:
+                    st[AREA_NEEDED] -= row_area[chosen]
+                used[g] += 1
+            st[FILLED] += row_size[chosen]
+            stack_choice[f] = chosen
+            st[DESCEND] = 1
+            continue
+        # rows exhausted: leave the cell empty if it may be, else pop
+        if not primary[c] and n_cells - st[FILLED] - 1 >= st[AREA_NEEDED]:
+            occ[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+            st[FILLED] += 1
+            stack_choice[f] = EMPTY
+            st[DESCEND] = 1
+            continue
+        st[DEPTH] = f
+    st[NODES] += nodes
+    return BUDGET

@@ -1,0 +1,80 @@
+"""Reading an exact-cover problem out of a neutral model.
+
+Rows are the user variables. Exactly-one groups are primary cells (covered once),
+at-most-one groups secondary cells (covered at most once), cardinalities over disjoint
+row groups are multiplicities (pieces), unit clauses force or forbid rows. Any other
+constraint means the model is not an exact cover, and the back end says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.model import Cmp, Groups, Model
+
+UNBOUNDED = np.iinfo(np.int64).max // 4
+
+
+class NotExactCover(PuzzleError):
+    """The model has constraints an exact-cover search cannot take."""
+
+
+@dataclass
+class CoverProblem:
+    n_rows: int
+    cells: Groups  # per cell, in branching order: the rows covering it
+    primary: np.ndarray  # bool per cell
+    row_group: np.ndarray  # group per row, -1 for none
+    group_need: np.ndarray
+    group_cap: np.ndarray
+    forced: np.ndarray  # rows that must be chosen
+    forbidden: np.ndarray  # rows that must not
+
+
+def from_model(model: Model) -> CoverProblem:
+    user = model.user_vars
+    n = len(user)
+    row_of = np.full(model.num_vars + 1, -1, dtype=np.int64)
+    row_of[user] = np.arange(n)
+    if len(user) != model.num_vars:
+        raise NotExactCover("the model has auxiliary variables; exact cover needs rows only")
+    if model.int_vars or len(model.all_implications()):
+        raise NotExactCover("the model has integers or implications; exact cover takes neither")
+
+    def rows(groups: Groups, what: str) -> Groups:
+        if len(groups.flat) and groups.flat.min() <= 0:
+            raise NotExactCover(f"{what} over negated literals are not an exact cover")
+        return Groups(row_of[groups.flat], groups.offsets)
+
+    clauses = model.all_clauses()
+    if len(clauses) and (clauses.sizes != 1).any():
+        raise NotExactCover("the model has clauses longer than one literal")
+    units = clauses.flat
+    forced = row_of[units[units > 0]]
+    forbidden = row_of[-units[units < 0]]
+    primary_cells = rows(Groups.concat(model.exactly_one), "exactly-one groups")
+    secondary_cells = rows(model.all_at_most_one(), "at-most-one groups")
+    cells = Groups.concat([primary_cells, secondary_cells])
+    primary = np.concatenate([np.ones(len(primary_cells), bool),
+                              np.zeros(len(secondary_cells), bool)])
+    row_group = np.full(n, -1, dtype=np.int64)
+    need, cap = [], []
+    for card in model.cardinalities:
+        g = rows(card.groups, "cardinalities")
+        for i in range(len(g)):
+            members = g[i]
+            if (row_group[members] >= 0).any():
+                raise NotExactCover("a row is in two cardinality groups")
+            row_group[members] = len(need)
+            k = int(card.bounds[i])
+            need.append(k if card.cmp in (Cmp.EQ, Cmp.GE) else 0)
+            cap.append(k if card.cmp in (Cmp.EQ, Cmp.LE) else UNBOUNDED)
+    covered = np.zeros(n, dtype=bool)
+    covered[cells.flat] = True
+    if not covered.all():
+        raise NotExactCover("some rows cover no cell")
+    return CoverProblem(n, cells, primary, row_group, np.array(need, dtype=np.int64),
+                        np.array(cap, dtype=np.int64), np.unique(forced), np.unique(forbidden))
