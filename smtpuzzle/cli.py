@@ -16,12 +16,20 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
-from smtpuzzle import library
+from smtpuzzle import counting, library
 from smtpuzzle.backends import BACKENDS, get_backend
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import decode_answer, export_file
+from smtpuzzle.puzzles.tiling import Tiling, TilingSolution
 from smtpuzzle.render import board_picture, pieces_picture, tiling_picture
 from smtpuzzle.result import Result, Status
 
@@ -94,16 +102,28 @@ def show(model: ModelArg) -> None:
 @_friendly
 def solve(
     model: ModelArg,
-    backend: Annotated[str, typer.Option(help=f"One of {', '.join(BACKENDS)}.")] = "cpsat",
+    backend: Annotated[str | None, typer.Option(
+        help=f"One of {', '.join(BACKENDS)}; default cpsat for one solution, exact-cover for "
+             "--all / --limit.")] = None,
     solver: Annotated[str | None, typer.Option(
         help="sat: the PySAT solver (cadical195, minisat22, glucose4, lingeling...); "
              "z3: qffd or default.")] = None,
     time_limit: Annotated[float | None, typer.Option(help="Seconds; then answer unknown.")] = None,
+    all_solutions: Annotated[bool, typer.Option("--all", help="List every solution.")] = False,
+    limit: Annotated[int | None, typer.Option(help="List at most N solutions.", min=1)] = None,
+    distinct: Annotated[bool, typer.Option(
+        help="With --all / --limit: one solution per symmetry class.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Find one solution, or prove there is none."""
+    """Find one solution, or prove there is none; --all / --limit N list solutions."""
     tiling = library.load(model)
-    engine = get_backend(backend, solver)
+    if all_solutions or limit is not None:
+        _list_solutions(tiling, backend or "exact-cover", solver, None if all_solutions else limit,
+                        distinct, time_limit, as_json)
+        return
+    if distinct:
+        raise PuzzleError("--distinct goes with --all or --limit")
+    engine = get_backend(backend or "cpsat", solver)
     started = time.perf_counter()
     model_obj = tiling.build_model()
     interrupted = False
@@ -144,6 +164,99 @@ def solve(
             out.print(tiling_picture(tiling, s), end="")
             out.print("[dim]verified[/dim]")
     if status is Status.UNKNOWN:
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+def _list_solutions(tiling: Tiling, backend: str, solver: str | None, limit: int | None,
+                    distinct: bool, time_limit: float | None, as_json: bool) -> None:
+    engine = get_backend(backend, solver)
+    started = time.perf_counter()
+    model_obj = tiling.build_model()
+    if distinct:
+        count_plan = counting.plan(tiling, distinct=True)
+        stream = counting.iter_distinct(model_obj, count_plan, engine, time_limit)
+    else:
+        enum = engine.solutions(model_obj, limit=limit, time_limit=time_limit)
+        stream = (r.values for r in enum)
+    found: list[TilingSolution] = []
+    complete, interrupted = False, False
+    try:
+        for values in stream:
+            solution = tiling.decode(values)
+            tiling.verify(solution)
+            found.append(solution)
+            if not as_json:
+                out.print(f"[bold]solution {len(found)}[/bold]")
+                out.print(tiling_picture(tiling, solution), end="")
+            if limit is not None and len(found) >= limit:
+                break
+        else:
+            complete = True
+    except KeyboardInterrupt:
+        interrupted = True
+    elapsed = time.perf_counter() - started
+    listed_all = complete and (distinct or enum.complete)
+    what = "distinct " if distinct else ""
+    if as_json:
+        print(json.dumps({"model": tiling.name, "backend": engine.label(), "distinct": distinct,
+                          "complete": listed_all, "count": len(found),
+                          "time_s": round(elapsed, 4),
+                          "solutions": [s.as_json() for s in found]}))
+    else:
+        if listed_all:
+            note = "all of them"
+        elif interrupted:
+            note = "interrupted: there may be more"
+        elif limit is not None and len(found) >= limit:
+            note = f"stopped at --limit {limit}: there may be more"
+        else:
+            note = "time limit reached: there may be more"
+        out.print(f"[bold]{tiling.name}[/bold]: {len(found)} {what}solutions, each verified "
+                  f"({note}; {engine.label()}, {elapsed:.2f} s)")
+    if not listed_all and not (limit is not None and len(found) >= limit):
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+@app.command()
+@_friendly
+def count(
+    model: ModelArg,
+    backend: Annotated[str, typer.Option(help=f"One of {', '.join(BACKENDS)}.")] = "exact-cover",
+    solver: Annotated[str | None, typer.Option(help="As for solve.")] = None,
+    raw: Annotated[bool, typer.Option(
+        "--raw", help="Count every placement-distinct solution, not classes.")] = False,
+    workers: Annotated[int, typer.Option(help="Processes sharing the sub-problems.", min=1)] = 1,
+    time_limit: Annotated[float | None, typer.Option(help="Seconds; then report so far.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Count solutions, distinct up to the board's symmetries (or --raw)."""
+    tiling = library.load(model)
+    get_backend(backend, solver)  # reject bad names before any work
+    show = err.is_terminal
+    columns = [TextColumn("[bold]{task.description}"), BarColumn(),
+               MofNCompleteColumn(), TextColumn("sub-problems"),
+               TextColumn("{task.fields[found]} solutions, {task.fields[rate]}/s"),
+               TimeElapsedColumn()]
+    with Progress(*columns, console=err, disable=not show, transient=True) as bar:
+        task = bar.add_task(f"counting {tiling.name}", total=None, found=0, rate=0)
+        t0 = time.perf_counter()
+
+        def progress(found: int, done: int, total: int) -> None:
+            rate = found / max(time.perf_counter() - t0, 1e-9)
+            bar.update(task, completed=done, total=total, found=found, rate=f"{rate:,.0f}")
+
+        result = counting.count(tiling, backend, solver, distinct=not raw, workers=workers,
+                                time_limit=time_limit, progress=progress)
+    if as_json:
+        print(json.dumps(result.as_json()))
+    else:
+        kind = "solutions" if raw else f"solutions distinct up to {result.group}"
+        state = "" if result.complete else (
+            f" so far: INCOMPLETE ({result.subproblems_done} of {result.subproblems} "
+            "sub-problems finished)")
+        out.print(f"[bold]{tiling.name}[/bold]: {result.count} {kind}{state} "
+                  f"({result.backend}, {result.time_s:.2f} s)")
+    if not result.complete:
         raise typer.Exit(EXIT_UNKNOWN)
 
 

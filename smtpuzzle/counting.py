@@ -26,7 +26,7 @@ from smtpuzzle.puzzles.tiling import Tiling
 
 @dataclass
 class SubProblem:
-    forced: int  # user-variable index forced true, -1 for none
+    forced: np.ndarray  # user-variable indices forced true
     forbidden: np.ndarray  # user-variable indices forced false
     stabilizer: np.ndarray | None  # placement permutations to de-duplicate under
 
@@ -57,8 +57,8 @@ class CountResult:
                 "subproblems": self.subproblems, "subproblems_done": self.subproblems_done}
 
 
-def plan(tiling: Tiling, distinct: bool) -> CountPlan:
-    """Choose the splitting piece and the sub-problems."""
+def plan(tiling: Tiling, distinct: bool, split: bool = True) -> CountPlan:
+    """Choose the splitting piece and the sub-problems (``split``: finer, for workers)."""
     syms = tiling.symmetries() if distinct else []
     perms = np.stack([p for _, p in syms]) if syms else np.zeros((1, tiling.num_placements),
                                                                     dtype=np.int64)
@@ -83,23 +83,47 @@ def plan(tiling: Tiling, distinct: bool) -> CountPlan:
             best = (score, k, kept, s, e)
     if best is None:  # no piece to split on: list everything, de-duplicate under the group
         stab = perms if distinct and len(perms) > 1 else None
-        return CountPlan(distinct, group, len(perms), None,
-                         [SubProblem(-1, np.zeros(0, dtype=np.int64), stab)])
+        empty = np.zeros(0, dtype=np.int64)
+        return CountPlan(distinct, group, len(perms), None, [SubProblem(empty, empty, stab)])
     _, k, kept, s, e = best
     subs = []
     for r in kept.tolist():
         others = np.setdiff1d(np.arange(s, e), [r])
         stab = perms[perms[:, r] == r] if distinct else None
-        subs.append(SubProblem(r, others, stab if stab is not None and len(stab) > 1 else None))
+        sp = SubProblem(np.array([r]), others, stab if stab is not None and len(stab) > 1
+                        else None)
+        subs.extend(_refine(tiling, sp) if split else [sp])
     return CountPlan(distinct, group, len(perms), tiling.pieces[k].name, subs)
+
+
+def _refine(tiling: Tiling, sp: SubProblem) -> list[SubProblem]:
+    """Split a sub-problem by the placements covering its first uncovered cell (in sweep
+    order): an exact partition when every cell must be covered. Sub-problems that
+    de-duplicate under a stabilizer stay whole (a class may span the parts)."""
+    if sp.stabilizer is not None or tiling.cover != "exact":
+        return [sp]
+    cells = tiling.placement_cells()
+    taken = np.zeros(tiling.board.num_cells, dtype=bool)
+    for r in sp.forced.tolist():
+        taken[cells[r]] = True
+    order = tiling.sweep_order()
+    free = order[~taken[order]]
+    if not len(free):
+        return [sp]
+    target = free[0]
+    banned = np.zeros(tiling.num_placements, dtype=bool)
+    banned[sp.forbidden] = True
+    parts = []
+    for q in tiling.placements_covering(target).tolist():
+        if banned[q] or taken[cells[q]].any():
+            continue
+        parts.append(SubProblem(np.append(sp.forced, q), sp.forbidden, None))
+    return parts
 
 
 def submodel(model: Model, sp: SubProblem) -> Model:
     user = model.user_vars
-    lits = [-user[sp.forbidden]]
-    if sp.forced >= 0:
-        lits.append(user[[sp.forced]])
-    return model.with_units(np.concatenate(lits))
+    return model.with_units(np.concatenate([-user[sp.forbidden], user[sp.forced]]))
 
 
 def canonical_key(rows: np.ndarray, stabilizer: np.ndarray) -> bytes:
@@ -171,7 +195,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     started = time.monotonic()
     engine = get_backend(backend, solver)
     model = tiling.build_model()
-    count_plan = plan(tiling, distinct)
+    count_plan = plan(tiling, distinct, split=workers > 1)
     subs = count_plan.subproblems
     deadline = None if time_limit is None else started + time_limit
     total, done, complete = 0, 0, True

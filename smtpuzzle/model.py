@@ -117,6 +117,10 @@ class Model:
     cardinalities: list[Cardinality] = field(default_factory=list)
     implications: list[np.ndarray] = field(default_factory=list)
     int_vars: list[IntVar] = field(default_factory=list)
+    # Optional hint: pairs of neighbouring cells, as indices into the cell groups (the
+    # exactly-one groups, then the at-most-one groups, in order). Search back ends use it to
+    # spot regions that no row can fill; solvers ignore it.
+    cell_adjacency: np.ndarray | None = None
     _user_vars: list[np.ndarray] = field(default_factory=list)
     _user_names: list[Sequence[str]] = field(default_factory=list)
 

@@ -2,8 +2,9 @@
 
 Cells are branched on in a fixed order (the caller picks a sweep order): the first undecided
 cell is either covered by a row whose first cell it is, or, if the cell is secondary and
-area allows, left empty. Rows belong to groups (pieces) with a minimum and maximum count; ``row_area`` is the least
-row size in a row's group, so the area still needed is a sound lower bound.
+area allows, left empty. Rows belong to groups (pieces) with a minimum and maximum count;
+``row_area`` is the least row size in a row's group, so the area still needed is a sound
+lower bound.
 The search state lives in arrays owned by the caller, so a call runs at most ``budget``
 nodes and returns; the next call continues where it stopped. That makes progress reports,
 time limits and Ctrl-C possible around compiled code.
@@ -25,11 +26,50 @@ FINISHED, BUDGET, BUFFER_FULL = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)
-def run(n_cells, primary, bucket_start, bucket_rows, masks, row_group, row_size, row_area,
-        group_need, group_cap, occ, used, stack_cell, stack_ptr, stack_choice, st,
-        budget, sols, collect):
+def _isolates(r, occ, row_cells_start, row_cells, nbr, min_size, mark, stamp, queue):
+    """Whether placing row r (already in occ) cut off an empty region smaller than min_size."""
+    base = stamp[0]  # marks above base were made by this call's fills
+    last = row_cells[row_cells_start[r + 1] - 1]  # cells are listed in sweep order
+    for i in range(row_cells_start[r], row_cells_start[r + 1]):
+        x = row_cells[i]
+        for j in range(nbr.shape[1]):
+            y = nbr[x, j]
+            # Pockets form behind the sweep's frontier: cells past the piece's last cell are
+            # almost always in the open part of the board, and skipping a test is sound.
+            if y < 0 or y > last or mark[y] > base or (
+                    occ[y >> 6] >> np.uint64(y & 63)) & np.uint64(1):
+                continue
+            # bounded flood fill from y over empty cells
+            stamp[0] += 1
+            s = stamp[0]
+            mark[y] = s
+            queue[0] = y
+            head, tail = 0, 1
+            while head < tail and tail < min_size:
+                z = queue[head]
+                head += 1
+                for k in range(nbr.shape[1]):
+                    w = nbr[z, k]
+                    if w >= 0 and mark[w] != s and not (
+                            (occ[w >> 6] >> np.uint64(w & 63)) & np.uint64(1)):
+                        mark[w] = s
+                        queue[tail] = w
+                        tail += 1
+                        if tail >= min_size:
+                            break
+            if tail < min_size:
+                return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def run(n_cells, primary, bucket_start, bucket_rows, bucket_skip, masks, row_group, row_size,
+        row_area, group_need, group_cap, row_cells_start, row_cells, nbr, min_size,
+        occ, used, stack_cell, stack_ptr, stack_choice, st, budget, sols, collect,
+        mark, stamp, queue):
     n_words = masks.shape[1]
     nodes = 0
+    prune = min_size > 1
     while nodes < budget:
         depth = st[DEPTH]
         if st[DESCEND] == 1:
@@ -98,16 +138,26 @@ def run(n_cells, primary, bucket_start, bucket_rows, masks, row_group, row_size,
         chosen = -1
         while p < end:
             r = bucket_rows[p]
-            p += 1
             g = row_group[r]
             if g >= 0 and used[g] >= group_cap[g]:
+                p = bucket_skip[p]  # the rest of this group's rows here
                 continue
+            p += 1
             fits = True
             for w in range(n_words):
                 if occ[w] & masks[r, w]:
                     fits = False
                     break
             if fits:
+                if prune:
+                    for w in range(n_words):
+                        occ[w] |= masks[r, w]
+                    dead = _isolates(r, occ, row_cells_start, row_cells, nbr, min_size, mark,
+                                     stamp, queue)
+                    for w in range(n_words):
+                        occ[w] ^= masks[r, w]
+                    if dead:
+                        continue
                 chosen = r
                 break
         stack_ptr[f] = p

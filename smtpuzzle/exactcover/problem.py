@@ -32,6 +32,7 @@ class CoverProblem:
     group_cap: np.ndarray
     forced: np.ndarray  # rows that must be chosen
     forbidden: np.ndarray  # rows that must not
+    adjacency: np.ndarray | None = None  # (k, 2) pairs of neighbouring cells, if known
 
 
 def from_model(model: Model) -> CoverProblem:
@@ -77,4 +78,5 @@ def from_model(model: Model) -> CoverProblem:
     if not covered.all():
         raise NotExactCover("some rows cover no cell")
     return CoverProblem(n, cells, primary, row_group, np.array(need, dtype=np.int64),
-                        np.array(cap, dtype=np.int64), np.unique(forced), np.unique(forbidden))
+                        np.array(cap, dtype=np.int64), np.unique(forced), np.unique(forbidden),
+                        model.cell_adjacency)

@@ -29,8 +29,19 @@ class CoverSearch:
         live[p.forbidden] = False
         live[p.forced] = False
         cand = np.flatnonzero(live)
-        order = cand[np.argsort(first[cand], kind="stable")]
+        # Bucket rows by first cell and, within a bucket, by group, so that the rows of a
+        # used-up group are skipped in one jump (bucket_skip: the end of each run).
+        order = cand[np.lexsort((p.row_group[cand], first[cand]))]
         bucket_start = np.searchsorted(first[order], np.arange(n_cells + 1)).astype(np.int64)
+        key_first, key_group = first[order], p.row_group[order]
+        new_run = np.ones(len(order) + 1, dtype=bool)
+        new_run[1:-1] = (key_first[1:] != key_first[:-1]) | (key_group[1:] != key_group[:-1])
+        run_starts = np.flatnonzero(new_run)
+        bucket_skip = run_starts[np.searchsorted(run_starts, np.arange(len(order)), "right")]
+        by_row = np.argsort(incid_rows, kind="stable")
+        row_cells = incid_cells[by_row].astype(np.int64)
+        row_cells_start = np.concatenate([[0], np.cumsum(row_size)]).astype(np.int64)
+        nbr, min_size = _neighbours(p, n_cells, row_size, live)
         n_groups = len(p.group_need)
         group_min = np.full(n_groups, np.iinfo(np.int64).max, dtype=np.int64)
         grouped = p.row_group >= 0
@@ -39,8 +50,9 @@ class CoverSearch:
         row_area[grouped] = group_min[p.row_group[grouped]]
 
         self._args = (n_cells, p.primary.astype(np.bool_), bucket_start, order.astype(np.int64),
-                      masks, p.row_group.astype(np.int64), row_size, row_area,
-                      p.group_need.astype(np.int64), p.group_cap.astype(np.int64))
+                      bucket_skip.astype(np.int64), masks, p.row_group.astype(np.int64),
+                      row_size, row_area, p.group_need.astype(np.int64),
+                      p.group_cap.astype(np.int64), row_cells_start, row_cells, nbr, min_size)
         self.occ = np.zeros(n_words, dtype=np.uint64)
         self.used = np.zeros(n_groups, dtype=np.int64)
         self.stack_cell = np.zeros(n_cells + 1, dtype=np.int64)
@@ -48,6 +60,9 @@ class CoverSearch:
         self.stack_choice = np.full(n_cells + 1, kernel.NONE, dtype=np.int64)
         self.st = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
         self.collect = collect
+        self._mark = np.zeros(n_cells, dtype=np.int64)
+        self._stamp = np.zeros(1, dtype=np.int64)
+        self._queue = np.zeros(n_cells + 1, dtype=np.int64)
         max_rows = n_cells + 1
         self.sols = np.zeros((buffer if collect else 1, max_rows), dtype=np.int64)
         self.forced = p.forced
@@ -89,7 +104,8 @@ class CoverSearch:
         if self.done:
             return []
         kernel.run(*self._args, self.occ, self.used, self.stack_cell, self.stack_ptr,
-                   self.stack_choice, self.st, budget, self.sols, self.collect)
+                   self.stack_choice, self.st, budget, self.sols, self.collect,
+                   self._mark, self._stamp, self._queue)
         if not self.collect:
             return []
         k = int(self.st[kernel.N_SOLS])
@@ -105,3 +121,20 @@ class CoverSearch:
         while not self.done:
             self.step(50_000_000)
         return self.count
+
+
+def _neighbours(p: CoverProblem, n_cells: int, row_size: np.ndarray,
+                live: np.ndarray) -> tuple[np.ndarray, int]:
+    """Padded neighbour lists for the dead-region test, and the least row size; the test is
+    only sound when every cell must be covered and is off (min size 0) otherwise."""
+    if p.adjacency is None or not p.primary.all() or not live.any():
+        return np.full((n_cells, 1), -1, dtype=np.int64), 0
+    a, b = p.adjacency[:, 0], p.adjacency[:, 1]
+    src, dst = np.concatenate([a, b]), np.concatenate([b, a])
+    deg = np.bincount(src, minlength=n_cells)
+    nbr = np.full((n_cells, max(1, int(deg.max()))), -1, dtype=np.int64)
+    order = np.argsort(src, kind="stable")
+    src, dst = src[order], dst[order]
+    slot = np.arange(len(src)) - np.concatenate([[0], np.cumsum(deg)])[src]
+    nbr[src, slot] = dst
+    return nbr, int(row_size[live].min())

@@ -16,7 +16,8 @@ from smtpuzzle.geometry.piecesets import piece_set
 from smtpuzzle.geometry.shapes import Shape, parse_picture
 from smtpuzzle.puzzles.tiling import Piece, Tiling
 
-_TOP_KEYS = {"name", "title", "description", "kind", "cover", "board", "pieces", "source"}
+_TOP_KEYS = {"name", "title", "description", "kind", "cover", "touch", "board", "pieces",
+             "source"}
 _BOARD_KEYS = {"size", "holes", "picture"}
 _PIECE_KEYS = {"set", "only", "name", "picture", "cells", "count", "max", "flip"}
 
@@ -69,10 +70,11 @@ def parse_puzzle(
             pieces.extend(_parse_pieces(entry, i))
         except PuzzleError as exc:
             raise _fail(exc.message, line) from None
-    cover = data.get("cover", "exact")
+    touch = data.get("touch", "any")
+    cover = data.get("cover", "pack" if touch == "none" else "exact")
     try:
         return Tiling(board, pieces, cover=cover, name=str(data.get("name", default_name)),
-                      title=str(data.get("title", "")), precheck=precheck)
+                      title=str(data.get("title", "")), precheck=precheck, touch=touch)
     except PuzzleError as exc:
         raise _fail(exc.message, exc.line) from None
 

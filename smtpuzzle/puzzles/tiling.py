@@ -7,6 +7,7 @@ decoded solution against the puzzle's definition alone, not against the model.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from smtpuzzle.geometry.symmetry import signed_permutations
 from smtpuzzle.model import Cmp, Groups, Model
 
 COVERS = ("exact", "pack")
+TOUCH = ("any", "none")
 
 
 @dataclass
@@ -93,11 +95,16 @@ class Tiling:
     name: str = "tiling"
     title: str = ""
     precheck: bool = True  # refuse obviously impossible puzzles at once, before any search
+    touch: str = "any"  # "none": no two pieces share an edge or a corner (needs cover "pack")
     _placed: list[_PiecePlacements] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         if self.cover not in COVERS:
             raise PuzzleError(f"cover must be one of {', '.join(COVERS)}, got {self.cover!r}")
+        if self.touch not in TOUCH:
+            raise PuzzleError(f"touch must be one of {', '.join(TOUCH)}, got {self.touch!r}")
+        if self.touch == "none" and self.cover == "exact":
+            raise PuzzleError('touch = "none" leaves cells empty: it needs cover = "pack"')
         names = Counter(p.name for p in self.pieces)
         dup = [n for n, k in names.items() if k > 1]
         if dup:
@@ -166,6 +173,16 @@ class Tiling:
     def placement_counts(self) -> dict[str, int]:
         return {pp.piece.name: len(pp.cells) for pp in self._placed}
 
+    def placement_cells(self) -> list[np.ndarray]:
+        """Board cell indices of every placement, by placement number."""
+        return [row for pp in self._placed for row in pp.cells]
+
+    def placements_covering(self, cell: int) -> np.ndarray:
+        """Numbers of the placements that cover board cell ``cell``."""
+        hits = [np.flatnonzero((pp.cells == cell).any(axis=1)) + s
+                for pp, s in zip(self._placed, self._starts[:-1], strict=True)]
+        return np.concatenate(hits) if hits else np.zeros(0, dtype=np.int64)
+
     def placement(self, i: int) -> tuple[str, list[tuple[int, ...]]]:
         k = int(np.searchsorted(self._starts, i, side="right") - 1)
         pp = self._placed[k]
@@ -177,19 +194,27 @@ class Tiling:
     def build_model(self) -> Model:
         model = Model(self.name)
         var = model.new_bools(self.num_placements, user=True, names=_PlacementNames(self))
-        # Cell constraints: group the placements covering each cell (CSR by cell).
+        # Cell constraints: group the placements covering each cell (CSR by cell), cells in
+        # sweep order. With touch = "none" the groups are the cells' corner vertices instead:
+        # two pieces touch, even at a corner, exactly when they share a vertex.
         owners = np.concatenate(
-            [np.repeat(var[s:e], pp.cells.shape[1])
-             for pp, s, e in zip(self._placed, self._starts[:-1], self._starts[1:], strict=True)]
+            [np.repeat(var[s:e], cells.shape[1])
+             for cells, s, e in zip(self._incidence(), self._starts[:-1], self._starts[1:],
+                                    strict=True)]
         )
-        covered = np.concatenate([pp.cells.reshape(-1) for pp in self._placed])
-        order = np.argsort(self.sweep_rank()[covered], kind="stable")
-        counts = np.bincount(covered, minlength=self.board.num_cells)[self.sweep_order()]
-        by_cell = Groups(owners[order], np.concatenate([[0], np.cumsum(counts)]))
+        covered = np.concatenate([cells.reshape(-1) for cells in self._incidence()])
+        rank = self.sweep_rank(vertices=self.touch == "none")
+        order = np.argsort(rank[covered], kind="stable")
+        counts = np.bincount(rank[covered], minlength=len(rank))
+        groups = Groups(owners[order], np.concatenate([[0], np.cumsum(counts)]))
         if self.cover == "exact":
-            model.add_exactly_one(by_cell)
+            model.add_exactly_one(groups)
         else:
-            model.add_at_most_one(by_cell)
+            model.add_at_most_one(groups)
+        # The dead-region test pays in 2D and costs more than it saves in 3D (six neighbours
+        # per cell): measured in bench/RESULTS.md.
+        if self.board.dim == 2 and self.cover == "exact":
+            model.cell_adjacency = self._sweep_adjacency()
         # Piece multiplicities: one cardinality each (the exact-cover back end reads these
         # as pieces, and the cell groups above as cells).
         for pp, s, e in zip(self._placed, self._starts[:-1], self._starts[1:], strict=True):
@@ -197,16 +222,58 @@ class Tiling:
             model.add_cardinality([var[s:e]], Cmp.LE if p.at_most else Cmp.EQ, p.count)
         return model
 
-    def sweep_order(self) -> np.ndarray:
-        """Board cells in the order a cell-first search fills them: the longest axis varies
-        slowest, so the frontier between filled and empty cells stays short."""
-        cells = self.board.cells
-        axes = sorted(range(self.board.dim), key=lambda a: (self.board.dims[a], -a))
+    def _vertex_dims(self) -> tuple[int, ...]:
+        return tuple(d + 1 for d in self.board.dims)
+
+    def _incidence(self) -> list[np.ndarray]:
+        """Per piece, (placements, k) arrays of what each placement occupies: board cell
+        indices, or with touch = "none" the box-indexed corner vertices of its cells."""
+        if self.touch != "none":
+            return [pp.cells for pp in self._placed]
+        dim, vdims = self.board.dim, self._vertex_dims()
+        corners = np.indices((2,) * dim).reshape(dim, -1).T  # (2^dim, dim)
+        out = []
+        for pp in self._placed:
+            coords = self.board.cells[pp.cells]  # (P, k, dim)
+            verts = coords[:, :, None, :] + corners[None, None, :, :]
+            lin = np.ravel_multi_index(tuple(np.moveaxis(verts, -1, 0)), vdims)
+            lin = np.sort(lin.reshape(len(pp.cells), -1), axis=1)
+            if len(lin):
+                # A shape's vertex set has the same size in every placement: keep the first
+                # occurrence of each vertex per row.
+                first = np.concatenate([np.ones((len(lin), 1), bool),
+                                        lin[:, 1:] != lin[:, :-1]], axis=1)
+                lin = lin[first].reshape(len(lin), int(first[0].sum()))
+            out.append(lin)
+        return out
+
+    def sweep_order(self, vertices: bool = False) -> np.ndarray:
+        """Cells (or, for touch = "none", box vertices) in the order a cell-first search fills
+        them: the longest axis varies slowest, so the frontier stays short."""
+        dims = self._vertex_dims() if vertices else self.board.dims
+        cells = np.indices(dims).reshape(len(dims), -1).T if vertices else self.board.cells
+        axes = sorted(range(len(dims)), key=lambda a: (dims[a], -a))
         return np.lexsort([cells[:, a] for a in axes])
 
-    def sweep_rank(self) -> np.ndarray:
-        rank = np.empty(self.board.num_cells, dtype=np.int64)
-        rank[self.sweep_order()] = np.arange(self.board.num_cells)
+    def _sweep_adjacency(self) -> np.ndarray:
+        """Pairs of face-adjacent board cells, numbered in sweep order (the cell groups')."""
+        board, rank = self.board, self.sweep_rank()
+        pairs = []
+        for axis in range(board.dim):
+            step = np.zeros(board.dim, dtype=np.int64)
+            step[axis] = 1
+            nxt = board.cells + step
+            inside = (nxt[:, axis] < board.dims[axis])
+            idx = np.full(len(nxt), -1, dtype=np.int64)
+            idx[inside] = board.index[tuple(nxt[inside].T)]
+            ok = idx >= 0
+            pairs.append(np.stack([rank[np.flatnonzero(ok)], rank[idx[ok]]], axis=1))
+        return np.concatenate(pairs) if pairs else np.zeros((0, 2), dtype=np.int64)
+
+    def sweep_rank(self, vertices: bool = False) -> np.ndarray:
+        order = self.sweep_order(vertices)
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
         return rank
 
     # -- symmetry --------------------------------------------------------------------------
@@ -311,6 +378,15 @@ class Tiling:
             if (p.at_most and n > p.count) or (not p.at_most and n != p.count):
                 want = f"at most {p.count}" if p.at_most else str(p.count)
                 raise VerificationError(f"piece {p.name} is used {n} times, not {want}")
+        if self.touch == "none":
+            owner = {c: i for i, pl in enumerate(solution.placements) for c in pl.cells}
+            steps = [d for d in itertools.product((-1, 0, 1), repeat=dim) if any(d)]
+            for c, i in owner.items():
+                for d in steps:
+                    j = owner.get(tuple(a + b for a, b in zip(c, d, strict=True)))
+                    if j is not None and j != i:
+                        a, b = solution.placements[i].piece, solution.placements[j].piece
+                        raise VerificationError(f"pieces {a} and {b} touch at {list(c)}")
         if self.cover == "exact" and len(covered) != self.board.num_cells:
             raise VerificationError(
                 f"{self.board.num_cells - len(covered)} board cells are left uncovered"

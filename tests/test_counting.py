@@ -1,0 +1,140 @@
+"""Counting against published numbers; symmetry breaking against brute de-duplication."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from smtpuzzle import Board, Piece, Tiling, get_backend, load, parse_picture, piece_set
+from smtpuzzle.counting import canonical_key, count, plan
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FAST = [  # (model, distinct, raw)
+    ("pentomino-3x20", 2, 8),
+    ("pentomino-4x15", 368, 1472),
+    ("pentomino-6x10", 2339, 9356),
+    ("pentomino-8x8-center-hole", 65, 520),
+    ("pentacube-2x3x10", 12, 96),
+    ("soma-3x3x3", 240, 11520),
+]
+SLOW = [
+    ("pentomino-5x12", 1010, 4040),
+    ("pentomino-8x8-no-corners", 2170, 17360),
+    ("pentomino-8x8-square", 16146, 129168),
+    ("pentacube-2x5x6", 264, 2112),
+    ("pentacube-3x4x5", 3940, 31520),
+]
+
+
+@pytest.mark.parametrize("name,distinct,raw", FAST)
+def test_published_counts(name, distinct, raw):
+    t = load(name)
+    assert count(t, distinct=True).count == distinct
+    if raw <= 20000:
+        assert count(t, distinct=False).count == raw
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,distinct,raw", SLOW)
+def test_published_counts_slow(name, distinct, raw):
+    t = load(name)
+    r = count(t, distinct=True, workers=2)
+    assert r.complete and r.count == distinct
+    assert count(t, distinct=False, workers=2).count == raw
+
+
+def brute_distinct(t: Tiling) -> int:
+    """Every raw solution, canonicalised under the whole symmetry group."""
+    perms = np.stack([p for _, p in t.symmetries()])
+    enum = get_backend("exact-cover").solutions(t.build_model())
+    return len({canonical_key(np.flatnonzero(r.values), perms) for r in enum})
+
+
+@pytest.mark.parametrize("name", ["pentomino-3x20", "pentomino-8x8-center-hole",
+                                  "pentacube-2x3x10", "soma-3x3x3"])
+def test_symmetry_breaking_matches_deduplication(name):
+    t = load(name)
+    assert count(t, distinct=True).count == brute_distinct(t)
+
+
+def test_fixed_placements_are_deduplicated_under_their_stabilizer():
+    # X in a 3x3 board's centre is fixed by all 8 symmetries; a monomino packing around it
+    # has classes seen several times in that sub-problem.
+    t = Tiling(Board([3, 3]), [Piece("X", piece_set("pentominoes")["X"]),
+                               Piece("O1", parse_picture("#"), count=2)], cover="pack")
+    p = plan(t, distinct=True)
+    assert p.group_size == 8 and any(sp.stabilizer is not None for sp in p.subproblems)
+    # corners pairs up to symmetry: adjacent corners or opposite corners
+    assert count(t, distinct=True).count == brute_distinct(t) == 2
+    assert count(t, distinct=False).count == 6
+
+
+def test_soma_symmetries_exchange_the_mirror_pieces():
+    t = load("soma-3x3x3")
+    syms = t.symmetries()
+    assert len(syms) == 48
+    starts = t._starts
+    names = [p.name for p in t.pieces]
+    a, b = names.index("A"), names.index("B")
+    mirror = next(p for m, p in syms if round(np.linalg.det(m)) == -1)
+    first_a = mirror[starts[a]]
+    assert starts[b] <= first_a < starts[b + 1]
+
+
+def test_one_sided_pieces_keep_only_rotations():
+    pieces = [Piece(n, s, flip=False) for n, s in piece_set("tetrominoes").items()]
+    t = Tiling(Board([4, 5]), pieces)
+    assert len(t.symmetries()) == 2  # identity and the half turn
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "z3"])
+def test_other_backends_count_the_same(backend):
+    pent = piece_set("pentominoes")
+    t = Tiling(Board([4, 5]), [Piece(n, pent[n]) for n in "FLUY"])
+    assert count(t, distinct=False).count == 12  # the exact-cover engine
+    assert count(t, backend=backend, distinct=True).count == 3
+    assert count(t, backend=backend, distinct=False).count == 12
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_count_is_the_same_for_every_worker_count(workers):
+    t = load("pentomino-8x8-center-hole")
+    assert count(t, distinct=True, workers=workers).count == 65
+    assert count(t, distinct=False, workers=workers).count == 520
+
+
+def test_time_limit_reports_incomplete():
+    r = count(load("pentomino-8x8-square"), distinct=True, time_limit=0.5)
+    assert not r.complete and r.subproblems_done < r.subproblems
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "smtpuzzle", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_count_cli_json_and_incomplete_exit_code():
+    p = cli("count", "pentomino-6x10", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["count"] == 2339 and out["distinct"] and out["complete"]
+    assert out["backend"] == "exact-cover" and "4 symmetries" in out["group"]
+    raw = json.loads(cli("count", "pentomino-3x20", "--raw", "--json").stdout)
+    assert raw["count"] == 8 and raw["distinct"] is False
+    p = cli("count", "pentomino-8x8-square", "--time-limit", "0.3")
+    assert p.returncode == 1 and "INCOMPLETE" in p.stdout
+
+
+def test_solve_all_lists_verified_solutions():
+    out = json.loads(cli("solve", "pentomino-3x20", "--all", "--json").stdout)
+    assert out["count"] == 8 and out["complete"]
+    keys = {json.dumps(s, sort_keys=True) for s in out["solutions"]}
+    assert len(keys) == 8
+    out = json.loads(cli("solve", "pentomino-3x20", "--all", "--distinct", "--json").stdout)
+    assert out["count"] == 2 and out["complete"]
+    out = json.loads(cli("solve", "pentomino-6x10", "--limit", "3", "--json").stdout)
+    assert out["count"] == 3 and not out["complete"]

@@ -1,0 +1,75 @@
+"""The untouchable rule: no two pieces share an edge or a corner."""
+
+import pytest
+
+from smtpuzzle import (
+    Board,
+    Piece,
+    Placement,
+    PuzzleError,
+    Tiling,
+    TilingSolution,
+    VerificationError,
+    get_backend,
+    load,
+    parse_picture,
+)
+from smtpuzzle.counting import count
+
+BACKENDS = [("exact-cover", None), ("cpsat", None), ("sat", None), ("z3", None)]
+
+
+def kings(n: int, board: Board) -> Tiling:
+    return Tiling(board, [Piece("K", parse_picture("#"), count=n)], cover="pack", touch="none")
+
+
+@pytest.mark.parametrize("backend,solver", BACKENDS)
+def test_non_attacking_kings(backend, solver):
+    # 36 pairs of cells on 3x3, 20 of them touch (6 + 6 across edges, 8 across corners).
+    t = kings(2, Board([3, 3]))
+    enum = get_backend(backend, solver).solutions(t.build_model())
+    sols = [t.decode(r.values) for r in enum]
+    assert enum.complete and len(sols) == 16
+    for s in sols:
+        t.verify(s)
+
+
+def test_four_kings_on_4x4_up_to_symmetry():
+    t = kings(4, Board([4, 4]))
+    # Placements of 4 non-attacking kings on 4x4: 79 (OEIS A061995 row 4); classes by brute
+    # de-duplication agree with the symmetry-broken count.
+    assert count(t, distinct=False).count == 79
+    from tests.test_counting import brute_distinct
+    assert count(t, distinct=True).count == brute_distinct(t)
+
+
+def test_3d_untouchable_uses_cube_corners():
+    t = kings(2, Board([2, 2, 3]))
+    # In a 2x2x3 box every cell touches every cell of its own and adjacent layers, so one
+    # king goes in the first layer and one in the last: 4 x 4.
+    assert count(t, distinct=False).count == 16
+
+
+def test_verifier_rejects_touching_pieces():
+    t = kings(2, Board([3, 3]))
+    bad = TilingSolution([Placement("K", ((0, 0),)), Placement("K", ((1, 1),))])
+    with pytest.raises(VerificationError, match="touch"):
+        t.verify(bad)
+    t.verify(TilingSolution([Placement("K", ((0, 0),)), Placement("K", ((0, 2),))]))
+
+
+def test_touch_none_needs_packing():
+    with pytest.raises(PuzzleError, match="pack"):
+        Tiling(Board([3, 3]), [Piece("K", parse_picture("#"), count=2)], touch="none")
+
+
+def test_untouchable_models_load_with_the_cube_nets():
+    for size in ["12x12", "11x13", "9x16", "8x18", "6x24"]:
+        t = load(f"untouchable-11-{size}")
+        assert t.touch == "none" and t.cover == "pack" and len(t.pieces) == 11
+
+
+@pytest.mark.slow
+def test_untouchable_6x24_has_8_solutions():
+    r = count(load("untouchable-11-6x24"), distinct=True, workers=2)
+    assert r.complete and r.count == 8
