@@ -20,8 +20,10 @@ import numpy as np
 
 from smtpuzzle.backends import get_backend
 from smtpuzzle.backends.base import Backend
+from smtpuzzle.backends.exactcover import ExactCoverBackend
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.tiling import Tiling
+from smtpuzzle.result import Enumeration
 
 
 @dataclass
@@ -59,14 +61,14 @@ class CountResult:
 
 def plan(tiling: Tiling, distinct: bool, split: bool = True) -> CountPlan:
     """Choose the splitting piece and the sub-problems (``split``: finer, for workers)."""
-    syms = tiling.symmetries() if distinct else []
-    perms = np.stack([p for _, p in syms]) if syms else np.zeros((1, tiling.num_placements),
-                                                                    dtype=np.int64)
-    group = tiling.symmetry_description() if distinct else "none (raw count)"
-    starts = tiling._starts
+    if distinct:
+        perms = np.stack([p for _, p in tiling.symmetries()])
+        group = tiling.symmetry_description()
+    else:
+        perms, group = np.arange(tiling.num_placements)[None, :], "none (raw count)"
     best = None
     for k, piece in enumerate(tiling.pieces):
-        s, e = int(starts[k]), int(starts[k + 1])
+        s, e = tiling.placement_range(k)
         if piece.at_most or piece.count != 1 or e == s:
             continue
         if distinct:
@@ -130,24 +132,38 @@ def canonical_key(rows: np.ndarray, stabilizer: np.ndarray) -> bytes:
     return min(np.sort(p[rows]).tobytes() for p in stabilizer)
 
 
+def _distinct_stream(model: Model, sp: SubProblem, backend: Backend,
+                     time_left: float | None) -> tuple[Iterator[np.ndarray], Enumeration]:
+    """The sub-problem's solutions, one per class under its stabilizer (if any)."""
+    enum = backend.solutions(submodel(model, sp), time_limit=time_left)
+
+    def stream() -> Iterator[np.ndarray]:
+        seen: set[bytes] = set()
+        for r in enum:
+            if sp.stabilizer is not None:
+                key = canonical_key(np.flatnonzero(r.values), sp.stabilizer)
+                if key in seen:
+                    continue
+                seen.add(key)
+            yield r.values
+
+    return stream(), enum
+
+
+def _left(deadline: float | None) -> float | None:
+    return None if deadline is None else max(deadline - time.monotonic(), 0.0)
+
+
 def solve_subproblem(model: Model, sp: SubProblem, backend: Backend, deadline: float | None,
                      progress: Callable[[int], None] | None = None) -> tuple[int, bool]:
     """Solutions of one sub-problem (distinct under its stabilizer): (count, complete)."""
-    m = submodel(model, sp)
-    left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
-    if sp.stabilizer is None and hasattr(backend, "count"):
-        count, complete, _ = backend.count(m, deadline=None if deadline is None else
-                                           time.perf_counter() + left, progress=progress)
+    if sp.stabilizer is None and isinstance(backend, ExactCoverBackend):
+        count, complete, _ = backend.count(submodel(model, sp), _left(deadline), progress)
         return count, complete
-    seen: set[bytes] = set()
+    stream, enum = _distinct_stream(model, sp, backend, _left(deadline))
     n = 0
-    enum = backend.solutions(m, time_limit=left)
-    for r in enum:
-        if sp.stabilizer is None:
-            n += 1
-        else:
-            seen.add(canonical_key(np.flatnonzero(r.values), sp.stabilizer))
-            n = len(seen)
+    for _ in stream:
+        n += 1
         if progress:
             progress(n)
     return n, enum.complete
@@ -158,15 +174,7 @@ def iter_distinct(model: Model, count_plan: CountPlan, backend: Backend,
     """User-variable values of one solution per class (per the plan's symmetry)."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
     for sp in count_plan.subproblems:
-        left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
-        seen: set[bytes] = set()
-        for r in backend.solutions(submodel(model, sp), time_limit=left):
-            if sp.stabilizer is not None:
-                key = canonical_key(np.flatnonzero(r.values), sp.stabilizer)
-                if key in seen:
-                    continue
-                seen.add(key)
-            yield r.values
+        yield from _distinct_stream(model, sp, backend, _left(deadline))[0]
 
 
 ProgressFn = Callable[[int, int, int], None]  # (solutions so far, sub-problems done, total)
@@ -199,15 +207,20 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     subs = count_plan.subproblems
     deadline = None if time_limit is None else started + time_limit
     total, done, complete = 0, 0, True
+    partial = 0  # solutions found so far in the sub-problem under way (one worker)
 
-    def report(partial: int = 0) -> None:
+    def report(found: int = 0) -> None:
+        nonlocal partial
+        partial = found
         if progress:
-            progress(total + partial, done, len(subs))
+            progress(total + found, done, len(subs))
 
     try:
         if workers <= 1:
             for sp in subs:
+                partial = 0
                 n, ok = solve_subproblem(model, sp, engine, deadline, progress=report)
+                partial = 0
                 total += n
                 if not ok:
                     complete = False
@@ -220,9 +233,8 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
             with ctx.Pool(workers, initializer=_worker_init) as pool:
                 results = pool.imap_unordered(_work, [(i, deadline) for i in range(len(subs))])
                 for _ in range(len(subs)):
-                    left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
                     try:
-                        _, n, ok = results.next(timeout=left)
+                        _, n, ok = results.next(timeout=_left(deadline))
                     except multiprocessing.TimeoutError:
                         complete = False
                         break
@@ -235,6 +247,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
                 pool.terminate()
     except KeyboardInterrupt:
         complete = False
+        total += partial  # solutions of the interrupted sub-problem, each found and counted
     finally:
         _JOB = None
     return CountResult(total, complete and done == len(subs), distinct, count_plan.group,

@@ -77,12 +77,12 @@ def test_soma_symmetries_exchange_the_mirror_pieces():
     t = load("soma-3x3x3")
     syms = t.symmetries()
     assert len(syms) == 48
-    starts = t._starts
     names = [p.name for p in t.pieces]
-    a, b = names.index("A"), names.index("B")
+    a_start, a_end = t.placement_range(names.index("A"))
+    b_start, b_end = t.placement_range(names.index("B"))
     mirror = next(p for m, p in syms if round(np.linalg.det(m)) == -1)
-    first_a = mirror[starts[a]]
-    assert starts[b] <= first_a < starts[b + 1]
+    images = mirror[a_start:a_end]
+    assert ((b_start <= images) & (images < b_end)).all()
 
 
 def test_one_sided_pieces_keep_only_rotations():

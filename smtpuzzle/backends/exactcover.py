@@ -55,10 +55,12 @@ class ExactCoverBackend(Backend):
                     return
         enum.complete = True
 
-    def count(self, model: Model, deadline: float | None = None,
+    def count(self, model: Model, time_limit: float | None = None,
               progress: Callable[[int], None] | None = None) -> tuple[int, bool, Stats]:
         """Count solutions without listing them: (count, complete, stats)."""
         stats = Stats(self.label())
+        t0 = time.perf_counter()
+        deadline = None if time_limit is None else t0 + time_limit
         search = self._start(model, stats, collect=False)
         t0 = time.perf_counter()
         try:

@@ -26,10 +26,12 @@ FINISHED, BUDGET, BUFFER_FULL = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)
-def _isolates(r, occ, row_cells_start, row_cells, nbr, min_size, mark, stamp, queue):
-    """Whether placing row r (already in occ) cut off an empty region smaller than min_size."""
+def _cut_off(r, occ, row_cells_start, row_cells, nbr, min_size, limit, mark, stamp, queue):
+    """Cells in the empty regions smaller than min_size that placing row r (already in occ)
+    cut off: no row fits there, so they stay empty. Stops counting once above ``limit``."""
     base = stamp[0]  # marks above base were made by this call's fills
     last = row_cells[row_cells_start[r + 1] - 1]  # cells are listed in sweep order
+    total = 0
     for i in range(row_cells_start[r], row_cells_start[r + 1]):
         x = row_cells[i]
         for j in range(nbr.shape[1]):
@@ -58,8 +60,10 @@ def _isolates(r, occ, row_cells_start, row_cells, nbr, min_size, mark, stamp, qu
                         if tail >= min_size:
                             break
             if tail < min_size:
-                return True
-    return False
+                total += tail
+                if total > limit:
+                    return total
+    return total
 
 
 @njit(cache=True, nogil=True)
@@ -70,6 +74,11 @@ def run(n_cells, primary, bucket_start, bucket_rows, bucket_skip, masks, row_gro
     n_words = masks.shape[1]
     nodes = 0
     prune = min_size > 1
+    exact = True
+    for c in range(n_cells):
+        if not primary[c]:
+            exact = False
+            break
     while nodes < budget:
         depth = st[DEPTH]
         if st[DESCEND] == 1:
@@ -150,13 +159,19 @@ def run(n_cells, primary, bucket_start, bucket_rows, bucket_skip, masks, row_gro
                     break
             if fits:
                 if prune:
+                    # cells that may still stay empty once r is placed
+                    spare = n_cells - st[FILLED] - row_size[r] - st[AREA_NEEDED]
+                    if g >= 0 and used[g] < group_need[g]:
+                        spare += row_area[r]
+                    if exact:
+                        spare = 0
                     for w in range(n_words):
                         occ[w] |= masks[r, w]
-                    dead = _isolates(r, occ, row_cells_start, row_cells, nbr, min_size, mark,
-                                     stamp, queue)
+                    lost = _cut_off(r, occ, row_cells_start, row_cells, nbr, min_size, spare,
+                                    mark, stamp, queue)
                     for w in range(n_words):
                         occ[w] ^= masks[r, w]
-                    if dead:
+                    if lost > spare:
                         continue
                 chosen = r
                 break

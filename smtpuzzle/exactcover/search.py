@@ -125,9 +125,9 @@ class CoverSearch:
 
 def _neighbours(p: CoverProblem, n_cells: int, row_size: np.ndarray,
                 live: np.ndarray) -> tuple[np.ndarray, int]:
-    """Padded neighbour lists for the dead-region test, and the least row size; the test is
-    only sound when every cell must be covered and is off (min size 0) otherwise."""
-    if p.adjacency is None or not p.primary.all() or not live.any():
+    """Padded neighbour lists for the dead-region test, and the least row size (0: no test).
+    The test needs rows that cover connected sets of cells in the adjacency given."""
+    if p.adjacency is None or not live.any():
         return np.full((n_cells, 1), -1, dtype=np.int64), 0
     a, b = p.adjacency[:, 0], p.adjacency[:, 1]
     src, dst = np.concatenate([a, b]), np.concatenate([b, a])

@@ -97,6 +97,7 @@ class Tiling:
     precheck: bool = True  # refuse obviously impossible puzzles at once, before any search
     touch: str = "any"  # "none": no two pieces share an edge or a corner (needs cover "pack")
     _placed: list[_PiecePlacements] = field(default_factory=list, repr=False)
+    _symmetries: list | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.cover not in COVERS:
@@ -212,9 +213,9 @@ class Tiling:
         else:
             model.add_at_most_one(groups)
         # The dead-region test pays in 2D and costs more than it saves in 3D (six neighbours
-        # per cell): measured in bench/RESULTS.md.
-        if self.board.dim == 2 and self.cover == "exact":
-            model.cell_adjacency = self._sweep_adjacency()
+        # per cell): measured in bench/RESULTS.md. Pieces and their vertex sets are connected.
+        if self.board.dim == 2:
+            model.cell_adjacency = self._sweep_adjacency(vertices=self.touch == "none")
         # Piece multiplicities: one cardinality each (the exact-cover back end reads these
         # as pieces, and the cell groups above as cells).
         for pp, s, e in zip(self._placed, self._starts[:-1], self._starts[1:], strict=True):
@@ -255,20 +256,24 @@ class Tiling:
         axes = sorted(range(len(dims)), key=lambda a: (dims[a], -a))
         return np.lexsort([cells[:, a] for a in axes])
 
-    def _sweep_adjacency(self) -> np.ndarray:
-        """Pairs of face-adjacent board cells, numbered in sweep order (the cell groups')."""
-        board, rank = self.board, self.sweep_rank()
+    def _sweep_adjacency(self, vertices: bool = False) -> np.ndarray:
+        """Pairs of face-adjacent cells (or box vertices), numbered in sweep order."""
+        if vertices:
+            dims = self._vertex_dims()
+            index = np.arange(int(np.prod(dims))).reshape(dims)
+            points = np.indices(dims).reshape(len(dims), -1).T
+        else:
+            dims, index, points = self.board.dims, self.board.index, self.board.cells
+        rank = self.sweep_rank(vertices)
         pairs = []
-        for axis in range(board.dim):
-            step = np.zeros(board.dim, dtype=np.int64)
-            step[axis] = 1
-            nxt = board.cells + step
-            inside = (nxt[:, axis] < board.dims[axis])
-            idx = np.full(len(nxt), -1, dtype=np.int64)
-            idx[inside] = board.index[tuple(nxt[inside].T)]
-            ok = idx >= 0
-            pairs.append(np.stack([rank[np.flatnonzero(ok)], rank[idx[ok]]], axis=1))
-        return np.concatenate(pairs) if pairs else np.zeros((0, 2), dtype=np.int64)
+        for axis in range(len(dims)):
+            nxt = points.copy()
+            nxt[:, axis] += 1
+            inside = np.flatnonzero(nxt[:, axis] < dims[axis])
+            other = index[tuple(nxt[inside].T)]
+            ok = other >= 0
+            pairs.append(np.stack([rank[inside[ok]], rank[other[ok]]], axis=1))
+        return np.concatenate(pairs)
 
     def sweep_rank(self, vertices: bool = False) -> np.ndarray:
         order = self.sweep_order(vertices)
@@ -278,7 +283,16 @@ class Tiling:
 
     # -- symmetry --------------------------------------------------------------------------
 
+    def placement_range(self, k: int) -> tuple[int, int]:
+        """The placement numbers of piece ``k``: ``range(start, end)``."""
+        return int(self._starts[k]), int(self._starts[k + 1])
+
     def symmetries(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        if self._symmetries is None:
+            self._symmetries = self._find_symmetries()
+        return self._symmetries
+
+    def _find_symmetries(self) -> list[tuple[np.ndarray, np.ndarray]]:
         """The board symmetries that map the puzzle onto itself, identity first, each as
         ``(matrix, placement permutation)``. A symmetry may exchange pieces (a mirror turns
         Soma's A into B); it qualifies when every piece's placements map onto the placements

@@ -1,0 +1,105 @@
+"""Counting benchmarks: our exact-cover engine against xcover, and how far the solver back
+ends get in the same time.
+
+    python bench/count.py engines [--models ...]        raw counts, ours vs xcover, 1 process
+    python bench/count.py targets [--workers 2]         distinct counts against the targets
+    python bench/count.py backends [--time-limit 20]    cpsat / sat / z3 within a time limit
+
+Everything runs in one process (workers aside), interleaved, and prints Markdown tables.
+xcover is optional (pip install xcover); its JIT warm-up is run once before timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from smtpuzzle import load
+from smtpuzzle.counting import count
+
+RAW = ["pentomino-6x10", "pentomino-8x8-center-hole", "pentomino-8x8-square", "soma-3x3x3"]
+TARGETS = [("pentomino-6x10", 1), ("pentomino-8x8-square", 10), ("pentacube-3x4x5", 30),
+           ("pentomino-5x12", None), ("pentomino-4x15", None), ("pentomino-3x20", None),
+           ("pentomino-8x8-center-hole", None), ("pentomino-8x8-no-corners", None),
+           ("pentacube-2x3x10", None), ("pentacube-2x5x6", None), ("soma-3x3x3", None)]
+BACKEND_MODELS = ["pentomino-6x10", "pentomino-8x8-square", "pentacube-3x4x5", "soma-3x3x3",
+                  "untouchable-11-12x12"]
+
+
+def xcover_raw(name: str) -> tuple[int, float]:
+    import xcover
+
+    t = load(name)
+    options = []
+    for i in range(t.num_placements):
+        piece, cells = t.placement(i)
+        options.append([f"p:{piece}"] + [f"c:{c}" for c in cells])
+    t0 = time.perf_counter()
+    n = sum(1 for _ in xcover.covers(options))
+    return n, time.perf_counter() - t0
+
+
+def engines(models: list[str]) -> None:
+    try:
+        import xcover  # noqa: F401
+
+        xcover_raw("pentomino-3x20")  # JIT warm-up
+    except ImportError:
+        xcover = None
+    count(load("pentomino-3x20"), distinct=False)  # our JIT cache load
+    print("| model | raw count | ours s | xcover s | xcover / ours |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name in models:
+        ours = count(load(name), distinct=False, workers=1)
+        if xcover is not None:
+            n, secs = xcover_raw(name)
+            assert n == ours.count, (name, n, ours.count)
+            print(f"| {name} | {ours.count} | {ours.time_s:.2f} | {secs:.2f} | "
+                  f"{secs / ours.time_s:.1f} |", flush=True)
+        else:
+            print(f"| {name} | {ours.count} | {ours.time_s:.2f} | - | - |", flush=True)
+
+
+def targets(workers: int) -> None:
+    count(load("pentomino-3x20"), distinct=True)  # JIT cache load
+    print("| model | distinct (raw) | workers | time s | target s | sub-problems |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name, target in TARGETS:
+        t = load(name)
+        r = count(t, distinct=True, workers=workers)
+        raw = count(t, distinct=False, workers=workers)
+        mark = "" if target is None else f"{target}"
+        print(f"| {name} | {r.count} ({raw.count}) | {workers} | {r.time_s:.2f} | {mark} | "
+              f"{r.subproblems} |", flush=True)
+
+
+def backends(time_limit: float) -> None:
+    print(f"| model | exact-cover | cpsat | sat | z3 |  (distinct count reached in "
+          f"{time_limit:g} s; * = complete)")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name in BACKEND_MODELS:
+        t = load(name)
+        cells = []
+        for b in ("exact-cover", "cpsat", "sat", "z3"):
+            r = count(t, backend=b, distinct=True, time_limit=time_limit)
+            cells.append(f"{r.count}{'*' if r.complete else ''}")
+        print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("what", choices=["engines", "targets", "backends"])
+    ap.add_argument("--models", nargs="*", default=RAW)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--time-limit", type=float, default=20.0)
+    args = ap.parse_args()
+    if args.what == "engines":
+        engines(args.models)
+    elif args.what == "targets":
+        targets(args.workers)
+    else:
+        backends(args.time_limit)
+
+
+if __name__ == "__main__":
+    main()
