@@ -67,9 +67,9 @@ def _cut_off(r, occ, row_cells_start, row_cells, nbr, min_size, limit, mark, sta
 
 
 @njit(cache=True, nogil=True)
-def run(n_cells, primary, bucket_start, bucket_rows, bucket_skip, masks, row_group, row_size,
+def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_group, row_size,
         row_area, group_need, group_cap, row_cells_start, row_cells, nbr, min_size,
-        occ, used, stack_cell, stack_ptr, stack_choice, st, budget, sols, collect,
+        occ, used, stack_cell, stack_ptr, stack_end, stack_choice, st, budget, sols, collect,
         mark, stamp, queue):
     n_words = masks.shape[1]
     nodes = 0
@@ -113,8 +113,17 @@ def run(n_cells, primary, bucket_start, bucket_rows, bucket_skip, masks, row_gro
                 continue  # backtrack: the top frame advances below on the next turn
             if n_cells - st[FILLED] < st[AREA_NEEDED]:
                 continue
+            # The candidate list for this cell and the occupancy of its key cells: rows that
+            # need an occupied key cell are never scanned.
+            pattern = 0
+            for j in range(keys.shape[1]):
+                k = keys[c, j]
+                if k >= 0 and (occ[k >> 6] >> np.uint64(k & 63)) & np.uint64(1):
+                    pattern |= 1 << j
+            slot = c * (1 << keys.shape[1]) + pattern
             stack_cell[depth] = c
-            stack_ptr[depth] = bucket_start[c]
+            stack_ptr[depth] = list_start[slot]
+            stack_end[depth] = list_start[slot + 1]
             stack_choice[depth] = NONE
             st[DEPTH] = depth + 1
             depth += 1
@@ -142,14 +151,14 @@ def run(n_cells, primary, bucket_start, bucket_rows, bucket_skip, masks, row_gro
             st[DEPTH] = f  # the empty option is the last one: pop
             continue
         stack_choice[f] = NONE
-        end = bucket_start[c + 1]
+        end = stack_end[f]
         p = stack_ptr[f]
         chosen = -1
         while p < end:
-            r = bucket_rows[p]
+            r = list_rows[p]
             g = row_group[r]
             if g >= 0 and used[g] >= group_cap[g]:
-                p = bucket_skip[p]  # the rest of this group's rows here
+                p = list_skip[p]  # the rest of this group's rows here
                 continue
             p += 1
             fits = True

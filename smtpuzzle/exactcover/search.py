@@ -29,15 +29,10 @@ class CoverSearch:
         live[p.forbidden] = False
         live[p.forced] = False
         cand = np.flatnonzero(live)
-        # Bucket rows by first cell and, within a bucket, by group, so that the rows of a
-        # used-up group are skipped in one jump (bucket_skip: the end of each run).
         order = cand[np.lexsort((p.row_group[cand], first[cand]))]
-        bucket_start = np.searchsorted(first[order], np.arange(n_cells + 1)).astype(np.int64)
-        key_first, key_group = first[order], p.row_group[order]
-        new_run = np.ones(len(order) + 1, dtype=bool)
-        new_run[1:-1] = (key_first[1:] != key_first[:-1]) | (key_group[1:] != key_group[:-1])
-        run_starts = np.flatnonzero(new_run)
-        bucket_skip = run_starts[np.searchsorted(run_starts, np.arange(len(order)), "right")]
+        bucket_start = np.searchsorted(first[order], np.arange(n_cells + 1))
+        keys, list_start, list_rows, list_skip = _candidate_lists(
+            order, bucket_start, first, p.row_group, masks, n_cells)
         by_row = np.argsort(incid_rows, kind="stable")
         row_cells = incid_cells[by_row].astype(np.int64)
         row_cells_start = np.concatenate([[0], np.cumsum(row_size)]).astype(np.int64)
@@ -49,14 +44,15 @@ class CoverSearch:
         row_area = np.zeros(p.n_rows, dtype=np.int64)
         row_area[grouped] = group_min[p.row_group[grouped]]
 
-        self._args = (n_cells, p.primary.astype(np.bool_), bucket_start, order.astype(np.int64),
-                      bucket_skip.astype(np.int64), masks, p.row_group.astype(np.int64),
+        self._args = (n_cells, p.primary.astype(np.bool_), keys, list_start, list_rows,
+                      list_skip, masks, p.row_group.astype(np.int64),
                       row_size, row_area, p.group_need.astype(np.int64),
                       p.group_cap.astype(np.int64), row_cells_start, row_cells, nbr, min_size)
         self.occ = np.zeros(n_words, dtype=np.uint64)
         self.used = np.zeros(n_groups, dtype=np.int64)
         self.stack_cell = np.zeros(n_cells + 1, dtype=np.int64)
         self.stack_ptr = np.zeros(n_cells + 1, dtype=np.int64)
+        self.stack_end = np.zeros(n_cells + 1, dtype=np.int64)
         self.stack_choice = np.full(n_cells + 1, kernel.NONE, dtype=np.int64)
         self.st = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
         self.collect = collect
@@ -104,7 +100,7 @@ class CoverSearch:
         if self.done:
             return []
         kernel.run(*self._args, self.occ, self.used, self.stack_cell, self.stack_ptr,
-                   self.stack_choice, self.st, budget, self.sols, self.collect,
+                   self.stack_end, self.stack_choice, self.st, budget, self.sols, self.collect,
                    self._mark, self._stamp, self._queue)
         if not self.collect:
             return []
@@ -138,3 +134,42 @@ def _neighbours(p: CoverProblem, n_cells: int, row_size: np.ndarray,
     slot = np.arange(len(src)) - np.concatenate([[0], np.cumsum(deg)])[src]
     nbr[src, slot] = dst
     return nbr, int(row_size[live].min())
+
+
+KEY_CELLS = 6  # cells per bucket whose occupancy selects the candidate list (2^6 lists)
+
+
+def _candidate_lists(order: np.ndarray, bucket_start: np.ndarray, first: np.ndarray,
+                     row_group: np.ndarray, masks: np.ndarray, n_cells: int):
+    """For every cell: its key cells (the ones its rows cover most often) and, for every
+    occupancy pattern of them, the rows that avoid all occupied key cells, in group order,
+    with skip pointers past each group's run. All vectorised: this runs per sub-problem."""
+    n_lists = 1 << KEY_CELLS
+    anchor = first[order]  # the cell whose bucket each candidate row is in
+    # How often the rows of each bucket cover each other cell.
+    bits = np.arange(n_cells)
+    cover = ((masks[order][:, bits >> 6] >> (bits & 63).astype(np.uint64))
+             & np.uint64(1)).astype(bool)  # (candidates, cells)
+    cover[np.arange(len(order)), anchor] = False
+    freq = np.zeros((n_cells, n_cells), dtype=np.int64)
+    np.add.at(freq, anchor, cover.astype(np.int64))
+    top = np.argsort(-freq, axis=1, kind="stable")[:, :KEY_CELLS]
+    keys = np.where(np.take_along_axis(freq, top, axis=1) > 0, top, -1)
+    # Each candidate's pattern: which of its bucket's key cells it covers.
+    k = keys[anchor]  # (candidates, K)
+    hit = cover[np.arange(len(order))[:, None], np.maximum(k, 0)] & (k >= 0)
+    pattern = (hit * (1 << np.arange(KEY_CELLS))).sum(axis=1)
+    # List (cell, o) holds the candidates whose pattern avoids o, in bucket order.
+    cand_idx, o = np.nonzero((pattern[:, None] & np.arange(n_lists)[None, :]) == 0)
+    slot = anchor[cand_idx] * n_lists + o
+    by_slot = np.lexsort((cand_idx, slot))
+    slot, cand_idx = slot[by_slot], cand_idx[by_slot]
+    list_rows = order[cand_idx].astype(np.int64)
+    starts = np.zeros(n_cells * n_lists + 1, dtype=np.int64)
+    starts[1:] = np.cumsum(np.bincount(slot, minlength=n_cells * n_lists))
+    groups = row_group[list_rows]
+    new_run = np.ones(len(list_rows) + 1, dtype=bool)
+    new_run[1:-1] = (groups[1:] != groups[:-1]) | (slot[1:] != slot[:-1])
+    run_starts = np.flatnonzero(new_run)
+    list_skip = run_starts[np.searchsorted(run_starts, np.arange(len(list_rows)), "right")]
+    return keys.astype(np.int64), starts, list_rows, list_skip.astype(np.int64)
