@@ -178,17 +178,20 @@ def _list_solutions(tiling: Tiling, backend: str, solver: str | None, limit: int
     else:
         enum = engine.solutions(model_obj, limit=limit, time_limit=time_limit)
         stream = (r.values for r in enum)
-    found: list[TilingSolution] = []
+    found: list[TilingSolution] = []  # kept for --json only; text is printed as it comes
+    n = 0
     complete, interrupted = False, False
     try:
         for values in stream:
             solution = tiling.decode(values)
             tiling.verify(solution)
-            found.append(solution)
-            if not as_json:
-                out.print(f"[bold]solution {len(found)}[/bold]")
+            n += 1
+            if as_json:
+                found.append(solution)
+            else:
+                out.print(f"[bold]solution {n}[/bold]")
                 out.print(tiling_picture(tiling, solution), end="")
-            if limit is not None and len(found) >= limit:
+            if limit is not None and n >= limit:
                 break
         else:
             complete = True
@@ -199,7 +202,7 @@ def _list_solutions(tiling: Tiling, backend: str, solver: str | None, limit: int
     what = "distinct " if distinct else ""
     if as_json:
         print(json.dumps({"model": tiling.name, "backend": engine.label(), "distinct": distinct,
-                          "complete": listed_all, "count": len(found),
+                          "complete": listed_all, "count": n,
                           "time_s": round(elapsed, 4),
                           "solutions": [s.as_json() for s in found]}))
     else:
@@ -207,13 +210,13 @@ def _list_solutions(tiling: Tiling, backend: str, solver: str | None, limit: int
             note = "all of them"
         elif interrupted:
             note = "interrupted: there may be more"
-        elif limit is not None and len(found) >= limit:
+        elif limit is not None and n >= limit:
             note = f"stopped at --limit {limit}: there may be more"
         else:
             note = "time limit reached: there may be more"
-        out.print(f"[bold]{tiling.name}[/bold]: {len(found)} {what}solutions, each verified "
+        out.print(f"[bold]{tiling.name}[/bold]: {n} {what}solutions, each verified "
                   f"({note}; {engine.label()}, {elapsed:.2f} s)")
-    if not listed_all and not (limit is not None and len(found) >= limit):
+    if not listed_all and not (limit is not None and n >= limit):
         raise typer.Exit(EXIT_UNKNOWN)
 
 
