@@ -14,6 +14,7 @@ import multiprocessing
 import signal
 import time
 from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -206,7 +207,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     count_plan = plan(tiling, distinct, split=workers > 1)
     subs = count_plan.subproblems
     deadline = None if time_limit is None else started + time_limit
-    total, done, complete = 0, 0, True
+    total, done, complete = 0, 0, False
     partial = 0  # solutions found so far in the sub-problem under way (one worker)
 
     def report(found: int = 0) -> None:
@@ -215,40 +216,37 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
         if progress:
             progress(total + found, done, len(subs))
 
+    def serial() -> Iterator[tuple[int, bool]]:
+        for sp in subs:
+            yield solve_subproblem(model, sp, engine, deadline, progress=report)
+
+    def parallel(pool) -> Iterator[tuple[int, bool]]:
+        results = pool.imap_unordered(_work, [(i, deadline) for i in range(len(subs))])
+        for _ in subs:
+            try:
+                _, n, ok = results.next(timeout=_left(deadline))
+            except multiprocessing.TimeoutError:
+                return
+            yield n, ok
+
     try:
-        if workers <= 1:
-            for sp in subs:
-                partial = 0
-                n, ok = solve_subproblem(model, sp, engine, deadline, progress=report)
+        _JOB = (model, count_plan, backend, solver)  # before the pool forks its workers
+        with (multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init)
+              if workers > 1 else nullcontext()) as pool:
+            for n, ok in parallel(pool) if pool is not None else serial():
                 partial = 0
                 total += n
                 if not ok:
-                    complete = False
                     break
                 done += 1
                 report()
-        else:
-            _JOB = (model, count_plan, backend, solver)
-            ctx = multiprocessing.get_context("fork")
-            with ctx.Pool(workers, initializer=_worker_init) as pool:
-                results = pool.imap_unordered(_work, [(i, deadline) for i in range(len(subs))])
-                for _ in range(len(subs)):
-                    try:
-                        _, n, ok = results.next(timeout=_left(deadline))
-                    except multiprocessing.TimeoutError:
-                        complete = False
-                        break
-                    total += n
-                    if not ok:
-                        complete = False
-                        break
-                    done += 1
-                    report()
+            if pool is not None:
                 pool.terminate()
+        complete = done == len(subs)
     except KeyboardInterrupt:
         complete = False
         total += partial  # solutions of the interrupted sub-problem, each found and counted
     finally:
         _JOB = None
-    return CountResult(total, complete and done == len(subs), distinct, count_plan.group,
+    return CountResult(total, complete, distinct, count_plan.group,
                        engine.label(), time.monotonic() - started, done, len(subs))

@@ -1,20 +1,12 @@
 """The command line: JSON output, exit codes, one-line errors for bad input."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from smtpuzzle import load
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "smtpuzzle", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+from tests.helpers import cli as run
 
 
 def test_solve_json_is_verified_and_complete():

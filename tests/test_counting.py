@@ -1,17 +1,13 @@
 """Counting against published numbers; symmetry breaking against brute de-duplication."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from smtpuzzle import Board, Piece, Tiling, get_backend, load, parse_picture, piece_set
 from smtpuzzle.counting import canonical_key, count, plan
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import cli
 
 FAST = [  # (model, distinct, raw)
     ("pentomino-3x20", 2, 8),
@@ -112,9 +108,6 @@ def test_time_limit_reports_incomplete():
     assert not r.complete and r.subproblems_done < r.subproblems
 
 
-def cli(*args):
-    return subprocess.run([sys.executable, "-m", "smtpuzzle", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
 
 
 def test_count_cli_json_and_incomplete_exit_code():

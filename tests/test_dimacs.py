@@ -1,15 +1,12 @@
 """DIMACS round trip: export, solve the file as an external solver would, decode, verify."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 from pysat.formula import CNF as PysatCNF
 from pysat.solvers import Solver
 
 from smtpuzzle import Board, Piece, Status, Tiling, decode_answer, load, parse_picture, to_cnf
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import cli
 
 
 def external_solve(cnf_path: Path, out_path: Path, solver: str = "minisat22") -> bool:
@@ -27,9 +24,6 @@ def external_solve(cnf_path: Path, out_path: Path, solver: str = "minisat22") ->
     return sat
 
 
-def cli(*args):
-    return subprocess.run([sys.executable, "-m", "smtpuzzle", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
 
 
 def test_round_trip_through_cli(tmp_path):

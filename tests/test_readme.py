@@ -4,12 +4,12 @@ import re
 import shlex
 import subprocess
 import sys
-from pathlib import Path
 
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT, cli
+
 README = (ROOT / "README.md").read_text()
 
 
@@ -51,7 +51,6 @@ def test_every_smtpuzzle_command_in_the_readme_runs(tmp_path):
                 assert s.solve()
                 (tmp_path / "soma.out").write_text(
                     "s SATISFIABLE\nv " + " ".join(map(str, s.get_model())) + " 0\n")
-        p = subprocess.run([sys.executable, "-m", "smtpuzzle", *args], cwd=tmp_path,
-                           capture_output=True, text=True, timeout=600)
+        p = cli(*args, cwd=tmp_path)
         expected = 2 if "pentomino-2x30" in line else 0
         assert p.returncode == expected, (line, p.stderr)
