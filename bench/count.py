@@ -4,6 +4,7 @@ ends get in the same time.
     python bench/count.py engines [--models ...]        raw counts, ours vs xcover, 1 process
     python bench/count.py targets [--workers 2] [--raw] distinct (and raw) counts, targets
     python bench/count.py backends [--time-limit 20]    cpsat / sat / z3 within a time limit
+    python bench/count.py touch [--time-limit 60]       untouchable: vertex-dual vs pairs
 
 Everything runs in one process (workers aside), interleaved, and prints Markdown tables.
 xcover is optional (pip install xcover); its JIT warm-up is run once before timing.
@@ -86,9 +87,37 @@ def backends(time_limit: float) -> None:
         print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
 
 
+def touch(time_limit: float) -> None:
+    """The two encodings of touch = "none" on the same puzzle and back ends."""
+    from smtpuzzle import get_backend
+    from smtpuzzle.counting import plan, submodel
+
+    base = load("untouchable-11-6x24")
+    print("| encoding | variables | constraints | cpsat first s | sat first s |"
+          " exact-cover, first 3 sub-problems s |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for encoding in ("vertex", "pairs"):
+        base.touch_encoding = encoding
+        model = base.build_model()
+        cells = [encoding, str(model.num_vars),
+                 str(len(model.all_exactly_one()) + len(model.all_at_most_one()))]
+        for name in ("cpsat", "sat"):
+            r = get_backend(name).solve(model, time_limit=time_limit)
+            if r.values is not None:
+                base.verify(base.decode(r.values))
+            total = r.stats.build_time + r.stats.solve_time
+            cells.append(f"{total:.1f}" if r.values is not None else f">{time_limit:g}")
+        engine = get_backend("exact-cover")
+        t0 = time.perf_counter()
+        for sp in plan(base, distinct=True, split=False).subproblems[:3]:
+            engine.count(submodel(model, sp))
+        cells.append(f"{time.perf_counter() - t0:.1f}")
+        print("| " + " | ".join(cells) + " |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["engines", "targets", "backends"])
+    ap.add_argument("what", choices=["engines", "targets", "backends", "touch"])
     ap.add_argument("--models", nargs="*", default=RAW)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--time-limit", type=float, default=20.0)
@@ -98,6 +127,8 @@ def main() -> None:
         engines(args.models)
     elif args.what == "targets":
         targets(args.workers, args.raw)
+    elif args.what == "touch":
+        touch(args.time_limit)
     else:
         backends(args.time_limit)
 

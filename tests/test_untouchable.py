@@ -13,20 +13,23 @@ from smtpuzzle import (
     get_backend,
     load,
     parse_picture,
+    piece_set,
 )
 from smtpuzzle.counting import count
 
 BACKENDS = [("exact-cover", None), ("cpsat", None), ("sat", None), ("z3", None)]
 
 
-def kings(n: int, board: Board) -> Tiling:
-    return Tiling(board, [Piece("K", parse_picture("#"), count=n)], cover="pack", touch="none")
+def kings(n: int, board: Board, encoding: str = "vertex") -> Tiling:
+    return Tiling(board, [Piece("K", parse_picture("#"), count=n)], cover="pack", touch="none",
+                  touch_encoding=encoding)
 
 
+@pytest.mark.parametrize("encoding", ["vertex", "pairs"])
 @pytest.mark.parametrize("backend,solver", BACKENDS)
-def test_non_attacking_kings(backend, solver):
+def test_non_attacking_kings(backend, solver, encoding):
     # 36 pairs of cells on 3x3, 20 of them touch (6 + 6 across edges, 8 across corners).
-    t = kings(2, Board([3, 3]))
+    t = kings(2, Board([3, 3]), encoding)
     enum = get_backend(backend, solver).solutions(t.build_model())
     sols = [t.decode(r.values) for r in enum]
     assert enum.complete and len(sols) == 16
@@ -73,3 +76,20 @@ def test_untouchable_models_load_with_the_cube_nets():
 def test_untouchable_6x24_has_8_solutions():
     r = count(load("untouchable-11-6x24"), distinct=True, workers=2)
     assert r.complete and r.count == 8
+
+
+@pytest.mark.parametrize("backend", ["exact-cover", "cpsat"])
+def test_vertex_and_pair_encodings_agree_on_real_pieces(backend):
+    nets = piece_set("cube-nets")
+    pieces = [Piece(n, nets[n]) for n in list(nets)[:2]]
+    pieces.append(Piece("L3", parse_picture("#.\n##")))
+    counts = []
+    for encoding in ("vertex", "pairs"):
+        t = Tiling(Board([5, 7]), pieces, cover="pack", touch="none", touch_encoding=encoding)
+        enum = get_backend(backend).solutions(t.build_model())
+        sols = [t.decode(r.values) for r in enum]
+        for sol in sols:
+            t.verify(sol)
+        assert enum.complete
+        counts.append(len(sols))
+    assert counts[0] == counts[1] > 0

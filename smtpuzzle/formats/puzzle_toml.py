@@ -16,8 +16,8 @@ from smtpuzzle.geometry.piecesets import piece_set
 from smtpuzzle.geometry.shapes import Shape, parse_picture
 from smtpuzzle.puzzles.tiling import Piece, Tiling
 
-_TOP_KEYS = {"name", "title", "description", "kind", "cover", "touch", "board", "pieces",
-             "source"}
+_TOP_KEYS = {"name", "title", "description", "kind", "cover", "touch", "touch_encoding",
+             "board", "pieces", "source"}
 _BOARD_KEYS = {"size", "holes", "picture"}
 _PIECE_KEYS = {"set", "only", "name", "picture", "cells", "count", "max", "flip"}
 
@@ -74,7 +74,8 @@ def parse_puzzle(
     cover = data.get("cover", "pack" if touch == "none" else "exact")
     try:
         return Tiling(board, pieces, cover=cover, name=str(data.get("name", default_name)),
-                      title=str(data.get("title", "")), precheck=precheck, touch=touch)
+                      title=str(data.get("title", "")), precheck=precheck, touch=touch,
+                      touch_encoding=data.get("touch_encoding", "vertex"))
     except PuzzleError as exc:
         raise _fail(exc.message, exc.line) from None
 

@@ -23,6 +23,7 @@ from smtpuzzle.model import Cmp, Groups, Model
 
 COVERS = ("exact", "pack")
 TOUCH = ("any", "none")
+TOUCH_ENCODINGS = ("vertex", "pairs")
 
 
 @dataclass
@@ -96,6 +97,9 @@ class Tiling:
     title: str = ""
     precheck: bool = True  # refuse obviously impossible puzzles at once, before any search
     touch: str = "any"  # "none": no two pieces share an edge or a corner (needs cover "pack")
+    # How touch = "none" is encoded: "vertex", at most one placement per corner vertex (the
+    # vertex-dual board); "pairs", at most one placement over each pair of touching cells.
+    touch_encoding: str = "vertex"
     _placed: list[_PiecePlacements] = field(default_factory=list, repr=False)
     _symmetries: list | None = field(default=None, repr=False)
 
@@ -104,6 +108,9 @@ class Tiling:
             raise PuzzleError(f"cover must be one of {', '.join(COVERS)}, got {self.cover!r}")
         if self.touch not in TOUCH:
             raise PuzzleError(f"touch must be one of {', '.join(TOUCH)}, got {self.touch!r}")
+        if self.touch_encoding not in TOUCH_ENCODINGS:
+            raise PuzzleError(f"touch_encoding must be one of {', '.join(TOUCH_ENCODINGS)}, "
+                              f"got {self.touch_encoding!r}")
         if self.touch == "none" and self.cover == "exact":
             raise PuzzleError('touch = "none" leaves cells empty: it needs cover = "pack"')
         names = Counter(p.name for p in self.pieces)
@@ -204,7 +211,8 @@ class Tiling:
                                     strict=True)]
         )
         covered = np.concatenate([cells.reshape(-1) for cells in self._incidence()])
-        rank = self.sweep_rank(vertices=self.touch == "none")
+        vertices = self.touch == "none" and self.touch_encoding == "vertex"
+        rank = self.sweep_rank(vertices=vertices)
         order = np.argsort(rank[covered], kind="stable")
         counts = np.bincount(rank[covered], minlength=len(rank))
         groups = Groups(owners[order], np.concatenate([[0], np.cumsum(counts)]))
@@ -212,10 +220,12 @@ class Tiling:
             model.add_exactly_one(groups)
         else:
             model.add_at_most_one(groups)
+        if self.touch == "none" and self.touch_encoding == "pairs":
+            model.add_at_most_one(self._touching_pairs(groups))
         # The dead-region test pays in 2D and costs more than it saves in 3D (six neighbours
         # per cell): measured in bench/RESULTS.md. Pieces and their vertex sets are connected.
         if self.board.dim == 2:
-            model.cell_adjacency = self._sweep_adjacency(vertices=self.touch == "none")
+            model.cell_adjacency = self._sweep_adjacency(vertices=vertices)
         # Piece multiplicities: one cardinality each (the exact-cover back end reads these
         # as pieces, and the cell groups above as cells).
         for pp, s, e in zip(self._placed, self._starts[:-1], self._starts[1:], strict=True):
@@ -223,13 +233,29 @@ class Tiling:
             model.add_cardinality([var[s:e]], Cmp.LE if p.at_most else Cmp.EQ, p.count)
         return model
 
+    def _touching_pairs(self, by_cell: Groups) -> Groups:
+        """For each pair of cells that touch (across a face, edge or corner), the placements
+        covering either cell, each once: at most one of them may be chosen. ``by_cell`` lists
+        the placements per cell in sweep order."""
+        board, rank = self.board, self.sweep_rank()
+        steps = [d for d in itertools.product((-1, 0, 1), repeat=board.dim) if d > (0,) * board.dim]
+        unions = []
+        for step in steps:
+            nxt = board.cells + np.array(step)
+            inside = ((nxt >= 0) & (nxt < np.array(board.dims))).all(axis=1)
+            a = np.flatnonzero(inside)
+            b = board.index[tuple(nxt[inside].T)]
+            for i, j in zip(rank[a[b >= 0]].tolist(), rank[b[b >= 0]].tolist(), strict=True):
+                unions.append(np.union1d(by_cell[i], by_cell[j]))
+        return Groups.of(unions)
+
     def _vertex_dims(self) -> tuple[int, ...]:
         return tuple(d + 1 for d in self.board.dims)
 
     def _incidence(self) -> list[np.ndarray]:
         """Per piece, (placements, k) arrays of what each placement occupies: board cell
         indices, or with touch = "none" the box-indexed corner vertices of its cells."""
-        if self.touch != "none":
+        if self.touch != "none" or self.touch_encoding != "vertex":
             return [pp.cells for pp in self._placed]
         dim, vdims = self.board.dim, self._vertex_dims()
         corners = np.indices((2,) * dim).reshape(dim, -1).T  # (2^dim, dim)
