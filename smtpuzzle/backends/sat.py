@@ -62,12 +62,17 @@ class SatBackend(Backend):
         proc.start()
         send.close()
         n_user = len(model.user_vars)
+        loaded_at = None
         try:
             while True:
                 left = None if deadline is None else deadline - time.perf_counter()
-                if left is not None and left <= 0:
-                    return
-                if not recv.poll(left):
+                if left is None or left > 0:
+                    ready = recv.poll(left)
+                else:
+                    ready = False
+                if not ready:  # the deadline: the child is stopped without a last word
+                    if loaded_at is not None:
+                        stats.solve_time = time.perf_counter() - loaded_at
                     return
                 try:
                     kind, *payload = recv.recv()
@@ -75,6 +80,7 @@ class SatBackend(Backend):
                     raise RuntimeError(f"the {self.solver} process died") from None
                 if kind == "loaded":
                     stats.build_time = cnf_time + payload[0]
+                    loaded_at = time.perf_counter()
                 elif kind == "sol":
                     bits, solve_time = payload
                     stats.solve_time = solve_time
