@@ -187,11 +187,16 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
 
 
+_ENGINE: Backend | None = None  # one per worker process, so its caches serve every task
+
+
 def _work(args: tuple[int, float | None]) -> tuple[int, int, bool]:
+    global _ENGINE
     i, deadline = args
     model, count_plan, name, solver = _JOB  # type: ignore[misc]
-    count, complete = solve_subproblem(model, count_plan.subproblems[i],
-                                       get_backend(name, solver), deadline)
+    if _ENGINE is None:
+        _ENGINE = get_backend(name, solver)
+    count, complete = solve_subproblem(model, count_plan.subproblems[i], _ENGINE, deadline)
     return i, count, complete
 
 

@@ -131,3 +131,21 @@ def test_solve_all_lists_verified_solutions():
     assert out["count"] == 2 and out["complete"]
     out = json.loads(cli("solve", "pentomino-6x10", "--limit", "3", "--json").stdout)
     assert out["count"] == 3 and not out["complete"]
+
+
+def test_exact_cover_backend_reuses_its_arrays_safely():
+    t = load("pentomino-3x20")
+    model = t.build_model()
+    engine = get_backend("exact-cover")
+    from smtpuzzle.counting import submodel
+
+    subs = plan(t, distinct=False, split=False).subproblems
+    assert sum(engine.count(submodel(model, sp))[0] for sp in subs) == 8
+    # Two enumerations alive at once on one engine must not share a search.
+    a, b = iter(engine.solutions(model)), iter(engine.solutions(model))
+    first = next(a)
+    assert len(list(b)) == 8
+    rest = list(a)
+    assert len(rest) == 7
+    keys = {r.values.tobytes() for r in [first, *rest]}
+    assert len(keys) == 8

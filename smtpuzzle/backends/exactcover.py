@@ -14,6 +14,7 @@ import numpy as np
 
 from smtpuzzle.backends.base import Backend
 from smtpuzzle.exactcover import CoverSearch, from_model
+from smtpuzzle.exactcover.problem import structure_key, unit_rows
 from smtpuzzle.model import Model
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
@@ -21,15 +22,28 @@ SLICE = 1_000_000  # nodes between checks of the clock (a few hundredths of a se
 
 
 class ExactCoverBackend(Backend):
+    """Keeps the search arrays of the last model it saw: the sub-problems of one count differ
+    only in forced and forbidden rows, so each one just restarts the search."""
+
     name = "exact-cover"
+
+    def __init__(self) -> None:
+        self._cache: dict[bool, tuple[tuple, Model, CoverSearch]] = {}
+        self._busy: set[int] = set()
 
     def _start(self, model: Model, stats: Stats, collect: bool) -> CoverSearch:
         t0 = time.perf_counter()
-        problem = from_model(model)
-        search = CoverSearch(problem, collect=collect)
+        key = structure_key(model)
+        hit = self._cache.get(collect)
+        if hit is not None and hit[0] == key and id(hit[2]) not in self._busy:
+            search = hit[2]
+            search.restart(*unit_rows(model))
+        else:
+            search = CoverSearch(from_model(model), collect=collect)
+            self._cache[collect] = (key, model, search)  # the model keeps the key's ids alive
         stats.build_time += time.perf_counter() - t0
-        stats.variables = problem.n_rows
-        stats.constraints = len(problem.cells) + len(problem.group_need)
+        stats.variables = search.problem.n_rows
+        stats.constraints = len(search.problem.cells) + len(search.problem.group_need)
         return search
 
     def _enumerate(
@@ -38,6 +52,14 @@ class ExactCoverBackend(Backend):
     ) -> Iterator[Result]:
         start = time.perf_counter()
         search = self._start(model, stats, collect=True)
+        self._busy.add(id(search))
+        try:
+            yield from self._collect(search, model, limit, start, time_limit, stats, enum)
+        finally:
+            self._busy.discard(id(search))
+
+    def _collect(self, search: CoverSearch, model: Model, limit: int | None, start: float,
+                 time_limit: float | None, stats: Stats, enum: Enumeration) -> Iterator[Result]:
         deadline = None if time_limit is None else start + time_limit
         n, found = len(model.user_vars), 0
         while not search.done:

@@ -68,7 +68,7 @@ def _cut_off(r, occ, row_cells_start, row_cells, nbr, min_size, limit, mark, sta
 
 @njit(cache=True, nogil=True)
 def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_group, row_size,
-        row_area, group_need, group_cap, row_cells_start, row_cells, nbr, min_size,
+        row_area, group_need, group_cap, row_cells_start, row_cells, nbr, min_size, row_ok,
         occ, used, stack_cell, stack_ptr, stack_end, stack_choice, st, budget, sols, collect,
         mark, stamp, queue):
     n_words = masks.shape[1]
@@ -161,6 +161,8 @@ def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_gro
                 p = list_skip[p]  # the rest of this group's rows here
                 continue
             p += 1
+            if not row_ok[r]:
+                continue
             fits = True
             for w in range(n_words):
                 if occ[w] & masks[r, w]:

@@ -50,12 +50,7 @@ def from_model(model: Model) -> CoverProblem:
             raise NotExactCover(f"{what} over negated literals are not an exact cover")
         return Groups(row_of[groups.flat], groups.offsets)
 
-    clauses = model.all_clauses()
-    if len(clauses) and (clauses.sizes != 1).any():
-        raise NotExactCover("the model has clauses longer than one literal")
-    units = clauses.flat
-    forced = row_of[units[units > 0]]
-    forbidden = row_of[-units[units < 0]]
+    forced, forbidden = unit_rows(model, row_of)
     primary_cells = rows(Groups.concat(model.exactly_one), "exactly-one groups")
     secondary_cells = rows(model.all_at_most_one(), "at-most-one groups")
     cells = Groups.concat([primary_cells, secondary_cells])
@@ -78,5 +73,22 @@ def from_model(model: Model) -> CoverProblem:
     if not covered.all():
         raise NotExactCover("some rows cover no cell")
     return CoverProblem(n, cells, primary, row_group, np.array(need, dtype=np.int64),
-                        np.array(cap, dtype=np.int64), np.unique(forced), np.unique(forbidden),
-                        model.cell_adjacency)
+                        np.array(cap, dtype=np.int64), forced, forbidden, model.cell_adjacency)
+
+
+def unit_rows(model: Model, row_of: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The rows the model's unit clauses force and forbid."""
+    if row_of is None:
+        row_of = np.full(model.num_vars + 1, -1, dtype=np.int64)
+        row_of[model.user_vars] = np.arange(len(model.user_vars))
+    clauses = model.all_clauses()
+    if len(clauses) and (clauses.sizes != 1).any():
+        raise NotExactCover("the model has clauses longer than one literal")
+    units = clauses.flat
+    return np.unique(row_of[units[units > 0]]), np.unique(row_of[-units[units < 0]])
+
+
+def structure_key(model: Model) -> tuple:
+    """What sub-models of one model share (they differ in unit clauses only)."""
+    return (id(model.exactly_one), id(model.at_most_one), id(model.cardinalities),
+            model.num_vars)

@@ -11,7 +11,10 @@ from smtpuzzle.exactcover.problem import CoverProblem
 class CoverSearch:
     """One search over one problem. ``step`` runs up to ``budget`` nodes and returns the
     solutions found in that slice (row indices, when collecting); ``done`` tells when the
-    whole tree has been searched; ``count`` is the number of solutions so far."""
+    whole tree has been searched; ``count`` is the number of solutions so far.
+
+    The arrays that describe the problem are built once; :meth:`restart` starts a new search
+    with other forced and forbidden rows (a sub-problem) without rebuilding them."""
 
     def __init__(self, problem: CoverProblem, collect: bool = False, buffer: int = 1024) -> None:
         self.problem = p = problem
@@ -25,29 +28,29 @@ class CoverSearch:
         row_size = np.bincount(incid_rows, minlength=p.n_rows).astype(np.int64)
         first = np.full(p.n_rows, n_cells, dtype=np.int64)
         np.minimum.at(first, incid_rows, incid_cells)
-        live = np.ones(p.n_rows, dtype=bool)
-        live[p.forbidden] = False
-        live[p.forced] = False
-        cand = np.flatnonzero(live)
-        order = cand[np.lexsort((p.row_group[cand], first[cand]))]
+        everything = np.arange(p.n_rows)
+        order = everything[np.lexsort((p.row_group, first))]
         bucket_start = np.searchsorted(first[order], np.arange(n_cells + 1))
         keys, list_start, list_rows, list_skip = _candidate_lists(
             order, bucket_start, first, p.row_group, masks, n_cells)
         by_row = np.argsort(incid_rows, kind="stable")
         row_cells = incid_cells[by_row].astype(np.int64)
         row_cells_start = np.concatenate([[0], np.cumsum(row_size)]).astype(np.int64)
-        nbr, min_size = _neighbours(p, n_cells, row_size, live)
+        nbr, min_size = _neighbours(p, n_cells, row_size)
         n_groups = len(p.group_need)
         group_min = np.full(n_groups, np.iinfo(np.int64).max, dtype=np.int64)
         grouped = p.row_group >= 0
         np.minimum.at(group_min, p.row_group[grouped], row_size[grouped])
         row_area = np.zeros(p.n_rows, dtype=np.int64)
         row_area[grouped] = group_min[p.row_group[grouped]]
-
+        self._masks, self._row_size = masks, row_size
+        self._group_area = np.where(group_min == np.iinfo(np.int64).max, 0, group_min)
+        self.row_ok = np.ones(p.n_rows, dtype=np.bool_)
         self._args = (n_cells, p.primary.astype(np.bool_), keys, list_start, list_rows,
                       list_skip, masks, p.row_group.astype(np.int64),
                       row_size, row_area, p.group_need.astype(np.int64),
-                      p.group_cap.astype(np.int64), row_cells_start, row_cells, nbr, min_size)
+                      p.group_cap.astype(np.int64), row_cells_start, row_cells, nbr, min_size,
+                      self.row_ok)
         self.occ = np.zeros(n_words, dtype=np.uint64)
         self.used = np.zeros(n_groups, dtype=np.int64)
         self.stack_cell = np.zeros(n_cells + 1, dtype=np.int64)
@@ -59,15 +62,23 @@ class CoverSearch:
         self._mark = np.zeros(n_cells, dtype=np.int64)
         self._stamp = np.zeros(1, dtype=np.int64)
         self._queue = np.zeros(n_cells + 1, dtype=np.int64)
-        max_rows = n_cells + 1
-        self.sols = np.zeros((buffer if collect else 1, max_rows), dtype=np.int64)
-        self.forced = p.forced
+        self.sols = np.zeros((buffer if collect else 1, n_cells + 1), dtype=np.int64)
+        self.restart(p.forced, p.forbidden)
+
+    def restart(self, forced: np.ndarray, forbidden: np.ndarray) -> None:
+        """A fresh search with these rows forced and forbidden (and the rest free)."""
+        p, masks = self.problem, self._masks
+        self.forced = np.unique(np.asarray(forced, dtype=np.int64))
+        self.row_ok[:] = True
+        self.row_ok[np.asarray(forbidden, dtype=np.int64)] = False
+        self.row_ok[self.forced] = False
+        self.occ[:] = 0
+        self.used[:] = 0
+        self.st[:] = 0
+        self.stack_choice[:] = kernel.NONE
         self.st[kernel.DESCEND] = 1
-        self.st[kernel.DONE] = 0
-        # forced rows are placed before the search starts
-        need = np.maximum(p.group_need, 0)
         possible = True
-        for r in p.forced.tolist():
+        for r in self.forced.tolist():  # forced rows are placed before the search starts
             if (self.occ & masks[r]).any():
                 possible = False
             self.occ |= masks[r]
@@ -76,10 +87,9 @@ class CoverSearch:
                 self.used[g] += 1
                 if self.used[g] > p.group_cap[g]:
                     possible = False
-            self.st[kernel.FILLED] += row_size[r]
-        short = np.maximum(need - self.used, 0)
-        self.st[kernel.AREA_NEEDED] = int((short * np.where(group_min == np.iinfo(np.int64).max,
-                                                            0, group_min)).sum())
+            self.st[kernel.FILLED] += self._row_size[r]
+        short = np.maximum(np.maximum(p.group_need, 0) - self.used, 0)
+        self.st[kernel.AREA_NEEDED] = int((short * self._group_area).sum())
         if not possible:
             self.st[kernel.DONE] = 1
 
@@ -106,11 +116,7 @@ class CoverSearch:
             return []
         k = int(self.st[kernel.N_SOLS])
         self.st[kernel.N_SOLS] = 0
-        out = []
-        for i in range(k):
-            row = self.sols[i]
-            out.append(np.concatenate([row[row >= 0], self.forced]))
-        return out
+        return [np.concatenate([row[row >= 0], self.forced]) for row in self.sols[:k]]
 
     def run(self) -> int:
         """Search to the end (no interruption points); the number of solutions."""
@@ -119,11 +125,10 @@ class CoverSearch:
         return self.count
 
 
-def _neighbours(p: CoverProblem, n_cells: int, row_size: np.ndarray,
-                live: np.ndarray) -> tuple[np.ndarray, int]:
+def _neighbours(p: CoverProblem, n_cells: int, row_size: np.ndarray) -> tuple[np.ndarray, int]:
     """Padded neighbour lists for the dead-region test, and the least row size (0: no test).
     The test needs rows that cover connected sets of cells in the adjacency given."""
-    if p.adjacency is None or not live.any():
+    if p.adjacency is None or p.n_rows == 0:
         return np.full((n_cells, 1), -1, dtype=np.int64), 0
     a, b = p.adjacency[:, 0], p.adjacency[:, 1]
     src, dst = np.concatenate([a, b]), np.concatenate([b, a])
@@ -133,7 +138,7 @@ def _neighbours(p: CoverProblem, n_cells: int, row_size: np.ndarray,
     src, dst = src[order], dst[order]
     slot = np.arange(len(src)) - np.concatenate([[0], np.cumsum(deg)])[src]
     nbr[src, slot] = dst
-    return nbr, int(row_size[live].min())
+    return nbr, int(row_size.min())
 
 
 KEY_CELLS = 6  # cells per bucket whose occupancy selects the candidate list (2^6 lists)
