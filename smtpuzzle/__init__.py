@@ -8,6 +8,7 @@
 
 from smtpuzzle.backends import BACKENDS, Backend, get_backend
 from smtpuzzle.backends.cnf import CNF, to_cnf
+from smtpuzzle.counting import CountResult, count
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import decode_answer, write_dimacs
 from smtpuzzle.formats.puzzle_toml import load_puzzle_file, parse_puzzle
@@ -18,9 +19,36 @@ from smtpuzzle.puzzles.tiling import Piece, Placement, Tiling, TilingSolution
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 __all__ = [
-    "BACKENDS", "CNF", "Backend", "Board", "Cmp", "Enumeration", "Groups", "IntVar", "Model",
-    "Piece", "Placement", "PuzzleError", "Result", "Shape", "Stats", "Status", "Tiling",
-    "TilingSolution", "VerificationError", "decode_answer", "free_polyominoes", "get_backend",
-    "list_models", "load", "load_puzzle_file", "parse_picture", "parse_puzzle", "piece_set",
-    "to_cnf", "write_dimacs",
+    "BACKENDS",
+    "Backend",
+    "Board",
+    "CNF",
+    "Cmp",
+    "CountResult",
+    "Enumeration",
+    "Groups",
+    "IntVar",
+    "Model",
+    "Piece",
+    "Placement",
+    "PuzzleError",
+    "Result",
+    "Shape",
+    "Stats",
+    "Status",
+    "Tiling",
+    "TilingSolution",
+    "VerificationError",
+    "count",
+    "decode_answer",
+    "free_polyominoes",
+    "get_backend",
+    "list_models",
+    "load",
+    "load_puzzle_file",
+    "parse_picture",
+    "parse_puzzle",
+    "piece_set",
+    "to_cnf",
+    "write_dimacs",
 ]
