@@ -205,12 +205,12 @@ class Tiling:
         # Cell constraints: group the placements covering each cell (CSR by cell), cells in
         # sweep order. With touch = "none" the groups are the cells' corner vertices instead:
         # two pieces touch, even at a corner, exactly when they share a vertex.
+        incidence = self._incidence()
         owners = np.concatenate(
             [np.repeat(var[s:e], cells.shape[1])
-             for cells, s, e in zip(self._incidence(), self._starts[:-1], self._starts[1:],
-                                    strict=True)]
+             for cells, s, e in zip(incidence, self._starts[:-1], self._starts[1:], strict=True)]
         )
-        covered = np.concatenate([cells.reshape(-1) for cells in self._incidence()])
+        covered = np.concatenate([cells.reshape(-1) for cells in incidence])
         vertices = self.touch == "none" and self.touch_encoding == "vertex"
         rank = self.sweep_rank(vertices=vertices)
         order = np.argsort(rank[covered], kind="stable")
