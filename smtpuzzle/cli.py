@@ -174,10 +174,10 @@ def _list_solutions(tiling: Tiling, backend: str, solver: str | None, limit: int
     model_obj = tiling.build_model()
     if distinct:
         count_plan = counting.plan(tiling, distinct=True)
-        stream = counting.iter_distinct(model_obj, count_plan, engine, time_limit)
+        enum = counting.iter_distinct(model_obj, count_plan, engine, time_limit)
     else:
         enum = engine.solutions(model_obj, limit=limit, time_limit=time_limit)
-        stream = (r.values for r in enum)
+    stream = (r.values for r in enum)
     found: list[TilingSolution] = []  # kept for --json only; text is printed as it comes
     n = 0
     complete, interrupted = False, False
@@ -198,7 +198,7 @@ def _list_solutions(tiling: Tiling, backend: str, solver: str | None, limit: int
     except KeyboardInterrupt:
         interrupted = True
     elapsed = time.perf_counter() - started
-    listed_all = complete and (distinct or enum.complete)
+    listed_all = complete and enum.complete
     what = "distinct " if distinct else ""
     if as_json:
         print(json.dumps({"model": tiling.name, "backend": engine.label(), "distinct": distinct,

@@ -24,7 +24,7 @@ from smtpuzzle.backends.base import Backend
 from smtpuzzle.backends.exactcover import ExactCoverBackend
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.tiling import Tiling
-from smtpuzzle.result import Enumeration
+from smtpuzzle.result import Enumeration, Result, Stats
 
 
 @dataclass
@@ -134,11 +134,11 @@ def canonical_key(rows: np.ndarray, stabilizer: np.ndarray) -> bytes:
 
 
 def _distinct_stream(model: Model, sp: SubProblem, backend: Backend,
-                     time_left: float | None) -> tuple[Iterator[np.ndarray], Enumeration]:
+                     time_left: float | None) -> tuple[Iterator[Result], Enumeration]:
     """The sub-problem's solutions, one per class under its stabilizer (if any)."""
     enum = backend.solutions(submodel(model, sp), time_limit=time_left)
 
-    def stream() -> Iterator[np.ndarray]:
+    def stream() -> Iterator[Result]:
         seen: set[bytes] = set()
         for r in enum:
             if sp.stabilizer is not None:
@@ -146,7 +146,7 @@ def _distinct_stream(model: Model, sp: SubProblem, backend: Backend,
                 if key in seen:
                     continue
                 seen.add(key)
-            yield r.values
+            yield r
 
     return stream(), enum
 
@@ -171,11 +171,22 @@ def solve_subproblem(model: Model, sp: SubProblem, backend: Backend, deadline: f
 
 
 def iter_distinct(model: Model, count_plan: CountPlan, backend: Backend,
-                  time_limit: float | None = None) -> Iterator[np.ndarray]:
-    """User-variable values of one solution per class (per the plan's symmetry)."""
+                  time_limit: float | None = None) -> Enumeration:
+    """One solution per class (per the plan's symmetry); ``complete`` once every
+    sub-problem has been searched to the end."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    for sp in count_plan.subproblems:
-        yield from _distinct_stream(model, sp, backend, _left(deadline))[0]
+    enum = Enumeration(iter(()), Stats(backend.label()))
+
+    def gen() -> Iterator[Result]:
+        for sp in count_plan.subproblems:
+            stream, sub = _distinct_stream(model, sp, backend, _left(deadline))
+            yield from stream
+            if not sub.complete:
+                return
+        enum.complete = True
+
+    enum._gen = gen()
+    return enum
 
 
 ProgressFn = Callable[[int, int, int], None]  # (solutions so far, sub-problems done, total)

@@ -149,3 +149,11 @@ def test_exact_cover_backend_reuses_its_arrays_safely():
     assert len(rest) == 7
     keys = {r.values.tobytes() for r in [first, *rest]}
     assert len(keys) == 8
+
+
+def test_distinct_listing_cut_by_the_time_limit_says_incomplete():
+    p = cli("solve", "pentomino-8x8-square", "--all", "--distinct", "--time-limit", "1",
+            "--json")
+    out = json.loads(p.stdout)
+    assert out["complete"] is False and out["count"] < 16146
+    assert p.returncode == 1
