@@ -10,13 +10,13 @@ BACKENDS = ("cpsat", "sat", "z3", "exact-cover")
 
 def get_backend(name: str, solver: str | None = None) -> Backend:
     """A back end by name; ``solver`` picks the PySAT solver (sat) or the z3 solver kind."""
+    if solver and name in ("cpsat", "exact-cover"):
+        raise PuzzleError("--solver applies to the sat and z3 back ends only")
     if name == "z3":
         from smtpuzzle.backends.z3 import Z3Backend
 
         return Z3Backend(solver or "default")
     if name == "cpsat":
-        if solver:
-            raise PuzzleError("--solver applies to the sat and z3 back ends only")
         from smtpuzzle.backends.cpsat import CpSatBackend
 
         return CpSatBackend()
@@ -25,8 +25,6 @@ def get_backend(name: str, solver: str | None = None) -> Backend:
 
         return SatBackend(solver or DEFAULT_SOLVER)
     if name == "exact-cover":
-        if solver:
-            raise PuzzleError("--solver applies to the sat and z3 back ends only")
         from smtpuzzle.backends.exactcover import ExactCoverBackend
 
         return ExactCoverBackend()

@@ -81,8 +81,7 @@ class ExactCoverBackend(Backend):
               progress: Callable[[int], None] | None = None) -> tuple[int, bool, Stats]:
         """Count solutions without listing them: (count, complete, stats)."""
         stats = Stats(self.label())
-        t0 = time.perf_counter()
-        deadline = None if time_limit is None else t0 + time_limit
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
         search = self._start(model, stats, collect=False)
         t0 = time.perf_counter()
         try:
