@@ -29,8 +29,11 @@ from smtpuzzle import counting, library
 from smtpuzzle.backends import BACKENDS, get_backend
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import decode_answer, export_file
+from smtpuzzle.pictures import nonogram_cells, write_picture
+from smtpuzzle.puzzles.nonogram import Nonogram
+from smtpuzzle.puzzles.nonogram_solve import DEFAULT_BACKEND, solve_nonogram
 from smtpuzzle.puzzles.tiling import Tiling, TilingSolution
-from smtpuzzle.render import board_picture, pieces_picture, tiling_picture
+from smtpuzzle.render import board_picture, nonogram_picture, pieces_picture, tiling_picture
 from smtpuzzle.result import Result, Status
 
 app = typer.Typer(
@@ -43,6 +46,7 @@ out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 EXIT_UNKNOWN, EXIT_BAD_INPUT, EXIT_UNVERIFIED = 1, 2, 3
+COUNT_LIMIT = 10_000
 
 ModelArg = Annotated[str, typer.Argument(help="A model name from `smtpuzzle list`, or a file.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
@@ -113,10 +117,37 @@ def solve(
     limit: Annotated[int | None, typer.Option(help="List at most N solutions.", min=1)] = None,
     distinct: Annotated[bool, typer.Option(
         help="With --all / --limit: one solution per symmetry class.")] = False,
+    encoding: Annotated[str | None, typer.Option(
+        help="Nonograms: runs (default) or automaton.")] = None,
+    no_presolve: Annotated[bool, typer.Option(
+        "--no-presolve", help="Nonograms: skip line solving and probing.")] = False,
+    no_probing: Annotated[bool, typer.Option(
+        "--no-probing", help="Nonograms: line solving only, no probing.")] = False,
+    count_solutions: Annotated[bool, typer.Option(
+        "--count", help="Nonograms: count solutions (up to --limit, default 10000).")] = False,
+    svg: Annotated[Path | None, typer.Option(help="Nonograms: write an SVG picture.")] = None,
+    png: Annotated[Path | None, typer.Option(help="Nonograms: write a PNG picture.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Find one solution, or prove there is none; --all / --limit N list solutions."""
-    tiling = library.load(model)
+    """Find one solution, or prove there is none; --all / --limit N list solutions.
+
+    Nonograms (.non, .nin, .clues) answer unique, multiple, none or unknown."""
+    puzzle = library.load_puzzle(model)
+    if isinstance(puzzle, Nonogram):
+        limit_n = None if all_solutions else (
+            limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
+        _solve_nonogram(puzzle, backend or DEFAULT_BACKEND, solver, encoding or "runs",
+                        not no_presolve, not no_probing, time_limit, limit_n,
+                        count_solutions or all_solutions or limit is not None, svg, png,
+                        as_json)
+        return
+    nonogram_only = {"--encoding": encoding is not None, "--no-presolve": no_presolve,
+                     "--no-probing": no_probing, "--count": count_solutions,
+                     "--svg": svg is not None, "--png": png is not None}
+    used = [k for k, v in nonogram_only.items() if v]
+    if used:
+        raise PuzzleError(f"{', '.join(used)}: for nonograms only ({model} is a tiling)")
+    tiling = puzzle
     if all_solutions or limit is not None:
         _list_solutions(tiling, backend or "exact-cover", solver, None if all_solutions else limit,
                         distinct, time_limit, as_json)
@@ -164,6 +195,42 @@ def solve(
             out.print(tiling_picture(tiling, s), end="")
             out.print("[dim]verified[/dim]")
     if status is Status.UNKNOWN:
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+def _solve_nonogram(puzzle: Nonogram, backend: str, solver: str | None, encoding: str,
+                    use_presolve: bool, probing: bool, time_limit: float | None,
+                    limit: int | None, listing: bool, svg: Path | None, png: Path | None,
+                    as_json: bool) -> None:
+    spinner = err.status(f"solving {puzzle.name} with {backend}...")
+    with spinner if err.is_terminal and not as_json else nullcontext():
+        ans = solve_nonogram(puzzle, backend, solver, encoding, use_presolve, probing,
+                             time_limit, limit)
+    shown = ans.solutions if listing else ans.solutions[:2]
+    for path in (svg, png):
+        if path is not None:
+            write_picture(nonogram_cells(shown), path)
+    if as_json:
+        data = ans.as_json(with_solutions=False)
+        data["solutions"] = shown
+        print(json.dumps({"model": puzzle.name, **data}))
+    else:
+        pre = ans.presolve
+        how = f"{ans.backend}, {ans.encoding} encoding" if ans.stats else "presolve"
+        if pre is not None:
+            how += f"; line solving settled {pre.line_known}, probing {pre.known} of " \
+                   f"{pre.grid.size} cells"
+        why = ""
+        if ans.status == "unknown":
+            why = " (interrupted)" if ans.interrupted else " (time limit reached)"
+        out.print(f"[bold]{puzzle.name}[/bold]: {ans.status}{why} in {ans.time_s:.2f} s ({how})")
+        if listing:
+            exact = "all of them" if ans.complete else "stopped at the limit or time: maybe more"
+            out.print(f"{ans.count} solutions ({exact})")
+        if shown:
+            out.print(nonogram_picture(shown), end="")
+            out.print("[dim]verified[/dim]")
+    if ans.status == "unknown" or (listing and not ans.complete and limit is None):
         raise typer.Exit(EXIT_UNKNOWN)
 
 

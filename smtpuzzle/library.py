@@ -8,8 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.nonogram_files import EXTENSIONS as NONOGRAM_EXTENSIONS
+from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.formats.puzzle_toml import load_puzzle_file
+from smtpuzzle.puzzles.nonogram import Nonogram
 from smtpuzzle.puzzles.tiling import Tiling
+
+PUZZLE_EXTENSIONS = (".toml", *NONOGRAM_EXTENSIONS)
 
 
 def model_dirs() -> list[Path]:
@@ -46,6 +51,14 @@ def list_models() -> list[ModelEntry]:
             except (OSError, tomllib.TOMLDecodeError):
                 title = "(unreadable)"
             found[path.stem] = ModelEntry(path.stem, path, title)
+        for path in sorted((d / "nonograms").glob("*")):
+            if path.suffix not in NONOGRAM_EXTENSIONS or path.stem in found:
+                continue
+            try:
+                title = load_nonogram(path).title or "nonogram"
+            except PuzzleError:
+                title = "(unreadable)"
+            found[path.stem] = ModelEntry(path.stem, path, title)
     return sorted(found.values(), key=lambda e: e.name)
 
 
@@ -57,17 +70,30 @@ def resolve(name_or_path: str) -> Path:
             raise PuzzleError("no such file", name_or_path)
         return path
     for d in model_dirs():
-        candidate = d / f"{name_or_path}.toml"
-        if candidate.is_file():
-            return candidate
+        candidates = [d / f"{name_or_path}.toml"]
+        candidates += [d / "nonograms" / f"{name_or_path}{ext}" for ext in NONOGRAM_EXTENSIONS]
+        for candidate in candidates:
+            if candidate.is_file():
+                return candidate
     known = ", ".join(e.name for e in list_models()[:8])
     raise PuzzleError(f"no model named {name_or_path!r} (try `smtpuzzle list`; some: {known})")
 
 
-def load(name_or_path: str, precheck: bool = True) -> Tiling:
-    """Load a puzzle by library name or file path; ``precheck=False`` keeps a puzzle that is
-    impossible on its face (to draw it, or to export it for a solver to prove)."""
+def load_puzzle(name_or_path: str, precheck: bool = True) -> Tiling | Nonogram:
+    """Load any puzzle by library name or file path; the kind follows the file type."""
     path = resolve(name_or_path)
+    if path.suffix.lower() in NONOGRAM_EXTENSIONS:
+        return load_nonogram(path)
     if path.suffix != ".toml":
-        raise PuzzleError(f"unknown puzzle file type {path.suffix!r} (known: .toml)", str(path))
+        raise PuzzleError(f"unknown puzzle file type {path.suffix!r} "
+                          f"(known: {', '.join(PUZZLE_EXTENSIONS)})", str(path))
     return load_puzzle_file(path, precheck)
+
+
+def load(name_or_path: str, precheck: bool = True) -> Tiling:
+    """Load a tiling by library name or file path; ``precheck=False`` keeps a puzzle that is
+    impossible on its face (to draw it, or to export it for a solver to prove)."""
+    puzzle = load_puzzle(name_or_path, precheck)
+    if not isinstance(puzzle, Tiling):
+        raise PuzzleError(f"{name_or_path} is a nonogram, not a tiling (use `smtpuzzle solve`)")
+    return puzzle

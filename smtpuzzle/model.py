@@ -106,6 +106,18 @@ class IntVar:
 
 
 @dataclass
+class Automaton:
+    """The word ``literals[0] .. literals[-1]`` (label 1 = true, 0 = false) is accepted by a
+    deterministic automaton: ``transitions`` rows are (state, label, next state); a missing
+    transition rejects. Back ends without a native automaton use :func:`lower_automaton`."""
+
+    literals: np.ndarray
+    transitions: np.ndarray
+    start: int
+    finals: np.ndarray
+
+
+@dataclass
 class Model:
     """A puzzle compiled to variables and constraints, independent of any back end."""
 
@@ -117,6 +129,7 @@ class Model:
     cardinalities: list[Cardinality] = field(default_factory=list)
     implications: list[np.ndarray] = field(default_factory=list)
     int_vars: list[IntVar] = field(default_factory=list)
+    automata: list[Automaton] = field(default_factory=list)
     # Optional hint: pairs of neighbouring cells, as indices into the cell groups (the
     # exactly-one groups, then the at-most-one groups, in order). Search back ends use it to
     # spot regions that no row can fill; solvers ignore it.
@@ -179,6 +192,12 @@ class Model:
         pairs = np.stack(np.broadcast_arrays(np.asarray(a), np.asarray(b)), axis=1)
         self.implications.append(pairs.astype(np.int64).reshape(-1, 2))
 
+    def add_automaton(self, literals: Any, transitions: Any, start: int, finals: Any) -> None:
+        """The assignment of ``literals``, read as a 0/1 word, is accepted by the automaton."""
+        self.automata.append(Automaton(np.asarray(literals, dtype=np.int64),
+                                       np.asarray(transitions, dtype=np.int64).reshape(-1, 3),
+                                       int(start), np.asarray(finals, dtype=np.int64)))
+
     def with_units(self, literals: Any) -> Model:
         """A copy that also asserts each literal (forces or forbids variables): how a
         search is split into sub-problems that every back end can solve."""
@@ -201,3 +220,89 @@ class Model:
         if not self.implications:
             return np.zeros((0, 2), dtype=np.int64)
         return np.concatenate(self.implications)
+
+    def lower_automata(self) -> Model:
+        """A copy with every automaton unrolled into state literals and clauses, for back
+        ends without a native automaton constraint (sat, z3, DIMACS)."""
+        if not self.automata:
+            return self
+        out = dataclasses.replace(self, clauses=list(self.clauses),
+                                  exactly_one=list(self.exactly_one), automata=[],
+                                  _user_vars=list(self._user_vars),
+                                  _user_names=list(self._user_names))
+        for a in self.automata:
+            _unroll(out, a)
+        return out
+
+
+def _unroll(model: Model, a: Automaton) -> None:
+    """One literal per (position, state) that some accepted word can be in; exactly one per
+    position; (state, letter) -> next state as clauses; dead ends forbidden."""
+    lits, n = a.literals, len(a.literals)
+    q = int(max(a.transitions[:, [0, 2]].max(initial=0), a.start, a.finals.max(initial=0))) + 1
+    delta = np.full((q, 2), -1, dtype=np.int64)
+    delta[a.transitions[:, 0], a.transitions[:, 1]] = a.transitions[:, 2]
+    alive = np.zeros((n + 1, q), dtype=bool)
+    alive[0, a.start] = True
+    for t in range(n):
+        for b in (0, 1):
+            d = delta[alive[t], b]
+            alive[t + 1, d[d >= 0]] = True
+    back = np.zeros((n + 1, q), dtype=bool)
+    back[n, a.finals] = True
+    for t in range(n - 1, -1, -1):
+        for b in (0, 1):
+            ok = delta[:, b] >= 0
+            back[t, ok] |= back[t + 1, delta[ok, b]]
+    alive &= back
+    if not alive[0, a.start]:
+        model.add_clauses(Groups(np.zeros(0, dtype=np.int64), np.zeros(2, dtype=np.int64)))
+        return
+    var = np.zeros((n + 1, q), dtype=np.int64)
+    var[alive] = model.new_bools(int(alive.sum()))
+    model.add_exactly_one([var[t][alive[t]] for t in range(n + 1)])
+    ts, qs = np.nonzero(alive[:-1])
+    for b in (0, 1):
+        letter = lits[ts] if b else -lits[ts]
+        d = delta[qs, b]
+        ok = d >= 0
+        ok[ok] = alive[ts[ok] + 1, d[ok]]
+        model.add_clauses(np.stack([-var[ts[ok], qs[ok]], -letter[ok],
+                                    var[ts[ok] + 1, d[ok]]], axis=1))
+        model.add_clauses(np.stack([-var[ts[~ok], qs[~ok]], -letter[~ok]], axis=1))
+        # Supports (redundant, for propagation): the letter needs a state that reads it.
+        keys, members = ts[ok], var[ts[ok], qs[ok]]
+        model.add_clauses(headed_groups(-letter_at(lits, b), keys, members))
+    # A state needs a predecessor.
+    src_t, src_q = np.nonzero(alive[:-1])
+    dst = delta[src_q]  # (m, 2)
+    keys_list, members_list = [], []
+    for b in (0, 1):
+        d = dst[:, b]
+        ok = d >= 0
+        ok[ok] = alive[src_t[ok] + 1, d[ok]]
+        keys_list.append(var[src_t[ok] + 1, d[ok]])
+        members_list.append(var[src_t[ok], src_q[ok]])
+    tgt_t, tgt_q = np.nonzero(alive[1:])
+    targets = var[tgt_t + 1, tgt_q]
+    slot = np.full(model.num_vars + 1, -1, dtype=np.int64)
+    slot[targets] = np.arange(len(targets))
+    model.add_clauses(headed_groups(-targets, slot[np.concatenate(keys_list)],
+                              np.concatenate(members_list)))
+
+
+def letter_at(lits: np.ndarray, b: int) -> np.ndarray:
+    return lits if b else -lits
+
+
+def headed_groups(heads: np.ndarray, keys: np.ndarray, members: np.ndarray) -> Groups:
+    """Group i is ``[heads[i], *members[keys == i]]`` (a clause "head implies a member")."""
+    order = np.argsort(keys, kind="stable")
+    sizes = np.bincount(keys, minlength=len(heads)) + 1
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    flat = np.empty(offsets[-1], dtype=np.int64)
+    is_head = np.zeros(len(flat), dtype=bool)
+    is_head[offsets[:-1]] = True
+    flat[is_head] = heads
+    flat[~is_head] = members[order]
+    return Groups(flat, offsets)

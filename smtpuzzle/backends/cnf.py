@@ -113,6 +113,7 @@ class _Builder:
 
 def to_cnf(model: Model) -> CNF:
     """Encode every constraint of ``model`` as clauses over its variables (plus auxiliaries)."""
+    model = model.lower_automata()
     b = _Builder(model.num_vars)
     b.add(model.all_clauses())
     eo = model.all_exactly_one()

@@ -56,6 +56,10 @@ class CpSatBackend(BlockingBackend):
                     m.add(expr <= k)
                 else:
                     m.add(expr >= k)
+        for a in model.automata:
+            word = [bools[x] if x > 0 else 1 - bools[-x] for x in a.literals.tolist()]
+            m.add_automaton(word, a.start, a.finals.tolist(),
+                            [tuple(t) for t in a.transitions.tolist()])
         for iv in model.int_vars:
             x = m.new_int_var_from_domain(cp_model.Domain.from_values(iv.values.tolist()), iv.name)
             for v, lit in zip(iv.values.tolist(), iv.literals.tolist(), strict=True):

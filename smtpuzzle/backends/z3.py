@@ -36,6 +36,7 @@ class Z3Backend(BlockingBackend):
     def _compile(self, model: Model, stats: Stats) -> Any:
         import z3
 
+        model = model.lower_automata()
         ctx = z3.Context()
         solver = z3.SolverFor("QF_FD", ctx=ctx) if self.kind == "qffd" else z3.Solver(ctx=ctx)
         text = _Smt(model.num_vars)

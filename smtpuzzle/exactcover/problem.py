@@ -42,8 +42,9 @@ def from_model(model: Model) -> CoverProblem:
     row_of[user] = np.arange(n)
     if len(user) != model.num_vars:
         raise NotExactCover("the model has auxiliary variables; exact cover needs rows only")
-    if model.int_vars or len(model.all_implications()):
-        raise NotExactCover("the model has integers or implications; exact cover takes neither")
+    if model.int_vars or len(model.all_implications()) or model.automata:
+        raise NotExactCover("the model has integers, implications or automata; exact cover "
+                            "takes none of them")
 
     def rows(groups: Groups, what: str) -> Groups:
         if len(groups.flat) and groups.flat.min() <= 0:

@@ -1,0 +1,180 @@
+"""Nonogram readers: Simpson's ``.non``, Wilk's ``.nin`` and a plain ``.clues`` text form.
+
+Each reader returns a validated :class:`~smtpuzzle.puzzles.nonogram.Nonogram`; any problem
+is a :class:`PuzzleError` naming the file and line.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.puzzles.nonogram import Clue, Nonogram
+
+EXTENSIONS = (".non", ".nin", ".clues")
+_NON_KEYS = {"catalogue", "title", "by", "copyright", "license", "goal", "width", "height",
+             "rows", "columns"}
+
+
+def _clue(text: str, line: int, sep: str) -> Clue:
+    text = text.strip()
+    if text in ("", "0", "-"):
+        return ()
+    parts = [p for p in re.split(sep, text) if p != ""]
+    runs = []
+    for p in parts:
+        if not re.fullmatch(r"[+-]?\d+", p):
+            raise PuzzleError(f"bad clue {text!r}: {p!r} is not a number", line=line)
+        v = int(p)
+        if v < 0:
+            raise PuzzleError(f"bad clue {text!r}: negative run {v}", line=line)
+        if v > 0:
+            runs.append(v)
+        elif len(parts) > 1:
+            raise PuzzleError(f"bad clue {text!r}: a run of length 0 among others", line=line)
+    return tuple(runs)
+
+
+def _unquote(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        return value[1:-1]
+    return value
+
+
+def _goal(text: str, width: int, height: int, line: int) -> list[str]:
+    bits = re.sub(r"\s", "", _unquote(text))
+    if len(bits) != width * height or set(bits) - {"0", "1"}:
+        raise PuzzleError(f"goal must be {width * height} digits 0/1, found {len(bits)} "
+                          "characters", line=line)
+    return ["".join("#" if b == "1" else "." for b in bits[r * width:(r + 1) * width])
+            for r in range(height)]
+
+
+def read_non(text: str, name: str) -> Nonogram:
+    """Steve Simpson's format: ``key value`` lines; ``rows`` / ``columns``, one clue a line."""
+    lines = text.splitlines()
+    meta: dict[str, str] = {}
+    dims: dict[str, int] = {}
+    sections: dict[str, tuple[list[Clue], list[int]]] = {}
+    goal_at: tuple[str, int] | None = None
+    i = 0
+    while i < len(lines):
+        raw = lines[i].strip()
+        i += 1
+        if not raw or raw.startswith("#"):
+            continue
+        key, _, value = raw.partition(" ")
+        key = key.lower()
+        if key not in _NON_KEYS:
+            raise PuzzleError(f"unknown key {key!r} (known: {', '.join(sorted(_NON_KEYS))})",
+                              line=i)
+        if key in ("width", "height"):
+            if not value.strip().isdigit() or int(value) <= 0:
+                raise PuzzleError(f"{key} must be a positive integer, not {value.strip()!r}",
+                                  line=i)
+            dims[key] = int(value)
+        elif key in ("rows", "columns"):
+            want = dims.get("height" if key == "rows" else "width")
+            if want is None:
+                raise PuzzleError(f"{key} before {'height' if key == 'rows' else 'width'}",
+                                  line=i)
+            clues, where = [], []
+            while len(clues) < want:
+                if i >= len(lines) or re.match(r"\s*[a-zA-Z]", lines[i]):
+                    raise PuzzleError(f"{key}: expected {want} clue lines, found {len(clues)}",
+                                      line=i + 1 if i < len(lines) else i)
+                clues.append(_clue(lines[i], i + 1, r"[,\s]+"))
+                where.append(i + 1)
+                i += 1
+            sections[key] = (clues, where)
+        elif key == "goal":
+            goal_at = (value, i)
+        else:
+            meta[key] = _unquote(value)
+    for key in ("width", "height", "rows", "columns"):
+        if key not in dims and key not in sections:
+            raise PuzzleError(f"missing {key!r}")
+    goal = _goal(goal_at[0], dims["width"], dims["height"], goal_at[1]) if goal_at else None
+    return Nonogram(rows=sections["rows"][0], cols=sections["columns"][0], name=name,
+                    title=meta.get("title", ""), author=meta.get("by", ""),
+                    copyright=meta.get("copyright", ""), goal=goal,
+                    row_lines=sections["rows"][1], col_lines=sections["columns"][1])
+
+
+def read_nin(text: str, name: str) -> Nonogram:
+    """Jakub Wilk's format: ``WIDTH HEIGHT``, then the row clues, then the column clues."""
+    lines = text.splitlines()
+    first = next((k for k, s in enumerate(lines) if s.strip()), None)
+    if first is None:
+        raise PuzzleError("empty file")
+    m = re.fullmatch(r"\s*(\d+)\s+(\d+)\s*", lines[first])
+    if not m or int(m[1]) == 0 or int(m[2]) == 0:
+        raise PuzzleError(f"first line must be 'WIDTH HEIGHT', not {lines[first].strip()!r}",
+                          line=first + 1)
+    width, height = int(m[1]), int(m[2])
+    body = list(range(first + 1, len(lines)))
+    while body and not lines[body[-1]].strip():
+        body.pop()  # trailing blank lines; a blank line inside is an empty clue
+    if len(body) < width + height:
+        body = body + [len(lines)] * (width + height - len(body))  # missing trailing empties
+    if len(body) > width + height:
+        raise PuzzleError(f"{len(body)} clue lines for {height} rows + {width} columns",
+                          line=body[width + height] + 1)
+    text_of = [lines[k] if k < len(lines) else "" for k in body]
+    clues = [_clue(t, k + 1, r"\s+") for t, k in zip(text_of, body, strict=True)]
+    return Nonogram(rows=clues[:height], cols=clues[height:], name=name,
+                    row_lines=[k + 1 for k in body[:height]],
+                    col_lines=[k + 1 for k in body[height:]])
+
+
+def read_clues(text: str, name: str) -> Nonogram:
+    """The plain form: optional ``title: ...``, then ``rows:`` and ``columns:`` sections with
+    one clue per line (numbers separated by spaces or commas; ``0`` or ``-`` for none)."""
+    section: str | None = None
+    found: dict[str, tuple[list[Clue], list[int]]] = {"rows": ([], []), "columns": ([], [])}
+    title = ""
+    for k, raw in enumerate(text.splitlines(), start=1):
+        s = raw.strip()
+        if not s or s.startswith("#"):
+            continue
+        head = re.fullmatch(r"(rows|columns|cols|title)\s*:\s*(.*)", s, flags=re.IGNORECASE)
+        if head:
+            key = head[1].lower()
+            if key == "title":
+                title = head[2].strip()
+                continue
+            section = "columns" if key == "cols" else key
+            if head[2].strip():
+                raise PuzzleError(f"put the {section} clues on the lines after {key}:", line=k)
+            continue
+        if section is None:
+            raise PuzzleError("a clue before any 'rows:' or 'columns:' header", line=k)
+        found[section][0].append(_clue(s, k, r"[,\s]+"))
+        found[section][1].append(k)
+    for key in ("rows", "columns"):
+        if not found[key][0]:
+            raise PuzzleError(f"no {key} clues (a '{key}:' section is required)")
+    return Nonogram(rows=found["rows"][0], cols=found["columns"][0], name=name, title=title,
+                    row_lines=found["rows"][1], col_lines=found["columns"][1])
+
+
+def load_nonogram(path: str | Path) -> Nonogram:
+    """Read and validate a nonogram file; the reader is chosen by extension."""
+    path = Path(path)
+    readers = {".non": read_non, ".nin": read_nin, ".clues": read_clues}
+    reader = readers.get(path.suffix.lower())
+    if reader is None:
+        raise PuzzleError(f"unknown nonogram file type {path.suffix!r} "
+                          f"(known: {', '.join(EXTENSIONS)})", str(path))
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise PuzzleError(f"cannot read ({exc.strerror})", str(path)) from None
+    try:
+        puzzle = reader(text, path.stem)
+        puzzle.validate()
+    except PuzzleError as exc:
+        raise exc.located(str(path)) from None
+    return puzzle

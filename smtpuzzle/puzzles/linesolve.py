@@ -1,0 +1,250 @@
+"""Nonogram presolve: exact line solving to a fixpoint, then probing (compiled with numba).
+
+A line is settled exactly: with F (prefixes that hold the first j runs) and B (suffixes that
+hold runs j..k), a cell can be filled iff some run placement consistent with both covers
+it, and empty iff some split leaves it in a gap; cells that can only be one thing are
+fixed. Every fixed cell is a logical consequence of the clues, so a grid that this settles
+completely is the unique solution, and a contradiction proves there is none.
+
+Probing tries each unknown cell both ways: a value that leads to a contradiction fixes
+the other one; cells that agree in both outcomes are fixed too.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from smtpuzzle.puzzles.nonogram import UNKNOWN, Nonogram
+
+PROBE_CHUNK = 64  # probes between deadline checks
+
+
+@njit(cache=True)
+def _solve_line(cells, clue):  # pragma: no cover - compiled
+    """Settle one line in place; -1 on contradiction, else the number of cells fixed.
+
+    The line is padded with one empty cell so that every run is followed by a gap: then
+    f[j, i + 1] (i < n) always means a prefix ending with cell i empty."""
+    n0 = cells.shape[0]
+    line = np.zeros(n0 + 1, cells.dtype)
+    line[:n0] = cells
+    fixed = _settle(line, clue)
+    cells[:] = line[:n0]
+    return fixed
+
+
+@njit(cache=True)
+def _settle(cells, clue):  # pragma: no cover - compiled
+    n, k = cells.shape[0], clue.shape[0]
+    emp = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        emp[i + 1] = emp[i] + (1 if cells[i] == 0 else 0)
+    f = np.zeros((k + 1, n + 1), np.bool_)
+    f[0, 0] = True
+    for j in range(k + 1):
+        for i in range(n + 1):
+            if not f[j, i]:
+                continue
+            if i < n and cells[i] != 1:
+                f[j, i + 1] = True
+            if j < k:
+                e = i + clue[j]
+                if e <= n and emp[e] == emp[i]:
+                    if e == n:
+                        f[j + 1, n] = True
+                    elif cells[e] != 1:
+                        f[j + 1, e + 1] = True
+    if not f[k, n]:
+        return -1
+    b = np.zeros((k + 1, n + 1), np.bool_)
+    b[k, n] = True
+    for j in range(k, -1, -1):
+        for i in range(n - 1, -1, -1):
+            v = cells[i] != 1 and b[j, i + 1]
+            if not v and j < k:
+                e = i + clue[j]
+                if e <= n and emp[e] == emp[i]:
+                    if e == n:
+                        v = b[j + 1, n]
+                    elif cells[e] != 1:
+                        v = b[j + 1, e + 1]
+            b[j, i] = v
+    cover = np.zeros(n + 1, np.int64)
+    for j in range(k):
+        r = clue[j]
+        for s in range(n - r + 1):
+            if not f[j, s] or emp[s + r] != emp[s]:
+                continue
+            e = s + r
+            if (e == n and b[j + 1, n]) or (e < n and cells[e] != 1 and b[j + 1, e + 1]):
+                cover[s] += 1
+                cover[e] -= 1
+    fixed = 0
+    run = 0
+    for i in range(n):
+        run += cover[i]
+        if cells[i] != -1:
+            continue
+        can_fill = run > 0
+        can_empty = False
+        for j in range(k + 1):
+            if f[j, i + 1] and b[j, i + 1]:
+                can_empty = True
+                break
+        if can_fill and not can_empty:
+            cells[i] = 1
+            fixed += 1
+        elif can_empty and not can_fill:
+            cells[i] = 0
+            fixed += 1
+        elif not can_fill:
+            return -1
+    return fixed
+
+
+@njit(cache=True)
+def _propagate(grid, flat, offs, row_dirty, col_dirty):  # pragma: no cover - compiled
+    """Line-solve dirty lines until nothing changes; False on contradiction."""
+    h, w = grid.shape
+    busy = True
+    while busy:
+        busy = False
+        for i in range(h):
+            if not row_dirty[i]:
+                continue
+            row_dirty[i] = False
+            busy = True
+            line = grid[i, :].copy()
+            got = _solve_line(line, flat[offs[i]:offs[i + 1]])
+            if got < 0:
+                return False
+            if got:
+                for c in range(w):
+                    if line[c] != grid[i, c]:
+                        grid[i, c] = line[c]
+                        col_dirty[c] = True
+        for j in range(w):
+            if not col_dirty[j]:
+                continue
+            col_dirty[j] = False
+            busy = True
+            line = grid[:, j].copy()
+            got = _solve_line(line, flat[offs[h + j]:offs[h + j + 1]])
+            if got < 0:
+                return False
+            if got:
+                for r in range(h):
+                    if line[r] != grid[r, j]:
+                        grid[r, j] = line[r]
+                        row_dirty[r] = True
+    return True
+
+
+@njit(cache=True)
+def _try(grid, flat, offs, r, c, v):  # pragma: no cover - compiled
+    h, w = grid.shape
+    g = grid.copy()
+    g[r, c] = v
+    rd = np.zeros(h, np.bool_)
+    cd = np.zeros(w, np.bool_)
+    rd[r] = True
+    cd[c] = True
+    return _propagate(g, flat, offs, rd, cd), g
+
+
+@njit(cache=True)
+def _probe(grid, flat, offs, first, max_probes):  # pragma: no cover - compiled
+    """Probe unknown cells from cell index ``first`` on, at most ``max_probes`` of them.
+    Returns (status, next cell index, learnt): status 0 contradiction, 1 ok."""
+    h, w = grid.shape
+    learnt = False
+    probes = 0
+    k = first
+    while k < h * w and probes < max_probes:
+        r, c = k // w, k % w
+        k += 1
+        if grid[r, c] != -1:
+            continue
+        probes += 1
+        ok1, g1 = _try(grid, flat, offs, r, c, 1)
+        ok0, g0 = _try(grid, flat, offs, r, c, 0)
+        if not ok1 and not ok0:
+            return 0, k, learnt
+        if ok1 != ok0:
+            grid[:, :] = g1 if ok1 else g0
+            learnt = True
+            continue
+        rd = np.zeros(h, np.bool_)
+        cd = np.zeros(w, np.bool_)
+        agree = False
+        for i in range(h):
+            for j in range(w):
+                if grid[i, j] == -1 and g1[i, j] == g0[i, j] and g1[i, j] != -1:
+                    grid[i, j] = g1[i, j]
+                    rd[i] = True
+                    cd[j] = True
+                    agree = True
+        if agree:
+            learnt = True
+            if not _propagate(grid, flat, offs, rd, cd):
+                return 0, k, learnt
+    return 1, k, learnt
+
+
+@dataclass
+class Presolve:
+    """What line solving (and probing) settled: the grid of -1/0/1 and whether it is
+    contradictory."""
+
+    grid: np.ndarray
+    contradiction: bool
+    line_known: int  # cells fixed by line solving alone
+    time_s: float
+    probing_complete: bool = True  # False when a deadline cut probing short
+
+    @property
+    def known(self) -> int:
+        return int((self.grid != UNKNOWN).sum())
+
+    @property
+    def solved(self) -> bool:
+        return not self.contradiction and self.known == self.grid.size
+
+
+def _clue_arrays(puzzle: Nonogram) -> tuple[np.ndarray, np.ndarray]:
+    clues = [c for _, _, c, _ in puzzle.lines()]
+    sizes = np.array([len(c) for c in clues], dtype=np.int64)
+    flat = np.array([v for c in clues for v in c], dtype=np.int64)
+    return flat, np.concatenate([[0], np.cumsum(sizes)])
+
+
+def presolve(puzzle: Nonogram, probing: bool = True, deadline: float | None = None) -> Presolve:
+    """Line-solve to a fixpoint, then (optionally) probe until nothing more is learnt or the
+    ``deadline`` (a ``time.perf_counter()`` value) passes; probing stops early, never wrong."""
+    t0 = time.perf_counter()
+    flat, offs = _clue_arrays(puzzle)
+    grid = np.full((puzzle.height, puzzle.width), UNKNOWN, dtype=np.int8)
+    ok = _propagate(grid, flat, offs, np.ones(puzzle.height, np.bool_),
+                    np.ones(puzzle.width, np.bool_))
+    line_known = int((grid != UNKNOWN).sum())
+    complete = True
+    if ok and probing:
+        first, learnt = 0, False
+        while (grid == UNKNOWN).any():
+            if deadline is not None and time.perf_counter() > deadline:
+                complete = False
+                break
+            status, first, got = _probe(grid, flat, offs, first, PROBE_CHUNK)
+            learnt |= got
+            if status == 0:
+                ok = False
+                break
+            if first >= grid.size:
+                if not learnt:
+                    break
+                first, learnt = 0, False
+    return Presolve(grid, not ok, line_known, time.perf_counter() - t0, complete)

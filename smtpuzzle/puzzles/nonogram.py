@@ -1,0 +1,232 @@
+"""Nonograms: the clues, their validation, the two encodings and an independent verifier.
+
+A solution is a list of row strings, ``#`` filled and ``.`` empty. Models have one user
+variable per cell (row-major), so every back end projects, blocks and counts on the grid.
+
+Encodings:
+- ``runs``: a boolean per possible start of every run; each run starts exactly once; run
+  j+1 starts after run j and a gap (clauses both ways, the second one redundant but a
+  help to propagation); a filled cell lies in a chosen run, a chosen run fills its cells.
+- ``automaton``: each line is a word of a small deterministic automaton
+  (``0* 1^r1 0+ 1^r2 ... 0*``); CP-SAT takes it natively, sat and z3 unroll it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from smtpuzzle.errors import PuzzleError, VerificationError
+from smtpuzzle.model import Groups, Model, headed_groups
+
+Clue = tuple[int, ...]
+ENCODINGS = ("runs", "automaton")
+UNKNOWN, EMPTY, FILLED = -1, 0, 1
+
+
+@dataclass
+class Nonogram:
+    rows: list[Clue]
+    cols: list[Clue]
+    name: str = "nonogram"
+    title: str = ""
+    author: str = ""
+    copyright: str = ""
+    goal: list[str] | None = None
+    # Source lines of the clues (for error messages), when read from a file.
+    row_lines: list[int] = field(default_factory=list)
+    col_lines: list[int] = field(default_factory=list)
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    @property
+    def width(self) -> int:
+        return len(self.cols)
+
+    def lines(self) -> list[tuple[str, int, Clue, int]]:
+        """(kind, index, clue, length) for every row, then every column."""
+        return ([("row", i, c, self.width) for i, c in enumerate(self.rows)]
+                + [("column", j, c, self.height) for j, c in enumerate(self.cols)])
+
+    def validate(self) -> None:
+        """Raise a located PuzzleError for a clue that cannot fit or mismatched totals."""
+        if not self.rows or not self.cols:
+            raise PuzzleError("a nonogram needs at least one row and one column")
+        for kind, i, clue, n in self.lines():
+            need = sum(clue) + len(clue) - 1
+            if need > n:
+                src = (self.row_lines if kind == "row" else self.col_lines)
+                line = src[i] if i < len(src) else None
+                spelled = " ".join(map(str, clue))
+                raise PuzzleError(f"{kind} {i + 1} clue {spelled} needs {need} cells, the "
+                                  f"{kind} has {n}", line=line)
+        by_rows, by_cols = sum(map(sum, self.rows)), sum(map(sum, self.cols))
+        if by_rows != by_cols:
+            raise PuzzleError(f"the row clues fill {by_rows} cells, the column clues {by_cols}")
+
+    # -- models ----------------------------------------------------------------------------
+
+    def cell_vars(self, model: Model) -> np.ndarray:
+        names = _CellNames(self.height, self.width)
+        return model.new_bools(self.height * self.width, user=True, names=names).reshape(
+            self.height, self.width)
+
+    def build_model(self, encoding: str = "runs", known: np.ndarray | None = None) -> Model:
+        """The puzzle as a neutral model; ``known`` (H x W of -1/0/1) fixes presolved cells."""
+        if encoding not in ENCODINGS:
+            raise PuzzleError(f"unknown nonogram encoding {encoding!r} "
+                              f"(known: {', '.join(ENCODINGS)})")
+        if known is None:
+            known = np.full((self.height, self.width), UNKNOWN, dtype=np.int8)
+        model = Model(name=self.name)
+        cells = self.cell_vars(model)
+        fixed = known != UNKNOWN
+        if fixed.any():
+            lits = cells[fixed]
+            model.add_clauses(np.where(known[fixed] == FILLED, lits, -lits)[:, None])
+        for kind, i, clue, _ in self.lines():
+            line_vars = cells[i] if kind == "row" else cells[:, i]
+            line_known = known[i] if kind == "row" else known[:, i]
+            if encoding == "automaton":
+                transitions, finals = clue_automaton(clue)
+                model.add_automaton(line_vars, transitions, 0, finals)
+            else:
+                _add_runs(model, line_vars, line_known, clue)
+        return model
+
+    # -- solutions -------------------------------------------------------------------------
+
+    def decode(self, values: np.ndarray) -> list[str]:
+        grid = np.asarray(values, dtype=bool).reshape(self.height, self.width)
+        return grid_strings(grid)
+
+    def verify(self, solution: Sequence[str]) -> None:
+        """Independent check: the grid's size and every line's runs against its clue."""
+        if len(solution) != self.height or any(len(r) != self.width for r in solution):
+            raise VerificationError(f"{self.name}: grid is not {self.height}x{self.width}")
+        if any(set(r) - {"#", "."} for r in solution):
+            raise VerificationError(f"{self.name}: grid has characters other than # and .")
+        for i, clue in enumerate(self.rows):
+            if line_runs(solution[i]) != clue:
+                raise VerificationError(f"{self.name}: row {i + 1} reads "
+                                        f"{line_runs(solution[i])}, clue {clue}")
+        for j, clue in enumerate(self.cols):
+            column = "".join(r[j] for r in solution)
+            if line_runs(column) != clue:
+                raise VerificationError(f"{self.name}: column {j + 1} reads "
+                                        f"{line_runs(column)}, clue {clue}")
+
+
+class _CellNames(Sequence[str]):
+    """``r1c1`` ... names made on demand."""
+
+    def __init__(self, height: int, width: int) -> None:
+        self.h, self.w = height, width
+
+    def __len__(self) -> int:
+        return self.h * self.w
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        r, c = divmod(int(i), self.w)
+        return f"r{r + 1}c{c + 1}"
+
+
+def line_runs(line: str) -> Clue:
+    """The clue a line of ``#`` / ``.`` reads."""
+    return tuple(len(run) for run in line.split(".") if run)
+
+
+def grid_strings(grid: np.ndarray) -> list[str]:
+    return ["".join("#" if v else "." for v in row) for row in np.asarray(grid).tolist()]
+
+
+def clue_automaton(clue: Clue) -> tuple[np.ndarray, np.ndarray]:
+    """Transitions (state, letter, next) and final states of ``0* 1^r1 0+ ... 1^rk 0*``.
+
+    State i means element i of the pattern ``Z O..O Z O..O ... Z`` has just been read
+    (Z: a zero loop, O: one filled cell); state 0 is the leading loop."""
+    is_zero = [True]
+    for r in clue:
+        is_zero += [False] * r + [True]
+    z = np.array(is_zero)
+    n = len(z)
+    idx = np.arange(n)
+    loops = np.stack([idx[z], np.zeros(z.sum(), dtype=np.int64), idx[z]], axis=1)
+    step = idx[:-1]
+    letter = (~z[1:]).astype(np.int64)  # into a filled cell reads 1, into a gap reads 0
+    moves = np.stack([step, letter, step + 1], axis=1)
+    finals = np.array([n - 1] if not clue else [n - 2, n - 1], dtype=np.int64)
+    return np.concatenate([loops, moves]), finals
+
+
+def _ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
+    """Concatenated ``arange(starts[i], stops[i])``."""
+    lengths = np.maximum(stops - starts, 0)
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    first = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+    return np.arange(total, dtype=np.int64) + first
+
+
+def run_starts(clue: Clue, known: np.ndarray) -> list[np.ndarray]:
+    """Per run, the starts that fit its place in the clue and the known cells around it."""
+    n, k = len(known), len(clue)
+    r = np.asarray(clue, dtype=np.int64)
+    empties = np.concatenate([[0], np.cumsum(known == EMPTY)])
+    filled = known == FILLED
+    before = np.concatenate([[0], np.cumsum(r + 1)])[:-1]
+    after = n - (np.cumsum(r[::-1])[::-1] + (k - 1 - np.arange(k)))
+    out = []
+    for j in range(k):
+        s = np.arange(before[j], after[j] + 1)
+        e = s + r[j]
+        ok = empties[e] == empties[s]
+        ok &= (s == 0) | ~filled[np.maximum(s - 1, 0)]
+        ok &= (e == n) | ~filled[np.minimum(e, n - 1)]
+        out.append(s[ok])
+    # Order: each run starts after the earliest end of the one before, ends before the latest
+    # start of the one after.
+    for j in range(1, k):
+        if len(out[j - 1]):
+            out[j] = out[j][out[j] >= out[j - 1][0] + r[j - 1] + 1]
+    for j in range(k - 2, -1, -1):
+        if len(out[j + 1]):
+            out[j] = out[j][out[j] + r[j] + 1 <= out[j + 1][-1]]
+    return out
+
+
+def _add_runs(model: Model, cells: np.ndarray, known: np.ndarray, clue: Clue) -> None:
+    if not clue:
+        model.add_clauses(-cells[:, None])
+        return
+    starts = run_starts(clue, known)
+    if any(len(s) == 0 for s in starts):
+        model.add_clauses(Groups(np.zeros(0, dtype=np.int64), np.zeros(2, dtype=np.int64)))
+        return
+    xs = [model.new_bools(len(s)) for s in starts]
+    model.add_exactly_one(xs)
+    pos = [_ranges(s, s + r) for s, r in zip(starts, clue, strict=True)]
+    who = [np.repeat(x, r) for x, r in zip(xs, clue, strict=True)]
+    pos_all, who_all = np.concatenate(pos), np.concatenate(who)
+    model.add_implications(who_all, cells[pos_all])
+    model.add_clauses(headed_groups(-cells, pos_all, who_all))
+    order = []
+    for j in range(len(clue) - 1):
+        s, t, gap = starts[j], starts[j + 1], clue[j] + 1
+        first_ok = np.searchsorted(t, s + gap)  # run j at s: run j+1 at t[first_ok:]
+        keys = np.repeat(np.arange(len(s)), len(t) - first_ok)
+        tails = _ranges(first_ok, np.full(len(s), len(t)))
+        order.append(headed_groups(-xs[j], keys, xs[j + 1][tails]))
+        last_ok = np.searchsorted(s, t - gap, side="right")  # run j+1 at t: run j at s[:last_ok]
+        keys = np.repeat(np.arange(len(t)), last_ok)
+        order.append(headed_groups(-xs[j + 1], keys, xs[j][_ranges(np.zeros(len(t), np.int64),
+                                                             last_ok)]))
+    if order:
+        model.add_clauses(Groups.concat(order))
