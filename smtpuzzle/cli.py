@@ -29,6 +29,7 @@ from smtpuzzle import counting, library
 from smtpuzzle.backends import BACKENDS, get_backend
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import decode_answer, export_file
+from smtpuzzle.model import Model
 from smtpuzzle.pictures import nonogram_cells, write_picture
 from smtpuzzle.puzzles.nonogram import Nonogram
 from smtpuzzle.puzzles.nonogram_solve import DEFAULT_BACKEND, solve_nonogram
@@ -335,10 +336,11 @@ def count(
 def export_cnf(
     model: ModelArg,
     output: Annotated[Path, typer.Option("-o", "--output", help="The .cnf file to write.")],
+    encoding: Annotated[str | None, typer.Option(
+        help="Nonograms: runs (default) or automaton.")] = None,
 ) -> None:
     """Write the model as DIMACS CNF for any SAT solver (comments name the user variables)."""
-    tiling = library.load(model, precheck=False)
-    m = tiling.build_model()
+    m = _build_any(library.load_puzzle(model, precheck=False), encoding)
     try:
         cnf = export_file(m, output)
     except OSError as exc:
@@ -353,14 +355,32 @@ def decode(
     model: ModelArg,
     cnf_file: Annotated[Path, typer.Argument(help="The CNF written by export-cnf.")],
     solver_output: Annotated[Path, typer.Argument(help="The solver's answer (s/v lines).")],
+    encoding: Annotated[str | None, typer.Option(
+        help="Nonograms: the encoding the CNF was exported with.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Read an external solver's answer to an exported CNF, verify it and draw it."""
-    tiling = library.load(model, precheck=False)
+    puzzle = library.load_puzzle(model, precheck=False)
     for p in (cnf_file, solver_output):
         if not p.is_file():
             raise PuzzleError("no such file", str(p))
-    status, values = decode_answer(tiling.build_model(), cnf_file, solver_output)
+    status, values = decode_answer(_build_any(puzzle, encoding), cnf_file, solver_output)
+    if isinstance(puzzle, Nonogram):
+        grids = [] if status is not Status.SAT else [puzzle.decode(values)]
+        for g in grids:
+            puzzle.verify(g)
+        if as_json:
+            print(json.dumps({"model": puzzle.name, "status": status.value,
+                              "backend": "dimacs", "solutions": grids}))
+        else:
+            out.print(f"[bold]{puzzle.name}[/bold]: {status.value} (from {solver_output})")
+            if grids:
+                out.print(nonogram_picture(grids), end="")
+                out.print("[dim]verified[/dim]")
+        if status is Status.UNKNOWN:
+            raise typer.Exit(EXIT_UNKNOWN)
+        return
+    tiling = puzzle
     solutions = []
     if status is Status.SAT:
         solution = tiling.decode(values)
@@ -376,6 +396,15 @@ def decode(
             out.print("[dim]verified[/dim]")
     if status is Status.UNKNOWN:
         raise typer.Exit(EXIT_UNKNOWN)
+
+
+def _build_any(puzzle: Tiling | Nonogram, encoding: str | None) -> Model:
+    """The model export and decode share (they must agree variable for variable)."""
+    if isinstance(puzzle, Nonogram):
+        return puzzle.build_model(encoding or "runs")
+    if encoding is not None:
+        raise PuzzleError(f"--encoding: for nonograms only ({puzzle.name} is a tiling)")
+    return puzzle.build_model()
 
 
 def main() -> None:

@@ -51,11 +51,12 @@ def list_models() -> list[ModelEntry]:
             except (OSError, tomllib.TOMLDecodeError):
                 title = "(unreadable)"
             found[path.stem] = ModelEntry(path.stem, path, title)
-        for path in sorted((d / "nonograms").glob("*")):
+        for path in sorted((d / "nonograms").rglob("*")):
             if path.suffix not in NONOGRAM_EXTENSIONS or path.stem in found:
                 continue
             try:
-                title = load_nonogram(path).title or "nonogram"
+                ng = load_nonogram(path)
+                title = ng.title or f"nonogram {ng.width}x{ng.height}"
             except PuzzleError:
                 title = "(unreadable)"
             found[path.stem] = ModelEntry(path.stem, path, title)
@@ -71,7 +72,8 @@ def resolve(name_or_path: str) -> Path:
         return path
     for d in model_dirs():
         candidates = [d / f"{name_or_path}.toml"]
-        candidates += [d / "nonograms" / f"{name_or_path}{ext}" for ext in NONOGRAM_EXTENSIONS]
+        candidates += sorted(p for ext in NONOGRAM_EXTENSIONS
+                             for p in (d / "nonograms").rglob(f"{name_or_path}{ext}"))
         for candidate in candidates:
             if candidate.is_file():
                 return candidate

@@ -133,7 +133,9 @@ class _CellNames(Sequence[str]):
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
-        r, c = divmod(int(i), self.w)
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        r, c = divmod(int(i) % len(self), self.w)
         return f"r{r + 1}c{c + 1}"
 
 

@@ -1,0 +1,245 @@
+"""Nonograms: readers, the exact line solver, encodings on every back end, verdicts, CLI."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from smtpuzzle.formats.dimacs import decode_answer, export_file
+from smtpuzzle.formats.nonogram_files import load_nonogram
+from smtpuzzle.library import resolve
+from smtpuzzle.puzzles.linesolve import _solve_line, presolve
+from smtpuzzle.puzzles.nonogram import Nonogram, line_runs
+from smtpuzzle.puzzles.nonogram_solve import solve_nonogram
+from tests.helpers import ROOT
+from tests.helpers import cli as run
+
+WEBPBN = ROOT / "models" / "nonograms" / "webpbn-free"
+JWILK = ROOT / "models" / "nonograms" / "jwilk"
+WITH_GOAL = sorted(p for p in WEBPBN.glob("*.non") if "goal" in p.read_text())
+# Small jwilk puzzles (at most 225 cells), for the full back end x encoding matrix.
+SMALL_JWILK = sorted(
+    p for p in JWILK.glob("*.nin")
+    if np.prod([int(v) for v in p.read_text().split("\n", 1)[0].split()]) <= 225)
+
+
+def from_grid(rows: list[str], name: str = "grid") -> Nonogram:
+    cols = ["".join(r[j] for r in rows) for j in range(len(rows[0]))]
+    return Nonogram([line_runs(r) for r in rows], [line_runs(c) for c in cols], name=name)
+
+
+def brute_force_count(puzzle: Nonogram) -> int:
+    h, w = puzzle.height, puzzle.width
+    n = 0
+    for bits in itertools.product(".#", repeat=h * w):
+        rows = ["".join(bits[r * w:(r + 1) * w]) for r in range(h)]
+        if all(line_runs(r) == c for r, c in zip(rows, puzzle.rows, strict=True)) and all(
+                line_runs("".join(r[j] for r in rows)) == c
+                for j, c in enumerate(puzzle.cols)):
+            n += 1
+    return n
+
+
+# -- readers -----------------------------------------------------------------------------
+
+def test_non_reader_reads_metadata_and_goal():
+    p = load_nonogram(WEBPBN / "webpbn-00001.non")
+    assert (p.width, p.height, p.title, p.author) == (5, 10, "Dancer", "Jan Wolter")
+    assert p.rows[1] == (2, 1) and p.cols[2] == (7,)
+    assert p.goal is not None and p.goal[0] == ".##.."
+
+
+def test_nin_and_clues_readers_agree(tmp_path: Path):
+    nin = tmp_path / "x.nin"
+    nin.write_text("3 2\n1 1\n\n1\n\n1\n")
+    clues = tmp_path / "x.clues"
+    clues.write_text("# a comment\ntitle: x\nrows:\n1, 1\n0\ncolumns:\n1\n-\n1\n")
+    a, b = load_nonogram(nin), load_nonogram(clues)
+    assert a.rows == b.rows == [(1, 1), ()]
+    assert a.cols == b.cols == [(1,), (), (1,)]
+    assert b.title == "x"
+
+
+@pytest.mark.parametrize(("name", "text", "message"), [
+    ("a.non", "width 3\nheight 1\nrows\n2,2\ncolumns\n1\n1\n1\n", "a.non:4: row 1 clue 2 2"),
+    ("b.nin", "2 2\n1\n1\nx\n1\n", "b.nin:4: bad clue 'x'"),
+    ("c.nin", "2 2\n1\n-1\n1\n1\n", "c.nin:3: bad clue '-1': negative run -1"),
+    ("d.nin", "2 2\n2\n\n1\n\n", "d.nin: the row clues fill 2 cells, the column clues 1"),
+    ("e.nin", "2 2\n1\n1\n1\n1\n1\n1\n", "e.nin:6: 6 clue lines for 2 rows + 2 columns"),
+    ("f.non", "width 2\nheight 2\nrows\n1\ncolumns\n1\n1\n", "f.non:5: rows: expected 2"),
+    ("g.non", "width 2\nheight 2\nfoo 3\n", "g.non:3: unknown key 'foo'"),
+    ("h.puz", "whatever", "unknown puzzle file type '.puz'"),
+])
+def test_bad_files_give_one_line_errors(tmp_path: Path, name: str, text: str, message: str):
+    path = tmp_path / name
+    path.write_text(text)
+    p = run("solve", str(path), cwd=tmp_path)
+    assert p.returncode == 2
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_a_malformed_jwilk_file_is_reported_not_guessed():
+    # data142.nin holds its clue block five times, run together: we refuse it.
+    p = run("solve", str(JWILK / "data142.nin"))
+    assert p.returncode == 2 and "data142.nin:47" in p.stderr
+
+
+# -- line solver -------------------------------------------------------------------------
+
+def test_line_solver_matches_brute_force_on_random_lines():
+    rng = np.random.default_rng(7)
+    for _ in range(1500):
+        n = int(rng.integers(1, 10))
+        truth = "".join(rng.choice(["#", "."], n))
+        clue = line_runs(truth)
+        cells = np.full(n, -1, np.int8)
+        for i in np.flatnonzero(rng.random(n) < 0.35):
+            cells[i] = truth[i] == "#"
+        if rng.random() < 0.3:  # sometimes inconsistent
+            i = int(rng.integers(n))
+            cells[i] = 1 - max(int(cells[i]), 0)
+        fits = [w for w in itertools.product("#.", repeat=n)
+                if line_runs("".join(w)) == clue
+                and all(cells[i] == -1 or (cells[i] == 1) == (w[i] == "#") for i in range(n))]
+        got = cells.copy()
+        fixed = _solve_line(got, np.array(clue, np.int64))
+        if not fits:
+            assert fixed == -1
+            continue
+        want = cells.copy()
+        for i in range(n):
+            seen = {w[i] for w in fits}
+            if len(seen) == 1 and cells[i] == -1:
+                want[i] = 1 if seen == {"#"} else 0
+        assert fixed == int((want != cells).sum()) and (got == want).all()
+
+
+# -- verdicts ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", WITH_GOAL, ids=lambda p: p.stem)
+def test_every_webpbn_goal_is_reproduced_and_unique(path: Path):
+    p = load_nonogram(path)
+    ans = solve_nonogram(p)
+    assert ans.status == "unique" and ans.solutions == [p.goal]
+
+
+@pytest.mark.parametrize("path", WITH_GOAL[:4], ids=lambda p: p.stem)
+@pytest.mark.parametrize("encoding", ["runs", "automaton"])
+def test_goals_without_presolve_on_sat(path: Path, encoding: str):
+    p = load_nonogram(path)
+    ans = solve_nonogram(p, "sat", encoding=encoding, use_presolve=False)
+    assert ans.status == "unique" and ans.solutions == [p.goal]
+
+
+def test_two_solutions_are_declared_multiple_and_both_shown():
+    p = from_grid(["#.", ".#"])
+    ans = solve_nonogram(p, use_presolve=True)
+    assert ans.status == "multiple"
+    assert sorted(map(tuple, ans.solutions)) == [("#.", ".#"), (".#", "#.")]
+
+
+def test_contradiction_is_none_with_and_without_presolve():
+    p = Nonogram(rows=[(2,), ()], cols=[(), (2,)])  # row 1 is full, column 1 is empty
+    for pre in (True, False):
+        ans = solve_nonogram(p, use_presolve=pre)
+        assert ans.status == "none" and ans.solutions == []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_counts_agree_with_brute_force_on_every_back_end_and_encoding(seed: int):
+    rng = np.random.default_rng(seed)
+    rows = ["".join(rng.choice(["#", "."], 4, p=[0.45, 0.55])) for _ in range(3)]
+    p = from_grid(rows)
+    want = brute_force_count(p)
+    for backend in ("sat", "cpsat", "z3"):
+        for encoding in ("runs", "automaton"):
+            for pre in (True, False):
+                ans = solve_nonogram(p, backend, encoding=encoding, use_presolve=pre,
+                                     limit=None)
+                assert ans.complete and ans.count == want, (backend, encoding, pre)
+
+
+@pytest.mark.parametrize("path", SMALL_JWILK, ids=lambda p: p.stem)
+def test_back_ends_and_encodings_agree_on_small_jwilk_puzzles(path: Path):
+    p = load_nonogram(path)
+    verdicts = {(b, e): solve_nonogram(p, b, encoding=e, use_presolve=False).status
+                for b in ("sat", "cpsat", "z3") for e in ("runs", "automaton")}
+    verdicts[("presolve", "")] = solve_nonogram(p).status
+    assert len(set(verdicts.values())) == 1, verdicts
+    assert next(iter(verdicts.values())) in ("unique", "multiple")
+
+
+def test_presolve_settles_line_solvable_puzzles_outright():
+    pre = presolve(load_nonogram(WEBPBN / "webpbn-00016.non"), probing=False)
+    assert pre.solved and pre.line_known == pre.grid.size
+
+
+def test_dimacs_round_trip(tmp_path: Path):
+    from pysat.solvers import Solver
+
+    p = load_nonogram(WEBPBN / "webpbn-00006.non")
+    model = p.build_model("automaton")
+    cnf_path = tmp_path / "cat.cnf"
+    cnf = export_file(model, cnf_path)
+    with Solver(name="cadical195", bootstrap_with=cnf.as_lists()) as s:
+        assert s.solve()
+        lits = s.get_model()
+    answer = tmp_path / "cat.out"
+    answer.write_text("s SATISFIABLE\nv " + " ".join(map(str, lits)) + " 0\n")
+    status, values = decode_answer(model, cnf_path, answer)
+    assert status.value == "sat" and p.decode(values) == p.goal
+
+
+# -- command line ------------------------------------------------------------------------
+
+def test_cli_json_unique_by_library_name():
+    out = json.loads(run("solve", "webpbn-00001", "--json").stdout)
+    assert out["status"] == "unique" and out["solutions"] == [load_nonogram(
+        resolve("webpbn-00001")).goal]
+    assert isinstance(out["time_s"], float)
+
+
+def test_cli_multiple_draws_both_and_writes_pictures(tmp_path: Path):
+    path = tmp_path / "two.clues"
+    path.write_text("rows:\n1\n1\ncolumns:\n1\n1\n")
+    p = run("solve", str(path), "--svg", "two.svg", "--png", "two.png", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert "multiple" in p.stdout
+    assert "#.   .#" in p.stdout or ".#   #." in p.stdout
+    svg = ET.parse(tmp_path / "two.svg").getroot()
+    assert svg.tag.endswith("svg") and len(svg) > 4
+    png = (tmp_path / "two.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert (width, height) == ((2 + 1 + 2) * 12, 2 * 12)
+
+
+def test_cli_count_and_export_decode(tmp_path: Path):
+    out = json.loads(run("solve", "data001", "--count", "--json").stdout)
+    assert out["status"] == "multiple" and out["complete"] and out["count"] >= 2
+    assert len(out["solutions"]) == out["count"]
+    from pysat.formula import CNF as PysatCNF
+    from pysat.solvers import Solver
+
+    cnf_path, answer = tmp_path / "d.cnf", tmp_path / "d.out"
+    p = run("export-cnf", "webpbn-00001", "-o", str(cnf_path), "--encoding", "automaton")
+    assert p.returncode == 0, p.stderr
+    with Solver(name="minisat22", bootstrap_with=PysatCNF(from_file=str(cnf_path))) as s:
+        assert s.solve()
+        answer.write_text("SAT\n" + " ".join(map(str, s.get_model())) + " 0\n")
+    p = run("decode", "webpbn-00001", str(cnf_path), str(answer), "--encoding", "automaton",
+            "--json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["solutions"] == [load_nonogram(resolve("webpbn-00001")).goal]
+
+
+def test_cli_rejects_nonogram_options_for_tilings():
+    p = run("solve", "pentomino-6x10", "--encoding", "runs")
+    assert p.returncode == 2 and "for nonograms only" in p.stderr
