@@ -43,7 +43,7 @@ def main() -> None:
     args = ap.parse_args()
     configs = args.configs.split(",")
     files = [f for s in args.sets.split(",") for f in SETS[s]]
-    solve_nonogram(load_nonogram(files[0]))  # load the compiled line solver once
+    solve_nonogram(load_nonogram(SETS["webpbn"][2]))  # load the compiled line solver once
     rows: dict[str, list[tuple[str, str, float]]] = {c: [] for c in configs}
     rejected = []
     for path in files:

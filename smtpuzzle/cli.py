@@ -14,6 +14,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated, Any
 
+import numpy as np
 import typer
 from rich.console import Console
 from rich.progress import (
@@ -31,6 +32,7 @@ from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import decode_answer, export_file
 from smtpuzzle.model import Model
 from smtpuzzle.pictures import nonogram_cells, write_picture
+from smtpuzzle.puzzles import maze, maze_search
 from smtpuzzle.puzzles.nonogram import Nonogram
 from smtpuzzle.puzzles.nonogram_solve import DEFAULT_BACKEND, solve_nonogram
 from smtpuzzle.puzzles.tiling import Tiling, TilingSolution
@@ -395,6 +397,87 @@ def decode(
             out.print(tiling_picture(tiling, s), end="")
             out.print("[dim]verified[/dim]")
     if status is Status.UNKNOWN:
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+maze_app = typer.Typer(no_args_is_help=True, help="Universal move strings for mazes.")
+app.add_typer(maze_app, name="maze")
+SizeOpt = Annotated[int, typer.Option(help="3 (thin walls, visit every reachable cell) or 4 "
+                                           "(blocked cells, reach the goal).")]
+
+
+@maze_app.command("check")
+@_friendly
+def maze_check(string: Annotated[str, typer.Argument(help="Moves, N E S W.")],
+               size: SizeOpt = 3, as_json: JsonOpt = False) -> None:
+    """How many cases STRING fails; the first failing maze is drawn with its start."""
+    result = maze.check(string, size)
+    if as_json:
+        print(json.dumps({"unsolved": result.unsolved, "cases": result.cases}))
+        return
+    what = "maze-start cases" if size == 3 else "mazes"
+    out.print(f"{len(maze.parse_string(string))} moves: fails {result.unsolved} of "
+              f"{result.cases} {what}")
+    if result.first_failing is not None:
+        cases = maze.all_cases(size)
+        out.print("first failing case (S start" + (", G goal" if size == 4 else "") + "):")
+        out.print(maze.draw(cases, result.first_failing))
+
+
+@maze_app.command("stats")
+@_friendly
+def maze_stats(size: SizeOpt = 3, as_json: JsonOpt = False) -> None:
+    """The reduced maze set a universal string is searched against."""
+    cases = maze.reduced_cases(size)
+    everything = maze.all_cases(size)
+    sizes = maze.reachable_sizes(cases)
+    by_size = {int(k): int((sizes == k).sum()) for k in np.unique(sizes)[::-1]}
+    if as_json:
+        print(json.dumps({"mazes": len(cases), "all_cases": len(everything), "size": size,
+                          "by_reachable_cells": by_size}))
+        return
+    out.print(f"{len(cases)} mazes with starts (of {len(everything)} cases), added largest first")
+    for k, n in by_size.items():
+        out.print(f"  {k} reachable cells: {n}")
+
+
+@maze_app.command("search")
+@_friendly
+def maze_search_cmd(
+    pattern: Annotated[str, typer.Argument(help="Letters N E S W fixed, * free.")],
+    size: SizeOpt = 3,
+    backend: Annotated[str, typer.Option(help="sat (incremental), z3 (incremental) or "
+                                              "cpsat (re-solve).")] = "sat",
+    solver: Annotated[str | None, typer.Option(help="sat: the PySAT solver.")] = None,
+    time_limit: Annotated[float | None, typer.Option(help="Seconds; then unknown.")] = None,
+    export_cnf: Annotated[Path | None, typer.Option(
+        "--export-cnf", help="Write the final formula as DIMACS CNF.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Complete PATTERN to a string that solves every maze, or prove none exists."""
+    show = err.is_terminal and not as_json
+    columns = [TextColumn("[bold]{task.description}"), TextColumn(
+        "{task.fields[added]} mazes added, solver {task.fields[solver]:.1f} s"),
+        TimeElapsedColumn()]
+    with Progress(*columns, console=err, disable=not show, transient=True) as bar:
+        task = bar.add_task("searching", added=0, solver=0.0)
+        result = maze_search.search(
+            pattern, size, backend, solver, time_limit,
+            progress=lambda n, t: bar.update(task, added=n, solver=t), export_cnf=export_cnf)
+    if as_json:
+        print(json.dumps(result.as_json()))
+    else:
+        if result.status == "sat":
+            line = f"found (verified on every case): {result.string}"
+        elif result.status == "unsat":
+            line = "no string fits the pattern (proved)"
+        else:
+            line = "unknown (time limit reached)"
+        out.print(f"{line}\n{result.mazes_added} mazes added, {result.time_s:.2f} s "
+                  f"(solver {result.solver_time_s:.2f} s, {result.backend})")
+        if export_cnf is not None and result.status != "unknown":
+            out.print(f"wrote {export_cnf}")
+    if result.status == "unknown":
         raise typer.Exit(EXIT_UNKNOWN)
 
 
