@@ -1,0 +1,119 @@
+"""Maze sequences: the checker, the reduced set, the counterexample-guided search."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from smtpuzzle.puzzles.maze import (
+    KNOWN_79,
+    LETTERS,
+    all_cases,
+    check,
+    failing,
+    reduced_cases,
+)
+from smtpuzzle.puzzles.maze_search import search
+from tests.helpers import cli as run
+
+
+def test_known_string_solves_every_case_and_every_deletion_breaks_it():
+    assert len(KNOWN_79) == 79
+    result = check(KNOWN_79)
+    assert (result.unsolved, result.cases) == (0, 36864)
+    for i in range(len(KNOWN_79)):
+        assert check(KNOWN_79[:i] + KNOWN_79[i + 1:]).unsolved > 0, i
+
+
+def test_reduced_set_counts():
+    assert len(reduced_cases(3)) == 10772
+    assert len(all_cases(4)) == len(reduced_cases(4)) == 3828
+    sizes = [bin(int(r)).count("1") for r in reduced_cases(3).reach]
+    assert sizes == sorted(sizes, reverse=True) and min(sizes) == 5  # largest first
+
+
+def test_the_reduced_set_decides_like_the_full_set():
+    # A string solving the reduced set solves every case: checked on random near-misses.
+    rng = np.random.default_rng(3)
+    full, reduced = all_cases(3), reduced_cases(3)
+    for _ in range(40):
+        s = list(KNOWN_79)
+        for i in rng.choice(len(s), 2, replace=False):
+            s[i] = LETTERS[rng.integers(4)]
+        s = "".join(s)
+        assert (len(failing(full, s)) == 0) == (len(failing(reduced, s)) == 0)
+
+
+def test_cli_check_reports_the_failing_maze():
+    broken = KNOWN_79[:-1]
+    out = json.loads(run("maze", "check", broken, "--json").stdout)
+    assert out == {"unsolved": check(broken).unsolved, "cases": 36864} and out["unsolved"] > 0
+    p = run("maze", "check", broken)
+    assert p.returncode == 0 and "first failing case" in p.stdout and " S " in p.stdout
+    assert run("maze", "check", "NEXT").returncode == 2
+
+
+def test_cli_stats():
+    out = json.loads(run("maze", "stats", "--json").stdout)
+    assert out["mazes"] == 10772 and sum(out["by_reachable_cells"].values()) == 10772
+
+
+@pytest.mark.parametrize("backend", ["sat", "z3", "cpsat"])
+def test_a_few_stars_are_completed_to_a_verified_universal_string(backend: str):
+    pattern = KNOWN_79[:20] + "*****" + KNOWN_79[25:]
+    r = search(pattern, 3, backend, time_limit=120)
+    assert r.status == "sat" and check(r.string).unsolved == 0
+    assert all(p in ("*", c) for p, c in zip(pattern, r.string, strict=True))
+
+
+def brute_force(pattern: str, size: int) -> bool:
+    cases = reduced_cases(size)
+    free = [i for i, ch in enumerate(pattern) if ch == "*"]
+    for fill in itertools.product(LETTERS, repeat=len(free)):
+        s = list(pattern)
+        for i, ch in zip(free, fill, strict=True):
+            s[i] = ch
+        if len(failing(cases, "".join(s))) == 0:
+            return True
+    return False
+
+
+@pytest.mark.parametrize(("pattern", "size"), [
+    (KNOWN_79[:40] + "***" + KNOWN_79[43:], 3),
+    (KNOWN_79[:40] + "***" + KNOWN_79[44:], 3),   # one move short
+    (KNOWN_79[:10] + "**" + KNOWN_79[12:60] + "**" + KNOWN_79[65:], 3),
+    ("*" * 6, 4),
+])
+def test_search_agrees_with_brute_force(pattern: str, size: int):
+    want = brute_force(pattern, size)
+    for backend in ("sat", "z3"):
+        r = search(pattern, size, backend, time_limit=120)
+        assert r.status == ("sat" if want else "unsat"), backend
+
+
+def test_export_cnf_of_the_final_formula(tmp_path: Path):
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    pattern = KNOWN_79[:30] + "****" + KNOWN_79[34:]
+    cnf_path = tmp_path / "maze.cnf"
+    p = run("maze", "search", pattern, "--export-cnf", str(cnf_path), "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["status"] == "sat" and out["mazes_added"] >= 1
+    names = {}
+    for line in cnf_path.read_text().splitlines():
+        if line.startswith("c user "):
+            _, _, var, name = line.split()
+            names[int(var)] = name
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf_path))) as s:
+        assert s.solve()
+        chosen = sorted((int(names[v][1:].split("=")[0]), names[v][-1])
+                        for v in s.get_model() if v > 0 and v in names)
+    string = "".join(ch for _, ch in chosen)
+    assert len(string) == len(pattern)
+    assert all(p in ("*", c) for p, c in zip(pattern, string, strict=True))
