@@ -28,6 +28,7 @@ from smtpuzzle.model import Groups, Model
 from smtpuzzle.puzzles.maze import LETTERS, Cases, failing, parse_string, reduced_cases
 
 SEARCH_BACKENDS = ("sat", "z3", "cpsat")
+BATCH = 1  # failing cases added per round
 Progress = Callable[[int, float], None]  # (cases added, solver seconds so far)
 
 
@@ -67,43 +68,92 @@ class Encoder:
             parts.append(Groups.of(x[t, d][:, None]))
         return parts
 
+    def segments(self) -> list[tuple[int, int, bool]]:
+        """(first move, end move, free): runs of fixed letters, and single free moves."""
+        out: list[tuple[int, int, bool]] = []
+        t = 0
+        while t < self.length:
+            if self.pattern[t] == "*":
+                out.append((t, t + 1, True))
+                t += 1
+                continue
+            e = t
+            while e < self.length and self.pattern[e] != "*":
+                e += 1
+            out.append((t, e, False))
+            t = e
+        return out
+
     def case(self, cases: Cases, k: int) -> list[Groups]:
+        """Positions only at segment ends: a run of fixed letters is a known function of the
+        position where it starts (simulated here), so it needs no literal per move."""
         moves, start, target = cases.moves[k], int(cases.start[k]), int(cases.target[k])
-        n_cells, length = moves.shape[0], self.length
-        # Cells within t steps of the start: where the walk can be after move t.
-        can = np.zeros((length + 1, n_cells), dtype=bool)
-        can[0, start] = True
-        for t in range(length):
-            can[t + 1] = can[t]
-            can[t + 1, moves[can[t]].ravel()] = True
-        pos = np.zeros((length + 1, n_cells), dtype=np.int64)
-        count = int(can[1:].sum())
-        pos[1:][can[1:]] = np.arange(self.top + 1, self.top + count + 1)
-        self.top += count
+        n_cells = moves.shape[0]
+        cells = np.arange(n_cells)
+        segs = self.segments()
+        can = [np.zeros(n_cells, dtype=bool)]
+        can[0][start] = True
+        pos = [np.zeros(n_cells, dtype=np.int64)]
+        pos[0][start] = -1  # the start is known: a constant, not a literal
+        parts: list[Groups] = []
+        visit: list[list[np.ndarray]] = [[] for _ in range(n_cells)]  # literals per cell
         x = self.letters
-        parts = []
-        # Move 0 from the start.
-        d = np.arange(4)
-        parts.append(Groups.of(np.stack([-x[0, d], pos[1, moves[start, d]]], axis=1)))
-        # Moves 1..L-1: (position, letter) -> next position.
-        t, c = np.nonzero(can[1:length])
-        t = t + 1
-        tt, dd = np.repeat(t, 4), np.tile(d, len(t))
-        cc = np.repeat(c, 4)
-        parts.append(Groups.of(np.stack([-pos[tt, cc], -x[tt, dd],
-                                         pos[tt + 1, moves[cc, dd]]], axis=1)))
-        # At most one position after each move.
-        pairs = []
-        for step in range(1, length + 1):
-            here = pos[step][can[step]]
-            if len(here) > 1:
-                i, j = np.triu_indices(len(here), 1)
-                pairs.append(np.stack([-here[i], -here[j]], axis=1))
-        if pairs:
-            parts.append(Groups.of(np.concatenate(pairs)))
-        # Every cell to visit is visited.
-        goals = [c for c in range(n_cells) if (target >> c) & 1 and c != start]
-        parts.append(Groups.of([pos[1:, c][can[1:, c]] for c in goals]))
+        for i, (a, b, free) in enumerate(segs):
+            here, lit = can[i], pos[i]
+            nxt = np.zeros(n_cells, dtype=bool)
+            if free:
+                to = moves[:, :]  # (cells, 4)
+                nxt[to[here].ravel()] = True
+            else:
+                to = cells.copy()
+                seen = np.left_shift(1, cells)
+                for ch in self.pattern[a:b]:
+                    to = moves[to, LETTERS.index(ch)]
+                    seen |= np.left_shift(1, to)
+                nxt[to[here]] = True
+            nlit = np.zeros(n_cells, dtype=np.int64)
+            count = int(nxt.sum())
+            nlit[nxt] = np.arange(self.top + 1, self.top + count + 1)
+            self.top += count
+            src = np.flatnonzero(here)
+            if free:
+                q = np.repeat(src, 4)
+                d = np.tile(np.arange(4), len(src))
+                dst = nlit[moves[q, d]]
+                if lit[src[0]] == -1:  # from the known start: letter -> position
+                    parts.append(Groups.of(np.stack([-x[a, d], dst], axis=1)))
+                else:
+                    parts.append(Groups.of(np.stack([-lit[q], -x[a, d], dst], axis=1)))
+                for c in np.flatnonzero(nxt):
+                    visit[c].append(nlit[c:c + 1])
+            else:
+                dst = nlit[to[src]]
+                if lit[src[0]] == -1:
+                    parts.append(Groups.of(dst[:, None]))
+                else:
+                    parts.append(Groups.of(np.stack([-lit[src], dst], axis=1)))
+                for q in src:
+                    for c in np.flatnonzero((seen[q] >> cells) & 1):
+                        if lit[q] == -1:
+                            visit[c].append(np.array([0]))  # visited for sure
+                        else:
+                            visit[c].append(lit[q:q + 1])
+            here_lits = nlit[nxt]
+            if len(here_lits) > 1:
+                i2, j2 = np.triu_indices(len(here_lits), 1)
+                parts.append(Groups.of(np.stack([-here_lits[i2], -here_lits[j2]], axis=1)))
+            can.append(nxt)
+            pos.append(nlit)
+        goals = []
+        for c in range(n_cells):
+            if not (target >> c) & 1 or c == start:
+                continue
+            lits = np.concatenate(visit[c]) if visit[c] else np.zeros(0, dtype=np.int64)
+            if (lits == 0).any():
+                continue
+            goals.append(lits)
+        if goals:
+            parts.append(Groups.of(goals))
         return parts
 
     def decode(self, true_vars: set[int]) -> str:
@@ -153,9 +203,9 @@ def _loop(check: Callable[[float | None], tuple[str, set[int] | None]],
         if len(bad) == 0:
             report("done", ("sat", string, added, solver_time))
             return
-        k = int(bad[0])
-        add(enc.case(cases, k))
-        added.append(k)
+        new = [int(k) for k in bad[:BATCH]]
+        add([g for k in new for g in enc.case(cases, k)])
+        added.extend(new)
         report("progress", (len(added), solver_time))
 
 
