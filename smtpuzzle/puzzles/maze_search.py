@@ -41,9 +41,11 @@ class SearchResult:
     solver_time_s: float
     backend: str
     added: list[int] = field(default_factory=list)  # indices into the reduced cases
+    searched: str = ""  # the pattern after symmetry breaking
 
     def as_json(self) -> dict[str, Any]:
         return {"status": self.status, "string": self.string, "mazes_added": self.mazes_added,
+                "searched_pattern": self.searched,
                 "time_s": round(self.time_s, 4), "solver_time_s": round(self.solver_time_s, 4),
                 "backend": self.backend}
 
@@ -90,6 +92,10 @@ class Encoder:
         moves, start, target = cases.moves[k], int(cases.start[k]), int(cases.target[k])
         n_cells = moves.shape[0]
         cells = np.arange(n_cells)
+        if target & (target - 1) == 0:  # one goal cell: once there, the case is solved
+            goal = target.bit_length() - 1
+            moves = moves.copy()
+            moves[goal] = goal
         segs = self.segments()
         can = [np.zeros(n_cells, dtype=bool)]
         can[0][start] = True
@@ -348,6 +354,7 @@ def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None
     from smtpuzzle.puzzles.maze import check as check_all
 
     pattern = parse_string(pattern, allow_free=True)
+    searched = _break_symmetry(pattern, size)
     if backend not in SEARCH_BACKENDS:
         raise PuzzleError(f"maze search back ends are {', '.join(SEARCH_BACKENDS)}, "
                           f"not {backend!r}")
@@ -362,14 +369,14 @@ def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None
 
     if backend == "sat":
         label = f"sat:{solver or 'cadical195'}"
-        status, string, added, solver_time = _run_sat(pattern, size, solver or "cadical195",
+        status, string, added, solver_time = _run_sat(searched, size, solver or "cadical195",
                                                       deadline, tracked)
     elif backend == "z3":
         label = "z3"
-        status, string, added, solver_time = _run_z3(pattern, size, deadline, tracked)
+        status, string, added, solver_time = _run_z3(searched, size, deadline, tracked)
     else:
         label = "cpsat"
-        status, string, added, solver_time = _run_cpsat(pattern, size, deadline, tracked)
+        status, string, added, solver_time = _run_cpsat(searched, size, deadline, tracked)
     if string is not None:
         verdict = check_all(string, size)
         if verdict.unsolved:
@@ -377,6 +384,16 @@ def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None
         if any(p != "*" and p != ch for p, ch in zip(pattern, string, strict=True)):
             raise VerificationError(f"found string {string} does not match {pattern}")
     if export_cnf is not None and status != "unknown":
-        export_file(Encoder(pattern).model(reduced_cases(size), added), Path(export_cnf))
+        export_file(Encoder(searched).model(reduced_cases(size), added), Path(export_cnf))
     return SearchResult(status, string, max(len(added), seen[0]), time.perf_counter() - start,
-                        solver_time, label, added)
+                        solver_time, label, added, searched)
+
+
+def _break_symmetry(pattern: str, size: int) -> str:
+    """From scratch (all ``*``) the first move can be fixed without loss. 3x3: the case set
+    is closed under the square's rotations, which map any first move to N. 4x4: a first
+    move N or W does nothing from the top-left start (drop it, append any move), and the
+    transpose (N<->W, E<->S) maps the case set onto itself, so the first move is E."""
+    if set(pattern) != {"*"}:
+        return pattern
+    return ("N" if size == 3 else "E") + pattern[1:]
