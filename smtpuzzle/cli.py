@@ -141,7 +141,8 @@ def solve(
             limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
         _solve_nonogram(puzzle, backend or DEFAULT_BACKEND, solver, encoding or "runs",
                         not no_presolve, not no_probing, time_limit, limit_n,
-                        count_solutions or all_solutions or limit is not None, svg, png,
+                        count_solutions or all_solutions or limit is not None,
+                        all_solutions or (limit is not None and not count_solutions), svg, png,
                         as_json)
         return
     nonogram_only = {"--encoding": encoding is not None, "--no-presolve": no_presolve,
@@ -203,13 +204,14 @@ def solve(
 
 def _solve_nonogram(puzzle: Nonogram, backend: str, solver: str | None, encoding: str,
                     use_presolve: bool, probing: bool, time_limit: float | None,
-                    limit: int | None, listing: bool, svg: Path | None, png: Path | None,
-                    as_json: bool) -> None:
+                    limit: int | None, counting_: bool, listing: bool, svg: Path | None,
+                    png: Path | None, as_json: bool) -> None:
     spinner = err.status(f"solving {puzzle.name} with {backend}...")
     with spinner if err.is_terminal and not as_json else nullcontext():
         ans = solve_nonogram(puzzle, backend, solver, encoding, use_presolve, probing,
                              time_limit, limit)
-    shown = ans.solutions if listing else ans.solutions[:2]
+    # --all / --limit draw every solution; --count reports the number and draws two.
+    shown = ans.solutions if listing or (counting_ and as_json) else ans.solutions[:2]
     for path in (svg, png):
         if path is not None:
             write_picture(nonogram_cells(shown), path)
@@ -227,13 +229,13 @@ def _solve_nonogram(puzzle: Nonogram, backend: str, solver: str | None, encoding
         if ans.status == "unknown":
             why = " (interrupted)" if ans.interrupted else " (time limit reached)"
         out.print(f"[bold]{puzzle.name}[/bold]: {ans.status}{why} in {ans.time_s:.2f} s ({how})")
-        if listing:
+        if counting_:
             exact = "all of them" if ans.complete else "stopped at the limit or time: maybe more"
             out.print(f"{ans.count} solutions ({exact})")
         if shown:
             out.print(nonogram_picture(shown), end="")
             out.print("[dim]verified[/dim]")
-    if ans.status == "unknown" or (listing and not ans.complete and limit is None):
+    if ans.status == "unknown" or (counting_ and not ans.complete and limit is None):
         raise typer.Exit(EXIT_UNKNOWN)
 
 
