@@ -59,6 +59,7 @@ class Encoder:
         self.length = len(pattern)
         self.letters = np.arange(1, 4 * self.length + 1, dtype=np.int64).reshape(-1, 4)
         self.top = 4 * self.length
+        self._shared: dict[Any, np.ndarray] = {}
 
     def base(self) -> list[Groups]:
         x = self.letters
@@ -104,6 +105,7 @@ class Encoder:
         parts: list[Groups] = []
         visit: list[list[np.ndarray]] = [[] for _ in range(n_cells)]  # literals per cell
         x = self.letters
+        key: Any = ("start", start)
         for i, (a, b, free) in enumerate(segs):
             here, lit = can[i], pos[i]
             nxt = np.zeros(n_cells, dtype=bool)
@@ -117,16 +119,27 @@ class Encoder:
                     to = moves[to, LETTERS.index(ch)]
                     seen |= np.left_shift(1, to)
                 nxt[to[here]] = True
-            nlit = np.zeros(n_cells, dtype=np.int64)
-            count = int(nxt.sum())
-            nlit[nxt] = np.arange(self.top + 1, self.top + count + 1)
-            self.top += count
             src = np.flatnonzero(here)
+            # Cases whose walks agree on every string so far share their position literals
+            # (and so what the solver learns about them): the key is the start and every
+            # transition taken from the cells the walk can be in.
+            key = (key, (to[src] if not free else moves[src]).tobytes())
+            shared = self._shared.get(key)
+            if shared is not None:
+                nlit = shared
+            else:
+                nlit = np.zeros(n_cells, dtype=np.int64)
+                count = int(nxt.sum())
+                nlit[nxt] = np.arange(self.top + 1, self.top + count + 1)
+                self.top += count
+                self._shared[key] = nlit
             if free:
                 q = np.repeat(src, 4)
                 d = np.tile(np.arange(4), len(src))
                 dst = nlit[moves[q, d]]
-                if lit[src[0]] == -1:  # from the known start: letter -> position
+                if shared is not None:
+                    pass  # the transitions are in the formula already
+                elif lit[src[0]] == -1:  # from the known start: letter -> position
                     parts.append(Groups.of(np.stack([-x[a, d], dst], axis=1)))
                 else:
                     parts.append(Groups.of(np.stack([-lit[q], -x[a, d], dst], axis=1)))
@@ -134,7 +147,9 @@ class Encoder:
                     visit[c].append(nlit[c:c + 1])
             else:
                 dst = nlit[to[src]]
-                if lit[src[0]] == -1:
+                if shared is not None:
+                    pass
+                elif lit[src[0]] == -1:
                     parts.append(Groups.of(dst[:, None]))
                 else:
                     parts.append(Groups.of(np.stack([-lit[src], dst], axis=1)))
@@ -145,7 +160,7 @@ class Encoder:
                         else:
                             visit[c].append(lit[q:q + 1])
             here_lits = nlit[nxt]
-            if len(here_lits) > 1:
+            if shared is None and len(here_lits) > 1:
                 i2, j2 = np.triu_indices(len(here_lits), 1)
                 parts.append(Groups.of(np.stack([-here_lits[i2], -here_lits[j2]], axis=1)))
             can.append(nxt)
