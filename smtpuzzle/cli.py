@@ -31,7 +31,7 @@ from smtpuzzle.backends import BACKENDS, get_backend
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import decode_answer, export_file
 from smtpuzzle.model import Model
-from smtpuzzle.pictures import nonogram_cells, write_picture
+from smtpuzzle.pictures import nonogram_cells, tiling_picture_cells, write_picture
 from smtpuzzle.puzzles import maze, maze_search
 from smtpuzzle.puzzles.nonogram import Nonogram
 from smtpuzzle.puzzles.nonogram_solve import DEFAULT_BACKEND, solve_nonogram
@@ -128,8 +128,8 @@ def solve(
         "--no-probing", help="Nonograms: line solving only, no probing.")] = False,
     count_solutions: Annotated[bool, typer.Option(
         "--count", help="Nonograms: count solutions (up to --limit, default 10000).")] = False,
-    svg: Annotated[Path | None, typer.Option(help="Nonograms: write an SVG picture.")] = None,
-    png: Annotated[Path | None, typer.Option(help="Nonograms: write a PNG picture.")] = None,
+    svg: Annotated[Path | None, typer.Option(help="Write an SVG picture of the solution.")] = None,
+    png: Annotated[Path | None, typer.Option(help="Write a PNG picture of the solution.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Find one solution, or prove there is none; --all / --limit N list solutions.
@@ -146,12 +146,13 @@ def solve(
                         as_json)
         return
     nonogram_only = {"--encoding": encoding is not None, "--no-presolve": no_presolve,
-                     "--no-probing": no_probing, "--count": count_solutions,
-                     "--svg": svg is not None, "--png": png is not None}
+                     "--no-probing": no_probing, "--count": count_solutions}
     used = [k for k, v in nonogram_only.items() if v]
     if used:
         raise PuzzleError(f"{', '.join(used)}: for nonograms only ({model} is a tiling)")
     tiling = puzzle
+    if (svg or png) and (all_solutions or limit is not None):
+        raise PuzzleError("--svg / --png draw one solution: leave out --all / --limit")
     if all_solutions or limit is not None:
         _list_solutions(tiling, backend or "exact-cover", solver, None if all_solutions else limit,
                         distinct, time_limit, as_json)
@@ -176,6 +177,9 @@ def solve(
         solution = tiling.decode(result.values)
         tiling.verify(solution)
         solutions.append(solution)
+        for path in (svg, png):
+            if path is not None:
+                write_picture(tiling_picture_cells(tiling, solution), path)
     if as_json:
         print(json.dumps({
             "model": tiling.name, "status": status.value, "backend": engine.label(),

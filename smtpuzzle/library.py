@@ -77,7 +77,7 @@ def resolve(name_or_path: str) -> Path:
         for candidate in candidates:
             if candidate.is_file():
                 return candidate
-    known = ", ".join(e.name for e in list_models()[:8])
+    known = ", ".join([e.name for e in list_models() if e.path.suffix == ".toml"][:8])
     raise PuzzleError(f"no model named {name_or_path!r} (try `smtpuzzle list`; some: {known})")
 
 

@@ -1,7 +1,8 @@
 """Picture files of solutions: SVG (text) and PNG (written here with zlib, no imaging library).
 
-A picture is a grid of coloured cells, several grids side by side (the two solutions of a
-puzzle that is not unique). Colours are RGB triples.
+A picture is one or more grids of coloured cells side by side: the two solutions of a
+nonogram that is not unique, or the layers of a 3D tiling. SVG also draws each cell's label
+(a piece's letter), a caption per grid and a legend; PNG draws the colours only.
 """
 
 from __future__ import annotations
@@ -9,7 +10,10 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
 
 import numpy as np
 
@@ -33,6 +37,59 @@ def nonogram_cells(solutions: Sequence[Sequence[str]]) -> list[np.ndarray]:
     return out
 
 
+HOLE: Colour = (225, 225, 225)
+
+
+def piece_colours(names: Sequence[str]) -> dict[str, Colour]:
+    """Distinct, fairly light colours: hues spread by the golden ratio."""
+    import colorsys
+
+    out = {}
+    for i, name in enumerate(names):
+        hue = (i * 0.618033988749895) % 1.0
+        r, g, b = colorsys.hsv_to_rgb(hue, 0.55 if i % 2 else 0.75, 0.95 if i % 3 else 0.8)
+        out[name] = (int(r * 255), int(g * 255), int(b * 255))
+    return out
+
+
+@dataclass
+class Picture:
+    grids: list[np.ndarray]  # (rows, cols, 3) colours each
+    labels: list[np.ndarray] | None = None  # (rows, cols) text per cell, '' for none
+    captions: list[str] | None = None
+    legend: list[tuple[Colour, str]] | None = None
+
+
+def tiling_picture_cells(tiling: Any, solution: Any) -> Picture:
+    """A tiling solution: one colour and letter per piece; 3D boards one grid per layer."""
+    from smtpuzzle.render import piece_chars
+
+    names = [p.name for p in tiling.pieces]
+    colours, chars = piece_colours(names), piece_chars(names)
+    dims = tiling.board.dims
+    mask = tiling.board.mask
+    layers = [None] if len(dims) == 2 else list(range(dims[2]))
+    owner = {cell: pl.piece for pl in solution.placements for cell in pl.cells}
+    grids, labels = [], []
+    for z in layers:
+        img = np.full((dims[0], dims[1], 3), 255, dtype=np.uint8)
+        text = np.full((dims[0], dims[1]), "", dtype=object)
+        for r in range(dims[0]):
+            for c in range(dims[1]):
+                cell = (r, c) if z is None else (r, c, z)
+                if not mask[cell]:
+                    img[r, c] = HOLE
+                elif cell in owner:
+                    img[r, c] = colours[owner[cell]]
+                    text[r, c] = chars[owner[cell]]
+        grids.append(img)
+        labels.append(text)
+    used = [n for n in names if any(pl.piece == n for pl in solution.placements)]
+    legend = [(colours[n], n if chars[n] == n else f"{chars[n]} = {n}") for n in used]
+    captions = None if layers == [None] else [f"z={z}" for z in layers]
+    return Picture(grids, labels, captions, legend)
+
+
 def _side_by_side(grids: Sequence[np.ndarray]) -> np.ndarray:
     h = max(g.shape[0] for g in grids)
     parts = []
@@ -44,28 +101,53 @@ def _side_by_side(grids: Sequence[np.ndarray]) -> np.ndarray:
     return np.concatenate(parts, axis=1)
 
 
-def svg_text(grids: Sequence[np.ndarray], cell: int = 12) -> str:
-    image = _side_by_side(grids)
+def _hex(colour: Any) -> str:
+    return "#" + "".join(f"{int(v):02x}" for v in colour)
+
+
+def svg_text(picture: Picture | Sequence[np.ndarray], cell: int = 12) -> str:
+    pic = picture if isinstance(picture, Picture) else Picture(list(picture))
+    image = _side_by_side(pic.grids)
     h, w = image.shape[:2]
-    rects = []
-    for r, c in zip(*np.nonzero((image != 255).any(axis=2)), strict=True):
-        colour = "#" + "".join(f"{int(v):02x}" for v in image[r, c])
-        rects.append(f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" '
-                     f'fill="{colour}"/>')
-    outlines = []
+    top = 16 if pic.captions else 0
+    body = []
     x0 = 0
-    for g in grids:
+    for k, g in enumerate(pic.grids):
         gh, gw = g.shape[:2]
-        outlines.append(f'<rect x="{x0 * cell}" y="0" width="{gw * cell}" '
-                        f'height="{gh * cell}" fill="none" stroke="#888" stroke-width="1"/>')
+        for r, c in zip(*np.nonzero((g != 255).any(axis=2)), strict=True):
+            x, y = (x0 + c) * cell, top + r * cell
+            body.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" '
+                        f'fill="{_hex(g[r, c])}" stroke="#fff" stroke-width="0.5"/>')
+            label = pic.labels[k][r, c] if pic.labels else ""
+            if label:
+                body.append(f'<text x="{x + cell / 2}" y="{y + cell * 0.75}" font-size="'
+                            f'{cell * 0.6:.1f}" text-anchor="middle" font-family="monospace">'
+                            f'{escape(label)}</text>')
+        body.append(f'<rect x="{x0 * cell}" y="{top}" width="{gw * cell}" height="{gh * cell}" '
+                    'fill="none" stroke="#888" stroke-width="1"/>')
+        if pic.captions:
+            body.append(f'<text x="{x0 * cell}" y="12" font-size="11" font-family="sans-serif">'
+                        f'{escape(pic.captions[k])}</text>')
         x0 += gw + GAP
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w * cell}" height="{h * cell}" '
-            f'viewBox="0 0 {w * cell} {h * cell}">\n<rect width="100%" height="100%" '
-            f'fill="white"/>\n' + "\n".join(rects + outlines) + "\n</svg>\n")
+    height = top + h * cell
+    if pic.legend:
+        y = height + 8
+        for colour, text in pic.legend:
+            body.append(f'<rect x="0" y="{y}" width="{cell}" height="{cell}" '
+                        f'fill="{_hex(colour)}"/>')
+            body.append(f'<text x="{cell + 4}" y="{y + cell - 2}" font-size="{cell - 1}" '
+                        f'font-family="sans-serif">{escape(text)}</text>')
+            y += cell + 3
+        height = y
+    width = max(w * cell, 160 if pic.legend else 0)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}">\n<rect width="100%" height="100%" '
+            f'fill="white"/>\n' + "\n".join(body) + "\n</svg>\n")
 
 
-def png_bytes(grids: Sequence[np.ndarray], cell: int = 12) -> bytes:
-    image = _side_by_side(grids)
+def png_bytes(picture: Picture | Sequence[np.ndarray], cell: int = 12) -> bytes:
+    pic = picture if isinstance(picture, Picture) else Picture(list(picture))
+    image = _side_by_side(pic.grids)
     big = np.repeat(np.repeat(image, cell, axis=0), cell, axis=1)
     # Thin grid lines inside each cell block make single cells countable.
     big[::cell][(big[::cell] == 255).all(axis=2)] = GRID_LINE
@@ -82,8 +164,8 @@ def png_bytes(grids: Sequence[np.ndarray], cell: int = 12) -> bytes:
             + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
 
 
-def write_picture(grids: Sequence[np.ndarray], path: str | Path) -> None:
-    """Write ``grids`` side by side as SVG or PNG, chosen by the file's extension."""
+def write_picture(grids: Picture | Sequence[np.ndarray], path: str | Path) -> None:
+    """Write a picture (or bare grids side by side) as SVG or PNG, by the file's extension."""
     path = Path(path)
     suffix = path.suffix.lower()
     try:

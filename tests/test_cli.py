@@ -119,3 +119,21 @@ def test_time_limit_gives_unknown_and_exit_1():
     # Too little time for any answer; the status must say so rather than guess.
     assert out["status"] in ("unknown", "sat")
     assert p.returncode == (1 if out["status"] == "unknown" else 0)
+
+
+def test_solve_writes_tiling_pictures(tmp_path: Path):
+    import xml.etree.ElementTree as ET
+
+    p = run("solve", "pentomino-6x10", "--svg", "t.svg", "--png", "t.png", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    svg = ET.parse(tmp_path / "t.svg").getroot()
+    texts = [e.text for e in svg.iter() if e.tag.endswith("text")]
+    # 60 cell letters (5 per piece) and a 12-entry legend
+    assert sorted(t for t in texts if len(t) == 1) == sorted("FILNPTUVWXYZ" * 6)
+    png = (tmp_path / "t.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == (120, 72)
+    p = run("solve", "soma-3x3x3", "--svg", "s.svg", cwd=tmp_path)
+    texts = [e.text for e in ET.parse(tmp_path / "s.svg").getroot().iter()
+             if e.tag.endswith("text")]
+    assert {"z=0", "z=1", "z=2"} <= set(texts)
