@@ -106,6 +106,7 @@ class Encoder:
         visit: list[list[np.ndarray]] = [[] for _ in range(n_cells)]  # literals per cell
         x = self.letters
         key: Any = ("start", start)
+        steps: list[tuple[bool, np.ndarray, np.ndarray | None]] = []
         for i, (a, b, free) in enumerate(segs):
             here, lit = can[i], pos[i]
             nxt = np.zeros(n_cells, dtype=bool)
@@ -165,6 +166,8 @@ class Encoder:
                 parts.append(Groups.of(np.stack([-here_lits[i2], -here_lits[j2]], axis=1)))
             can.append(nxt)
             pos.append(nlit)
+            steps.append((free, moves if free else to, None if free else seen))
+        parts += self._lookahead(moves, start, target, steps, can, pos)
         goals = []
         for c in range(n_cells):
             if not (target >> c) & 1 or c == start:
@@ -176,6 +179,60 @@ class Encoder:
         if goals:
             parts.append(Groups.of(goals))
         return parts
+
+    def _lookahead(self, moves: np.ndarray, start: int, target: int,
+                   steps: list[tuple[bool, np.ndarray, np.ndarray | None]],
+                   can: list[np.ndarray], pos: list[np.ndarray]) -> list[Groups]:
+        """``v[i][c]``: cell c was visited by segment end i (it needs a visit to become
+        true). A walk at q after segment i with c unvisited, where c lies beyond every walk
+        from q through the rest of the pattern, is a dead end: ``p[i][q] -> v[i][c]``."""
+        n_cells = moves.shape[0]
+        req = [c for c in range(n_cells) if (target >> c) & 1 and c != start]
+        n = len(steps)
+        if not req:
+            return []
+        later = np.zeros((n + 1, n_cells), dtype=np.int64)  # cells still visitable after i
+        for i in range(n - 1, -1, -1):
+            free, to, seen = steps[i]
+            if free:
+                for d in range(4):
+                    nq = to[:, d]
+                    later[i] |= np.left_shift(1, nq) | later[i + 1][nq]
+            else:
+                later[i] = seen | later[i + 1][to]
+        v = np.zeros((n + 1, n_cells), dtype=np.int64)
+        v[1:, req] = np.arange(self.top + 1, self.top + n * len(req) + 1).reshape(n, len(req))
+        self.top += n * len(req)
+        clauses: list[list[int]] = []
+        for c in req:
+            if not (later[0][start] >> c) & 1:
+                clauses.append([])  # never visited: no string fits
+            clauses.append([int(v[n, c])])
+        for i in range(n):
+            free, to, seen = steps[i]
+            for c in req:
+                head = [-int(v[i + 1, c])] + ([int(v[i, c])] if i else [])
+                if free:
+                    if can[i + 1][c]:
+                        clauses.append(head + [int(pos[i + 1][c])])
+                    else:
+                        clauses.append(head)
+                    continue
+                sources = [q for q in np.flatnonzero(can[i]) if (seen[q] >> c) & 1]
+                if i == 0:
+                    if sources:  # visited for sure in the first run of fixed letters
+                        continue
+                    clauses.append(head)
+                else:
+                    clauses.append(head + [int(pos[i][q]) for q in sources])
+        for i in range(1, n + 1):
+            for q in np.flatnonzero(can[i]):
+                for c in req:
+                    if not (later[i][q] >> c) & 1:
+                        clauses.append([-int(pos[i][q]), int(v[i, c])])
+        sizes = np.array([len(cl) for cl in clauses], dtype=np.int64)
+        flat = np.array([lit for cl in clauses for lit in cl], dtype=np.int64)
+        return [Groups(flat, np.concatenate([[0], np.cumsum(sizes)]))]
 
     def decode(self, true_vars: set[int]) -> str:
         return "".join(LETTERS[next(d for d in range(4) if int(self.letters[t, d]) in true_vars)]
