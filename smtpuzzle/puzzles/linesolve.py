@@ -107,41 +107,40 @@ def _settle(cells, clue):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _sweep(lines, dirty, other_dirty, flat, offs, base):  # pragma: no cover - compiled
+    """Line-solve the dirty lines of ``lines`` (rows of the grid, or of its transpose);
+    a changed cell makes its crossing line dirty. -1 on contradiction, else 1 if any line
+    was solved, 0 if none was dirty."""
+    busy = 0
+    for i in range(lines.shape[0]):
+        if not dirty[i]:
+            continue
+        dirty[i] = False
+        busy = 1
+        line = lines[i, :].copy()
+        got = _solve_line(line, flat[offs[base + i]:offs[base + i + 1]])
+        if got < 0:
+            return -1
+        if got:
+            for c in range(lines.shape[1]):
+                if line[c] != lines[i, c]:
+                    lines[i, c] = line[c]
+                    other_dirty[c] = True
+    return busy
+
+
+@njit(cache=True)
 def _propagate(grid, flat, offs, row_dirty, col_dirty):  # pragma: no cover - compiled
     """Line-solve dirty lines until nothing changes; False on contradiction."""
-    h, w = grid.shape
-    busy = True
-    while busy:
-        busy = False
-        for i in range(h):
-            if not row_dirty[i]:
-                continue
-            row_dirty[i] = False
-            busy = True
-            line = grid[i, :].copy()
-            got = _solve_line(line, flat[offs[i]:offs[i + 1]])
-            if got < 0:
-                return False
-            if got:
-                for c in range(w):
-                    if line[c] != grid[i, c]:
-                        grid[i, c] = line[c]
-                        col_dirty[c] = True
-        for j in range(w):
-            if not col_dirty[j]:
-                continue
-            col_dirty[j] = False
-            busy = True
-            line = grid[:, j].copy()
-            got = _solve_line(line, flat[offs[h + j]:offs[h + j + 1]])
-            if got < 0:
-                return False
-            if got:
-                for r in range(h):
-                    if line[r] != grid[r, j]:
-                        grid[r, j] = line[r]
-                        row_dirty[r] = True
-    return True
+    while True:
+        rows = _sweep(grid, row_dirty, col_dirty, flat, offs, 0)
+        if rows < 0:
+            return False
+        cols = _sweep(grid.T, col_dirty, row_dirty, flat, offs, grid.shape[0])
+        if cols < 0:
+            return False
+        if rows == 0 and cols == 0:
+            return True
 
 
 @njit(cache=True)
