@@ -109,7 +109,8 @@ class IntVar:
 class Automaton:
     """The word ``literals[0] .. literals[-1]`` (label 1 = true, 0 = false) is accepted by a
     deterministic automaton: ``transitions`` rows are (state, label, next state); a missing
-    transition rejects. Back ends without a native automaton use :func:`lower_automaton`."""
+    transition rejects. Back ends without a native automaton use
+    :meth:`Model.lower_automata`."""
 
     literals: np.ndarray
     transitions: np.ndarray
@@ -262,37 +263,26 @@ def _unroll(model: Model, a: Automaton) -> None:
     var[alive] = model.new_bools(int(alive.sum()))
     model.add_exactly_one([var[t][alive[t]] for t in range(n + 1)])
     ts, qs = np.nonzero(alive[:-1])
+    pred_keys, pred_members = [], []
     for b in (0, 1):
-        letter = lits[ts] if b else -lits[ts]
+        word = lits if b else -lits  # "position t reads b"
         d = delta[qs, b]
         ok = d >= 0
         ok[ok] = alive[ts[ok] + 1, d[ok]]
-        model.add_clauses(np.stack([-var[ts[ok], qs[ok]], -letter[ok],
-                                    var[ts[ok] + 1, d[ok]]], axis=1))
-        model.add_clauses(np.stack([-var[ts[~ok], qs[~ok]], -letter[~ok]], axis=1))
-        # Supports (redundant, for propagation): the letter needs a state that reads it.
-        keys, members = ts[ok], var[ts[ok], qs[ok]]
-        model.add_clauses(headed_groups(-letter_at(lits, b), keys, members))
-    # A state needs a predecessor.
-    src_t, src_q = np.nonzero(alive[:-1])
-    dst = delta[src_q]  # (m, 2)
-    keys_list, members_list = [], []
-    for b in (0, 1):
-        d = dst[:, b]
-        ok = d >= 0
-        ok[ok] = alive[src_t[ok] + 1, d[ok]]
-        keys_list.append(var[src_t[ok] + 1, d[ok]])
-        members_list.append(var[src_t[ok], src_q[ok]])
+        here, there = var[ts[ok], qs[ok]], var[ts[ok] + 1, d[ok]]
+        model.add_clauses(np.stack([-here, -word[ts[ok]], there], axis=1))
+        model.add_clauses(np.stack([-var[ts[~ok], qs[~ok]], -word[ts[~ok]]], axis=1))
+        # Supports (redundant, for propagation): the letter needs a state that reads it,
+        # and a state needs a predecessor.
+        model.add_clauses(headed_groups(-word, ts[ok], here))
+        pred_keys.append(there)
+        pred_members.append(here)
     tgt_t, tgt_q = np.nonzero(alive[1:])
     targets = var[tgt_t + 1, tgt_q]
     slot = np.full(model.num_vars + 1, -1, dtype=np.int64)
     slot[targets] = np.arange(len(targets))
-    model.add_clauses(headed_groups(-targets, slot[np.concatenate(keys_list)],
-                              np.concatenate(members_list)))
-
-
-def letter_at(lits: np.ndarray, b: int) -> np.ndarray:
-    return lits if b else -lits
+    model.add_clauses(headed_groups(-targets, slot[np.concatenate(pred_keys)],
+                                    np.concatenate(pred_members)))
 
 
 def headed_groups(heads: np.ndarray, keys: np.ndarray, members: np.ndarray) -> Groups:
