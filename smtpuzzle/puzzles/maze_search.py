@@ -14,18 +14,21 @@ is the position after some move.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import time
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from smtpuzzle.backends.child import Send, child_messages
+from smtpuzzle.backends.sat import DEFAULT_SOLVER
 from smtpuzzle.errors import PuzzleError, VerificationError
+from smtpuzzle.formats.dimacs import export_file
 from smtpuzzle.model import Groups, Model
-from smtpuzzle.puzzles.maze import LETTERS, Cases, failing, parse_string, reduced_cases
+from smtpuzzle.puzzles.maze import LETTERS, Cases, check, failing, parse_string, reduced_cases
 
 SEARCH_BACKENDS = ("sat", "z3", "cpsat")
 BATCH = 1  # failing cases added per round
@@ -287,7 +290,7 @@ def _loop(check: Callable[[float | None], tuple[str, set[int] | None]],
         report("progress", (len(added), solver_time))
 
 
-def _sat_child(conn: Any, solver_name: str, pattern: str, size: int) -> None:
+def _sat_child(send: Send, solver_name: str, pattern: str, size: int) -> None:
     from pysat.solvers import Solver
 
     cases = reduced_cases(size)
@@ -301,39 +304,26 @@ def _sat_child(conn: Any, solver_name: str, pattern: str, size: int) -> None:
         def add(parts: list[Groups]) -> None:
             s.append_formula(_lists(parts))
 
-        _loop(check, add, enc, cases, lambda kind, data: conn.send((kind, data)), None)
+        _loop(check, add, enc, cases, lambda kind, data: send((kind, data)), None)
 
 
 def _run_sat(pattern: str, size: int, solver: str, deadline: float | None,
              progress: Progress | None) -> tuple[str, str | None, list[int], float]:
-    ctx = mp.get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_sat_child, args=(send, solver, pattern, size), daemon=True)
-    child.start()
-    send.close()
-    last = (0, 0.0)
-    try:
-        while True:
-            wait = None if deadline is None else max(deadline - time.perf_counter(), 0)
-            if not recv.poll(wait if wait is None else min(wait, 0.5)):
-                if deadline is not None and time.perf_counter() >= deadline:
-                    return "unknown", None, [], last[1]
-                continue
-            try:
-                kind, data = recv.recv()
-            except EOFError:
-                raise RuntimeError("the SAT child process died") from None
-            if kind == "progress":
-                last = data
-                if progress:
-                    progress(*data)
-            else:
-                status, string, added, solver_time = data
-                return status, string, added, solver_time
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
+    """The incremental solver runs in a child process (CaDiCaL ignores interrupts), which
+    is killed at the deadline."""
+    solver_time = 0.0
+
+    def work(send: Send) -> None:
+        _sat_child(send, solver, pattern, size)
+
+    with closing(child_messages(work, deadline)) as messages:
+        for kind, data in messages:
+            if kind == "done":
+                return data
+            solver_time = data[1]
+            if progress:
+                progress(*data)
+    return "unknown", None, [], solver_time
 
 
 def _run_z3(pattern: str, size: int, deadline: float | None, progress: Progress | None,
@@ -422,9 +412,6 @@ def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None
            export_cnf: str | Path | None = None) -> SearchResult:
     """Complete ``pattern`` (letters and ``*``) to a string that solves every case, or prove
     that none exists. Found strings are verified on every case before they are returned."""
-    from smtpuzzle.formats.dimacs import export_file
-    from smtpuzzle.puzzles.maze import check as check_all
-
     pattern = parse_string(pattern, allow_free=True)
     searched = _break_symmetry(pattern, size)
     if backend not in SEARCH_BACKENDS:
@@ -440,8 +427,8 @@ def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None
             progress(n_added, solver_s)
 
     if backend == "sat":
-        label = f"sat:{solver or 'cadical195'}"
-        status, string, added, solver_time = _run_sat(searched, size, solver or "cadical195",
+        label = f"sat:{solver or DEFAULT_SOLVER}"
+        status, string, added, solver_time = _run_sat(searched, size, solver or DEFAULT_SOLVER,
                                                       deadline, tracked)
     elif backend == "z3":
         label = "z3"
@@ -450,7 +437,7 @@ def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None
         label = "cpsat"
         status, string, added, solver_time = _run_cpsat(searched, size, deadline, tracked)
     if string is not None:
-        verdict = check_all(string, size)
+        verdict = check(string, size)
         if verdict.unsolved:
             raise VerificationError(f"found string fails {verdict.unsolved} cases: {string}")
         if any(p != "*" and p != ch for p, ch in zip(pattern, string, strict=True)):

@@ -1,0 +1,56 @@
+"""Work in a forked child process that streams messages back and is killed at a deadline.
+
+CaDiCaL, Kissat and Lingeling ignore PySAT's interrupt, so a time limit or Ctrl-C cannot
+stop them in-process. Whatever runs PySAT runs here instead: the child sends tuples, the
+parent reads them until the work ends or the deadline passes, then kills the child, which
+works the same for every solver.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+Send = Callable[[tuple], None]
+
+
+def child_messages(work: Callable[[Send], None], deadline: float | None) -> Iterator[tuple]:
+    """Run ``work(send)`` in a forked child and yield what it sends. Stops silently at
+    ``deadline`` (a ``time.perf_counter()`` value); the child is killed whenever this
+    generator ends or is closed. A failure in the child is raised here as RuntimeError."""
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_run, args=(work, send), daemon=True)
+    proc.start()
+    send.close()
+    try:
+        while True:
+            left = None if deadline is None else deadline - time.perf_counter()
+            if (left is not None and left <= 0) or not recv.poll(left):
+                return  # the deadline: the child is stopped without a last word
+            try:
+                message = recv.recv()
+            except EOFError:
+                raise RuntimeError("the solver process died") from None
+            if message[0] == "error":
+                raise RuntimeError(message[1])
+            yield message
+    finally:
+        proc.kill()
+        proc.join()
+        recv.close()
+
+
+def _run(work: Callable[[Send], None], send: Any) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    try:
+        work(send.send)
+    except Exception as exc:  # reported by the parent as a RuntimeError
+        send.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        send.close()
+        os._exit(0)  # skip the inherited interpreter state's clean-up (the parent's objects)
