@@ -23,6 +23,7 @@ Colour = tuple[int, int, int]
 FILLED: Colour = (20, 20, 30)
 EMPTY: Colour = (255, 255, 255)
 GRID_LINE: Colour = (200, 200, 200)
+HOLE: Colour = (225, 225, 225)
 GAP = 1  # cells of white between grids side by side
 
 
@@ -36,8 +37,6 @@ def nonogram_cells(solutions: Sequence[Sequence[str]]) -> list[np.ndarray]:
         out.append(img)
     return out
 
-
-HOLE: Colour = (225, 225, 225)
 
 
 def piece_colours(names: Sequence[str]) -> dict[str, Colour]:
@@ -107,8 +106,8 @@ def _hex(colour: Any) -> str:
 
 def svg_text(picture: Picture | Sequence[np.ndarray], cell: int = 12) -> str:
     pic = picture if isinstance(picture, Picture) else Picture(list(picture))
-    image = _side_by_side(pic.grids)
-    h, w = image.shape[:2]
+    h = max(g.shape[0] for g in pic.grids)
+    w = sum(g.shape[1] for g in pic.grids) + GAP * (len(pic.grids) - 1)
     top = 16 if pic.captions else 0
     body = []
     x0 = 0

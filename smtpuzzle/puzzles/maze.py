@@ -118,8 +118,11 @@ def _blocked_cell_moves() -> tuple[np.ndarray, np.ndarray]:
     return ids[ok], moves[ok]
 
 
+@cache
 def all_cases(size: int = 3) -> Cases:
-    """Every case: 3x3, all 4096 mazes x 9 starts; 4x4, the 3,828 mazes with a reachable goal."""
+    """Every case: 3x3, all 4096 mazes x 9 starts; 4x4, the 3,828 mazes with a reachable
+    goal. Cached (check, stats and the reduced set all start from it): treat it as
+    read-only."""
     if size == 3:
         moves = _thin_wall_moves()
         k, cells = moves.shape[0], moves.shape[1]

@@ -110,15 +110,11 @@ class Nonogram:
             raise VerificationError(f"{self.name}: grid is not {self.height}x{self.width}")
         if any(set(r) - {"#", "."} for r in solution):
             raise VerificationError(f"{self.name}: grid has characters other than # and .")
-        for i, clue in enumerate(self.rows):
-            if line_runs(solution[i]) != clue:
-                raise VerificationError(f"{self.name}: row {i + 1} reads "
-                                        f"{line_runs(solution[i])}, clue {clue}")
-        for j, clue in enumerate(self.cols):
-            column = "".join(r[j] for r in solution)
-            if line_runs(column) != clue:
-                raise VerificationError(f"{self.name}: column {j + 1} reads "
-                                        f"{line_runs(column)}, clue {clue}")
+        for kind, i, clue, _ in self.lines():
+            line = solution[i] if kind == "row" else "".join(r[i] for r in solution)
+            if line_runs(line) != clue:
+                raise VerificationError(f"{self.name}: {kind} {i + 1} reads "
+                                        f"{line_runs(line)}, clue {clue}")
 
 
 class _CellNames(Sequence[str]):

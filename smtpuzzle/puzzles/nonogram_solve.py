@@ -24,7 +24,6 @@ DEFAULT_BACKEND = "sat"
 class NonogramAnswer:
     status: str
     solutions: list[list[str]]
-    count: int  # solutions found (all of them when complete)
     complete: bool  # the search ended: the count is exact
     time_s: float
     backend: str
@@ -33,6 +32,11 @@ class NonogramAnswer:
     stats: Stats | None = None
     interrupted: bool = False
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        """Solutions found (all of them when complete)."""
+        return len(self.solutions)
 
     def as_json(self, with_solutions: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {"status": self.status, "time_s": round(self.time_s, 4)}
@@ -81,7 +85,7 @@ def solve_nonogram(
     def answer(status: str, sols: list[list[str]], complete: bool, **kw: Any) -> NonogramAnswer:
         for s in sols:
             puzzle.verify(s)
-        return NonogramAnswer(status, sols, len(sols), complete, time.perf_counter() - start,
+        return NonogramAnswer(status, sols, complete, time.perf_counter() - start,
                               engine.label(), encoding, pre, **kw)
 
     try:
