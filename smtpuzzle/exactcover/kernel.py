@@ -68,17 +68,12 @@ def _cut_off(r, occ, row_cells_start, row_cells, nbr, min_size, limit, mark, sta
 
 @njit(cache=True, nogil=True)
 def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_group, row_size,
-        row_area, group_need, group_cap, row_cells_start, row_cells, nbr, min_size, row_ok,
+        row_area, group_need, group_cap, row_cells_start, row_cells, nbr, min_size, exact, row_ok,
         occ, used, stack_cell, stack_ptr, stack_end, stack_choice, st, budget, sols, collect,
         mark, stamp, queue):
     n_words = masks.shape[1]
     nodes = 0
     prune = min_size > 1
-    exact = True
-    for c in range(n_cells):
-        if not primary[c]:
-            exact = False
-            break
     while nodes < budget:
         depth = st[DEPTH]
         if st[DESCEND] == 1:

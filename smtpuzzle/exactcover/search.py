@@ -36,7 +36,7 @@ class CoverSearch:
         by_row = np.argsort(incid_rows, kind="stable")
         row_cells = incid_cells[by_row].astype(np.int64)
         row_cells_start = np.concatenate([[0], np.cumsum(row_size)]).astype(np.int64)
-        nbr, min_size = _neighbours(p, n_cells, row_size)
+        nbr, min_size, graph_exact = _neighbours(p, n_cells, incid_rows, incid_cells)
         n_groups = len(p.group_need)
         group_min = np.full(n_groups, np.iinfo(np.int64).max, dtype=np.int64)
         grouped = p.row_group >= 0
@@ -50,7 +50,7 @@ class CoverSearch:
                       list_skip, masks, p.row_group.astype(np.int64),
                       row_size, row_area, p.group_need.astype(np.int64),
                       p.group_cap.astype(np.int64), row_cells_start, row_cells, nbr, min_size,
-                      self.row_ok)
+                      graph_exact, self.row_ok)
         self.occ = np.zeros(n_words, dtype=np.uint64)
         self.used = np.zeros(n_groups, dtype=np.int64)
         self.stack_cell = np.zeros(n_cells + 1, dtype=np.int64)
@@ -125,11 +125,14 @@ class CoverSearch:
         return self.count
 
 
-def _neighbours(p: CoverProblem, n_cells: int, row_size: np.ndarray) -> tuple[np.ndarray, int]:
-    """Padded neighbour lists for the dead-region test, and the least row size (0: no test).
-    The test needs rows that cover connected sets of cells in the adjacency given."""
+def _neighbours(p: CoverProblem, n_cells: int, incid_rows: np.ndarray,
+                incid_cells: np.ndarray) -> tuple[np.ndarray, int, bool]:
+    """Padded neighbour lists for the dead-region test, the least number of graph cells a
+    row covers (0: no test) and whether every graph cell must be covered. The test needs
+    rows that cover connected sets of cells in the adjacency given; items outside the graph
+    (secondary constraints such as "these pieces may not touch") do not count."""
     if p.adjacency is None or p.n_rows == 0:
-        return np.full((n_cells, 1), -1, dtype=np.int64), 0
+        return np.full((n_cells, 1), -1, dtype=np.int64), 0, True
     a, b = p.adjacency[:, 0], p.adjacency[:, 1]
     src, dst = np.concatenate([a, b]), np.concatenate([b, a])
     deg = np.bincount(src, minlength=n_cells)
@@ -138,7 +141,9 @@ def _neighbours(p: CoverProblem, n_cells: int, row_size: np.ndarray) -> tuple[np
     src, dst = src[order], dst[order]
     slot = np.arange(len(src)) - np.concatenate([[0], np.cumsum(deg)])[src]
     nbr[src, slot] = dst
-    return nbr, int(row_size.min())
+    in_graph = deg > 0
+    graph_size = np.bincount(incid_rows[in_graph[incid_cells]], minlength=p.n_rows)
+    return nbr, int(graph_size.min()), bool(p.primary[in_graph].all())
 
 
 KEY_CELLS = 6  # cells per bucket whose occupancy selects the candidate list (2^6 lists)

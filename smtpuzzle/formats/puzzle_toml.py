@@ -17,7 +17,7 @@ from smtpuzzle.geometry.shapes import Shape, parse_picture
 from smtpuzzle.puzzles.tiling import Piece, Tiling
 
 _TOP_KEYS = {"name", "title", "description", "kind", "cover", "touch", "touch_encoding",
-             "board", "pieces", "source"}
+             "board", "pieces", "source", "apart"}
 _BOARD_KEYS = {"size", "holes", "picture"}
 _PIECE_KEYS = {"set", "only", "name", "picture", "cells", "count", "max", "flip"}
 
@@ -75,7 +75,8 @@ def parse_puzzle(
     try:
         return Tiling(board, pieces, cover=cover, name=str(data.get("name", default_name)),
                       title=str(data.get("title", "")), precheck=precheck, touch=touch,
-                      touch_encoding=data.get("touch_encoding", "vertex"))
+                      touch_encoding=data.get("touch_encoding", "vertex"),
+                      apart=_names(data.get("apart", []), "apart", text))
     except PuzzleError as exc:
         raise _fail(exc.message, exc.line) from None
 
@@ -105,6 +106,12 @@ def _parse_board(raw: Any, text: str) -> Board:
     except PuzzleError as exc:
         msg = exc.message if exc.message.startswith("[board]") else f"[board]: {exc.message}"
         raise _fail(msg, line) from None
+
+
+def _names(raw: Any, key: str, text: str) -> list[str]:
+    if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
+        raise _fail(f"{key} must be a list of piece names", _line_of(text, rf"^[ \t]*{key}\s*="))
+    return list(raw)
 
 
 def _int_list(x: Any) -> bool:

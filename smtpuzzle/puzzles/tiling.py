@@ -100,6 +100,8 @@ class Tiling:
     # How touch = "none" is encoded: "vertex", at most one placement per corner vertex (the
     # vertex-dual board); "pairs", at most one placement over each pair of touching cells.
     touch_encoding: str = "vertex"
+    # Pieces of which no two may touch, even at a corner (the rest touch freely).
+    apart: list[str] = field(default_factory=list)
     _placed: list[_PiecePlacements] = field(default_factory=list, repr=False)
     _symmetries: list | None = field(default=None, repr=False)
 
@@ -119,6 +121,9 @@ class Tiling:
             raise PuzzleError(f"piece name {dup[0]!r} is used twice; give each piece its own name")
         if not self.pieces:
             raise PuzzleError("the puzzle has no pieces")
+        unknown = [n for n in self.apart if n not in names]
+        if unknown:
+            raise PuzzleError(f"apart: there is no piece {unknown[0]!r}")
         for p in self.pieces:
             if p.count < 0:
                 raise PuzzleError(f"piece {p.name}: count must not be negative")
@@ -222,6 +227,8 @@ class Tiling:
             model.add_at_most_one(groups)
         if self.touch == "none" and self.touch_encoding == "pairs":
             model.add_at_most_one(self._touching_pairs(groups))
+        if self.apart and self.touch != "none":
+            model.add_at_most_one(self._touching_pairs(self._apart_by_cell(var)))
         # The dead-region test pays in 2D and costs more than it saves in 3D (six neighbours
         # per cell): measured in bench/RESULTS.md. Pieces and their vertex sets are connected.
         if self.board.dim == 2:
@@ -246,8 +253,24 @@ class Tiling:
             a = np.flatnonzero(inside)
             b = board.index[tuple(nxt[inside].T)]
             for i, j in zip(rank[a[b >= 0]].tolist(), rank[b[b >= 0]].tolist(), strict=True):
-                unions.append(np.union1d(by_cell[i], by_cell[j]))
+                union = np.union1d(by_cell[i], by_cell[j])
+                if len(union) > 1:
+                    unions.append(union)
         return Groups.of(unions)
+
+    def _apart_by_cell(self, var: np.ndarray) -> Groups:
+        """The placements of the ``apart`` pieces covering each cell, cells in sweep order."""
+        apart = set(self.apart)
+        owners, covered = [], []
+        for pp, s, e in zip(self._placed, self._starts[:-1], self._starts[1:], strict=True):
+            if pp.piece.name in apart:
+                owners.append(np.repeat(var[s:e], pp.cells.shape[1]))
+                covered.append(pp.cells.reshape(-1))
+        rank = self.sweep_rank()
+        cells = rank[np.concatenate(covered)]
+        order = np.argsort(cells, kind="stable")
+        counts = np.bincount(cells, minlength=len(rank))
+        return Groups(np.concatenate(owners)[order], np.concatenate([[0], np.cumsum(counts)]))
 
     def _vertex_dims(self) -> tuple[int, ...]:
         return tuple(d + 1 for d in self.board.dims)
@@ -418,8 +441,10 @@ class Tiling:
             if (p.at_most and n > p.count) or (not p.at_most and n != p.count):
                 want = f"at most {p.count}" if p.at_most else str(p.count)
                 raise VerificationError(f"piece {p.name} is used {n} times, not {want}")
-        if self.touch == "none":
-            owner = {c: i for i, pl in enumerate(solution.placements) for c in pl.cells}
+        if self.touch == "none" or self.apart:
+            apart = set(self.apart) if self.touch != "none" else None
+            owner = {c: i for i, pl in enumerate(solution.placements) for c in pl.cells
+                     if apart is None or pl.piece in apart}
             steps = [d for d in itertools.product((-1, 0, 1), repeat=dim) if any(d)]
             for c, i in owner.items():
                 for d in steps:
