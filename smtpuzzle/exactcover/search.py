@@ -107,16 +107,20 @@ class CoverSearch:
 
     def step(self, budget: int = 2_000_000) -> list[np.ndarray]:
         """Search on for at most ``budget`` nodes; return the solutions found meanwhile."""
-        if self.done:
-            return []
-        kernel.run(*self._args, self.occ, self.used, self.stack_cell, self.stack_ptr,
-                   self.stack_end, self.stack_choice, self.st, budget, self.sols, self.collect,
-                   self._mark, self._stamp, self._queue)
+        return [row[row >= 0] for row in self.step_matrix(budget)]
+
+    def step_matrix(self, budget: int = 2_000_000) -> np.ndarray:
+        """Like :meth:`step`, as one array: a line per solution, its rows padded with -1."""
+        if not self.done:
+            kernel.run(*self._args, self.occ, self.used, self.stack_cell, self.stack_ptr,
+                       self.stack_end, self.stack_choice, self.st, budget, self.sols,
+                       self.collect, self._mark, self._stamp, self._queue)
         if not self.collect:
-            return []
+            return np.zeros((0, len(self.forced)), dtype=np.int64)
         k = int(self.st[kernel.N_SOLS])
         self.st[kernel.N_SOLS] = 0
-        return [np.concatenate([row[row >= 0], self.forced]) for row in self.sols[:k]]
+        forced = np.broadcast_to(self.forced, (k, len(self.forced)))
+        return np.concatenate([self.sols[:k], forced], axis=1)
 
     def run(self) -> int:
         """Search to the end (no interruption points); the number of solutions."""

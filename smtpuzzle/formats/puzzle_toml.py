@@ -14,15 +14,19 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.geometry.board import Board
 from smtpuzzle.geometry.piecesets import piece_set
 from smtpuzzle.geometry.shapes import Shape, parse_picture
+from smtpuzzle.puzzles.frames import Frames
 from smtpuzzle.puzzles.tiling import Piece, Tiling
 
 _TOP_KEYS = {"name", "title", "description", "kind", "cover", "touch", "touch_encoding",
-             "board", "pieces", "source", "apart"}
-_BOARD_KEYS = {"size", "holes", "picture"}
+             "board", "pieces", "source", "apart", "frames"}
+_FRAMES_ONLY = {"frames"}
+_TILING_ONLY = {"cover", "touch", "touch_encoding"}
+_BOARD_KEYS = {"size", "holes", "picture", "hole"}
+KINDS = ("tiling", "frames")
 _PIECE_KEYS = {"set", "only", "name", "picture", "cells", "count", "max", "flip"}
 
 
-def load_puzzle_file(path: Path, precheck: bool = True) -> Tiling:
+def load_puzzle_file(path: Path, precheck: bool = True) -> Tiling | Frames:
     """Read a puzzle file; errors carry ``path:line``. ``precheck``: see :class:`Tiling`."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -49,17 +53,22 @@ def _fail(message: str, line: int | None) -> PuzzleError:
 
 def parse_puzzle(
     data: dict[str, Any], default_name: str = "puzzle", text: str = "", precheck: bool = True
-) -> Tiling:
-    """A puzzle from parsed TOML data."""
+) -> Tiling | Frames:
+    """A puzzle (a tiling, or a frames puzzle) from parsed TOML data."""
     unknown = set(data) - _TOP_KEYS
     if unknown:
         key = sorted(unknown)[0]
         raise _fail(f"unknown key {key!r} (known: {', '.join(sorted(_TOP_KEYS))})",
                     _line_of(text, rf"^[ \t]*{re.escape(key)}\s*="))
-    kind = data.get("kind", "tiling")
-    if kind != "tiling":
-        raise _fail(f"unknown puzzle kind {kind!r} (known: tiling)", _line_of(text, r"^[ \t]*kind"))
-    board = _parse_board(data.get("board"), text)
+    kind = data.get("kind", "frames" if "frames" in data else "tiling")
+    if kind not in KINDS:
+        raise _fail(f"unknown puzzle kind {kind!r} (known: {', '.join(KINDS)})",
+                    _line_of(text, r"^[ \t]*kind"))
+    wrong = sorted(set(data) & (_TILING_ONLY if kind == "frames" else _FRAMES_ONLY))
+    if wrong:
+        raise _fail(f"{wrong[0]!r} does not apply to a {kind} puzzle",
+                    _line_of(text, rf"^[ \t]*{wrong[0]}\s*="))
+    board, hole_search = _parse_board(data.get("board"), text, frames=kind == "frames")
     raw_pieces = data.get("pieces")
     if not isinstance(raw_pieces, list) or not raw_pieces:
         raise _fail("the puzzle needs a [[pieces]] table", None)
@@ -70,21 +79,39 @@ def parse_puzzle(
             pieces.extend(_parse_pieces(entry, i))
         except PuzzleError as exc:
             raise _fail(exc.message, line) from None
+    name, title = str(data.get("name", default_name)), str(data.get("title", ""))
+    apart = _names(data.get("apart", []), "apart", text)
+    if kind == "frames":
+        n = data.get("frames")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise _fail("frames must be a whole number >= 1 (how many frames)",
+                        _line_of(text, r"^[ \t]*frames\s*="))
+        try:
+            return Frames(board, pieces, n, name=name, title=title, apart=apart,
+                          hole_search=hole_search, precheck=precheck)
+        except PuzzleError as exc:
+            raise _fail(exc.message, exc.line) from None
     touch = data.get("touch", "any")
     cover = data.get("cover", "pack" if touch == "none" else "exact")
     try:
-        return Tiling(board, pieces, cover=cover, name=str(data.get("name", default_name)),
-                      title=str(data.get("title", "")), precheck=precheck, touch=touch,
-                      touch_encoding=data.get("touch_encoding", "vertex"),
-                      apart=_names(data.get("apart", []), "apart", text))
+        return Tiling(board, pieces, cover=cover, name=name, title=title, precheck=precheck,
+                      touch=touch, touch_encoding=data.get("touch_encoding", "vertex"),
+                      apart=apart)
     except PuzzleError as exc:
         raise _fail(exc.message, exc.line) from None
 
 
-def _parse_board(raw: Any, text: str) -> Board:
+def _parse_board(raw: Any, text: str, frames: bool = False) -> tuple[Board, bool]:
+    """The board (for frames: one frame) and whether its one hole is still to be placed."""
     line = _line_of(text, r"^[ \t]*\[\s*board\s*\]")
     if not isinstance(raw, dict):
         raise _fail("the puzzle needs a [board] table with size or picture", None)
+    hole = raw.get("hole")
+    if hole is not None and (not frames or hole != "search"):
+        raise _fail('[board]: hole = "search" (one hole, placed by the solver, the same in '
+                    "every frame) applies to frames puzzles only" if not frames else
+                    '[board]: hole must be "search"', line)
+    raw = {k: v for k, v in raw.items() if k != "hole"}
     unknown = set(raw) - _BOARD_KEYS
     if unknown:
         raise _fail(f"[board]: unknown key {sorted(unknown)[0]!r} "
@@ -96,13 +123,13 @@ def _parse_board(raw: Any, text: str) -> Board:
             board = Board.from_picture(_text(raw["picture"], "[board] picture"))
             if raw.get("holes"):
                 board = Board(board.dims, board.holes() + [tuple(h) for h in raw["holes"]])
-            return board
+            return board, hole is not None
         if "size" not in raw:
             raise PuzzleError("[board] needs size = [rows, columns] (or [x, y, z]) or picture")
         size, holes = raw["size"], raw.get("holes", [])
         if not _int_list(size) or not all(_int_list(h) for h in holes):
             raise PuzzleError("[board]: size and holes must be lists of whole numbers")
-        return Board(size, holes)
+        return Board(size, holes), hole is not None
     except PuzzleError as exc:
         msg = exc.message if exc.message.startswith("[board]") else f"[board]: {exc.message}"
         raise _fail(msg, line) from None

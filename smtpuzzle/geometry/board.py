@@ -8,6 +8,7 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.geometry.shapes import picture_cells
+from smtpuzzle.geometry.symmetry import signed_permutations
 
 
 class Board:
@@ -55,6 +56,21 @@ class Board:
     @property
     def size_text(self) -> str:
         return "x".join(map(str, self.dims))
+
+    def symmetries(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The rotations and reflections that map the board (holes included) onto itself,
+        each as ``(matrix, cell permutation)``; the identity is among them."""
+        box = np.indices(self.dims).reshape(self.dim, -1).T
+        out = []
+        for m in signed_permutations(self.dim):
+            img_box = box @ m.T
+            shift = -img_box.min(axis=0)
+            if tuple(img_box.max(axis=0) + shift + 1) != self.dims:
+                continue
+            img = self.cells @ m.T + shift
+            if self.mask[tuple(img.T)].all():
+                out.append((m, self.index[tuple(img.T)]))
+        return out
 
     def holes(self) -> list[tuple[int, ...]]:
         return [tuple(h) for h in np.argwhere(~self.mask).tolist()]

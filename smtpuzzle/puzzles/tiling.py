@@ -18,7 +18,6 @@ import numpy as np
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.geometry.board import Board
 from smtpuzzle.geometry.shapes import Shape
-from smtpuzzle.geometry.symmetry import signed_permutations
 from smtpuzzle.model import Cmp, Groups, Model
 
 COVERS = ("exact", "pack")
@@ -346,8 +345,6 @@ class Tiling:
         ``(matrix, placement permutation)``. A symmetry may exchange pieces (a mirror turns
         Soma's A into B); it qualifies when every piece's placements map onto the placements
         of one piece with the same multiplicity."""
-        board = self.board
-        box = np.indices(board.dims).reshape(board.dim, -1).T
         keys: dict[bytes, int] = {}
         sizes = {pp.cells.shape[1] for pp in self._placed}
         sorted_cells = [np.sort(pp.cells, axis=1) for pp in self._placed]
@@ -356,15 +353,7 @@ class Tiling:
             for i, row in enumerate(cells):
                 keys.setdefault(row.tobytes(), base + i)
         out = []
-        for m in signed_permutations(board.dim):
-            img_box = box @ m.T
-            shift = -img_box.min(axis=0)
-            if tuple(img_box.max(axis=0) + shift + 1) != board.dims:
-                continue
-            img = board.cells @ m.T + shift
-            if not board.mask[tuple(img.T)].all():
-                continue
-            cell_perm = board.index[tuple(img.T)]
+        for m, cell_perm in self.board.symmetries():
             perm = np.empty(self.num_placements, dtype=np.int64)
             ok = True
             for k, pp in enumerate(self._placed):
@@ -385,7 +374,7 @@ class Tiling:
                 perm[self._starts[k]:self._starts[k + 1]] = ids
             if ok and sizes:
                 out.append((m, perm))
-        out.sort(key=lambda mp: not np.array_equal(mp[0], np.eye(board.dim)))
+        out.sort(key=lambda mp: not np.array_equal(mp[0], np.eye(self.board.dim)))
         return out
 
     def symmetry_description(self) -> str:

@@ -1,0 +1,280 @@
+"""Frames stage 1: every distinct set of pieces that fills one frame (layouts not kept).
+
+A projected enumeration: the exact-cover engine lists the tilings of one frame with each
+piece at most once, and each tiling is reduced at once to its piece set (a bit row) and
+de-duplicated in numpy. The search is split into sub-problems by the placements covering the
+frame's first cell, which ``workers`` processes share. Sets are kept only when the frame
+composition (pieces per size) can be part of a split of all pieces into the n frames.
+
+A complete list is cached on disk, keyed by the frame and the pieces, so the next run of the
+same puzzle starts at stage 2.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Callable
+from contextlib import nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from smtpuzzle.exactcover import CoverSearch, from_model
+from smtpuzzle.puzzles.frames import Frames
+
+CACHE_VERSION = 1
+SLICE = 2_000_000  # search nodes between looks at the clock
+MERGE_EVERY = 1_000_000  # raw set rows gathered before de-duplicating
+
+# (sets so far, tilings so far, sub-problems done, sub-problems)
+Stage1Progress = Callable[[int, int, int, int], None]
+
+
+@dataclass
+class SetList:
+    """Distinct piece sets that fill one frame, as bool rows over the puzzle's pieces."""
+
+    sets: np.ndarray  # (N, pieces) bool, rows sorted
+    complete: bool  # every tiling was searched (else: a time limit, Ctrl-C or max_sets)
+    time_s: float
+    tilings: int  # tilings listed on the way (0 when read from the cache)
+    cached: bool = False
+    stopped: str = ""  # why an incomplete list stopped
+
+    def as_json(self) -> dict:
+        return {"sets": int(len(self.sets)), "complete": self.complete,
+                "time_s": round(self.time_s, 3), "tilings": self.tilings,
+                "cached": self.cached}
+
+
+def _unique_rows(packed: np.ndarray) -> np.ndarray:
+    if not len(packed):
+        return packed
+    return np.unique(packed, axis=0)
+
+
+class _Collector:
+    """Turns solution rows (placements) into distinct packed piece-set rows."""
+
+    def __init__(self, piece_of_row: np.ndarray, n_pieces: int) -> None:
+        self.piece_of_row = piece_of_row
+        self.n_pieces = n_pieces
+        self.nbytes = (n_pieces + 7) // 8
+        self.kept = np.zeros((0, self.nbytes), dtype=np.uint8)
+        self.pending: list[np.ndarray] = []
+        self.pending_rows = 0
+        self.tilings = 0
+
+    def add(self, matrix: np.ndarray) -> None:
+        if not len(matrix):
+            return
+        self.tilings += len(matrix)
+        members = np.zeros((len(matrix), self.n_pieces), dtype=bool)
+        line, slot = np.nonzero(matrix >= 0)
+        members[line, self.piece_of_row[matrix[line, slot]]] = True
+        self.pending.append(np.packbits(members, axis=1))
+        self.pending_rows += len(matrix)
+        if self.pending_rows >= MERGE_EVERY:
+            self.merge()
+
+    def merge(self) -> np.ndarray:
+        if self.pending:
+            self.kept = _unique_rows(np.concatenate([self.kept, *self.pending]))
+            self.pending, self.pending_rows = [], 0
+        return self.kept
+
+
+@dataclass
+class _Job:
+    frames: Frames
+    search: CoverSearch
+    starts: list[int]  # sub-problems: the placement forced at the first cell
+    piece_of_row: np.ndarray
+
+
+_JOB: _Job | None = None  # what forked workers read
+
+
+def _prepare(frames: Frames) -> _Job:
+    tiling = frames.frame_tiling()
+    search = CoverSearch(from_model(tiling.build_model()), collect=True, buffer=65536)
+    first = int(tiling.sweep_order()[0])
+    counts = [e - s for s, e in (tiling.placement_range(k) for k in range(len(tiling.pieces)))]
+    piece_of_row = np.repeat(np.arange(len(tiling.pieces)), counts)
+    return _Job(frames, search, tiling.placements_covering(first).tolist(), piece_of_row)
+
+
+def _search_one(job: _Job, i: int, collector: _Collector, deadline: float | None,
+                tick: Callable[[], bool] | None = None) -> bool:
+    """Search sub-problem ``i`` into ``collector``; False when stopped early."""
+    job.search.restart([job.starts[i]], [])
+    while not job.search.done:
+        if deadline is not None and time.monotonic() > deadline:
+            return False
+        collector.add(job.search.step_matrix(SLICE))
+        if tick is not None and not tick():
+            return False
+    return True
+
+
+def _worker_init() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+
+
+def _work(args: tuple[int, float | None]) -> tuple[np.ndarray, int, bool]:
+    i, deadline = args
+    job = _JOB
+    assert job is not None
+    collector = _Collector(job.piece_of_row, len(job.frames.pieces))
+    ok = _search_one(job, i, collector, deadline)
+    return collector.merge(), collector.tilings, ok
+
+
+def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = None,
+                   max_sets: int | None = None, progress: Stage1Progress | None = None,
+                   cache: bool = True) -> SetList:
+    """Every distinct piece set that fills one frame. Stops, marked incomplete, at the time
+    limit, on Ctrl-C, or once more than ``max_sets`` sets are known."""
+    global _JOB
+    started = time.monotonic()
+    if cache:
+        hit = load_cached(frames)
+        if hit is not None:
+            return hit
+    deadline = None if time_limit is None else started + time_limit
+    job = _prepare(frames)
+    n_sub = len(job.starts)
+    collector = _Collector(job.piece_of_row, len(frames.pieces))
+    done, stopped = 0, ""
+    found = 0  # sets so far (distinct within each sub-problem: an upper bound across them)
+
+    def over() -> bool:
+        return max_sets is not None and found > max_sets
+
+    def report() -> None:
+        if progress:
+            progress(found, collector.tilings, done, n_sub)
+
+    def tick() -> bool:
+        nonlocal found
+        found = len(collector.kept) + collector.pending_rows
+        report()
+        if over():
+            collector.merge()
+            found = len(collector.kept)
+        return not over()
+
+    try:
+        _JOB = job
+        with (multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init)
+              if workers > 1 else nullcontext()) as pool:
+            if pool is None:
+                for i in range(n_sub):
+                    if not _search_one(job, i, collector, deadline, tick):
+                        break
+                    done += 1
+                    report()
+            else:
+                results = pool.imap_unordered(_work, [(i, deadline) for i in range(n_sub)])
+                for _ in range(n_sub):
+                    left = None if deadline is None else max(deadline - time.monotonic(), 0)
+                    try:
+                        kept, tilings, ok = results.next(timeout=left)
+                    except multiprocessing.TimeoutError:
+                        break
+                    collector.pending.append(kept)
+                    collector.pending_rows += len(kept)
+                    collector.tilings += tilings
+                    if not ok:
+                        break
+                    done += 1
+                    if not tick():
+                        break
+                    report()
+                pool.terminate()
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    finally:
+        _JOB = None
+    packed = collector.merge()
+    complete = done == n_sub
+    if not complete and not stopped:
+        stopped = (f"more than {max_sets} sets" if over() else "time limit")
+    sets = _filtered(frames, np.unpackbits(packed, axis=1, count=len(frames.pieces)).astype(bool))
+    result = SetList(sets, complete, time.monotonic() - started, collector.tilings,
+                     stopped=stopped)
+    if complete and cache:
+        store(frames, result)
+    return result
+
+
+def _filtered(frames: Frames, sets: np.ndarray) -> np.ndarray:
+    """Keep the sets whose composition (pieces per size) some split into n frames uses."""
+    sizes, _ = frames.size_classes()
+    allowed = np.array(frames.compositions(), dtype=np.int64).reshape(-1, len(sizes))
+    per_size = np.stack([sets[:, frames.sizes == s].sum(axis=1) for s in sizes], axis=1)
+    ok = (per_size[:, None, :] == allowed[None, :, :]).all(axis=2).any(axis=1)
+    return sets[ok]
+
+
+# -- the cache ------------------------------------------------------------------------------
+
+def cache_dir() -> Path:
+    """$SMTPUZZLE_CACHE, else $XDG_CACHE_HOME/smtpuzzle, else ~/.cache/smtpuzzle."""
+    if os.environ.get("SMTPUZZLE_CACHE"):
+        return Path(os.environ["SMTPUZZLE_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "smtpuzzle"
+
+
+def cache_key(frames: Frames) -> str:
+    """What the list depends on: the frame cells, each piece (name, shape, reflections),
+    the apart rule, n (through the compositions kept) and the format version."""
+    h = hashlib.sha256()
+    h.update(f"v{CACHE_VERSION};n={frames.n};dims={frames.frame.dims};".encode())
+    h.update(frames.frame.mask.tobytes())
+    for p in frames.pieces:
+        flip = p.reflections(frames.frame.dim)
+        h.update(f"{p.name}:{flip}:".encode())
+        h.update(np.ascontiguousarray(p.shape.canonical(flip).cells).tobytes())
+    h.update(("apart:" + ",".join(sorted(frames.apart))).encode())
+    return h.hexdigest()[:20]
+
+
+def cache_path(frames: Frames) -> Path:
+    return cache_dir() / "frames" / f"{frames.name}-{cache_key(frames)}.npz"
+
+
+def store(frames: Frames, result: SetList) -> None:
+    path = cache_path(frames)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, sets=np.packbits(result.sets, axis=1),
+                            pieces=np.array([p.name for p in frames.pieces]),
+                            time_s=result.time_s, tilings=result.tilings)
+        tmp.replace(path)
+    except OSError:
+        pass  # a cache that cannot be written costs time next run, nothing else
+
+
+def load_cached(frames: Frames) -> SetList | None:
+    path = cache_path(frames)
+    if not path.is_file():
+        return None
+    t0 = time.monotonic()
+    try:
+        with np.load(path) as data:
+            names = [str(x) for x in data["pieces"]]
+            if names != [p.name for p in frames.pieces]:
+                return None
+            sets = np.unpackbits(data["sets"], axis=1, count=len(names)).astype(bool)
+            tilings = int(data["tilings"])
+    except (OSError, ValueError, KeyError):
+        return None
+    return SetList(sets, True, time.monotonic() - t0, tilings, cached=True)

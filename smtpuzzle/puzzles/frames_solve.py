@@ -1,0 +1,273 @@
+"""Frames stages 2 and 3, and the whole two-stage solve.
+
+Stage 2 chooses n of the stage-1 sets that are pairwise disjoint and use every piece. Two
+neutral models, each solvable by any back end:
+
+- ``cover``: one boolean per set, exactly one chosen set per piece (an exact cover over the
+  listed sets: the chosen sets are unordered, so no frame symmetry arises);
+- ``index``: the finite-domain model: each piece gets its frame number in 1..n, each frame
+  chooses one listed set (of the composition the frame must have) whose pieces all carry
+  its number; frames of one composition choose sets in increasing order, which breaks the
+  frames' interchangeability.
+
+Stage 3 lays out each chosen set in its frame (a tiling solve) and the whole answer is
+verified before anyone sees it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from smtpuzzle.backends import get_backend
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.puzzles.frames import Frames, FramesSolution
+from smtpuzzle.puzzles.frames_sets import SetList, Stage1Progress, enumerate_sets
+from smtpuzzle.result import Status
+
+STAGE2_BACKENDS = ("exact-cover", "cpsat", "z3", "sat")
+STAGE2_MODELS = ("cover", "index")
+DEFAULT_MODEL = {"exact-cover": "cover", "sat": "cover", "cpsat": "index", "z3": "index"}
+
+
+class _SetNames(Sequence):
+    """User-variable names of the cover model, made on demand: ``set:H01+H07+...``."""
+
+    def __init__(self, frames: Frames, sets: np.ndarray) -> None:
+        self._names = [p.name for p in frames.pieces]
+        self._sets = sets
+
+    def __len__(self) -> int:
+        return len(self._sets)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return "set:" + "+".join(self._names[j] for j in np.flatnonzero(self._sets[i]))
+
+
+def cover_model(frames: Frames, sets: np.ndarray) -> Model:
+    """One boolean per listed set; every piece in exactly one chosen set."""
+    model = Model(f"{frames.name}-stage2-cover")
+    y = model.new_bools(len(sets), user=True, names=_SetNames(frames, sets))
+    # Pieces in the fewest sets first: the exact-cover engine branches on its groups in
+    # order, and the rarest piece is the most constrained choice.
+    order = np.argsort(sets.sum(axis=0), kind="stable")
+    piece, member = np.nonzero(sets[:, order].T)  # grouped by piece, rarest first
+    sizes = np.bincount(piece, minlength=len(frames.pieces))
+    model.add_exactly_one(Groups(y[member], np.concatenate([[0], np.cumsum(sizes)])))
+    # Implied, for propagation: with one way to split the sizes, each composition is
+    # chosen exactly as often as that split uses it.
+    kinds = frame_kinds(frames, sets)
+    if len(frames.splits()) == 1:
+        groups = {tuple(c.tolist()): c for c in kinds}
+        model.add_cardinality([y[c] for c in groups.values()], Cmp.EQ,
+                              [sum(np.array_equal(c, k) for k in kinds) for c in groups.values()])
+    return model
+
+
+def frame_kinds(frames: Frames, sets: np.ndarray) -> list[np.ndarray]:
+    """Per frame, the sets it may choose: with one way to split the pieces' sizes into
+    frames, frame k takes the k-th composition of that split (sorted); else any set."""
+    splits = frames.splits()
+    if len(splits) != 1:
+        return [np.arange(len(sets))] * frames.n
+    sizes, _ = frames.size_classes()
+    per_size = np.stack([sets[:, frames.sizes == s].sum(axis=1) for s in sizes], axis=1)
+    return [np.flatnonzero((per_size == np.array(comp)).all(axis=1)) for comp in splits[0]]
+
+
+def index_model(frames: Frames, sets: np.ndarray) -> Model:
+    """Each piece's frame number in 1..n (the user variables); frame k chooses one listed set
+    whose pieces all carry k; frames with the same candidates choose in increasing order."""
+    model = Model(f"{frames.name}-stage2-index")
+    n = frames.n
+    frame_of = [model.new_int(p.name, range(1, n + 1), user=True) for p in frames.pieces]
+    lit = np.array([v.literals for v in frame_of])  # (pieces, n): piece p in frame k
+    kinds = frame_kinds(frames, sets)
+    previous: tuple[np.ndarray, np.ndarray] | None = None  # (candidates, prefix literals)
+    for k, cand in enumerate(kinds):
+        x = model.new_bools(len(cand))
+        model.add_exactly_one([x])
+        line, piece = np.nonzero(sets[cand])
+        model.add_implications(x[line], lit[piece, k])
+        if previous is not None and np.array_equal(previous[0], cand):
+            # x[j] needs some earlier choice j' < j in the previous frame: prefix[j - 1].
+            model.add_clauses([[-x[0]]])
+            model.add_implications(x[1:], previous[1][:-1])
+        previous = (cand, _prefix_or(model, x))
+    return model
+
+
+def _prefix_or(model: Model, x: np.ndarray) -> np.ndarray:
+    """Literals p[j] equivalent to x[0] or ... or x[j]."""
+    p = model.new_bools(len(x))
+    model.add_implications(x, p)
+    model.add_implications(p[:-1], p[1:])
+    model.add_clauses(np.stack([-p[1:], p[:-1], x[1:]], axis=1))
+    model.add_clauses([[-p[0], x[0]]])
+    return p
+
+
+def decode_cover(values: np.ndarray) -> list[int]:
+    return np.flatnonzero(values).tolist()
+
+
+def decode_index(frames: Frames, sets: np.ndarray, values: np.ndarray) -> list[int]:
+    frame_of = values.reshape(len(frames.pieces), frames.n).argmax(axis=1)
+    index = {np.packbits(row).tobytes(): i for i, row in enumerate(sets)}
+    out = []
+    for k in range(frames.n):
+        key = np.packbits(frame_of == k).tobytes()
+        out.append(index[key])
+    return out
+
+
+@dataclass
+class FramesAnswer:
+    status: str  # "sat" | "unsat" | "unknown"
+    solutions: list[FramesSolution]
+    stage1: SetList | None
+    stage2: dict[str, Any] = field(default_factory=dict)
+    stage3: dict[str, Any] = field(default_factory=dict)
+    hole: tuple[int, ...] | None = None
+    complete: bool = False  # every stage-2 solution was listed (for --all)
+    time_s: float = 0.0
+    interrupted: bool = False
+    note: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        first = self.solutions[0].as_json()["frames"] if self.solutions else []
+        data: dict[str, Any] = {
+            "status": self.status, "frames": first,
+            "stage1": self.stage1.as_json() if self.stage1 else None,
+            "stage2": self.stage2, "stage3": self.stage3, "complete": self.complete,
+            "time_s": round(self.time_s, 3),
+        }
+        if self.hole is not None:
+            data["hole"] = list(self.hole)
+        if len(self.solutions) > 1:
+            data["solutions"] = [s.as_json()["frames"] for s in self.solutions]
+        return data
+
+
+def lay_out(frames: Frames, sets: np.ndarray, chosen: list[int], backend: str = "exact-cover",
+            solver: str | None = None) -> FramesSolution:
+    """Stage 3: a tiling of each chosen set in its frame."""
+    engine = get_backend(backend, solver)
+    out = []
+    for i in chosen:
+        tiling = frames.frame_tiling(sets[i])
+        result = engine.solve(tiling.build_model())
+        if result.status is not Status.SAT:
+            names = " ".join(p.name for p in tiling.pieces)
+            raise PuzzleError(f"stage 3: {backend} did not lay out the set {names} "
+                              f"({result.status.value})")
+        out.append(tiling.decode(result.values))
+    return FramesSolution(out)
+
+
+def solve_frames(frames: Frames, backend: str = "exact-cover", solver: str | None = None,
+                 stage2: str = "exact-cover", stage2_model: str | None = None, limit: int = 1,
+                 workers: int = 1, time_limit: float | None = None,
+                 hole: tuple[int, ...] | None = None, max_sets: int | None = None,
+                 cache: bool = True, progress: Stage1Progress | None = None,
+                 note: Callable[[str], None] | None = None) -> FramesAnswer:
+    """The two-stage solve: list the sets that fill one frame, choose n disjoint ones that
+    use every piece, lay each out. ``limit``: how many stage-2 solutions (None: all).
+    With a hole to place, each place (one per symmetry class) is tried in turn."""
+    started = time.monotonic()
+    if stage2 not in STAGE2_BACKENDS:
+        raise PuzzleError(f"--stage2 must be one of {', '.join(STAGE2_BACKENDS)}")
+    model_kind = stage2_model or DEFAULT_MODEL[stage2]
+    if model_kind not in STAGE2_MODELS:
+        raise PuzzleError(f"the stage-2 model must be one of {', '.join(STAGE2_MODELS)}")
+    if model_kind == "index" and stage2 == "exact-cover":
+        raise PuzzleError("the index model has integers: exact cover takes the cover model")
+    get_backend(backend, solver)  # bad names fail before any work
+    deadline = None if time_limit is None else started + time_limit
+    if frames.hole_search:
+        places = [hole] if hole is not None else frames.hole_places()
+    else:
+        if hole is not None:
+            raise PuzzleError(f"{frames.name} has no hole to place (--hole)")
+        places = [None]
+    answer = FramesAnswer("unsat", [], None)
+    all_complete = True
+    for place in places:
+        puzzle = frames.with_hole(place) if place is not None else frames
+        if note and place is not None:
+            note(f"hole at {list(place)}")
+        left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+        answer = _solve_one(puzzle, backend, solver, stage2, model_kind, limit, workers, left,
+                            max_sets, cache, progress, note)
+        answer.hole = place
+        if answer.solutions or answer.interrupted:
+            break
+        if answer.status == "unknown":
+            all_complete = False
+        if deadline is not None and time.monotonic() > deadline:
+            all_complete = False
+            break
+    if not answer.solutions:
+        answer.status = "unsat" if all_complete and answer.status == "unsat" else "unknown"
+    answer.time_s = time.monotonic() - started
+    return answer
+
+
+def _solve_one(frames: Frames, backend: str, solver: str | None, stage2: str, model_kind: str,
+               limit: int | None, workers: int, time_limit: float | None,
+               max_sets: int | None, cache: bool, progress: Stage1Progress | None,
+               note: Callable[[str], None] | None) -> FramesAnswer:
+    started = time.monotonic()
+    sets = enumerate_sets(frames, workers, time_limit, max_sets, progress, cache)
+    answer = FramesAnswer("unknown", [], sets, interrupted=sets.stopped == "interrupted")
+    if answer.interrupted:
+        return answer
+    missing = np.flatnonzero(~sets.sets.any(axis=0)) if len(sets.sets) else np.arange(
+        len(frames.pieces))
+    if sets.complete and len(missing):
+        answer.status = "unsat"
+        answer.note = f"piece {frames.pieces[int(missing[0])].name} is in no set that fills " \
+                      "a frame"
+        answer.complete = True
+        return answer
+    if note:
+        note(f"stage 2: {len(sets.sets)} sets, {stage2} on the {model_kind} model")
+    t0 = time.monotonic()
+    model = (cover_model if model_kind == "cover" else index_model)(frames, sets.sets)
+    engine = get_backend(stage2)
+    left = None if time_limit is None else max(time_limit - (time.monotonic() - started), 0.0)
+    enum = engine.solutions(model, limit=limit, time_limit=left)
+    chosen_sets: list[list[int]] = []
+    stats = enum.stats
+    try:
+        for result in enum:
+            chosen_sets.append(decode_cover(result.values) if model_kind == "cover"
+                               else decode_index(frames, sets.sets, result.values))
+    except KeyboardInterrupt:
+        answer.interrupted = True
+    answer.stage2 = {"backend": engine.label(), "model": model_kind,
+                     "time_s": round(time.monotonic() - t0, 3),
+                     "build_s": round(stats.build_time, 3), "solve_s": round(stats.solve_time, 3),
+                     "variables": stats.variables, "constraints": stats.constraints,
+                     "solutions": len(chosen_sets)}
+    t0 = time.monotonic()
+    for chosen in chosen_sets:
+        solution = lay_out(frames, sets.sets, sorted(chosen), backend, solver)
+        frames.verify(solution)
+        answer.solutions.append(solution)
+    answer.stage3 = {"backend": backend, "time_s": round(time.monotonic() - t0, 3)}
+    answer.complete = enum.complete and sets.complete
+    if answer.solutions:
+        answer.status = "sat"
+    elif enum.complete and sets.complete:
+        answer.status = "unsat"
+    return answer
