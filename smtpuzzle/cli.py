@@ -31,12 +31,25 @@ from smtpuzzle.backends import BACKENDS, get_backend
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import decode_answer, export_file
 from smtpuzzle.model import Model
-from smtpuzzle.pictures import nonogram_cells, tiling_picture_cells, write_picture
+from smtpuzzle.pictures import (
+    frames_picture_cells,
+    nonogram_cells,
+    tiling_picture_cells,
+    write_picture,
+)
 from smtpuzzle.puzzles import maze, maze_search
+from smtpuzzle.puzzles.frames import Frames
+from smtpuzzle.puzzles.frames_solve import STAGE2_BACKENDS, solve_frames
 from smtpuzzle.puzzles.nonogram import Nonogram
 from smtpuzzle.puzzles.nonogram_solve import DEFAULT_BACKEND, solve_nonogram
 from smtpuzzle.puzzles.tiling import Tiling, TilingSolution
-from smtpuzzle.render import board_picture, nonogram_picture, pieces_picture, tiling_picture
+from smtpuzzle.render import (
+    board_picture,
+    frames_picture,
+    nonogram_picture,
+    pieces_picture,
+    tiling_picture,
+)
 from smtpuzzle.result import Result, Status
 
 app = typer.Typer(
@@ -93,7 +106,21 @@ def list_cmd(as_json: JsonOpt = False) -> None:
 @_friendly
 def show(model: ModelArg) -> None:
     """Draw a puzzle's board and pieces."""
-    tiling = library.load(model, precheck=False)
+    puzzle = library.load_puzzle(model, precheck=False)
+    if isinstance(puzzle, Nonogram):
+        raise PuzzleError(f"{model} is a nonogram: `smtpuzzle solve {model}` draws it")
+    if isinstance(puzzle, Frames):
+        hole = " (one hole, placed by the solver)" if puzzle.hole_search else ""
+        out.print(f"[bold]{puzzle.name}[/bold]: {puzzle.title}")
+        out.print(f"{puzzle.n} frames of {puzzle.frame.size_text}{hole}, "
+                  f"{puzzle.frame_area} cells each; {len(puzzle.pieces)} pieces; a frame holds, "
+                  f"of pieces of size {', '.join(map(str, puzzle.size_classes()[0].tolist()))}:"
+                  f" {' or '.join(map(str, puzzle.compositions()))}", markup=False)
+        tiling = puzzle.frame_tiling() if not puzzle.hole_search else \
+            puzzle.with_hole(puzzle.hole_places()[0]).frame_tiling()
+        out.print(pieces_picture(tiling), end="")
+        return
+    tiling = puzzle
     board = tiling.board
     area = sum(p.count * p.shape.size for p in tiling.pieces)
     out.print(f"[bold]{tiling.name}[/bold]: {tiling.title}")
@@ -136,6 +163,8 @@ def solve(
 
     Nonograms (.non, .nin, .clues) answer unique, multiple, none or unknown."""
     puzzle = library.load_puzzle(model)
+    if isinstance(puzzle, Frames):
+        raise PuzzleError(f"{model} is a frames puzzle: use `smtpuzzle frames {model}`")
     if isinstance(puzzle, Nonogram):
         limit_n = None if all_solutions else (
             limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
@@ -339,6 +368,113 @@ def count(
         raise typer.Exit(EXIT_UNKNOWN)
 
 
+@app.command("frames")
+@_friendly
+def frames_cmd(
+    model: ModelArg,
+    backend: Annotated[str, typer.Option(
+        help=f"Stages 1 and 3 (listing sets, laying them out): {', '.join(BACKENDS)}."
+    )] = "exact-cover",
+    solver: Annotated[str | None, typer.Option(help="As for solve.")] = None,
+    stage2: Annotated[str, typer.Option(
+        help=f"Choosing the sets: {', '.join(STAGE2_BACKENDS)}.")] = "exact-cover",
+    stage2_model: Annotated[str | None, typer.Option(
+        help="cover (a boolean per set) or index (each piece's frame number); "
+             "default: cover for exact-cover and sat, index for z3 and cpsat.")] = None,
+    all_solutions: Annotated[bool, typer.Option("--all", help="List every stage-2 answer.")]
+    = False,
+    limit: Annotated[int | None, typer.Option(help="List at most N answers.", min=1)] = None,
+    workers: Annotated[int, typer.Option(help="Processes for stage 1.", min=1)] = 1,
+    time_limit: Annotated[float | None, typer.Option(help="Seconds; then report so far.")]
+    = None,
+    hole: Annotated[str | None, typer.Option(
+        help="Frames with a hole to place: fix it at ROW,COL (default: try each place).")]
+    = None,
+    max_sets: Annotated[int | None, typer.Option(
+        help="Give up listing sets beyond this many (the answer may then be unknown).",
+        min=1)] = None,
+    no_cache: Annotated[bool, typer.Option(
+        "--no-cache", help="List the sets again instead of reading the stage-1 cache.")]
+    = False,
+    svg: Annotated[Path | None, typer.Option(help="Write an SVG picture.")] = None,
+    png: Annotated[Path | None, typer.Option(help="Write a PNG picture.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Pack one piece set into n identical frames, in two stages: list the piece sets that
+    fill one frame, choose n disjoint ones that use every piece, lay each one out."""
+    puzzle = library.load_frames(model)
+    if all_solutions and limit is not None:
+        raise PuzzleError("give --all or --limit, not both")
+    hole_at = _parse_cell(hole) if hole is not None else None
+    show = err.is_terminal and not as_json
+    columns = [TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("sub-problems, {task.fields[sets]} sets from {task.fields[tilings]} "
+                          "tilings"), TimeElapsedColumn()]
+    with Progress(*columns, console=err, disable=not show, transient=True) as bar:
+        task = bar.add_task(f"stage 1 {puzzle.name}", total=None, sets=0, tilings=0)
+
+        def progress(sets: int, tilings: int, done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total, sets=f"{sets:,}",
+                       tilings=f"{tilings:,}")
+
+        def note(text: str) -> None:
+            bar.update(task, description=text)
+
+        answer = solve_frames(puzzle, backend, solver, stage2, stage2_model,
+                              None if all_solutions else (limit or 1), workers, time_limit,
+                              hole_at, max_sets, not no_cache, progress, note)
+    board = (puzzle.with_hole(answer.hole) if answer.hole is not None else puzzle).frame
+    names = [p.name for p in puzzle.pieces]
+    if answer.solutions:
+        for path in (svg, png):
+            if path is not None:
+                write_picture(frames_picture_cells(board, names, answer.solutions[0].frames),
+                              path)
+    if as_json:
+        print(json.dumps({"model": puzzle.name, **answer.as_json()}))
+    else:
+        s1 = answer.stage1
+        why = ""
+        if answer.status == "unknown":
+            why = " (interrupted)" if answer.interrupted else \
+                f" ({s1.stopped if s1 and s1.stopped else 'time limit reached'})"
+        out.print(f"[bold]{puzzle.name}[/bold]: {answer.status}{why} in {answer.time_s:.2f} s")
+        if answer.hole is not None:
+            out.print(f"hole at {list(answer.hole)}")
+        if s1 is not None:
+            src = "read from the cache" if s1.cached else f"from {s1.tilings:,} tilings"
+            state = "" if s1.complete else " (INCOMPLETE)"
+            out.print(f"stage 1: {len(s1.sets):,} sets fill a frame{state}, {src}, "
+                      f"{s1.time_s:.2f} s")
+        if answer.stage2:
+            s2 = answer.stage2
+            out.print(f"stage 2: {s2['backend']} on the {s2['model']} model, {s2['time_s']:.2f} s"
+                      f" ({s2['variables']:,} variables)")
+        if answer.note:
+            out.print(answer.note)
+        for i, solution in enumerate(answer.solutions):
+            if len(answer.solutions) > 1:
+                out.print(f"[bold]solution {i + 1}[/bold]")
+            out.print(frames_picture(board, names, solution.frames), end="")
+        if answer.solutions:
+            listed = "" if not (all_solutions or limit) else (
+                "; all of them" if answer.complete else "; there may be more")
+            out.print(f"[dim]{len(answer.solutions)} verified (every frame checked, every "
+                      f"piece used once){listed}[/dim]")
+    if answer.status == "unknown":
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+def _parse_cell(text: str) -> tuple[int, ...]:
+    try:
+        cell = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        cell = ()
+    if len(cell) not in (2, 3):
+        raise PuzzleError(f"--hole takes ROW,COL (or X,Y,Z), got {text!r}")
+    return cell
+
+
 @app.command("export-cnf")
 @_friendly
 def export_cnf(
@@ -487,8 +623,11 @@ def maze_search_cmd(
         raise typer.Exit(EXIT_UNKNOWN)
 
 
-def _build_any(puzzle: Tiling | Nonogram, encoding: str | None) -> Model:
+def _build_any(puzzle: Tiling | Frames | Nonogram, encoding: str | None) -> Model:
     """The model export and decode share (they must agree variable for variable)."""
+    if isinstance(puzzle, Frames):
+        raise PuzzleError(f"{puzzle.name} is a frames puzzle: its models are built in "
+                          f"stages (`smtpuzzle frames {puzzle.name}`)")
     if isinstance(puzzle, Nonogram):
         return puzzle.build_model(encoding or "runs")
     if encoding is not None:

@@ -11,6 +11,7 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.nonogram_files import EXTENSIONS as NONOGRAM_EXTENSIONS
 from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.formats.puzzle_toml import load_puzzle_file
+from smtpuzzle.puzzles.frames import Frames
 from smtpuzzle.puzzles.nonogram import Nonogram
 from smtpuzzle.puzzles.tiling import Tiling
 
@@ -81,7 +82,7 @@ def resolve(name_or_path: str) -> Path:
     raise PuzzleError(f"no model named {name_or_path!r} (try `smtpuzzle list`; some: {known})")
 
 
-def load_puzzle(name_or_path: str, precheck: bool = True) -> Tiling | Nonogram:
+def load_puzzle(name_or_path: str, precheck: bool = True) -> Tiling | Frames | Nonogram:
     """Load any puzzle by library name or file path; the kind follows the file type."""
     path = resolve(name_or_path)
     if path.suffix.lower() in NONOGRAM_EXTENSIONS:
@@ -96,6 +97,17 @@ def load(name_or_path: str, precheck: bool = True) -> Tiling:
     """Load a tiling by library name or file path; ``precheck=False`` keeps a puzzle that is
     impossible on its face (to draw it, or to export it for a solver to prove)."""
     puzzle = load_puzzle(name_or_path, precheck)
+    if isinstance(puzzle, Frames):
+        raise PuzzleError(f"{name_or_path} is a frames puzzle: use `smtpuzzle frames "
+                          f"{name_or_path}`")
     if not isinstance(puzzle, Tiling):
         raise PuzzleError(f"{name_or_path} is a nonogram, not a tiling (use `smtpuzzle solve`)")
+    return puzzle
+
+
+def load_frames(name_or_path: str, precheck: bool = True) -> Frames:
+    """Load a frames puzzle by library name or file path."""
+    puzzle = load_puzzle(name_or_path, precheck)
+    if not isinstance(puzzle, Frames):
+        raise PuzzleError(f"{name_or_path} is not a frames puzzle (use `smtpuzzle solve`)")
     return puzzle

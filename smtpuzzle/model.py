@@ -199,6 +199,12 @@ class Model:
                                        np.asarray(transitions, dtype=np.int64).reshape(-1, 3),
                                        int(start), np.asarray(finals, dtype=np.int64)))
 
+    def projected(self, variables: np.ndarray, names: Sequence[str]) -> Model:
+        """A copy whose user variables are ``variables`` (already in the model) instead:
+        back ends then list solutions distinct on these alone (a projected enumeration)."""
+        return dataclasses.replace(self, _user_vars=[np.asarray(variables, dtype=np.int64)],
+                                   _user_names=[names])
+
     def with_units(self, literals: Any) -> Model:
         """A copy that also asserts each literal (forces or forbids variables): how a
         search is split into sub-problems that every back end can solve."""

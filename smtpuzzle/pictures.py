@@ -59,16 +59,11 @@ class Picture:
     legend: list[tuple[Colour, str]] | None = None
 
 
-def tiling_picture_cells(tiling: Any, solution: Any) -> Picture:
-    """A tiling solution: one colour and letter per piece; 3D boards one grid per layer."""
-    from smtpuzzle.render import piece_chars
-
-    names = [p.name for p in tiling.pieces]
-    colours, chars = piece_colours(names), piece_chars(names)
-    dims = tiling.board.dims
-    mask = tiling.board.mask
+def _layer_grids(board: Any, owner: dict, colours: dict[str, Colour], chars: dict[str, str]
+                 ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Colours and letters per cell, one grid per layer (one for a 2D board)."""
+    dims, mask = board.dims, board.mask
     layers = [None] if len(dims) == 2 else list(range(dims[2]))
-    owner = {cell: pl.piece for pl in solution.placements for cell in pl.cells}
     grids, labels = [], []
     for z in layers:
         img = np.full((dims[0], dims[1], 3), 255, dtype=np.uint8)
@@ -83,10 +78,39 @@ def tiling_picture_cells(tiling: Any, solution: Any) -> Picture:
                     text[r, c] = chars[owner[cell]]
         grids.append(img)
         labels.append(text)
-    used = [n for n in names if any(pl.piece == n for pl in solution.placements)]
-    legend = [(colours[n], n if chars[n] == n else f"{chars[n]} = {n}") for n in used]
-    captions = None if layers == [None] else [f"z={z}" for z in layers]
-    return Picture(grids, labels, captions, legend)
+    return grids, labels
+
+
+def _legend(names: Sequence[str], used: set[str], colours: dict[str, Colour],
+            chars: dict[str, str]) -> list[tuple[Colour, str]]:
+    return [(colours[n], n if chars[n] == n else f"{chars[n]} = {n}") for n in names if n in used]
+
+
+def tiling_picture_cells(tiling: Any, solution: Any) -> Picture:
+    """A tiling solution: one colour and letter per piece; 3D boards one grid per layer."""
+    return frames_picture_cells(tiling.board, [p.name for p in tiling.pieces], [solution],
+                                numbered=False)
+
+
+def frames_picture_cells(board: Any, names: Sequence[str], frames: Sequence[Any],
+                         numbered: bool = True) -> Picture:
+    """Tilings of one board side by side (the frames of a frames answer), each piece in the
+    same colour and letter throughout; 3D boards layer by layer."""
+    from smtpuzzle.render import piece_chars
+
+    colours, chars = piece_colours(names), piece_chars(list(names))
+    grids, labels, captions = [], [], []
+    for k, frame in enumerate(frames):
+        owner = {cell: pl.piece for pl in frame.placements for cell in pl.cells}
+        g, lab = _layer_grids(board, owner, colours, chars)
+        grids += g
+        labels += lab
+        for z in range(len(g)):
+            parts = ([f"frame {k + 1}"] if numbered else []) + ([f"z={z}"] if len(g) > 1 else [])
+            captions.append(" ".join(parts))
+    used = {pl.piece for frame in frames for pl in frame.placements}
+    return Picture(grids, labels, captions if any(captions) else None,
+                   _legend(names, used, colours, chars))
 
 
 def _side_by_side(grids: Sequence[np.ndarray]) -> np.ndarray:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from smtpuzzle.geometry.board import Board
 from smtpuzzle.puzzles.tiling import Tiling, TilingSolution
 
 _PALETTE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -34,9 +35,8 @@ def _layers(dims: tuple[int, ...]) -> list[int | None]:
     return [None] if len(dims) == 2 else list(range(dims[2]))
 
 
-def _grid_lines(tiling: Tiling, owner: dict[tuple[int, ...], str], chars: dict[str, str],
+def _grid_lines(board: Board, owner: dict[tuple[int, ...], str], chars: dict[str, str],
                 colours: dict[str, str]) -> Text:
-    board = tiling.board
     rows, cols = board.dims[0], board.dims[1]
     layers = _layers(board.dims)
     out = Text()
@@ -68,7 +68,7 @@ def tiling_picture(tiling: Tiling, solution: TilingSolution) -> Text:
     """The solution as a letter grid; 3D boards as layers side by side."""
     names = [p.name for p in tiling.pieces]
     owner = {cell: pl.piece for pl in solution.placements for cell in pl.cells}
-    text = _grid_lines(tiling, owner, piece_chars(names), _colours(names))
+    text = _grid_lines(tiling.board, owner, piece_chars(names), _colours(names))
     used = [n for n in names if any(pl.piece == n for pl in solution.placements)]
     key = legend(used)
     if key:
@@ -76,8 +76,37 @@ def tiling_picture(tiling: Tiling, solution: TilingSolution) -> Text:
     return text
 
 
+def frames_picture(board: Board, names: list[str], frames: list[TilingSolution],
+                   gap: str = "   ") -> Text:
+    """Frames side by side, each piece with the same letter and colour in every frame."""
+    chars, colours = piece_chars(names), _colours(names)
+    grids = []
+    for frame in frames:
+        owner = {cell: pl.piece for pl in frame.placements for cell in pl.cells}
+        grids.append(_grid_lines(board, owner, chars, colours).split("\n"))
+    out = Text()
+    width = board.dims[1] if board.dim == 2 else None
+    for i in range(max(len(g) for g in grids)):
+        line = Text()
+        for k, g in enumerate(grids):
+            if k:
+                line.append(gap)
+            part = g[i] if i < len(g) else Text("")
+            line.append_text(part)
+            if width is not None:
+                line.append(" " * (width - len(part)))
+        if line.plain.strip():
+            out.append_text(line)
+            out.append("\n")
+    used = [n for n in names if any(pl.piece == n for f in frames for pl in f.placements)]
+    key = legend(used)
+    if key:
+        out.append(key + "\n", style="dim")
+    return out
+
+
 def board_picture(tiling: Tiling) -> Text:
-    return _grid_lines(tiling, {}, {}, {})
+    return _grid_lines(tiling.board, {}, {}, {})
 
 
 def pieces_picture(tiling: Tiling, width: int = 78) -> Text:

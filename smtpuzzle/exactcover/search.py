@@ -169,6 +169,8 @@ def _candidate_lists(order: np.ndarray, bucket_start: np.ndarray, first: np.ndar
     np.add.at(freq, anchor, cover.astype(np.int64))
     top = np.argsort(-freq, axis=1, kind="stable")[:, :KEY_CELLS]
     keys = np.where(np.take_along_axis(freq, top, axis=1) > 0, top, -1)
+    if keys.shape[1] < KEY_CELLS:  # boards with fewer cells than key slots
+        keys = np.pad(keys, ((0, 0), (0, KEY_CELLS - keys.shape[1])), constant_values=-1)
     # Each candidate's pattern: which of its bucket's key cells it covers.
     k = keys[anchor]  # (candidates, K)
     hit = cover[np.arange(len(order))[:, None], np.maximum(k, 0)] & (k >= 0)

@@ -225,6 +225,7 @@ class Frames:
                 raise VerificationError(f"frame {k + 1}: {exc}") from None
         if len(holes) > 1:
             raise VerificationError("the frames have their holes at different places")
-        for p in self.pieces:
-            if used[p.name] != 1:
-                raise VerificationError(f"piece {p.name} is used {used[p.name]} times, not once")
+        twice = [p.name for p in self.pieces if used[p.name] > 1]
+        unused = [p.name for p in self.pieces if not used[p.name]]
+        for name in twice + unused:
+            raise VerificationError(f"piece {name} is used {used[name]} times, not once")

@@ -24,7 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
+from smtpuzzle.backends import get_backend
 from smtpuzzle.exactcover import CoverSearch, from_model
+from smtpuzzle.model import Model, headed_groups
 from smtpuzzle.puzzles.frames import Frames
 
 CACHE_VERSION = 1
@@ -137,15 +139,22 @@ def _work(args: tuple[int, float | None]) -> tuple[np.ndarray, int, bool]:
 
 def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = None,
                    max_sets: int | None = None, progress: Stage1Progress | None = None,
-                   cache: bool = True) -> SetList:
+                   cache: bool = True, backend: str = "exact-cover",
+                   solver: str | None = None) -> SetList:
     """Every distinct piece set that fills one frame. Stops, marked incomplete, at the time
-    limit, on Ctrl-C, or once more than ``max_sets`` sets are known."""
+    limit, on Ctrl-C, or once more than ``max_sets`` sets are known. Back ends other than
+    exact cover enumerate a projected model (solutions blocked on the pieces used)."""
     global _JOB
     started = time.monotonic()
     if cache:
         hit = load_cached(frames)
         if hit is not None:
             return hit
+    if backend != "exact-cover":
+        result = _enumerate_projected(frames, backend, solver, time_limit, max_sets, progress)
+        if result.complete and cache:
+            store(frames, result)
+        return result
     deadline = None if time_limit is None else started + time_limit
     job = _prepare(frames)
     n_sub = len(job.starts)
@@ -211,6 +220,46 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
     if complete and cache:
         store(frames, result)
     return result
+
+
+def projected_model(frames: Frames) -> Model:
+    """The one-frame tiling model with one 'piece used' variable per piece as the user
+    variables: a back end that blocks each solution on them lists piece sets, not layouts."""
+    tiling = frames.frame_tiling()
+    model = tiling.build_model()
+    placements = model.user_vars
+    used = model.new_bools(len(tiling.pieces))
+    starts = [tiling.placement_range(k)[0] for k in range(len(tiling.pieces))]
+    piece_of = np.searchsorted(starts, np.arange(len(placements)), side="right") - 1
+    model.add_implications(placements, used[piece_of])
+    model.add_clauses(headed_groups(-used, piece_of, placements))
+    return model.projected(used, [p.name for p in tiling.pieces])
+
+
+def _enumerate_projected(frames: Frames, backend: str, solver: str | None,
+                         time_limit: float | None, max_sets: int | None,
+                         progress: Stage1Progress | None) -> SetList:
+    started = time.monotonic()
+    engine = get_backend(backend, solver)
+    enum = engine.solutions(projected_model(frames), time_limit=time_limit)
+    rows: list[np.ndarray] = []
+    stopped = ""
+    try:
+        for result in enum:
+            rows.append(result.values.astype(bool))
+            if progress:
+                progress(len(rows), len(rows), 0, 1)
+            if max_sets is not None and len(rows) > max_sets:
+                stopped = f"more than {max_sets} sets"
+                break
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    complete = enum.complete and not stopped
+    if not complete and not stopped:
+        stopped = "time limit"
+    sets = np.array(rows, dtype=bool).reshape(-1, len(frames.pieces))
+    sets = _filtered(frames, sets[np.lexsort(np.packbits(sets, axis=1).T[::-1])])
+    return SetList(sets, complete, time.monotonic() - started, len(rows), stopped=stopped)
 
 
 def _filtered(frames: Frames, sets: np.ndarray) -> np.ndarray:

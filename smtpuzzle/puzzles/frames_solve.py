@@ -227,7 +227,8 @@ def _solve_one(frames: Frames, backend: str, solver: str | None, stage2: str, mo
                max_sets: int | None, cache: bool, progress: Stage1Progress | None,
                note: Callable[[str], None] | None) -> FramesAnswer:
     started = time.monotonic()
-    sets = enumerate_sets(frames, workers, time_limit, max_sets, progress, cache)
+    sets = enumerate_sets(frames, workers, time_limit, max_sets, progress, cache, backend,
+                          solver)
     answer = FramesAnswer("unknown", [], sets, interrupted=sets.stopped == "interrupted")
     if answer.interrupted:
         return answer

@@ -1,0 +1,199 @@
+"""Frames puzzles: stage-1 oracles, back ends agreeing on stage 1 and stage 2, the cache,
+hole placement, verification and the command line."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from smtpuzzle import (
+    Board,
+    Piece,
+    PuzzleError,
+    VerificationError,
+    count,
+    parse_picture,
+    piece_set,
+)
+from smtpuzzle.library import load_frames
+from smtpuzzle.puzzles.frames import Frames, FramesSolution
+from smtpuzzle.puzzles.frames_sets import enumerate_sets
+from smtpuzzle.puzzles.frames_solve import solve_frames
+from smtpuzzle.puzzles.tiling import Placement, Tiling, TilingSolution
+from tests.helpers import cli
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("SMTPUZZLE_CACHE", str(tmp_path / "cache"))
+
+
+def pentominoes_in(rows: int, cols: int, n: int) -> Frames:
+    pieces = [Piece(k, s) for k, s in piece_set("pentominoes").items()]
+    return Frames(Board((rows, cols)), pieces, n, name=f"pentomino-{rows}x{cols}x{n}")
+
+
+def test_compositions_follow_area_and_the_split():
+    pentahex = load_frames("pentahex-6x9x5")
+    assert pentahex.compositions() == [(0, 9), (6, 4)]  # 5a + 6b = 54
+    assert pentahex.splits() == [((0, 9), (0, 9), (0, 9), (6, 4), (6, 4))]
+    hexo = load_frames("hexomino-6x6x6")
+    assert hexo.compositions() == [(0, 6), (2, 5)]  # both trominoes share a square
+
+
+def test_parity_filter():
+    hexo = load_frames("hexomino-6x6x6")
+    imbalance = hexo._colour_imbalance[:35]  # hexominoes: 0 or 2 on a checkerboard
+    assert sorted(Counter(imbalance.tolist()).items()) == [(0, 24), (2, 11)]
+    unbalanced, balanced = np.flatnonzero(imbalance == 2), np.flatnonzero(imbalance == 0)
+    members = np.zeros(len(hexo.pieces), dtype=bool)
+    members[unbalanced[:3]] = True  # +-2 +-2 +-2 is never 0
+    members[balanced[:3]] = True
+    assert not hexo.parity_ok(members)
+    members[unbalanced[2]] = False
+    members[balanced[3]] = True
+    assert hexo.parity_ok(members)
+
+
+def test_hexomino_stage1_reproduces_hamlyn():
+    puzzle = load_frames("hexomino-6x6x6")
+    sets = enumerate_sets(puzzle, workers=2)
+    assert sets.complete
+    assert Counter(sets.sets.sum(axis=1).tolist()) == {6: 13_710, 7: 60_729}
+
+
+def test_hexomino_6x6x6_solved_and_rerun_from_cache():
+    puzzle = load_frames("hexomino-6x6x6")
+    answer = solve_frames(puzzle, workers=2)
+    assert answer.status == "sat" and not answer.stage1.cached
+    puzzle.verify(answer.solutions[0])
+    again = solve_frames(load_frames("hexomino-6x6x6"))
+    assert again.stage1.cached and len(again.stage1.sets) == 74_439
+    assert again.status == "sat"
+
+
+@pytest.mark.slow
+def test_hexomino_stage1_without_the_apart_rule():
+    puzzle = load_frames("hexomino-6x6x6")
+    puzzle.apart = []
+    sets = enumerate_sets(puzzle, workers=2, cache=False)
+    assert Counter(sets.sets.sum(axis=1).tolist()) == {6: 13_710, 7: 70_904}
+
+
+def test_stage1_the_same_for_every_backend_and_worker_count():
+    puzzle = pentominoes_in(5, 6, 2)
+    ref = enumerate_sets(puzzle, cache=False)
+    assert ref.complete and len(ref.sets) == 172
+    assert np.array_equal(enumerate_sets(puzzle, workers=2, cache=False).sets, ref.sets)
+    for backend in ("cpsat", "sat"):
+        got = enumerate_sets(puzzle, backend=backend, cache=False)
+        assert got.complete and np.array_equal(got.sets, ref.sets), backend
+
+
+@pytest.mark.parametrize("stage2,model", [("exact-cover", "cover"), ("sat", "cover"),
+                                          ("sat", "index"), ("cpsat", "cover"),
+                                          ("cpsat", "index"), ("z3", "cover"), ("z3", "index")])
+def test_stage2_backends_agree(stage2, model):
+    puzzle = pentominoes_in(5, 6, 2)  # the two halves split one way only
+    answer = solve_frames(puzzle, stage2=stage2, stage2_model=model, limit=None)
+    assert answer.status == "sat" and answer.complete
+    assert len(answer.solutions) == 1
+    halves = {frozenset(pl.piece for pl in f.placements) for f in answer.solutions[0].frames}
+    assert frozenset("FILNPTUVWXYZ") == frozenset().union(*halves)
+
+
+def test_no_solution_when_a_piece_fills_no_frame():
+    answer = solve_frames(pentominoes_in(4, 5, 3))
+    assert answer.status == "unsat" and "X" in answer.note
+
+
+def test_stage1_time_limit_gives_unknown_not_unsat():
+    answer = solve_frames(load_frames("pentahex-6x9x5"), time_limit=1, cache=False)
+    assert answer.status == "unknown" and not answer.stage1.complete
+
+
+def test_hole_is_searched_and_must_be_the_same_in_every_frame():
+    p = parse_picture("##\n##\n#.")
+    u = parse_picture("#.#\n###")
+    two_p = Frames(Board((2, 3)), [Piece("P1", p), Piece("P2", p)], 2, hole_search=True)
+    answer = solve_frames(two_p)
+    assert answer.status == "sat"
+    assert answer.hole in {(0, 0), (0, 2), (1, 0), (1, 2)}
+    two_p.verify(answer.solutions[0])
+    # P leaves a corner free, U the middle of a long side: no common hole.
+    mixed = Frames(Board((2, 3)), [Piece("P", p), Piece("U", u)], 2, hole_search=True)
+    assert solve_frames(mixed).status == "unsat"
+    assert len(mixed.hole_places()) == 2  # corner, middle of a long side
+
+
+def test_verify_rejects_bad_answers():
+    puzzle = pentominoes_in(5, 6, 2)
+    good = solve_frames(puzzle).solutions[0]
+    first, second = good.frames
+    with pytest.raises(VerificationError, match="used 2 times"):
+        puzzle.verify(FramesSolution([first, first]))
+    moved = [Placement(pl.piece, tuple((r, c + 1) for r, c in pl.cells))
+             for pl in first.placements]
+    with pytest.raises(VerificationError, match="frame 1"):
+        puzzle.verify(FramesSolution([TilingSolution(moved), second]))
+    with pytest.raises(VerificationError, match="1 frames"):
+        puzzle.verify(FramesSolution([first]))
+
+
+@pytest.mark.parametrize("backend", ["exact-cover", "cpsat", "sat"])
+def test_apart_pieces_may_not_touch(backend):
+    bar = parse_picture("###")
+    pieces = [Piece("A", bar), Piece("B", bar)]
+    free = Tiling(Board((3, 3)), pieces, cover="pack")
+    apart = Tiling(Board((3, 3)), pieces, cover="pack", apart=["A", "B"])
+    # Two disjoint bars: 3 pairs of rows and 3 of columns, A and B either way round;
+    # apart leaves only rows 0 and 2 or columns 0 and 2.
+    assert count(free, backend, distinct=False).count == 12
+    assert count(apart, backend, distinct=False).count == 4
+    touching = TilingSolution([Placement("A", ((0, 0), (0, 1), (0, 2))),
+                               Placement("B", ((1, 0), (1, 1), (1, 2)))])
+    free.verify(touching)
+    with pytest.raises(VerificationError, match="touch"):
+        apart.verify(touching)
+
+
+def test_obvious_impossibilities_reported_at_once():
+    pieces = [Piece(k, s) for k, s in piece_set("pentominoes").items()]
+    with pytest.raises(PuzzleError, match="cover 60 cells but 3 frames of 21 cells"):
+        Frames(Board((3, 7)), pieces, 3)
+    with pytest.raises(PuzzleError, match="larger than the 2x3 frame"):
+        Frames(Board((2, 3)), [Piece("I6", parse_picture("#" * 6))], 1)
+    with pytest.raises(PuzzleError, match="exactly once"):
+        Frames(Board((5, 6)), [Piece("P", parse_picture("##\n##\n#."), count=12)], 2)
+
+
+def test_toml_errors(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('frames = 0\n[board]\nsize = [5, 6]\n[[pieces]]\nset = "pentominoes"\n')
+    r = cli("frames", str(path))
+    assert r.returncode == 2 and "bad.toml:1: frames must be" in r.stderr
+    path.write_text('frames = 2\ntouch = "none"\n[board]\nsize = [5, 6]\n'
+                    '[[pieces]]\nset = "pentominoes"\n')
+    r = cli("frames", str(path))
+    assert r.returncode == 2 and "does not apply to a frames puzzle" in r.stderr
+    path.write_text('[board]\nsize = [5, 6]\nhole = "search"\n[[pieces]]\nset = "pentominoes"\n')
+    r = cli("solve", str(path))
+    assert r.returncode == 2 and "frames puzzles only" in r.stderr
+
+
+def test_cli_frames_json(tmp_path):
+    path = tmp_path / "halves.toml"
+    path.write_text('frames = 2\n[board]\nsize = [5, 6]\n[[pieces]]\nset = "pentominoes"\n')
+    r = cli("frames", str(path), "--json", "--stage2", "cpsat", "--png", str(tmp_path / "h.png"))
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["status"] == "sat" and len(data["frames"]) == 2
+    assert data["stage1"]["sets"] == 172 and data["stage2"]["backend"] == "cpsat"
+    cells = [tuple(c) for f in data["frames"] for p in f["placements"] for c in p["cells"]]
+    assert len(cells) == 60 and len(set(cells)) == 30  # each frame's 30 cells once
+    assert (tmp_path / "h.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    r = cli("solve", "hexomino-6x6x6")
+    assert r.returncode == 2 and "smtpuzzle frames hexomino-6x6x6" in r.stderr
