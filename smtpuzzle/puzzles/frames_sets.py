@@ -32,6 +32,7 @@ from smtpuzzle.puzzles.frames import Frames
 CACHE_VERSION = 1
 SLICE = 2_000_000  # search nodes between looks at the clock
 MERGE_EVERY = 1_000_000  # raw set rows gathered before de-duplicating
+GRACE_S = 10.0  # how long past the deadline to wait for workers' partial lists
 
 # (sets so far, tilings so far, sub-problems done, sub-problems)
 Stage1Progress = Callable[[int, int, int, int], None]
@@ -128,12 +129,17 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
 
 
-def _work(args: tuple[int, float | None]) -> tuple[np.ndarray, int, bool]:
-    i, deadline = args
+def _work(args: tuple[int, float | None, int | None]) -> tuple[np.ndarray, int, bool]:
+    i, deadline, max_sets = args
     job = _JOB
     assert job is not None
     collector = _Collector(job.piece_of_row, len(job.frames.pieces))
-    ok = _search_one(job, i, collector, deadline)
+
+    def tick() -> bool:
+        return max_sets is None or len(collector.kept) + collector.pending_rows <= max_sets or \
+            len(collector.merge()) <= max_sets
+
+    ok = _search_one(job, i, collector, deadline, tick)
     return collector.merge(), collector.tilings, ok
 
 
@@ -189,9 +195,12 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
                     done += 1
                     report()
             else:
-                results = pool.imap_unordered(_work, [(i, deadline) for i in range(n_sub)])
+                results = pool.imap_unordered(_work, [(i, deadline, max_sets)
+                                                      for i in range(n_sub)])
                 for _ in range(n_sub):
-                    left = None if deadline is None else max(deadline - time.monotonic(), 0)
+                    # Workers stop at the deadline and send what they found: wait for that.
+                    left = None if deadline is None else max(deadline - time.monotonic(), 0) + \
+                        GRACE_S
                     try:
                         kept, tilings, ok = results.next(timeout=left)
                     except multiprocessing.TimeoutError:

@@ -1,0 +1,80 @@
+"""Frames benchmarks: stage 2 per back end and model, and the two-stage method against one
+direct model of all frames at once.
+
+    python bench/frames.py stage2 [MODEL] [--time-limit S]
+    python bench/frames.py direct [MODEL] [--time-limit S]
+
+``stage2`` reads the stage-1 list (from the cache after the first run) and times each back
+end on the cover and index models. ``direct`` tiles one board made of the n frames side by
+side (a column of holes between them, so no piece crosses) with every back end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from smtpuzzle.backends import get_backend
+from smtpuzzle.geometry.board import Board
+from smtpuzzle.library import load_frames
+from smtpuzzle.puzzles.frames import Frames
+from smtpuzzle.puzzles.frames_sets import enumerate_sets
+from smtpuzzle.puzzles.frames_solve import cover_model, index_model
+from smtpuzzle.puzzles.tiling import Piece, Tiling
+
+
+def stage2(name: str, time_limit: float) -> None:
+    puzzle = load_frames(name)
+    t0 = time.perf_counter()
+    sets = enumerate_sets(puzzle, workers=2)
+    print(f"{name}: stage 1 {len(sets.sets)} sets, {time.perf_counter() - t0:.1f} s "
+          f"({'cache' if sets.cached else 'listed'})")
+    print("| back end | model | status | build s | solve s | variables |")
+    print("| --- | --- | --- | ---: | ---: | ---: |")
+    for backend, kind in [("exact-cover", "cover"), ("cpsat", "cover"), ("cpsat", "index"),
+                          ("sat", "cover"), ("sat", "index"), ("z3", "cover"), ("z3", "index")]:
+        model = (cover_model if kind == "cover" else index_model)(puzzle, sets.sets)
+        r = get_backend(backend).solve(model, time_limit=time_limit)
+        print(f"| {backend} | {kind} | {r.status.value} | {r.stats.build_time:.1f} | "
+              f"{r.stats.solve_time:.1f} | {r.stats.variables} |", flush=True)
+
+
+def direct_tiling(puzzle: Frames) -> Tiling:
+    """The n frames side by side on one board, separated by a column of holes."""
+    rows, cols = puzzle.frame.dims[0], puzzle.frame.dims[1]
+    width = puzzle.n * (cols + 1) - 1
+    mask = np.zeros((rows, width), dtype=bool)
+    for k in range(puzzle.n):
+        mask[:, k * (cols + 1):k * (cols + 1) + cols] = puzzle.frame.mask
+    board = Board((rows, width), [tuple(c) for c in np.argwhere(~mask).tolist()])
+    pieces = [Piece(p.name, p.shape, 1, flip=p.flip) for p in puzzle.pieces]
+    return Tiling(board, pieces, name=f"{puzzle.name}-direct", apart=list(puzzle.apart))
+
+
+def direct(name: str, time_limit: float) -> None:
+    tiling = direct_tiling(load_frames(name))
+    model = tiling.build_model()
+    print(f"{name}: one board of {tiling.board.size_text}, {tiling.num_placements} placements")
+    print("| back end | status | build s | solve s |")
+    print("| --- | --- | ---: | ---: |")
+    for backend in ("exact-cover", "cpsat", "sat", "z3"):
+        r = get_backend(backend).solve(model, time_limit=time_limit)
+        if r.values is not None:
+            tiling.verify(tiling.decode(r.values))
+        print(f"| {backend} | {r.status.value} | {r.stats.build_time:.1f} | "
+              f"{r.stats.solve_time:.1f} |", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", choices=["stage2", "direct"])
+    ap.add_argument("model", nargs="?", default="hexomino-6x6x6")
+    ap.add_argument("--time-limit", type=float, default=60.0)
+    args = ap.parse_args()
+    (stage2 if args.what == "stage2" else direct)(args.model, args.time_limit)
+
+
+if __name__ == "__main__":
+    main()
