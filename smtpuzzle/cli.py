@@ -39,7 +39,7 @@ from smtpuzzle.pictures import (
 )
 from smtpuzzle.puzzles import maze, maze_search
 from smtpuzzle.puzzles.frames import Frames
-from smtpuzzle.puzzles.frames_solve import STAGE2_BACKENDS, solve_frames
+from smtpuzzle.puzzles.frames_solve import STAGE2_BACKENDS, FramesOptions, solve_frames
 from smtpuzzle.puzzles.nonogram import Nonogram
 from smtpuzzle.puzzles.nonogram_solve import DEFAULT_BACKEND, solve_nonogram
 from smtpuzzle.puzzles.tiling import Tiling, TilingSolution
@@ -390,9 +390,12 @@ def frames_cmd(
     hole: Annotated[str | None, typer.Option(
         help="Frames with a hole to place: fix it at ROW,COL (default: try each place).")]
     = None,
+    method: Annotated[str, typer.Option(
+        help="enumerate (list every set that fills a frame), lazy (check the sets stage 2 "
+             "proposes) or auto (list, and turn lazy past --max-sets).")] = "auto",
     max_sets: Annotated[int | None, typer.Option(
-        help="Give up listing sets beyond this many (the answer may then be unknown).",
-        min=1)] = None,
+        help="Stop listing sets beyond this many (auto: 1,000,000, then lazy; enumerate: "
+             "the answer may then be unknown).", min=1)] = None,
     no_cache: Annotated[bool, typer.Option(
         "--no-cache", help="List the sets again instead of reading the stage-1 cache.")]
     = False,
@@ -406,23 +409,31 @@ def frames_cmd(
     if all_solutions and limit is not None:
         raise PuzzleError("give --all or --limit, not both")
     hole_at = _parse_cell(hole) if hole is not None else None
+    options = FramesOptions(backend=backend, solver=solver, stage2=stage2,
+                            stage2_model=stage2_model,
+                            limit=None if all_solutions else (limit or 1), workers=workers,
+                            time_limit=time_limit, hole=hole_at, method=method,
+                            max_sets=max_sets, cache=not no_cache)
     show = err.is_terminal and not as_json
-    columns = [TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("sub-problems, {task.fields[sets]} sets from {task.fields[tilings]} "
-                          "tilings"), TimeElapsedColumn()]
+    columns = [TextColumn("[bold]{task.description}"), BarColumn(),
+               TextColumn("{task.fields[info]}"), TimeElapsedColumn()]
     with Progress(*columns, console=err, disable=not show, transient=True) as bar:
-        task = bar.add_task(f"stage 1 {puzzle.name}", total=None, sets=0, tilings=0)
+        task = bar.add_task(f"stage 1 {puzzle.name}", total=None, info="")
 
         def progress(sets: int, tilings: int, done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total, sets=f"{sets:,}",
-                       tilings=f"{tilings:,}")
+            bar.update(task, completed=done, total=total,
+                       info=f"{done}/{total} sub-problems, {sets:,} sets from {tilings:,} "
+                            "tilings")
+
+        def lazy_progress(proposals: int, checked: int, tiling: int, blocked: int) -> None:
+            bar.update(task, info=f"{proposals:,} proposals, {checked:,} sets checked, "
+                                  f"{tiling:,} tile, {blocked:,} blocked")
 
         def note(text: str) -> None:
             bar.update(task, description=text)
 
-        answer = solve_frames(puzzle, backend, solver, stage2, stage2_model,
-                              None if all_solutions else (limit or 1), workers, time_limit,
-                              hole_at, max_sets, not no_cache, progress, note)
+        answer = solve_frames(puzzle, options, progress=progress, lazy_progress=lazy_progress,
+                              note=note)
     board = (puzzle.with_hole(answer.hole) if answer.hole is not None else puzzle).frame
     names = [p.name for p in puzzle.pieces]
     if answer.solutions:
@@ -436,17 +447,24 @@ def frames_cmd(
         s1 = answer.stage1
         why = ""
         if answer.status == "unknown":
-            why = " (interrupted)" if answer.interrupted else \
-                f" ({s1.stopped if s1 and s1.stopped else 'time limit reached'})"
+            why = " (interrupted)" if answer.interrupted else (
+                " (too many sets to list: try --method lazy)"
+                if s1 is not None and s1.too_many and answer.lazy is None
+                else " (time limit reached)")
         out.print(f"[bold]{puzzle.name}[/bold]: {answer.status}{why} in {answer.time_s:.2f} s")
         if answer.hole is not None:
             out.print(f"hole at {list(answer.hole)}")
         if s1 is not None:
             src = "read from the cache" if s1.cached else f"from {s1.tilings:,} tilings"
-            state = "" if s1.complete else " (INCOMPLETE)"
+            state = "" if s1.complete else (
+                " (too many to list)" if s1.too_many else " (INCOMPLETE)")
             out.print(f"stage 1: {len(s1.sets):,} sets fill a frame{state}, {src}, "
                       f"{s1.time_s:.2f} s")
-        if answer.stage2:
+        if answer.lazy is not None:
+            lz = answer.lazy
+            out.print(f"lazy stage 1: {lz.proposals:,} proposals, {lz.checked:,} sets checked "
+                      f"({lz.tiling_sets:,} tile, {lz.blocked:,} blocked), {lz.time_s:.2f} s")
+        if answer.stage2 and answer.lazy is None:
             s2 = answer.stage2
             out.print(f"stage 2: {s2['backend']} on the {s2['model']} model, {s2['time_s']:.2f} s"
                       f" ({s2['variables']:,} variables)")

@@ -47,7 +47,11 @@ class SetList:
     time_s: float
     tilings: int  # tilings listed on the way (0 when read from the cache)
     cached: bool = False
-    stopped: str = ""  # why an incomplete list stopped
+    stopped: str = ""  # why an incomplete list stopped: interrupted, time limit, too many
+
+    @property
+    def too_many(self) -> bool:
+        return self.stopped == "too many"
 
     def as_json(self) -> dict:
         return {"sets": int(len(self.sets)), "complete": self.complete,
@@ -222,7 +226,7 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
     packed = collector.merge()
     complete = done == n_sub
     if not complete and not stopped:
-        stopped = (f"more than {max_sets} sets" if over() else "time limit")
+        stopped = "too many" if over() else "time limit"
     sets = _filtered(frames, np.unpackbits(packed, axis=1, count=len(frames.pieces)).astype(bool))
     result = SetList(sets, complete, time.monotonic() - started, collector.tilings,
                      stopped=stopped)
@@ -259,7 +263,7 @@ def _enumerate_projected(frames: Frames, backend: str, solver: str | None,
             if progress:
                 progress(len(rows), len(rows), 0, 1)
             if max_sets is not None and len(rows) > max_sets:
-                stopped = f"more than {max_sets} sets"
+                stopped = "too many"
                 break
     except KeyboardInterrupt:
         stopped = "interrupted"

@@ -24,9 +24,11 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends import get_backend
+from smtpuzzle.backends.sat import DEFAULT_SOLVER
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.puzzles.frames import Frames, FramesSolution
+from smtpuzzle.puzzles.frames_lazy import LazyProgress, LazyResult, solve_lazy
 from smtpuzzle.puzzles.frames_sets import SetList, Stage1Progress, enumerate_sets
 from smtpuzzle.result import Status
 
@@ -140,6 +142,7 @@ class FramesAnswer:
     stage3: dict[str, Any] = field(default_factory=dict)
     hole: tuple[int, ...] | None = None
     complete: bool = False  # every stage-2 solution was listed (for --all)
+    lazy: LazyResult | None = None  # when sets were checked as proposed, not listed
     time_s: float = 0.0
     interrupted: bool = False
     note: str = ""
@@ -148,7 +151,8 @@ class FramesAnswer:
         first = self.solutions[0].as_json()["frames"] if self.solutions else []
         data: dict[str, Any] = {
             "status": self.status, "frames": first,
-            "stage1": self.stage1.as_json() if self.stage1 else None,
+            "stage1": self.lazy.as_json() if self.lazy else (
+                self.stage1.as_json() if self.stage1 else None),
             "stage2": self.stage2, "stage3": self.stage3, "complete": self.complete,
             "time_s": round(self.time_s, 3),
         }
@@ -175,40 +179,79 @@ def lay_out(frames: Frames, sets: np.ndarray, chosen: list[int], backend: str = 
     return FramesSolution(out)
 
 
-def solve_frames(frames: Frames, backend: str = "exact-cover", solver: str | None = None,
-                 stage2: str = "exact-cover", stage2_model: str | None = None, limit: int = 1,
-                 workers: int = 1, time_limit: float | None = None,
-                 hole: tuple[int, ...] | None = None, max_sets: int | None = None,
-                 cache: bool = True, progress: Stage1Progress | None = None,
-                 note: Callable[[str], None] | None = None) -> FramesAnswer:
+METHODS = ("auto", "enumerate", "lazy")
+AUTO_MAX_SETS = 1_000_000  # "auto" lists this many sets at most, then turns lazy
+
+
+@dataclass
+class FramesOptions:
+    backend: str = "exact-cover"  # stages 1 (listing) and 3 (layout)
+    solver: str | None = None
+    stage2: str = "exact-cover"
+    stage2_model: str | None = None  # cover | index; None: the back end's default
+    limit: int | None = 1  # stage-2 answers wanted (None: all)
+    workers: int = 1
+    time_limit: float | None = None
+    hole: tuple[int, ...] | None = None  # fix the hole of a hole-search puzzle
+    method: str = "auto"  # enumerate: list every set; lazy: check proposed sets; auto: both
+    max_sets: int | None = None
+    cache: bool = True
+
+    def check(self) -> None:
+        if self.stage2 not in STAGE2_BACKENDS:
+            raise PuzzleError(f"--stage2 must be one of {', '.join(STAGE2_BACKENDS)}")
+        if self.model_kind not in STAGE2_MODELS:
+            raise PuzzleError(f"the stage-2 model must be one of {', '.join(STAGE2_MODELS)}")
+        if self.model_kind == "index" and self.stage2 == "exact-cover":
+            raise PuzzleError("the index model has integers: exact cover takes the cover model")
+        if self.method not in METHODS:
+            raise PuzzleError(f"--method must be one of {', '.join(METHODS)}")
+        get_backend(self.backend, self.solver)  # bad names fail before any work
+
+    @property
+    def model_kind(self) -> str:
+        return self.stage2_model or DEFAULT_MODEL.get(self.stage2, "cover")
+
+
+@dataclass
+class _Hooks:
+    progress: Stage1Progress | None = None
+    lazy_progress: LazyProgress | None = None
+    note: Callable[[str], None] | None = None
+
+    def say(self, text: str) -> None:
+        if self.note:
+            self.note(text)
+
+
+def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
+                 progress: Stage1Progress | None = None,
+                 lazy_progress: LazyProgress | None = None,
+                 note: Callable[[str], None] | None = None, **settings: Any) -> FramesAnswer:
     """The two-stage solve: list the sets that fill one frame, choose n disjoint ones that
-    use every piece, lay each out. ``limit``: how many stage-2 solutions (None: all).
-    With a hole to place, each place (one per symmetry class) is tried in turn."""
+    use every piece, lay each out. When the sets are too many to list (method "auto" past
+    AUTO_MAX_SETS, or "lazy"), proposed sets are checked instead (frames_lazy). With a hole
+    to place, each place (one per symmetry class) is tried in turn. ``settings`` are
+    :class:`FramesOptions` fields."""
+    opts = options or FramesOptions(**settings)
+    opts.check()
+    hooks = _Hooks(progress, lazy_progress, note)
     started = time.monotonic()
-    if stage2 not in STAGE2_BACKENDS:
-        raise PuzzleError(f"--stage2 must be one of {', '.join(STAGE2_BACKENDS)}")
-    model_kind = stage2_model or DEFAULT_MODEL[stage2]
-    if model_kind not in STAGE2_MODELS:
-        raise PuzzleError(f"the stage-2 model must be one of {', '.join(STAGE2_MODELS)}")
-    if model_kind == "index" and stage2 == "exact-cover":
-        raise PuzzleError("the index model has integers: exact cover takes the cover model")
-    get_backend(backend, solver)  # bad names fail before any work
-    deadline = None if time_limit is None else started + time_limit
+    deadline = None if opts.time_limit is None else started + opts.time_limit
     if frames.hole_search:
-        places = [hole] if hole is not None else frames.hole_places()
+        places = [opts.hole] if opts.hole is not None else frames.hole_places()
     else:
-        if hole is not None:
+        if opts.hole is not None:
             raise PuzzleError(f"{frames.name} has no hole to place (--hole)")
         places = [None]
     answer = FramesAnswer("unsat", [], None)
     all_complete = True
     for place in places:
         puzzle = frames.with_hole(place) if place is not None else frames
-        if note and place is not None:
-            note(f"hole at {list(place)}")
+        if place is not None:
+            hooks.say(f"hole at {list(place)}")
         left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
-        answer = _solve_one(puzzle, backend, solver, stage2, model_kind, limit, workers, left,
-                            max_sets, cache, progress, note)
+        answer = _solve_one(puzzle, opts, left, hooks)
         answer.hole = place
         if answer.solutions or answer.interrupted:
             break
@@ -223,13 +266,18 @@ def solve_frames(frames: Frames, backend: str = "exact-cover", solver: str | Non
     return answer
 
 
-def _solve_one(frames: Frames, backend: str, solver: str | None, stage2: str, model_kind: str,
-               limit: int | None, workers: int, time_limit: float | None,
-               max_sets: int | None, cache: bool, progress: Stage1Progress | None,
-               note: Callable[[str], None] | None) -> FramesAnswer:
+def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
+               hooks: _Hooks) -> FramesAnswer:
     started = time.monotonic()
-    sets = enumerate_sets(frames, workers, time_limit, max_sets, progress, cache, backend,
-                          solver)
+    if opts.method == "lazy":
+        return _solve_lazy(frames, opts, time_limit, hooks, None)
+    cap = opts.max_sets if opts.method == "enumerate" else (opts.max_sets or AUTO_MAX_SETS)
+    sets = enumerate_sets(frames, opts.workers, time_limit, cap, hooks.progress, opts.cache,
+                          opts.backend, opts.solver)
+    if sets.too_many and opts.method == "auto":
+        hooks.say(f"more than {cap:,} sets: checking proposed sets instead")
+        left = None if time_limit is None else max(time_limit - (time.monotonic() - started), 0)
+        return _solve_lazy(frames, opts, left, hooks, sets)
     answer = FramesAnswer("unknown", [], sets, interrupted=sets.stopped == "interrupted")
     if answer.interrupted:
         return answer
@@ -241,13 +289,13 @@ def _solve_one(frames: Frames, backend: str, solver: str | None, stage2: str, mo
                       "a frame"
         answer.complete = True
         return answer
-    if note:
-        note(f"stage 2: {len(sets.sets)} sets, {stage2} on the {model_kind} model")
+    model_kind = opts.model_kind
+    hooks.say(f"stage 2: {len(sets.sets)} sets, {opts.stage2} on the {model_kind} model")
     t0 = time.monotonic()
     model = (cover_model if model_kind == "cover" else index_model)(frames, sets.sets)
-    engine = get_backend(stage2)
+    engine = get_backend(opts.stage2)
     left = None if time_limit is None else max(time_limit - (time.monotonic() - started), 0.0)
-    enum = engine.solutions(model, limit=limit, time_limit=left)
+    enum = engine.solutions(model, limit=opts.limit, time_limit=left)
     chosen_sets: list[list[int]] = []
     stats = enum.stats
     try:
@@ -263,13 +311,35 @@ def _solve_one(frames: Frames, backend: str, solver: str | None, stage2: str, mo
                      "solutions": len(chosen_sets)}
     t0 = time.monotonic()
     for chosen in chosen_sets:
-        solution = lay_out(frames, sets.sets, sorted(chosen), backend, solver)
+        solution = lay_out(frames, sets.sets, sorted(chosen), opts.backend, opts.solver)
         frames.verify(solution)
         answer.solutions.append(solution)
-    answer.stage3 = {"backend": backend, "time_s": round(time.monotonic() - t0, 3)}
+    answer.stage3 = {"backend": opts.backend, "time_s": round(time.monotonic() - t0, 3)}
     answer.complete = enum.complete and sets.complete
     if answer.solutions:
         answer.status = "sat"
     elif enum.complete and sets.complete:
         answer.status = "unsat"
+    return answer
+
+
+def _solve_lazy(frames: Frames, opts: FramesOptions, time_limit: float | None, hooks: _Hooks,
+                listed: SetList | None) -> FramesAnswer:
+    if opts.limit != 1:
+        raise PuzzleError("the lazy method finds one answer: leave out --all / --limit "
+                          "(or use --method enumerate)")
+    lazy = solve_lazy(frames, opts.solver if opts.stage2 == "sat" else None, time_limit,
+                      hooks.lazy_progress)
+    answer = FramesAnswer(lazy.status, [], listed, lazy=lazy)
+    answer.stage2 = {"backend": f"sat:{opts.solver or DEFAULT_SOLVER} (lazy)",
+                     "model": "assignment", "time_s": round(lazy.time_s, 3),
+                     "proposals": lazy.proposals}
+    if lazy.sets is not None:
+        t0 = time.monotonic()
+        solution = lay_out(frames, lazy.sets, list(range(len(lazy.sets))), opts.backend,
+                           opts.solver)
+        frames.verify(solution)
+        answer.solutions.append(solution)
+        answer.stage3 = {"backend": opts.backend, "time_s": round(time.monotonic() - t0, 3)}
+    answer.complete = lazy.status == "unsat"
     return answer
