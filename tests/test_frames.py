@@ -197,3 +197,28 @@ def test_cli_frames_json(tmp_path):
     assert (tmp_path / "h.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     r = cli("solve", "hexomino-6x6x6")
     assert r.returncode == 2 and "smtpuzzle frames hexomino-6x6x6" in r.stderr
+
+
+@pytest.mark.parametrize("method", ["lazy", "enumerate"])
+def test_lazy_and_listed_methods_agree(method):
+    halves = solve_frames(pentominoes_in(5, 6, 2), method=method)
+    assert halves.status == "sat" and (halves.lazy is not None) == (method == "lazy")
+    pentominoes_in(5, 6, 2).verify(halves.solutions[0])
+    # X fits in no 4x5 frame with three other pentominoes: every proposal fails its check.
+    none = solve_frames(pentominoes_in(4, 5, 3), method=method)
+    assert none.status == "unsat"
+
+
+def test_auto_turns_lazy_when_the_sets_are_too_many():
+    answer = solve_frames(pentominoes_in(5, 6, 2), max_sets=10)
+    assert answer.status == "sat" and answer.stage1.too_many and answer.lazy is not None
+    with pytest.raises(PuzzleError, match="one answer"):
+        solve_frames(pentominoes_in(5, 6, 2), method="lazy", limit=None)
+
+
+@pytest.mark.slow
+def test_pentahex_6x9x5_solved_lazily():
+    puzzle = load_frames("pentahex-6x9x5")
+    answer = solve_frames(puzzle, method="lazy")
+    assert answer.status == "sat"
+    puzzle.verify(answer.solutions[0])
