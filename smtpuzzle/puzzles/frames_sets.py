@@ -275,6 +275,32 @@ def _enumerate_projected(frames: Frames, backend: str, solver: str | None,
     return SetList(sets, complete, time.monotonic() - started, len(rows), stopped=stopped)
 
 
+def piece_without_frame(frames: Frames, budget: int = 500_000) -> str | None:
+    """A piece that is in no tiling of one frame (so the puzzle has no answer), found by one
+    search per piece over that piece's placements; None when every piece is in some tiling
+    or a search ran out of ``budget`` nodes (nothing is claimed then). Cheap next to
+    stage 1: it needs one tiling per piece, not all of them."""
+    job = _prepare(frames)
+    search = CoverSearch(job.search.problem, collect=False)
+    tiling_pieces = frames.frame_tiling().pieces
+    for k, piece in enumerate(tiling_pieces):
+        rows = np.flatnonzero(job.piece_of_row == k)
+        spent, found = 0, False
+        for r in rows.tolist():
+            search.restart([r], [])
+            while not search.done and search.count == 0 and spent + search.nodes < budget:
+                search.step(100_000)
+            spent += search.nodes
+            if search.count:
+                found = True
+                break
+            if not search.done:
+                return None
+        if not found:
+            return piece.name
+    return None
+
+
 def _filtered(frames: Frames, sets: np.ndarray) -> np.ndarray:
     """Keep the sets whose composition (pieces per size) some split into n frames uses."""
     sizes, _ = frames.size_classes()

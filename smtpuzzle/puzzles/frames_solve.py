@@ -29,7 +29,12 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.puzzles.frames import Frames, FramesSolution
 from smtpuzzle.puzzles.frames_lazy import LazyProgress, LazyResult, solve_lazy
-from smtpuzzle.puzzles.frames_sets import SetList, Stage1Progress, enumerate_sets
+from smtpuzzle.puzzles.frames_sets import (
+    SetList,
+    Stage1Progress,
+    enumerate_sets,
+    piece_without_frame,
+)
 from smtpuzzle.result import Status
 
 STAGE2_BACKENDS = ("exact-cover", "cpsat", "z3", "sat")
@@ -269,6 +274,11 @@ def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
 def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
                hooks: _Hooks) -> FramesAnswer:
     started = time.monotonic()
+    lost = piece_without_frame(frames)
+    if lost is not None:
+        answer = FramesAnswer("unsat", [], None, complete=True)
+        answer.note = f"piece {lost} is in no set that fills a frame"
+        return answer
     if opts.method == "lazy":
         return _solve_lazy(frames, opts, time_limit, hooks, None)
     cap = opts.max_sets if opts.method == "enumerate" else (opts.max_sets or AUTO_MAX_SETS)
