@@ -66,38 +66,26 @@ def _colours(names: list[str]) -> dict[str, str]:
 
 def tiling_picture(tiling: Tiling, solution: TilingSolution) -> Text:
     """The solution as a letter grid; 3D boards as layers side by side."""
-    names = [p.name for p in tiling.pieces]
-    owner = {cell: pl.piece for pl in solution.placements for cell in pl.cells}
-    text = _grid_lines(tiling.board, owner, piece_chars(names), _colours(names))
-    used = [n for n in names if any(pl.piece == n for pl in solution.placements)]
-    key = legend(used)
-    if key:
-        text.append(key + "\n", style="dim")
-    return text
+    return frames_picture(tiling.board, [p.name for p in tiling.pieces], [solution])
 
 
 def frames_picture(board: Board, names: list[str], frames: list[TilingSolution],
                    gap: str = "   ") -> Text:
-    """Frames side by side, each piece with the same letter and colour in every frame."""
+    """Tilings of one board side by side (the frames of a frames answer), each piece with
+    the same letter and colour throughout, and a legend of the pieces used."""
     chars, colours = piece_chars(names), _colours(names)
     grids = []
     for frame in frames:
         owner = {cell: pl.piece for pl in frame.placements for cell in pl.cells}
         grids.append(_grid_lines(board, owner, chars, colours).split("\n"))
+    width = max(len(line) for g in grids for line in g)
     out = Text()
-    width = board.dims[1] if board.dim == 2 else None
-    for i in range(max(len(g) for g in grids)):
-        line = Text()
-        for k, g in enumerate(grids):
+    for parts in zip(*grids, strict=True):
+        for k, part in enumerate(parts):
             if k:
-                line.append(gap)
-            part = g[i] if i < len(g) else Text("")
-            line.append_text(part)
-            if width is not None:
-                line.append(" " * (width - len(part)))
-        if line.plain.strip():
-            out.append_text(line)
-            out.append("\n")
+                out.append(gap + " " * (width - len(parts[k - 1])))
+            out.append_text(part)
+        out.append("\n")
     used = [n for n in names if any(pl.piece == n for f in frames for pl in f.placements)]
     key = legend(used)
     if key:

@@ -22,7 +22,7 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.geometry.board import Board
-from smtpuzzle.puzzles.tiling import Piece, Tiling, TilingSolution
+from smtpuzzle.puzzles.tiling import Piece, Tiling, TilingSolution, check_fits, check_pieces
 
 
 @dataclass
@@ -49,22 +49,11 @@ class Frames:
     def __post_init__(self) -> None:
         if self.n < 1:
             raise PuzzleError(f"frames must be at least 1, got {self.n}")
-        if not self.pieces:
-            raise PuzzleError("the puzzle has no pieces")
-        names = Counter(p.name for p in self.pieces)
-        dup = [k for k, v in names.items() if v > 1]
-        if dup:
-            raise PuzzleError(f"piece name {dup[0]!r} is used twice; give each piece its own name")
+        check_pieces(self.pieces, self.apart, self.frame.dim, "frame")
         for p in self.pieces:
             if p.count != 1 or p.at_most:
                 raise PuzzleError(f"piece {p.name}: in a frames puzzle every piece is used "
                                   "exactly once (list copies under names of their own)")
-            if p.shape.dim > self.frame.dim:
-                raise PuzzleError(f"piece {p.name} is 3D but the frame is 2D")
-            p.shape = p.shape.lifted(self.frame.dim)
-        missing = [a for a in self.apart if a not in names]
-        if missing:
-            raise PuzzleError(f"apart: there is no piece {missing[0]!r}")
         if self.hole_search and self.frame.holes():
             raise PuzzleError("a frame with a hole to be placed takes no other holes")
         if self.precheck:
@@ -85,14 +74,9 @@ class Frames:
         if total != self.n * area:
             raise PuzzleError(f"no solution: the pieces cover {total} cells but {self.n} frames "
                               f"of {area} cells hold {self.n * area}")
-        frame_dims = sorted(self.frame.dims)
         for p in self.pieces:
-            orients = p.shape.orientations(p.reflections(self.frame.dim))
-            if not any(all(a <= b for a, b in zip(sorted(o.extent), frame_dims, strict=True))
-                       for o in orients):
-                ext = "x".join(map(str, p.shape.extent))
-                raise PuzzleError(f"no solution: piece {p.name} ({ext}) is larger than the "
-                                  f"{self.frame.size_text} frame in every orientation")
+            check_fits(p, p.shape.orientations(p.reflections(self.frame.dim)), self.frame,
+                       "frame")
         if not self.compositions():
             raise PuzzleError("no solution: no way to split the pieces' sizes into "
                               f"{self.n} frames of {area} cells")
@@ -130,23 +114,22 @@ class Frames:
         split(tuple(int(a) for a in avail), self.n, 0, [])
         return out
 
+    def set_compositions(self, sets: np.ndarray) -> np.ndarray:
+        """Per set (a bool row over the pieces): its pieces of each size, in
+        :meth:`size_classes` order."""
+        sizes, _ = self.size_classes()
+        return np.stack([sets[:, self.sizes == s].sum(axis=1) for s in sizes], axis=1)
+
     @cached_property
     def _colour_imbalance(self) -> np.ndarray:
         """Per piece: |cells on even squares - cells on odd squares| (the same everywhere)."""
-        return np.array([abs(int(((p.shape.cells.sum(axis=1) % 2) * 2 - 1).sum()))
-                         for p in self.pieces], dtype=np.int64)
+        return np.array([_checker_imbalance(p.shape.cells) for p in self.pieces],
+                        dtype=np.int64)
 
-    def frame_imbalance(self, hole: tuple[int, ...] | None = None) -> int:
-        cells = self.frame.cells
-        value = int(((cells.sum(axis=1) % 2) * 2 - 1).sum())
-        if hole is not None:
-            value -= (sum(hole) % 2) * 2 - 1
-        return abs(value)
-
-    def parity_ok(self, members: np.ndarray, hole: tuple[int, ...] | None = None) -> bool:
+    def parity_ok(self, members: np.ndarray) -> bool:
         """Whether the pieces (a bool mask) can be coloured to match the frame's checkerboard
         imbalance: some choice of signs s_i with sum s_i * imbalance_i = frame imbalance."""
-        target = self.frame_imbalance(hole)
+        target = _checker_imbalance(self.frame.cells)
         reach = {0}
         for d in self._colour_imbalance[members].tolist():
             if d:
@@ -155,14 +138,10 @@ class Frames:
 
     # -- symmetry and the hole ---------------------------------------------------------------
 
-    def frame_symmetries(self) -> list[np.ndarray]:
-        """The frame's cell permutations that map it onto itself (holes included)."""
-        return [perm for _, perm in self.frame.symmetries()]
-
     def hole_places(self) -> list[tuple[int, ...]]:
         """With ``hole_search``: one cell per class of cells under the frame's symmetries,
         centre first (places near the middle leave the most room around the hole)."""
-        perms = self.frame_symmetries()
+        perms = [perm for _, perm in self.frame.symmetries()]
         reps = {int(min(p[i] for p in perms)) for i in range(self.frame.num_cells)}
         cells = [tuple(int(x) for x in self.frame.cells[i]) for i in sorted(reps)]
         centre = (np.array(self.frame.dims) - 1) / 2
@@ -229,3 +208,8 @@ class Frames:
         unused = [p.name for p in self.pieces if not used[p.name]]
         for name in twice + unused:
             raise VerificationError(f"piece {name} is used {used[name]} times, not once")
+
+
+def _checker_imbalance(cells: np.ndarray) -> int:
+    """|cells on even squares - cells on odd squares| of a checkerboard colouring."""
+    return abs(int(((cells.sum(axis=1) % 2) * 2 - 1).sum()))

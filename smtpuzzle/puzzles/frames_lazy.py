@@ -82,25 +82,32 @@ def assignment_model(frames: Frames) -> tuple[Model, np.ndarray, list[tuple[int,
 
 
 class _SetChecker:
-    """Does a piece set fill one frame? One exact-cover search, restarted per set."""
+    """Does a piece set fill one frame? The parity test, then one exact-cover search,
+    restarted per set; every answer is remembered and counted."""
 
     def __init__(self, frames: Frames) -> None:
         tiling = frames.frame_tiling()
+        self.frames = frames
         self.search = CoverSearch(from_model(tiling.build_model()), collect=False)
-        counts = [e - s for s, e in (tiling.placement_range(k)
-                                     for k in range(len(tiling.pieces)))]
-        self.piece_of_row = np.repeat(np.arange(len(tiling.pieces)), counts)
+        self.piece_of_row = tiling.placement_pieces()
         self.known: dict[bytes, bool | None] = {}
+        self.checked = self.tiling = self.cut_short = 0
 
     def tiles(self, members: np.ndarray, budget: int) -> bool | None:
         key = np.packbits(members).tobytes()
         if key in self.known:
             return self.known[key]
-        self.search.restart([], np.flatnonzero(~members[self.piece_of_row]))
-        while not self.search.done and self.search.count == 0 and self.search.nodes < budget:
-            self.search.step(200_000)
-        answer = True if self.search.count else (False if self.search.done else None)
+        answer: bool | None = False
+        if self.frames.parity_ok(members):
+            self.search.restart([], np.flatnonzero(~members[self.piece_of_row]))
+            while not self.search.done and self.search.count == 0 and \
+                    self.search.nodes < budget:
+                self.search.step(200_000)
+            answer = True if self.search.count else (False if self.search.done else None)
         self.known[key] = answer
+        self.checked += 1
+        self.tiling += answer is True
+        self.cut_short += answer is None
         return answer
 
 
@@ -108,48 +115,37 @@ def _lazy_child(send: Send, frames: Frames, solver_name: str, budget: int) -> No
     from pysat.solvers import Solver
 
     model, x, comps = assignment_model(frames)
-    cnf = to_cnf(model)
     checker = _SetChecker(frames)
     kinds: dict[tuple[int, ...], list[int]] = {}
     for k, comp in enumerate(comps):
         kinds.setdefault(comp, []).append(k)
-    proposals = checked = blocked = cut_short = 0
+    proposals = blocked = 0
+
+    def stats() -> tuple[int, int, int, int, int]:
+        return proposals, checker.checked, checker.tiling, blocked, checker.cut_short
+
     last = time.perf_counter()
-    with Solver(name=solver_name, bootstrap_with=cnf.as_lists()) as sat:
+    with Solver(name=solver_name, bootstrap_with=to_cnf(model).as_lists()) as sat:
         while True:
             if not sat.solve():
-                send(("done", ("unsat" if not cut_short else "unknown", None,
-                               (proposals, checked, blocked, cut_short))))
+                send(("done", ("unknown" if checker.cut_short else "unsat", None, stats())))
                 return
             proposals += 1
             assignment = np.array(sat.get_model(), dtype=np.int64)
             where = (assignment[x - 1] > 0)  # (pieces, frames)
-            failed = []
-            for k in range(frames.n):
-                members = where[:, k]
-                fresh = np.packbits(members).tobytes() not in checker.known
-                ok = frames.parity_ok(members) and checker.tiles(members, budget)
-                checked += fresh
-                if ok is None:
-                    cut_short += fresh
-                if not ok:
-                    failed.append(members)
+            failed = [k for k in range(frames.n) if not checker.tiles(where[:, k], budget)]
             if not failed:
-                send(("done", ("sat", where.T.copy(),
-                               (proposals, checked, blocked, cut_short))))
+                send(("done", ("sat", where.T.copy(), stats())))
                 return
-            for members in failed:
-                comp = comps[int(np.flatnonzero([np.array_equal(members, where[:, k])
-                                                  for k in range(frames.n)])[0])]
-                pieces = np.flatnonzero(members)
-                for k in kinds[comp]:
-                    sat.add_clause((-x[pieces, k]).tolist())
+            for k in failed:  # that set, in no frame of its composition
+                pieces = np.flatnonzero(where[:, k])
+                for j in kinds[comps[k]]:
+                    sat.add_clause((-x[pieces, j]).tolist())
                 blocked += 1
             now = time.perf_counter()
             if now - last > 0.2:
                 last = now
-                tiling_sets = sum(1 for v in checker.known.values() if v)
-                send(("progress", (proposals, checked, tiling_sets, blocked)))
+                send(("progress", stats()))
 
 
 def solve_lazy(frames: Frames, solver: str | None = None, time_limit: float | None = None,
@@ -157,8 +153,7 @@ def solve_lazy(frames: Frames, solver: str | None = None, time_limit: float | No
     """Find one answer by the lazy loop (see the module docstring)."""
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
-    stats = (0, 0, 0, 0)
-    tiling_sets = 0
+    stats = (0, 0, 0, 0, 0)  # proposals, checked, tiling, blocked, cut short
 
     def work(send: Send) -> None:
         _lazy_child(send, frames, solver or DEFAULT_SOLVER, budget)
@@ -167,15 +162,12 @@ def solve_lazy(frames: Frames, solver: str | None = None, time_limit: float | No
         with closing(child_messages(work, deadline)) as messages:
             for kind, data in messages:
                 if kind == "progress":
-                    tiling_sets = data[2]
-                    stats = (data[0], data[1], data[3], 0)
+                    stats = data
                     if progress:
-                        progress(*data)
+                        progress(*stats[:4])
                     continue
                 status, sets, stats = data
-                return LazyResult(status, sets, stats[0], stats[1], tiling_sets, stats[2],
-                                  stats[3], time.perf_counter() - started)
+                return LazyResult(status, sets, *stats, time.perf_counter() - started)
     except KeyboardInterrupt:
         pass
-    return LazyResult("unknown", None, stats[0], stats[1], tiling_sets, stats[2], stats[3],
-                      time.perf_counter() - started)
+    return LazyResult("unknown", None, *stats, time.perf_counter() - started)

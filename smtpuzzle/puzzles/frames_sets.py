@@ -28,6 +28,7 @@ from smtpuzzle.backends import get_backend
 from smtpuzzle.exactcover import CoverSearch, from_model
 from smtpuzzle.model import Model, headed_groups
 from smtpuzzle.puzzles.frames import Frames
+from smtpuzzle.puzzles.tiling import Tiling
 
 CACHE_VERSION = 1
 SLICE = 2_000_000  # search nodes between looks at the clock
@@ -99,6 +100,7 @@ class _Collector:
 @dataclass
 class _Job:
     frames: Frames
+    tiling: Tiling  # the one-frame tiling, every piece at most once
     search: CoverSearch
     starts: list[int]  # sub-problems: the placement forced at the first cell
     piece_of_row: np.ndarray
@@ -107,13 +109,12 @@ class _Job:
 _JOB: _Job | None = None  # what forked workers read
 
 
-def _prepare(frames: Frames) -> _Job:
+def _prepare(frames: Frames, collect: bool = True) -> _Job:
     tiling = frames.frame_tiling()
-    search = CoverSearch(from_model(tiling.build_model()), collect=True, buffer=65536)
+    search = CoverSearch(from_model(tiling.build_model()), collect=collect, buffer=65536)
     first = int(tiling.sweep_order()[0])
-    counts = [e - s for s, e in (tiling.placement_range(k) for k in range(len(tiling.pieces)))]
-    piece_of_row = np.repeat(np.arange(len(tiling.pieces)), counts)
-    return _Job(frames, search, tiling.placements_covering(first).tolist(), piece_of_row)
+    return _Job(frames, tiling, search, tiling.placements_covering(first).tolist(),
+                tiling.placement_pieces())
 
 
 def _search_one(job: _Job, i: int, collector: _Collector, deadline: float | None,
@@ -242,8 +243,7 @@ def projected_model(frames: Frames) -> Model:
     model = tiling.build_model()
     placements = model.user_vars
     used = model.new_bools(len(tiling.pieces))
-    starts = [tiling.placement_range(k)[0] for k in range(len(tiling.pieces))]
-    piece_of = np.searchsorted(starts, np.arange(len(placements)), side="right") - 1
+    piece_of = tiling.placement_pieces()
     model.add_implications(placements, used[piece_of])
     model.add_clauses(headed_groups(-used, piece_of, placements))
     return model.projected(used, [p.name for p in tiling.pieces])
@@ -280,10 +280,9 @@ def piece_without_frame(frames: Frames, budget: int = 500_000) -> str | None:
     search per piece over that piece's placements; None when every piece is in some tiling
     or a search ran out of ``budget`` nodes (nothing is claimed then). Cheap next to
     stage 1: it needs one tiling per piece, not all of them."""
-    job = _prepare(frames)
-    search = CoverSearch(job.search.problem, collect=False)
-    tiling_pieces = frames.frame_tiling().pieces
-    for k, piece in enumerate(tiling_pieces):
+    job = _prepare(frames, collect=False)
+    search = job.search
+    for k, piece in enumerate(job.tiling.pieces):
         rows = np.flatnonzero(job.piece_of_row == k)
         spent, found = 0, False
         for r in rows.tolist():
@@ -303,9 +302,8 @@ def piece_without_frame(frames: Frames, budget: int = 500_000) -> str | None:
 
 def _filtered(frames: Frames, sets: np.ndarray) -> np.ndarray:
     """Keep the sets whose composition (pieces per size) some split into n frames uses."""
-    sizes, _ = frames.size_classes()
-    allowed = np.array(frames.compositions(), dtype=np.int64).reshape(-1, len(sizes))
-    per_size = np.stack([sets[:, frames.sizes == s].sum(axis=1) for s in sizes], axis=1)
+    per_size = frames.set_compositions(sets)
+    allowed = np.array(frames.compositions(), dtype=np.int64).reshape(-1, per_size.shape[1])
     ok = (per_size[:, None, :] == allowed[None, :, :]).all(axis=2).any(axis=1)
     return sets[ok]
 

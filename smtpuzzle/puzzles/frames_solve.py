@@ -17,6 +17,7 @@ verified before anyone sees it.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,7 @@ from smtpuzzle.puzzles.frames_sets import (
     SetList,
     Stage1Progress,
     enumerate_sets,
+    load_cached,
     piece_without_frame,
 )
 from smtpuzzle.result import Status
@@ -73,11 +75,12 @@ def cover_model(frames: Frames, sets: np.ndarray) -> Model:
     # Implied, for propagation: with one way to split the sizes, each composition is
     # chosen at most as often as that split uses it (exactly, in fact: the cover forces the
     # rest, and "at most" stays small in CNF where "exactly" over 10^5 sets does not).
-    kinds = frame_kinds(frames, sets)
-    if len(frames.splits()) == 1:
-        groups = {tuple(c.tolist()): c for c in kinds}
-        model.add_cardinality([y[c] for c in groups.values()], Cmp.LE,
-                              [sum(np.array_equal(c, k) for k in kinds) for c in groups.values()])
+    splits = frames.splits()
+    if len(splits) == 1:
+        per_size = frames.set_compositions(sets)
+        uses = Counter(splits[0])
+        model.add_cardinality([y[(per_size == np.array(c)).all(axis=1)] for c in uses],
+                              Cmp.LE, list(uses.values()))
     return model
 
 
@@ -87,8 +90,7 @@ def frame_kinds(frames: Frames, sets: np.ndarray) -> list[np.ndarray]:
     splits = frames.splits()
     if len(splits) != 1:
         return [np.arange(len(sets))] * frames.n
-    sizes, _ = frames.size_classes()
-    per_size = np.stack([sets[:, frames.sizes == s].sum(axis=1) for s in sizes], axis=1)
+    per_size = frames.set_compositions(sets)
     return [np.flatnonzero((per_size == np.array(comp)).all(axis=1)) for comp in splits[0]]
 
 
@@ -274,16 +276,20 @@ def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
 def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
                hooks: _Hooks) -> FramesAnswer:
     started = time.monotonic()
-    lost = piece_without_frame(frames)
-    if lost is not None:
-        answer = FramesAnswer("unsat", [], None, complete=True)
-        answer.note = f"piece {lost} is in no set that fills a frame"
-        return answer
+    # A cached list is complete, so the check below it would only repeat what it shows.
+    sets = load_cached(frames) if opts.cache and opts.method != "lazy" else None
+    if sets is None:
+        lost = piece_without_frame(frames)
+        if lost is not None:
+            answer = FramesAnswer("unsat", [], None, complete=True)
+            answer.note = _no_frame_for(lost)
+            return answer
     if opts.method == "lazy":
         return _solve_lazy(frames, opts, time_limit, hooks, None)
     cap = opts.max_sets if opts.method == "enumerate" else (opts.max_sets or AUTO_MAX_SETS)
-    sets = enumerate_sets(frames, opts.workers, time_limit, cap, hooks.progress, opts.cache,
-                          opts.backend, opts.solver)
+    if sets is None:
+        sets = enumerate_sets(frames, opts.workers, time_limit, cap, hooks.progress,
+                              opts.cache, opts.backend, opts.solver)
     if sets.too_many and opts.method == "auto":
         hooks.say(f"more than {cap:,} sets: checking proposed sets instead")
         left = None if time_limit is None else max(time_limit - (time.monotonic() - started), 0)
@@ -295,8 +301,7 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
         len(frames.pieces))
     if sets.complete and len(missing):
         answer.status = "unsat"
-        answer.note = f"piece {frames.pieces[int(missing[0])].name} is in no set that fills " \
-                      "a frame"
+        answer.note = _no_frame_for(frames.pieces[int(missing[0])].name)
         answer.complete = True
         return answer
     model_kind = opts.model_kind
@@ -333,15 +338,19 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
     return answer
 
 
+def _no_frame_for(piece: str) -> str:
+    return f"piece {piece} is in no set that fills a frame"
+
+
 def _solve_lazy(frames: Frames, opts: FramesOptions, time_limit: float | None, hooks: _Hooks,
                 listed: SetList | None) -> FramesAnswer:
     if opts.limit != 1:
         raise PuzzleError("the lazy method finds one answer: leave out --all / --limit "
                           "(or use --method enumerate)")
-    lazy = solve_lazy(frames, opts.solver if opts.stage2 == "sat" else None, time_limit,
-                      hooks.lazy_progress)
+    solver = (opts.solver if opts.stage2 == "sat" else None) or DEFAULT_SOLVER
+    lazy = solve_lazy(frames, solver, time_limit, hooks.lazy_progress)
     answer = FramesAnswer(lazy.status, [], listed, lazy=lazy)
-    answer.stage2 = {"backend": f"sat:{opts.solver or DEFAULT_SOLVER} (lazy)",
+    answer.stage2 = {"backend": f"sat:{solver} (lazy)",
                      "model": "assignment", "time_s": round(lazy.time_s, 3),
                      "proposals": lazy.proposals}
     if lazy.sets is not None:

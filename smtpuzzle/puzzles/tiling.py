@@ -114,21 +114,7 @@ class Tiling:
                               f"got {self.touch_encoding!r}")
         if self.touch == "none" and self.cover == "exact":
             raise PuzzleError('touch = "none" leaves cells empty: it needs cover = "pack"')
-        names = Counter(p.name for p in self.pieces)
-        dup = [n for n, k in names.items() if k > 1]
-        if dup:
-            raise PuzzleError(f"piece name {dup[0]!r} is used twice; give each piece its own name")
-        if not self.pieces:
-            raise PuzzleError("the puzzle has no pieces")
-        unknown = [n for n in self.apart if n not in names]
-        if unknown:
-            raise PuzzleError(f"apart: there is no piece {unknown[0]!r}")
-        for p in self.pieces:
-            if p.count < 0:
-                raise PuzzleError(f"piece {p.name}: count must not be negative")
-            if p.shape.dim > self.board.dim:
-                raise PuzzleError(f"piece {p.name} is 3D but the board is 2D")
-            p.shape = p.shape.lifted(self.board.dim)
+        check_pieces(self.pieces, self.apart, self.board.dim, "board")
         self._placed = [self._place(p) for p in self.pieces]
         starts = np.cumsum([0] + [len(pp.cells) for pp in self._placed])
         self._starts = starts
@@ -154,17 +140,9 @@ class Tiling:
 
     def _check_obvious(self) -> None:
         """Impossibilities that need no search: a piece that never fits, area mismatch."""
-        bdims = sorted(self.board.dims)
         for pp in self._placed:
-            p = pp.piece
-            fits = any(all(a <= b for a, b in zip(sorted(o.extent), bdims, strict=True))
-                       for o in pp.orientations)
-            if p.required and not fits:
-                ext = "x".join(map(str, p.shape.extent))
-                raise PuzzleError(
-                    f"no solution: piece {p.name} ({ext}) is larger than the "
-                    f"{self.board.size_text} board in every orientation"
-                )
+            if pp.piece.required:
+                check_fits(pp.piece, pp.orientations, self.board, "board")
         area = self.board.num_cells
         low = sum(p.required * p.shape.size for p in self.pieces)
         high = sum(p.count * p.shape.size for p in self.pieces)
@@ -194,6 +172,10 @@ class Tiling:
         hits = [np.flatnonzero((pp.cells == cell).any(axis=1)) + s
                 for pp, s in zip(self._placed, self._starts[:-1], strict=True)]
         return np.concatenate(hits) if hits else np.zeros(0, dtype=np.int64)
+
+    def placement_pieces(self) -> np.ndarray:
+        """The piece index (into ``pieces``) of every placement, by placement number."""
+        return np.repeat(np.arange(len(self.pieces)), np.diff(self._starts))
 
     def placement(self, i: int) -> tuple[str, list[tuple[int, ...]]]:
         k = int(np.searchsorted(self._starts, i, side="right") - 1)
@@ -445,6 +427,37 @@ class Tiling:
             raise VerificationError(
                 f"{self.board.num_cells - len(covered)} board cells are left uncovered"
             )
+
+
+def check_pieces(pieces: list[Piece], apart: list[str], dim: int, where: str) -> None:
+    """What any puzzle's pieces must satisfy: some pieces, unique names, ``apart`` naming
+    pieces that exist, counts not negative, no 3D piece on a 2D ``where`` (board or
+    frame). Shapes are lifted to the puzzle's dimension."""
+    names = Counter(p.name for p in pieces)
+    dup = [n for n, k in names.items() if k > 1]
+    if dup:
+        raise PuzzleError(f"piece name {dup[0]!r} is used twice; give each piece its own name")
+    if not pieces:
+        raise PuzzleError("the puzzle has no pieces")
+    unknown = [n for n in apart if n not in names]
+    if unknown:
+        raise PuzzleError(f"apart: there is no piece {unknown[0]!r}")
+    for p in pieces:
+        if p.count < 0:
+            raise PuzzleError(f"piece {p.name}: count must not be negative")
+        if p.shape.dim > dim:
+            raise PuzzleError(f"piece {p.name} is 3D but the {where} is 2D")
+        p.shape = p.shape.lifted(dim)
+
+
+def check_fits(piece: Piece, orientations: list[Shape], board: Board, where: str) -> None:
+    """Refuse a piece that is larger than the board (or frame) in every orientation."""
+    dims = sorted(board.dims)
+    if not any(all(a <= b for a, b in zip(sorted(o.extent), dims, strict=True))
+               for o in orientations):
+        ext = "x".join(map(str, piece.shape.extent))
+        raise PuzzleError(f"no solution: piece {piece.name} ({ext}) is larger than the "
+                          f"{board.size_text} {where} in every orientation")
 
 
 def _angle(m: np.ndarray) -> int:
