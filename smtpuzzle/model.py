@@ -199,6 +199,13 @@ class Model:
                                        np.asarray(transitions, dtype=np.int64).reshape(-1, 3),
                                        int(start), np.asarray(finals, dtype=np.int64)))
 
+    def num_constraints(self) -> int:
+        """Constraints as written: one per clause, group, cardinality row, implication and
+        automaton (back ends may expand them into more)."""
+        groups = self.clauses + self.exactly_one + self.at_most_one
+        return (sum(len(g) for g in groups) + sum(len(c.groups) for c in self.cardinalities)
+                + sum(len(i) for i in self.implications) + len(self.automata))
+
     def projected(self, variables: np.ndarray, names: Sequence[str]) -> Model:
         """A copy whose user variables are ``variables`` (already in the model) instead:
         back ends then list solutions distinct on these alone (a projected enumeration)."""

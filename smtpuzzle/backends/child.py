@@ -18,13 +18,15 @@ from typing import Any
 Send = Callable[[tuple], None]
 
 
-def child_messages(work: Callable[[Send], None], deadline: float | None) -> Iterator[tuple]:
+def child_messages(work: Callable[[Send], None], deadline: float | None,
+                   nested: bool = False) -> Iterator[tuple]:
     """Run ``work(send)`` in a forked child and yield what it sends. Stops silently at
     ``deadline`` (a ``time.perf_counter()`` value); the child is killed whenever this
-    generator ends or is closed. A failure in the child is raised here as RuntimeError."""
+    generator ends or is closed. A failure in the child is raised here as RuntimeError.
+    ``nested`` lets the child start processes of its own (it is then not a daemon)."""
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_run, args=(work, send), daemon=True)
+    proc = ctx.Process(target=_run, args=(work, send), daemon=not nested)
     proc.start()
     send.close()
     try:

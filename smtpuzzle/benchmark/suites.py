@@ -1,0 +1,117 @@
+"""Benchmark suites: small TOML files in bench/ that list puzzles, the task to time on each,
+the answer it must give and the published (or reference) figure to show beside ours."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from smtpuzzle.errors import PuzzleError
+
+# The back ends each task can run on, in table order.
+TASK_BACKENDS = {
+    "solve": ("exact-cover", "cpsat", "sat", "z3"),
+    "count": ("exact-cover", "cpsat", "sat", "z3"),
+    "frames": ("exact-cover", "cpsat", "sat", "z3"),
+    "nonogram": ("cpsat", "sat", "z3"),
+    "maze": ("cpsat", "sat", "z3"),
+}
+_ENTRY_KEYS = {"task", "model", "pattern", "size", "expect", "anchor", "anchor_s", "time_limit",
+               "backends", "raw", "workers", "encoding", "presolve", "label"}
+_SUITE_KEYS = {"title", "task", "time_limit", "puzzle", "note"}
+
+
+@dataclass
+class Entry:
+    """One puzzle of a suite and the task to time on it."""
+
+    task: str
+    target: str  # a model name or file (maze: the pattern)
+    label: str
+    expect: Any = None  # the answer it must give: a status, or a count
+    anchor: str = ""  # the reference figure, in words
+    anchor_s: float | None = None  # the reference time, drawn on the plot
+    time_limit: float | None = None
+    backends: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Suite:
+    name: str
+    title: str
+    entries: list[Entry]
+    path: Path
+
+
+def suite_dirs() -> list[Path]:
+    """Where named suites are found: $SMTPUZZLE_BENCH, ./bench, then the project's bench/."""
+    dirs = [Path(p) for p in os.environ.get("SMTPUZZLE_BENCH", "").split(os.pathsep) if p]
+    dirs += [Path.cwd() / "bench", Path(__file__).resolve().parents[2] / "bench"]
+    return [d for d in dirs if d.is_dir()]
+
+
+def suite_names() -> list[str]:
+    return sorted({p.stem for d in suite_dirs() for p in d.glob("*.toml")})
+
+
+def find_suite(name: str) -> Path:
+    path = Path(name)
+    if path.suffix == ".toml":
+        if not path.is_file():
+            raise PuzzleError("no such suite file", name)
+        return path
+    for d in suite_dirs():
+        if (d / f"{name}.toml").is_file():
+            return d / f"{name}.toml"
+    raise PuzzleError(f"no bench suite named {name!r} (known: {', '.join(suite_names())})")
+
+
+def load_suite(name: str) -> Suite:
+    path = find_suite(name)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise PuzzleError(f"not valid TOML: {exc}", str(path)) from None
+    unknown = set(data) - _SUITE_KEYS
+    if unknown:
+        raise PuzzleError(f"unknown key {sorted(unknown)[0]!r} (known: "
+                          f"{', '.join(sorted(_SUITE_KEYS))})", str(path))
+    puzzles = data.get("puzzle", [])
+    if not puzzles:
+        raise PuzzleError("a suite needs at least one [[puzzle]]", str(path))
+    entries = [_entry(item, i, data, path) for i, item in enumerate(puzzles, 1)]
+    return Suite(path.stem, str(data.get("title", path.stem)), entries, path)
+
+
+def _entry(item: dict[str, Any], number: int, suite: dict[str, Any], path: Path) -> Entry:
+    where = f"{path}: puzzle {number}"
+    unknown = set(item) - _ENTRY_KEYS
+    if unknown:
+        raise PuzzleError(f"unknown key {sorted(unknown)[0]!r} (known: "
+                          f"{', '.join(sorted(_ENTRY_KEYS))})", where)
+    task = item.get("task", suite.get("task"))
+    if task not in TASK_BACKENDS:
+        raise PuzzleError(f"task must be one of {', '.join(TASK_BACKENDS)}, not {task!r}", where)
+    key = "pattern" if task == "maze" else "model"
+    target = item.get(key)
+    if not isinstance(target, str) or not target:
+        raise PuzzleError(f"a {task} puzzle needs {key} = \"...\"", where)
+    backends = tuple(item.get("backends", TASK_BACKENDS[task]))
+    bad = [b for b in backends if b not in TASK_BACKENDS[task]]
+    if bad:
+        raise PuzzleError(f"back end {bad[0]!r} cannot run a {task} task (it can: "
+                          f"{', '.join(TASK_BACKENDS[task])})", where)
+    limit = item.get("time_limit", suite.get("time_limit"))
+    if limit is not None and (not isinstance(limit, int | float) or limit <= 0):
+        raise PuzzleError(f"time_limit must be a positive number of seconds, not {limit!r}",
+                          where)
+    options = {k: item[k] for k in ("raw", "workers", "encoding", "presolve", "size")
+               if k in item}
+    default_label = target if task != "maze" else f"maze {item.get('size', 3)}x" \
+        f"{item.get('size', 3)}: {target.count('*')} stars"
+    return Entry(task, target, str(item.get("label", default_label)), item.get("expect"),
+                 str(item.get("anchor", "")), item.get("anchor_s"), limit, backends, options)
