@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -76,7 +77,7 @@ def _friendly(fn):
         try:
             return fn(*args, **kwargs)
         except PuzzleError as exc:
-            err.print(f"[red]error:[/red] {exc}", markup=True)
+            err.print(f"[red]error:[/red] {escape(str(exc))}", markup=True)
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except VerificationError as exc:
             err.print(f"[red]verification failed (a bug, please report):[/red] {exc}")

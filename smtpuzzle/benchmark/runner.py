@@ -20,6 +20,7 @@ from smtpuzzle.benchmark.tasks import UNDECIDED, Outcome, run_task, wrong_answer
 from smtpuzzle.errors import PuzzleError
 
 DEFAULT_TIME_LIMIT = 60.0
+GRACE_S = 30.0  # at least this long past the time limit before a run is killed
 
 
 @dataclass
@@ -193,7 +194,7 @@ def _measure(suite: str, entry: Entry, config: Config, limit: float, repeat: int
                       resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
         send(("done", outcome, wall, peak_kb / 1024))
 
-    grace = max(30.0, limit)  # room to build the model and verify beyond the solver's limit
+    grace = max(GRACE_S, limit)  # room to build the model and verify beyond the solver's limit
     started = time.perf_counter()
     outcome, wall, peak = None, None, None
     try:

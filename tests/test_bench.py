@@ -1,0 +1,153 @@
+"""The bench command: suites, every back end side by side, answers checked, files written."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from smtpuzzle.benchmark import (
+    configs_for,
+    load_suite,
+    run_suites,
+    runner,
+    suite_names,
+    summarise,
+    tasks,
+)
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.library import resolve
+from smtpuzzle.puzzles.maze import KNOWN_79, parse_string
+from tests.helpers import cli
+
+FIVE_STARS = KNOWN_79[:39] + "*" * 5 + KNOWN_79[44:]
+SUITE = f"""
+title = "tiny"
+time_limit = 20
+
+[[puzzle]]
+task = "count"
+model = "pentomino-3x20"
+expect = 2
+anchor = "2 distinct"
+anchor_s = 0.5
+
+[[puzzle]]
+task = "nonogram"
+model = "webpbn-00006"
+expect = "unique"
+presolve = false
+
+[[puzzle]]
+task = "maze"
+pattern = "{FIVE_STARS}"
+expect = "sat"
+backends = ["sat"]
+"""
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    path = tmp_path / "tiny.toml"
+    path.write_text(SUITE)
+    return path
+
+
+def test_every_back_end_runs_each_puzzle_it_can_and_the_answers_are_checked(tiny):
+    configs = configs_for(["exact-cover", "cpsat", "sat"], [])
+    runs, finished = run_suites([load_suite(str(tiny))], configs, repeat=2)
+    assert finished and len(runs) == 2 * 3 * 3
+    assert [r.repeat for r in runs] == [0] * 9 + [1] * 9  # repeats outermost: interleaved
+    by = {(s.puzzle, s.backend): s for s in summarise(runs)}
+    count = {b: by[("pentomino-3x20", b)] for b in ("exact-cover", "cpsat", "sat:cadical195")}
+    assert count["exact-cover"].status == "complete" and count["exact-cover"].detail == \
+        "2 distinct"
+    assert count["cpsat"].status == "complete"
+    assert by[("webpbn-00006", "exact-cover")].status == "n/a"  # not a tiling
+    assert by[("webpbn-00006", "sat:cadical195")].status == "unique"
+    assert by[("webpbn-00006", "cpsat")].variables > 0
+    assert by[("maze 3x3: 5 stars", "sat:cadical195")].status == "sat"
+    assert by[("maze 3x3: 5 stars", "cpsat")].status == "n/a"  # the suite says sat only
+    decided = [s for s in by.values() if s.decided]
+    assert all(not s.wrong and s.peak_mb > 10 for s in decided)
+    for puzzle in ("pentomino-3x20", "webpbn-00006"):
+        ratios = [s.ratio for (p, _), s in by.items() if p == puzzle and s.ratio is not None]
+        assert min(ratios) == pytest.approx(1.0) and all(r >= 1.0 for r in ratios)
+
+
+def test_an_answer_that_contradicts_the_suite_is_flagged_wrong(tmp_path):
+    path = tmp_path / "wrong.toml"
+    path.write_text('[[puzzle]]\ntask = "count"\nmodel = "pentomino-3x20"\nexpect = 3\n')
+    runs, _ = run_suites([load_suite(str(path))], configs_for(["exact-cover"], []))
+    (summary,) = summarise(runs)
+    assert summary.wrong == "counted 2, expected 3" and not summary.decided
+    p = cli("bench", str(path), "--backends", "exact-cover", "--out", str(tmp_path / "o"))
+    assert p.returncode == 3 and "WRONG" in p.stdout
+
+
+def test_a_run_past_its_limit_is_killed_and_marked(tiny, monkeypatch):
+    def sleepy(entry, backend, solver, limit):
+        time.sleep(30)
+
+    monkeypatch.setitem(tasks._TASKS, "count", sleepy)
+    monkeypatch.setattr(runner, "GRACE_S", 0.5)
+    suite = load_suite(str(tiny))
+    suite.entries = suite.entries[:1]
+    t0 = time.perf_counter()
+    runs, _ = run_suites([suite], configs_for(["exact-cover"], []), time_limit=0.5)
+    assert time.perf_counter() - t0 < 20
+    assert runs[0].status == "timeout" and runs[0].time_s is None
+
+
+def test_the_command_writes_json_csv_and_the_plot(tiny, tmp_path):
+    out = tmp_path / "out"
+    p = cli("bench", str(tiny), "--backends", "exact-cover,sat", "--solver", "glucose4",
+            "--solver", "minisat22", "--out", str(out))
+    assert p.returncode == 0, p.stderr
+    assert "x fastest" in p.stdout and "2 distinct" in p.stdout  # the table, with the anchor
+    data = json.loads((out / "results.json").read_text())
+    backends = {s["backend"] for s in data["summary"]}
+    assert backends == {"exact-cover", "sat:glucose4", "sat:minisat22"}
+    assert len(data["runs"]) == 9 and data["meta"]["complete"] is True
+    header = (out / "results.csv").read_text().splitlines()[0]
+    assert header.startswith("suite,puzzle,task,backend,status")
+    assert (out / "results.png").read_bytes()[:4] == b"\x89PNG"
+    assert "<svg" in (out / "results.svg").read_text()
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[[puzzle]]\ntask = "solve"\nmodel = "pentomino-6x10"\ncolour = 1\n',
+     "puzzle 1: unknown key 'colour'"),
+    ('[[puzzle]]\ntask = "paint"\nmodel = "x"\n', "puzzle 1: task must be one of"),
+    ('[[puzzle]]\ntask = "nonogram"\nmodel = "data001"\nbackends = ["exact-cover"]\n',
+     "back end 'exact-cover' cannot run a nonogram task"),
+    ('[[puzzle]]\ntask = "solve"\nmodel = "no-such-model"\n', "no model named"),
+    ('title = "x"\n', "a suite needs at least one [[puzzle]]"),
+])
+def test_bad_suites_are_one_line_errors(tmp_path, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    p = cli("bench", str(path), "--out", str(tmp_path / "o"))
+    assert p.returncode == 2 and message in p.stderr and str(path) in p.stderr
+    assert "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_solvers_attach_to_their_back_end():
+    configs = configs_for(["sat", "z3"], ["glucose4", "qffd"])
+    assert [(c.backend, c.solver) for c in configs] == [("sat", "glucose4"), ("z3", "qffd")]
+    with pytest.raises(PuzzleError, match="not in --backends"):
+        configs_for(["cpsat"], ["glucose4"])
+    with pytest.raises(PuzzleError, match="unknown solver"):
+        configs_for(["sat"], ["nosuch"])
+
+
+def test_the_shipped_suites_load_and_name_real_puzzles():
+    names = suite_names()
+    assert {"quick", "tiling-first", "tiling-count", "frames", "nonogram", "maze"} <= set(names)
+    for name in names:
+        for entry in load_suite(name).entries:
+            if entry.task == "maze":
+                parse_string(entry.target, allow_free=True)
+            else:
+                resolve(entry.target)
