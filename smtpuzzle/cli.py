@@ -67,6 +67,9 @@ COUNT_LIMIT = 10_000
 
 ModelArg = Annotated[str, typer.Argument(help="A model name from `smtpuzzle list`, or a file.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+RayOpt = Annotated[str | None, typer.Option(
+    help="Run the sub-problems on a Ray cluster: its address, auto (the cluster this machine "
+         "is in) or local (a private instance here); needs pip install 'smtpuzzle[ray]'.")]
 
 
 def _friendly(fn):
@@ -336,6 +339,7 @@ def count(
         "--raw", help="Count every placement-distinct solution, not classes.")] = False,
     workers: Annotated[int, typer.Option(help="Processes sharing the sub-problems.", min=1)] = 1,
     time_limit: Annotated[float | None, typer.Option(help="Seconds; then report so far.")] = None,
+    ray: RayOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Count solutions, distinct up to the board's symmetries (or --raw)."""
@@ -355,7 +359,7 @@ def count(
             bar.update(task, completed=done, total=total, found=found, rate=f"{rate:,.0f}")
 
         result = counting.count(tiling, backend, solver, distinct=not raw, workers=workers,
-                                time_limit=time_limit, progress=progress)
+                                time_limit=time_limit, progress=progress, ray=ray)
     if as_json:
         print(json.dumps(result.as_json()))
     else:
@@ -386,6 +390,7 @@ def frames_cmd(
     = False,
     limit: Annotated[int | None, typer.Option(help="List at most N answers.", min=1)] = None,
     workers: Annotated[int, typer.Option(help="Processes for stage 1.", min=1)] = 1,
+    ray: RayOpt = None,
     time_limit: Annotated[float | None, typer.Option(help="Seconds; then report so far.")]
     = None,
     hole: Annotated[str | None, typer.Option(
@@ -414,7 +419,7 @@ def frames_cmd(
                             stage2_model=stage2_model,
                             limit=None if all_solutions else (limit or 1), workers=workers,
                             time_limit=time_limit, hole=hole_at, method=method,
-                            max_sets=max_sets, cache=not no_cache)
+                            max_sets=max_sets, cache=not no_cache, ray=ray)
     show = err.is_terminal and not as_json
     columns = [TextColumn("[bold]{task.description}"), BarColumn(),
                TextColumn("{task.fields[info]}"), TimeElapsedColumn()]

@@ -10,8 +10,6 @@ canonical forms under the stabilizer.
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
 import time
 from collections.abc import Callable, Iterator
 from contextlib import nullcontext
@@ -25,6 +23,7 @@ from smtpuzzle.backends.exactcover import ExactCoverBackend
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.tiling import Tiling
 from smtpuzzle.result import Enumeration, Result, Stats
+from smtpuzzle.taskpool import TaskTimeout, task_pool
 
 
 @dataclass
@@ -191,36 +190,26 @@ def iter_distinct(model: Model, count_plan: CountPlan, backend: Backend,
 
 ProgressFn = Callable[[int, int, int], None]  # (solutions so far, sub-problems done, total)
 
-_JOB: tuple | None = None  # what forked workers read: (model, plan, backend name, solver)
+_ENGINES: dict[tuple[str, str | None], Backend] = {}  # per worker process, kept across tasks
 
 
-def _worker_init() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-
-
-_ENGINE: Backend | None = None  # one per worker process, so its caches serve every task
-
-
-def _work(args: tuple[int, float | None]) -> tuple[int, int, bool]:
-    global _ENGINE
-    i, deadline = args
-    model, count_plan, name, solver = _JOB  # type: ignore[misc]
-    if _ENGINE is None:
-        _ENGINE = get_backend(name, solver)
-    count, complete = solve_subproblem(model, count_plan.subproblems[i], _ENGINE, deadline)
-    return i, count, complete
+def _work(job: tuple, i: int, deadline: float | None) -> tuple[int, bool]:
+    model, count_plan, name, solver = job
+    if (name, solver) not in _ENGINES:
+        _ENGINES[name, solver] = get_backend(name, solver)
+    return solve_subproblem(model, count_plan.subproblems[i], _ENGINES[name, solver], deadline)
 
 
 def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = None,
           distinct: bool = True, workers: int = 1, time_limit: float | None = None,
-          progress: ProgressFn | None = None) -> CountResult:
+          progress: ProgressFn | None = None, ray: str | None = None) -> CountResult:
     """Count the solutions of ``tiling``; stops at the time limit or on Ctrl-C and then
-    returns what it has, marked incomplete."""
-    global _JOB
+    returns what it has, marked incomplete. ``workers`` > 1 shares the sub-problems out to
+    forked processes; ``ray`` (an address, ``auto`` or ``local``) to a Ray cluster."""
     started = time.monotonic()
     engine = get_backend(backend, solver)
     model = tiling.build_model()
-    count_plan = plan(tiling, distinct, split=workers > 1)
+    count_plan = plan(tiling, distinct, split=workers > 1 or bool(ray))
     subs = count_plan.subproblems
     deadline = None if time_limit is None else started + time_limit
     total, done, complete = 0, 0, False
@@ -236,33 +225,28 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
         for sp in subs:
             yield solve_subproblem(model, sp, engine, deadline, progress=report)
 
-    def parallel(pool) -> Iterator[tuple[int, bool]]:
-        results = pool.imap_unordered(_work, [(i, deadline) for i in range(len(subs))])
+    def parallel(run) -> Iterator[tuple[int, bool]]:
+        results = run(list(range(len(subs))), deadline)
         for _ in subs:
             try:
-                _, n, ok = results.next(timeout=_left(deadline))
-            except multiprocessing.TimeoutError:
+                yield results.next(timeout=_left(deadline))
+            except TaskTimeout:
                 return
-            yield n, ok
 
     try:
-        _JOB = (model, count_plan, backend, solver)  # before the pool forks its workers
-        with (multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init)
-              if workers > 1 else nullcontext()) as pool:
-            for n, ok in parallel(pool) if pool is not None else serial():
+        job = (model, count_plan, backend, solver)
+        with (task_pool(_work, job, workers, ray) if workers > 1 or ray else nullcontext()
+              ) as run:
+            for n, ok in parallel(run) if run is not None else serial():
                 partial = 0
                 total += n
                 if not ok:
                     break
                 done += 1
                 report()
-            if pool is not None:
-                pool.terminate()
         complete = done == len(subs)
     except KeyboardInterrupt:
         complete = False
         total += partial  # solutions of the interrupted sub-problem, each found and counted
-    finally:
-        _JOB = None
     return CountResult(total, complete, distinct, count_plan.group,
                        engine.label(), time.monotonic() - started, done, len(subs))

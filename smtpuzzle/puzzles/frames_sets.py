@@ -13,9 +13,7 @@ same puzzle starts at stage 2.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
-import signal
 import time
 from collections.abc import Callable
 from contextlib import nullcontext
@@ -29,6 +27,7 @@ from smtpuzzle.exactcover import CoverSearch, from_model
 from smtpuzzle.model import Model, headed_groups
 from smtpuzzle.puzzles.frames import Frames
 from smtpuzzle.puzzles.tiling import Tiling
+from smtpuzzle.taskpool import TaskTimeout, task_pool
 
 CACHE_VERSION = 1
 SLICE = 2_000_000  # search nodes between looks at the clock
@@ -106,7 +105,7 @@ class _Job:
     piece_of_row: np.ndarray
 
 
-_JOB: _Job | None = None  # what forked workers read
+_PREPARED: dict[str, _Job] = {}  # per process: the parent's, inherited, or built on a Ray node
 
 
 def _prepare(frames: Frames, collect: bool = True) -> _Job:
@@ -130,14 +129,18 @@ def _search_one(job: _Job, i: int, collector: _Collector, deadline: float | None
     return True
 
 
-def _worker_init() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+def _prepared(frames: Frames) -> _Job:
+    key = cache_key(frames)
+    if key not in _PREPARED:
+        _PREPARED.clear()
+        _PREPARED[key] = _prepare(frames)
+    return _PREPARED[key]
 
 
-def _work(args: tuple[int, float | None, int | None]) -> tuple[np.ndarray, int, bool]:
-    i, deadline, max_sets = args
-    job = _JOB
-    assert job is not None
+def _work(spec: tuple[Frames, int | None], i: int, deadline: float | None,
+          ) -> tuple[np.ndarray, int, bool]:
+    frames, max_sets = spec
+    job = _prepared(frames)
     collector = _Collector(job.piece_of_row, len(job.frames.pieces))
 
     def tick() -> bool:
@@ -151,11 +154,12 @@ def _work(args: tuple[int, float | None, int | None]) -> tuple[np.ndarray, int, 
 def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = None,
                    max_sets: int | None = None, progress: Stage1Progress | None = None,
                    cache: bool = True, backend: str = "exact-cover",
-                   solver: str | None = None) -> SetList:
+                   solver: str | None = None, ray: str | None = None) -> SetList:
     """Every distinct piece set that fills one frame. Stops, marked incomplete, at the time
     limit, on Ctrl-C, or once more than ``max_sets`` sets are known. Back ends other than
-    exact cover enumerate a projected model (solutions blocked on the pieces used)."""
-    global _JOB
+    exact cover enumerate a projected model (solutions blocked on the pieces used).
+    ``workers`` > 1 shares the sub-problems out to forked processes, ``ray`` (an address,
+    ``auto`` or ``local``) to a Ray cluster."""
     started = time.monotonic()
     if cache:
         hit = load_cached(frames)
@@ -167,7 +171,7 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
             store(frames, result)
         return result
     deadline = None if time_limit is None else started + time_limit
-    job = _prepare(frames)
+    job = _prepared(frames)  # before any fork: workers inherit it
     n_sub = len(job.starts)
     collector = _Collector(job.piece_of_row, len(frames.pieces))
     done, stopped = 0, ""
@@ -190,25 +194,23 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
         return not over()
 
     try:
-        _JOB = job
-        with (multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init)
-              if workers > 1 else nullcontext()) as pool:
-            if pool is None:
+        with (task_pool(_work, (frames, max_sets), workers, ray) if workers > 1 or ray
+              else nullcontext()) as run:
+            if run is None:
                 for i in range(n_sub):
                     if not _search_one(job, i, collector, deadline, tick):
                         break
                     done += 1
                     report()
             else:
-                results = pool.imap_unordered(_work, [(i, deadline, max_sets)
-                                                      for i in range(n_sub)])
+                results = run(list(range(n_sub)), deadline)
                 for _ in range(n_sub):
                     # Workers stop at the deadline and send what they found: wait for that.
                     left = None if deadline is None else max(deadline - time.monotonic(), 0) + \
                         GRACE_S
                     try:
                         kept, tilings, ok = results.next(timeout=left)
-                    except multiprocessing.TimeoutError:
+                    except TaskTimeout:
                         break
                     collector.pending.append(kept)
                     collector.pending_rows += len(kept)
@@ -219,11 +221,10 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
                     if not tick():
                         break
                     report()
-                pool.terminate()
     except KeyboardInterrupt:
         stopped = "interrupted"
     finally:
-        _JOB = None
+        _PREPARED.clear()
     packed = collector.merge()
     complete = done == n_sub
     if not complete and not stopped:

@@ -203,6 +203,7 @@ class FramesOptions:
     method: str = "auto"  # enumerate: list every set; lazy: check proposed sets; auto: both
     max_sets: int | None = None
     cache: bool = True
+    ray: str | None = None  # stage 1 on a Ray cluster: an address, auto or local
 
     def check(self) -> None:
         if self.stage2 not in STAGE2_BACKENDS:
@@ -213,6 +214,8 @@ class FramesOptions:
             raise PuzzleError("the index model has integers: exact cover takes the cover model")
         if self.method not in METHODS:
             raise PuzzleError(f"--method must be one of {', '.join(METHODS)}")
+        if self.ray and self.backend != "exact-cover":
+            raise PuzzleError("--ray shares out stage 1 of the exact-cover back end only")
         get_backend(self.backend, self.solver)  # bad names fail before any work
 
     @property
@@ -289,7 +292,7 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
     cap = opts.max_sets if opts.method == "enumerate" else (opts.max_sets or AUTO_MAX_SETS)
     if sets is None:
         sets = enumerate_sets(frames, opts.workers, time_limit, cap, hooks.progress,
-                              opts.cache, opts.backend, opts.solver)
+                              opts.cache, opts.backend, opts.solver, opts.ray)
     if sets.too_many and opts.method == "auto":
         hooks.say(f"more than {cap:,} sets: checking proposed sets instead")
         left = None if time_limit is None else max(time_limit - (time.monotonic() - started), 0)
