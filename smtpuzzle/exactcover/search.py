@@ -30,9 +30,8 @@ class CoverSearch:
         np.minimum.at(first, incid_rows, incid_cells)
         everything = np.arange(p.n_rows)
         order = everything[np.lexsort((p.row_group, first))]
-        bucket_start = np.searchsorted(first[order], np.arange(n_cells + 1))
         keys, list_start, list_rows, list_skip = _candidate_lists(
-            order, bucket_start, first, p.row_group, masks, n_cells)
+            order, first, p.row_group, incid_rows, incid_cells, n_cells)
         by_row = np.argsort(incid_rows, kind="stable")
         row_cells = incid_cells[by_row].astype(np.int64)
         row_cells_start = np.concatenate([[0], np.cumsum(row_size)]).astype(np.int64)
@@ -153,28 +152,32 @@ def _neighbours(p: CoverProblem, n_cells: int, incid_rows: np.ndarray,
 KEY_CELLS = 6  # cells per bucket whose occupancy selects the candidate list (2^6 lists)
 
 
-def _candidate_lists(order: np.ndarray, bucket_start: np.ndarray, first: np.ndarray,
-                     row_group: np.ndarray, masks: np.ndarray, n_cells: int):
+def _candidate_lists(order: np.ndarray, first: np.ndarray, row_group: np.ndarray,
+                     incid_rows: np.ndarray, incid_cells: np.ndarray, n_cells: int):
     """For every cell: its key cells (the ones its rows cover most often) and, for every
     occupancy pattern of them, the rows that avoid all occupied key cells, in group order,
-    with skip pointers past each group's run. All vectorised: this runs per sub-problem."""
+    with skip pointers past each group's run. All vectorised and sparse (row-cell pairs,
+    never a rows x cells matrix): this runs per sub-problem, and on large boards."""
     n_lists = 1 << KEY_CELLS
     anchor = first[order]  # the cell whose bucket each candidate row is in
-    # How often the rows of each bucket cover each other cell.
-    bits = np.arange(n_cells)
-    cover = ((masks[order][:, bits >> 6] >> (bits & 63).astype(np.uint64))
-             & np.uint64(1)).astype(bool)  # (candidates, cells)
-    cover[np.arange(len(order)), anchor] = False
-    freq = np.zeros((n_cells, n_cells), dtype=np.int64)
-    np.add.at(freq, anchor, cover.astype(np.int64))
-    top = np.argsort(-freq, axis=1, kind="stable")[:, :KEY_CELLS]
-    keys = np.where(np.take_along_axis(freq, top, axis=1) > 0, top, -1)
-    if keys.shape[1] < KEY_CELLS:  # boards with fewer cells than key slots
-        keys = np.pad(keys, ((0, 0), (0, KEY_CELLS - keys.shape[1])), constant_values=-1)
+    position = np.empty(len(order), dtype=np.int64)
+    position[order] = np.arange(len(order))
+    own = first[incid_rows]
+    other = incid_cells != own
+    cand, own, cell = position[incid_rows[other]], own[other], incid_cells[other]
+    # How often the rows of each bucket cover each other cell; the most frequent are keys
+    # (ties to the lower cell).
+    pair, freq = np.unique(own * n_cells + cell, return_counts=True)
+    p_anchor, p_cell = pair // n_cells, pair % n_cells
+    by = np.lexsort((p_cell, -freq, p_anchor))
+    p_anchor, p_cell = p_anchor[by], p_cell[by]
+    rank = np.arange(len(by)) - np.searchsorted(p_anchor, p_anchor)
+    top = rank < KEY_CELLS
+    keys = np.full((n_cells, KEY_CELLS), -1, dtype=np.int64)
+    keys[p_anchor[top], rank[top]] = p_cell[top]
     # Each candidate's pattern: which of its bucket's key cells it covers.
-    k = keys[anchor]  # (candidates, K)
-    hit = cover[np.arange(len(order))[:, None], np.maximum(k, 0)] & (k >= 0)
-    pattern = (hit * (1 << np.arange(KEY_CELLS))).sum(axis=1)
+    bits = ((keys[own] == cell[:, None]) * (1 << np.arange(KEY_CELLS))).sum(axis=1)
+    pattern = np.bincount(cand, weights=bits, minlength=len(order)).astype(np.int64)
     # List (cell, o) holds the candidates whose pattern avoids o, in bucket order.
     cand_idx, o = np.nonzero((pattern[:, None] & np.arange(n_lists)[None, :]) == 0)
     slot = anchor[cand_idx] * n_lists + o

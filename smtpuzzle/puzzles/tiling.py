@@ -216,8 +216,12 @@ class Tiling:
             model.cell_adjacency = self._sweep_adjacency(vertices=vertices)
         # Piece multiplicities: one cardinality each (the exact-cover back end reads these
         # as pieces, and the cell groups above as cells).
+        # An "at most" bound that the board's area already enforces is left out: as clauses
+        # it would cost a large counter and say nothing.
         for pp, s, e in zip(self._placed, self._starts[:-1], self._starts[1:], strict=True):
             p = pp.piece
+            if p.at_most and p.count * p.shape.size >= self.board.num_cells:
+                continue
             model.add_cardinality([var[s:e]], Cmp.LE if p.at_most else Cmp.EQ, p.count)
         return model
 
