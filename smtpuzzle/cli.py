@@ -159,8 +159,10 @@ def solve(
         "--no-probing", help="Nonograms: line solving only, no probing.")] = False,
     count_solutions: Annotated[bool, typer.Option(
         "--count", help="Nonograms: count solutions (up to --limit, default 10000).")] = False,
-    svg: Annotated[Path | None, typer.Option(help="Write an SVG picture of the solution.")] = None,
-    png: Annotated[Path | None, typer.Option(help="Write a PNG picture of the solution.")] = None,
+    svg: Annotated[Path | None, typer.Option(
+        help="Write an SVG picture of the solution (with --all / --limit: of each).")] = None,
+    png: Annotated[Path | None, typer.Option(
+        help="Write a PNG picture of the solution (with --all / --limit: of each).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Find one solution, or prove there is none; --all / --limit N list solutions.
@@ -184,11 +186,9 @@ def solve(
     if used:
         raise PuzzleError(f"{', '.join(used)}: for nonograms only ({model} is a tiling)")
     tiling = puzzle
-    if (svg or png) and (all_solutions or limit is not None):
-        raise PuzzleError("--svg / --png draw one solution: leave out --all / --limit")
     if all_solutions or limit is not None:
         _list_solutions(tiling, backend or "exact-cover", solver, None if all_solutions else limit,
-                        distinct, time_limit, as_json)
+                        distinct, time_limit, as_json, [p for p in (svg, png) if p])
         return
     if distinct:
         raise PuzzleError("--distinct goes with --all or --limit")
@@ -277,7 +277,8 @@ def _solve_nonogram(puzzle: Nonogram, backend: str, solver: str | None, encoding
 
 
 def _list_solutions(tiling: Tiling, backend: str, solver: str | None, limit: int | None,
-                    distinct: bool, time_limit: float | None, as_json: bool) -> None:
+                    distinct: bool, time_limit: float | None, as_json: bool,
+                    pictures: list[Path]) -> None:
     engine = get_backend(backend, solver)
     started = time.perf_counter()
     model_obj = tiling.build_model()
@@ -287,7 +288,7 @@ def _list_solutions(tiling: Tiling, backend: str, solver: str | None, limit: int
     else:
         enum = engine.solutions(model_obj, limit=limit, time_limit=time_limit)
     stream = (r.values for r in enum)
-    found: list[TilingSolution] = []  # kept for --json only; text is printed as it comes
+    found: list[TilingSolution] = []  # kept for --json and pictures; text is printed at once
     n = 0
     complete, interrupted = False, False
     try:
@@ -295,9 +296,9 @@ def _list_solutions(tiling: Tiling, backend: str, solver: str | None, limit: int
             solution = tiling.decode(values)
             tiling.verify(solution)
             n += 1
-            if as_json:
+            if as_json or pictures:
                 found.append(solution)
-            else:
+            if not as_json:
                 out.print(f"[bold]solution {n}[/bold]")
                 out.print(tiling_picture(tiling, solution), end="")
             if limit is not None and n >= limit:
@@ -309,6 +310,9 @@ def _list_solutions(tiling: Tiling, backend: str, solver: str | None, limit: int
     elapsed = time.perf_counter() - started
     listed_all = complete and enum.complete
     what = "distinct " if distinct else ""
+    for path in pictures:  # every solution listed, several to a row
+        write_picture(frames_picture_cells(tiling.board, [p.name for p in tiling.pieces], found,
+                                           caption="solution", per_row=4), path)
     if as_json:
         print(json.dumps({"model": tiling.name, "backend": engine.label(), "distinct": distinct,
                           "complete": listed_all, "count": n,
@@ -442,11 +446,12 @@ def frames_cmd(
                               note=note)
     board = (puzzle.with_hole(answer.hole) if answer.hole is not None else puzzle).frame
     names = [p.name for p in puzzle.pieces]
-    if answer.solutions:
+    if answer.solutions:  # one row of frames per answer listed
+        frames_drawn = [f for sol in answer.solutions for f in sol.frames]
         for path in (svg, png):
             if path is not None:
-                write_picture(frames_picture_cells(board, names, answer.solutions[0].frames),
-                              path)
+                write_picture(frames_picture_cells(board, names, frames_drawn,
+                                                   per_row=puzzle.n), path)
     if as_json:
         print(json.dumps({"model": puzzle.name, **answer.as_json()}))
     else:

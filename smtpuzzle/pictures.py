@@ -57,6 +57,27 @@ class Picture:
     labels: list[np.ndarray] | None = None  # (rows, cols) text per cell, '' for none
     captions: list[str] | None = None
     legend: list[tuple[Colour, str]] | None = None
+    columns: int = 0  # grids per row (0: all in one row)
+
+    def rows(self) -> list[list[int]]:
+        """Grid indices per row of the picture."""
+        n = len(self.grids)
+        step = self.columns or n
+        return [list(range(i, min(i + step, n))) for i in range(0, n, step)]
+
+    def offsets(self, caption: int = 0) -> tuple[list[tuple[int, int]], int, int]:
+        """Top-left corner of each grid in cells (``caption`` extra rows above each picture
+        row), and the width and height of the whole."""
+        corners: list[tuple[int, int]] = [(0, 0)] * len(self.grids)
+        y = width = 0
+        for row in self.rows():
+            x = 0
+            for i in row:
+                corners[i] = (x, y + caption)
+                x += self.grids[i].shape[1] + GAP
+            width = max(width, x - GAP)
+            y += caption + max(self.grids[i].shape[0] for i in row) + GAP
+        return corners, width, y - GAP
 
 
 def _layer_grids(board: Any, owner: dict, colours: dict[str, Colour], chars: dict[str, str]
@@ -93,9 +114,11 @@ def tiling_picture_cells(tiling: Any, solution: Any) -> Picture:
 
 
 def frames_picture_cells(board: Any, names: Sequence[str], frames: Sequence[Any],
-                         numbered: bool = True) -> Picture:
-    """Tilings of one board side by side (the frames of a frames answer), each piece in the
-    same colour and letter throughout; 3D boards layer by layer."""
+                         numbered: bool = True, caption: str = "frame",
+                         per_row: int = 0) -> Picture:
+    """Tilings of one board side by side (the frames of a frames answer, or the solutions of
+    a listing), each piece in the same colour and letter throughout; 3D boards layer by
+    layer. ``per_row`` tilings (all their layers) make one row of the picture."""
     from smtpuzzle.render import piece_chars
 
     colours, chars = piece_colours(names), piece_chars(list(names))
@@ -106,22 +129,13 @@ def frames_picture_cells(board: Any, names: Sequence[str], frames: Sequence[Any]
         grids += g
         labels += lab
         for z in range(len(g)):
-            parts = ([f"frame {k + 1}"] if numbered else []) + ([f"z={z}"] if len(g) > 1 else [])
+            parts = ([f"{caption} {k + 1}"] if numbered else []) + \
+                ([f"z={z}"] if len(g) > 1 else [])
             captions.append(" ".join(parts))
     used = {pl.piece for frame in frames for pl in frame.placements}
+    layers = len(grids) // max(len(frames), 1)
     return Picture(grids, labels, captions if any(captions) else None,
-                   _legend(names, used, colours, chars))
-
-
-def _side_by_side(grids: Sequence[np.ndarray]) -> np.ndarray:
-    h = max(g.shape[0] for g in grids)
-    parts = []
-    for i, g in enumerate(grids):
-        if i:
-            parts.append(np.full((h, GAP, 3), 255, dtype=np.uint8))
-        pad = np.full((h - g.shape[0], g.shape[1], 3), 255, dtype=np.uint8)
-        parts.append(np.concatenate([g, pad]))
-    return np.concatenate(parts, axis=1)
+                   _legend(names, used, colours, chars), per_row * layers)
 
 
 def _hex(colour: Any) -> str:
@@ -130,15 +144,15 @@ def _hex(colour: Any) -> str:
 
 def svg_text(picture: Picture | Sequence[np.ndarray], cell: int = 12) -> str:
     pic = picture if isinstance(picture, Picture) else Picture(list(picture))
-    h = max(g.shape[0] for g in pic.grids)
-    w = sum(g.shape[1] for g in pic.grids) + GAP * (len(pic.grids) - 1)
-    top = 16 if pic.captions else 0
+    caption_px = 16 if pic.captions else 0
+    caption = -(-caption_px // cell)  # caption space in whole cells
+    corners, w, h = pic.offsets(caption)
     body = []
-    x0 = 0
     for k, g in enumerate(pic.grids):
         gh, gw = g.shape[:2]
+        cx, cy = corners[k]
         for r, c in zip(*np.nonzero((g != 255).any(axis=2)), strict=True):
-            x, y = (x0 + c) * cell, top + r * cell
+            x, y = (cx + c) * cell, (cy + r) * cell
             body.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" '
                         f'fill="{_hex(g[r, c])}" stroke="#fff" stroke-width="0.5"/>')
             label = pic.labels[k][r, c] if pic.labels else ""
@@ -146,13 +160,12 @@ def svg_text(picture: Picture | Sequence[np.ndarray], cell: int = 12) -> str:
                 body.append(f'<text x="{x + cell / 2}" y="{y + cell * 0.75}" font-size="'
                             f'{cell * 0.6:.1f}" text-anchor="middle" font-family="monospace">'
                             f'{escape(label)}</text>')
-        body.append(f'<rect x="{x0 * cell}" y="{top}" width="{gw * cell}" height="{gh * cell}" '
-                    'fill="none" stroke="#888" stroke-width="1"/>')
+        body.append(f'<rect x="{cx * cell}" y="{cy * cell}" width="{gw * cell}" '
+                    f'height="{gh * cell}" fill="none" stroke="#888" stroke-width="1"/>')
         if pic.captions:
-            body.append(f'<text x="{x0 * cell}" y="12" font-size="11" font-family="sans-serif">'
-                        f'{escape(pic.captions[k])}</text>')
-        x0 += gw + GAP
-    height = top + h * cell
+            body.append(f'<text x="{cx * cell}" y="{cy * cell - 4}" font-size="11" '
+                        f'font-family="sans-serif">{escape(pic.captions[k])}</text>')
+    height = h * cell
     if pic.legend:
         y = height + 8
         for colour, text in pic.legend:
@@ -170,7 +183,10 @@ def svg_text(picture: Picture | Sequence[np.ndarray], cell: int = 12) -> str:
 
 def png_bytes(picture: Picture | Sequence[np.ndarray], cell: int = 12) -> bytes:
     pic = picture if isinstance(picture, Picture) else Picture(list(picture))
-    image = _side_by_side(pic.grids)
+    corners, w, h = pic.offsets()
+    image = np.full((h, w, 3), 255, dtype=np.uint8)
+    for (x, y), g in zip(corners, pic.grids, strict=True):
+        image[y:y + g.shape[0], x:x + g.shape[1]] = g
     big = np.repeat(np.repeat(image, cell, axis=0), cell, axis=1)
     # Thin grid lines inside each cell block make single cells countable.
     big[::cell][(big[::cell] == 255).all(axis=2)] = GRID_LINE

@@ -112,6 +112,7 @@ def test_the_command_writes_json_csv_and_the_plot(tiny, tmp_path):
     assert len(data["runs"]) == 9 and data["meta"]["complete"] is True
     header = (out / "results.csv").read_text().splitlines()[0]
     assert header.startswith("suite,puzzle,task,backend,status")
+    assert "| pentomino-3x20 | exact-cover | complete |" in (out / "results.md").read_text()
     assert (out / "results.png").read_bytes()[:4] == b"\x89PNG"
     assert "<svg" in (out / "results.svg").read_text()
 

@@ -137,3 +137,21 @@ def test_solve_writes_tiling_pictures(tmp_path: Path):
     texts = [e.text for e in ET.parse(tmp_path / "s.svg").getroot().iter()
              if e.tag.endswith("text")]
     assert {"z=0", "z=1", "z=2"} <= set(texts)
+
+
+def test_listed_solutions_are_drawn_several_to_a_row(tmp_path: Path):
+    import xml.etree.ElementTree as ET
+
+    p = run("solve", "pentomino-4x15", "--limit", "6", "--svg", "six.svg", "--png", "six.png",
+            cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    texts = [e.text for e in ET.parse(tmp_path / "six.svg").getroot().iter()
+             if e.tag.endswith("text")]
+    assert [t for t in texts if t.startswith("solution")] == [f"solution {k}" for k in
+                                                                 range(1, 7)]
+    letters = sorted(t for t in texts if len(t) == 1)  # 6 x 60 cells and a 12-entry legend
+    assert letters == sorted("FILNPTUVWXYZ" * 31)
+    png = (tmp_path / "six.png").read_bytes()
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    # four 15-wide grids with a one-cell gap in the first row, then two; 12-pixel cells
+    assert (width, height) == ((4 * 15 + 3) * 12, (4 + 1 + 4) * 12)

@@ -66,7 +66,7 @@ def write_results(out_dir: Path, runs: list[Run], summaries: list[Summary],
     meta = {**meta, "python": platform.python_version(), "machine": platform.machine()}
     data = {"meta": meta, "summary": [_summary_dict(s) for s in summaries],
             "runs": [r.as_dict() for r in runs]}
-    paths = [out_dir / "results.json", out_dir / "results.csv"]
+    paths = [out_dir / "results.json", out_dir / "results.csv", out_dir / "results.md"]
     paths[0].write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     rows = [_summary_dict(s) for s in summaries]
     with paths[1].open("w", newline="", encoding="utf-8") as f:
@@ -74,9 +74,32 @@ def write_results(out_dir: Path, runs: list[Run], summaries: list[Summary],
             writer = csv.DictWriter(f, fieldnames=list(rows[0]))
             writer.writeheader()
             writer.writerows(rows)
+    paths[2].write_text(markdown(summaries, meta), encoding="utf-8")
     if summaries:
         paths += plot(summaries, out_dir / "results")
     return paths
+
+
+def markdown(summaries: list[Summary], meta: dict[str, Any]) -> str:
+    """The medians as Markdown tables (one per suite), to paste into bench/RESULTS.md."""
+    lines = [f"back ends: {', '.join(meta.get('backends', []))}; repeat {meta.get('repeat')}; "
+             f"time limit {meta.get('time_limit') or 'per suite'}", ""]
+    for suite in dict.fromkeys(s.suite for s in summaries):
+        lines += [f"### {suite}", "",
+                  "| puzzle | back end | status | build s | solve s | x fastest | variables | "
+                  "constraints | peak MB | detail | anchor |",
+                  "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
+        last = None
+        for s in (x for x in summaries if x.suite == suite):
+            ratio = "-" if s.ratio is None else f"{s.ratio:.1f}"
+            status = f"WRONG {s.status}" if s.wrong else s.status
+            lines.append(f"| {s.puzzle if s.puzzle != last else ''} | {s.backend} | {status} | "
+                         f"{_s(s.build_s)} | {_s(s.solve_s)} | {ratio} | {_n(s.variables)} | "
+                         f"{_n(s.constraints)} | {_s(s.peak_mb, 0)} | {s.wrong or s.detail} | "
+                         f"{s.anchor if s.puzzle != last else ''} |")
+            last = s.puzzle
+        lines.append("")
+    return "\n".join(lines)
 
 
 def _summary_dict(s: Summary) -> dict[str, Any]:
