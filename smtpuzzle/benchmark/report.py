@@ -23,6 +23,12 @@ def _n(value: int | None) -> str:
     return "-" if value is None else f"{value:,}"
 
 
+def _solve_cell(s: Summary) -> str:
+    if s.status == "n/a":
+        return "-"
+    return f">= {s.time_limit:g}" if s.status in _NO_ANSWER else _s(s.solve_s)
+
+
 def status_text(s: Summary) -> str:
     if s.wrong:
         return f"[bold red]WRONG[/bold red] {s.status}"
@@ -49,10 +55,8 @@ def tables(summaries: list[Summary], titles: dict[str, str]) -> list[Table]:
             if first and t.row_count:
                 t.add_section()
             ratio = "-" if s.ratio is None else ("1" if s.ratio < 1.005 else f"{s.ratio:.1f}")
-            solve = "-" if s.status == "n/a" else f">= {s.time_limit:g}" \
-                if s.status in _NO_ANSWER else _s(s.solve_s)
             t.add_row(s.puzzle if first else "", s.backend, status_text(s), _s(s.build_s),
-                      solve, ratio, _n(s.variables), _n(s.constraints), _s(s.peak_mb, 0),
+                      _solve_cell(s), ratio, _n(s.variables), _n(s.constraints), _s(s.peak_mb, 0),
                       s.wrong or s.detail, s.anchor if first else "")
         out.append(t)
     return out
@@ -94,7 +98,7 @@ def markdown(summaries: list[Summary], meta: dict[str, Any]) -> str:
             ratio = "-" if s.ratio is None else f"{s.ratio:.1f}"
             status = f"WRONG {s.status}" if s.wrong else s.status
             lines.append(f"| {s.puzzle if s.puzzle != last else ''} | {s.backend} | {status} | "
-                         f"{_s(s.build_s)} | {_s(s.solve_s)} | {ratio} | {_n(s.variables)} | "
+                         f"{_s(s.build_s)} | {_solve_cell(s)} | {ratio} | {_n(s.variables)} | "
                          f"{_n(s.constraints)} | {_s(s.peak_mb, 0)} | {s.wrong or s.detail} | "
                          f"{s.anchor if s.puzzle != last else ''} |")
             last = s.puzzle
