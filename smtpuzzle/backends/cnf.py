@@ -23,9 +23,7 @@ class CNF:
     num_user_vars: int
 
     def as_lists(self) -> list[list[int]]:
-        flat = self.clauses.flat.tolist()
-        offs = self.clauses.offsets.tolist()
-        return [flat[a:b] for a, b in zip(offs[:-1], offs[1:], strict=True)]
+        return self.clauses.as_lists()
 
 
 class _Builder:

@@ -257,9 +257,7 @@ class Encoder:
 
 
 def _lists(parts: list[Groups]) -> list[list[int]]:
-    g = Groups.concat(parts)
-    flat, offs = g.flat.tolist(), g.offsets.tolist()
-    return [flat[a:b] for a, b in zip(offs[:-1], offs[1:], strict=True)]
+    return Groups.concat(parts).as_lists()
 
 
 def _loop(check: Callable[[float | None], tuple[str, set[int] | None]],
