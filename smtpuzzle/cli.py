@@ -344,11 +344,26 @@ def count(
     workers: Annotated[int, typer.Option(help="Processes sharing the sub-problems.", min=1)] = 1,
     time_limit: Annotated[float | None, typer.Option(help="Seconds; then report so far.")] = None,
     ray: RayOpt = None,
+    limit: Annotated[int | None, typer.Option(
+        help="Stop after N solutions, listing (and drawing) each.", min=1)] = None,
+    svg: Annotated[Path | None, typer.Option(
+        help="With --limit: an SVG picture of the solutions listed.")] = None,
+    png: Annotated[Path | None, typer.Option(
+        help="With --limit: a PNG picture of the solutions listed.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Count solutions, distinct up to the board's symmetries (or --raw)."""
     tiling = library.load(model)
     get_backend(backend, solver)  # reject bad names before any work
+    if (svg or png) and limit is None:
+        raise PuzzleError("--svg / --png draw the solutions of --limit N: give --limit")
+    if limit is not None:
+        if workers > 1 or ray:
+            raise PuzzleError("--limit lists solutions in one process: leave out --workers "
+                              "and --ray")
+        _list_solutions(tiling, backend, solver, limit, not raw, time_limit, as_json,
+                        [p for p in (svg, png) if p])
+        return
     show = err.is_terminal
     columns = [TextColumn("[bold]{task.description}"), BarColumn(),
                MofNCompleteColumn(), TextColumn("sub-problems"),

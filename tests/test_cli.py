@@ -139,6 +139,21 @@ def test_solve_writes_tiling_pictures(tmp_path: Path):
     assert {"z=0", "z=1", "z=2"} <= set(texts)
 
 
+def test_count_with_a_limit_lists_and_draws_that_many(tmp_path: Path):
+    import xml.etree.ElementTree as ET
+
+    p = run("count", "pentomino-6x10", "--limit", "3", "--svg", "c.svg", "--json", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    data = json.loads(p.stdout)
+    assert data["count"] == 3 and data["distinct"] and not data["complete"]
+    texts = [e.text for e in ET.parse(tmp_path / "c.svg").getroot().iter()
+             if e.tag.endswith("text")]
+    assert [t for t in texts if t.startswith("solution")] == ["solution 1", "solution 2",
+                                                                 "solution 3"]
+    p = run("count", "pentomino-3x20", "--png", "x.png", cwd=tmp_path)
+    assert p.returncode == 2 and "give --limit" in p.stderr
+
+
 def test_listed_solutions_are_drawn_several_to_a_row(tmp_path: Path):
     import xml.etree.ElementTree as ET
 
