@@ -12,7 +12,7 @@ import numpy as np
 
 from smtpuzzle.backends.base import BlockingBackend, blocking_literals
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.model import Cmp, Model
+from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.result import Stats, Status
 
 SOLVER_KINDS = ("default", "qffd")
@@ -41,19 +41,18 @@ class Z3Backend(BlockingBackend):
         solver = z3.SolverFor("QF_FD", ctx=ctx) if self.kind == "qffd" else z3.Solver(ctx=ctx)
         text = _Smt(model.num_vars)
         lines = [f"(declare-fun v{i} () Bool)" for i in range(1, model.num_vars + 1)]
-        asserts = []
-        for g in model.all_clauses():
-            asserts.append(text.clause(g))
-        for g in model.all_exactly_one():
-            asserts.append(text.pb(g, Cmp.EQ, 1))
-        for g in model.all_at_most_one():
-            if len(g) > 1:
-                asserts.append(f"((_ at-most 1) {text.join(g)})")
-        for a, b in model.all_implications():
-            asserts.append(f"(=> {text.join(np.array([a]))} {text.join(np.array([b]))})")
+        asserts = text.clauses(model.all_clauses())
+        asserts += text.pbs(model.all_exactly_one(), Cmp.EQ, 1)
+        most = model.all_at_most_one()
+        keep = np.flatnonzero(most.sizes > 1)
+        asserts += [f"((_ at-most 1) {t})" for t in text.terms(most, keep)]
+        imp = model.all_implications()
+        if len(imp):
+            asserts += [f"(=> {a} {b})" for a, b in zip(text.words(imp[:, 0]).tolist(),
+                                                        text.words(imp[:, 1]).tolist(),
+                                                        strict=True)]
         for card in model.cardinalities:
-            for g, k in zip(card.groups, card.bounds.tolist(), strict=True):
-                asserts.append(text.pb(g, card.cmp, k))
+            asserts += text.pbs(card.groups, card.cmp, card.bounds)
         for i, iv in enumerate(model.int_vars):
             lines.append(f"(declare-fun i{i} () Int)")
             lo, hi = int(iv.values.min()), int(iv.values.max())
@@ -94,28 +93,49 @@ class Z3Backend(BlockingBackend):
 
 
 class _Smt:
-    """SMT-LIB spellings of literals and constraints over variables ``v1..vn``."""
+    """SMT-LIB spellings of literals and constraints over variables ``v1..vn``, built a whole
+    group list at a time (groups of one size together), not one numpy call per group."""
 
     def __init__(self, num_vars: int) -> None:
         ids = np.arange(num_vars + 1)
         self.pos = np.array([f"v{i}" for i in ids.tolist()], dtype=object)
         self.neg = np.array([f"(not v{i})" for i in ids.tolist()], dtype=object)
 
-    def join(self, lits: np.ndarray) -> str:
-        words = np.where(lits > 0, self.pos[np.abs(lits)], self.neg[np.abs(lits)])
-        return " ".join(words.tolist())
+    def words(self, lits: np.ndarray) -> np.ndarray:
+        return np.where(lits > 0, self.pos[np.abs(lits)], self.neg[np.abs(lits)])
+
+    def terms(self, groups: Groups, which: np.ndarray | None = None) -> list[str]:
+        """Each group's literals, space-separated (only the groups ``which``, in order)."""
+        words = self.words(groups.flat)
+        sizes = groups.sizes
+        out = [""] * len(groups)
+        for size in np.unique(sizes).tolist():
+            idx = np.flatnonzero(sizes == size)
+            rows = words[groups.offsets[idx][:, None] + np.arange(size)[None, :]]
+            for i, row in zip(idx.tolist(), rows.tolist(), strict=True):
+                out[i] = " ".join(row)
+        return out if which is None else [out[i] for i in which.tolist()]
+
+    def clauses(self, groups: Groups) -> list[str]:
+        sizes = groups.sizes.tolist()
+        return [f"(or {t})" if n > 1 else (t if n == 1 else "false")
+                for t, n in zip(self.terms(groups), sizes, strict=True)]
 
     def clause(self, lits: np.ndarray) -> str:
-        if len(lits) == 0:
-            return "false"
-        return self.join(lits) if len(lits) == 1 else f"(or {self.join(lits)})"
+        return self.clauses(Groups.of([lits]))[0]
 
-    def pb(self, lits: np.ndarray, cmp: Cmp, k: int) -> str:
-        n = len(lits)
-        if n == 0:
-            ok = k == 0 if cmp is Cmp.EQ else (k <= 0 if cmp is Cmp.GE else k >= 0)
-            return "true" if ok else "false"
-        return f"((_ {_OPS[cmp]} {k}{' 1' * n}) {self.join(lits)})"
+    def pbs(self, groups: Groups, cmp: Cmp, bounds: Any) -> list[str]:
+        """``sum(group) cmp bound`` per group; ``bounds`` one per group or one for all."""
+        sizes = groups.sizes.tolist()
+        ks = np.broadcast_to(np.asarray(bounds), (len(sizes),)).tolist()
+        out = []
+        for t, n, k in zip(self.terms(groups), sizes, ks, strict=True):
+            if n == 0:
+                ok = k == 0 if cmp is Cmp.EQ else (k <= 0 if cmp is Cmp.GE else k >= 0)
+                out.append("true" if ok else "false")
+            else:
+                out.append(f"((_ {_OPS[cmp]} {k}{' 1' * n}) {t})")
+        return out
 
 
 __all__ = ["SOLVER_KINDS", "Z3Backend"]
