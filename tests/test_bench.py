@@ -152,3 +152,25 @@ def test_the_shipped_suites_load_and_name_real_puzzles():
                 parse_string(entry.target, allow_free=True)
             else:
                 resolve(entry.target)
+
+
+def test_ctrl_c_keeps_the_runs_made(tiny, tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    out = tmp_path / "out"
+    p = subprocess.Popen([sys.executable, "-m", "smtpuzzle", "bench", str(tiny), "--backends",
+                          "exact-cover,sat", "--out", str(out)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.time() + 60
+    while not (p.stderr.readline().startswith("tiny pentomino-3x20 exact-cover")):
+        assert time.time() < deadline and p.poll() is None
+    p.send_signal(signal.SIGINT)  # during the sat count, which would take its 20 s
+    stdout, stderr = p.communicate(timeout=60)
+    assert p.returncode == 1 and "INCOMPLETE" in stdout, (p.returncode, stdout[-500:],
+                                                         stderr[-1500:])
+    data = json.loads((out / "results.json").read_text())
+    assert data["meta"]["complete"] is False
+    assert [r["backend"] for r in data["runs"]] == ["exact-cover"]
