@@ -8,6 +8,7 @@
 
 from smtpuzzle.backends import BACKENDS, Backend, get_backend
 from smtpuzzle.backends.cnf import CNF, to_cnf
+from smtpuzzle.benchmark import load_suite, run_suites, summarise
 from smtpuzzle.counting import CountResult, count
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import decode_answer, write_dimacs
@@ -45,10 +46,13 @@ __all__ = [
     "get_backend",
     "list_models",
     "load",
+    "load_suite",
     "load_puzzle_file",
     "parse_picture",
     "parse_puzzle",
     "piece_set",
+    "run_suites",
+    "summarise",
     "to_cnf",
     "write_dimacs",
 ]
