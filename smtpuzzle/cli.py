@@ -658,7 +658,9 @@ def maze_search_cmd(
         elif result.status == "unsat":
             line = "no string fits the pattern (proved)"
         else:
-            line = "unknown (time limit reached)"
+            stopped = result.interrupted or time_limit is None  # z3 answers unknown on Ctrl-C
+            line = "unknown (" + ("interrupted" if stopped else "time limit reached") \
+                + "): no string found yet"
         out.print(f"{line}\n{result.mazes_added} mazes added, {result.time_s:.2f} s "
                   f"(solver {result.solver_time_s:.2f} s, {result.backend})")
         if export_cnf is not None and result.status != "unknown":

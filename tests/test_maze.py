@@ -117,3 +117,23 @@ def test_export_cnf_of_the_final_formula(tmp_path: Path):
     string = "".join(ch for _, ch in chosen)
     assert len(string) == len(pattern)
     assert all(p in ("*", c) for p, c in zip(pattern, string, strict=True))
+
+
+@pytest.mark.parametrize("backend", ["sat", "z3"])
+def test_ctrl_c_during_a_search_says_so(backend):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pattern = "*" * 25 + KNOWN_79[26:]
+    p = subprocess.Popen([sys.executable, "-m", "smtpuzzle", "maze", "search", pattern,
+                          "--backend", backend], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(4)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 1, err
+    assert "unknown (interrupted)" in out and "mazes added" in out
+    assert "Traceback" not in err

@@ -27,9 +27,13 @@ def child_messages(work: Callable[[Send], None], deadline: float | None,
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_run, args=(work, send), daemon=not nested)
-    proc.start()
-    send.close()
+    # A Ctrl-C that lands inside fork() is swallowed by CPython's at-fork hooks, so it is
+    # held back while the child starts and raised just after, where it can be handled.
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
+        proc.start()
+        send.close()
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         while True:
             left = None if deadline is None else deadline - time.perf_counter()
             if (left is not None and left <= 0) or not recv.poll(left):
@@ -42,13 +46,16 @@ def child_messages(work: Callable[[Send], None], deadline: float | None,
                 raise RuntimeError(message[1])
             yield message
     finally:
-        proc.kill()
-        proc.join()
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        if proc.pid is not None:
+            proc.kill()
+            proc.join()
         recv.close()
 
 
 def _run(work: Callable[[Send], None], send: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back by the fork
     try:
         work(send.send)
     except Exception as exc:  # reported by the parent as a RuntimeError

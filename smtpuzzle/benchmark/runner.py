@@ -130,7 +130,7 @@ def run_suites(suites: list[Suite], configs: list[Config], time_limit: float | N
                 else:
                     why = f"not run: {entry.task} runs on {', '.join(entry.backends)}"
                     run = _run(suite.name, entry, config, limit, k,
-                               Outcome("n/a", None, 0.0, detail=why), None, 0.0, None)
+                               Outcome("n/a", None, 0.0, detail=why), 0.0, 0.0, None)
                 runs.append(run)
                 if on_run:
                     on_run(run, len(runs), total)

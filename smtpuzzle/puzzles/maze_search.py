@@ -14,6 +14,7 @@ is the position after some move.
 
 from __future__ import annotations
 
+import ctypes
 import time
 from collections.abc import Callable
 from contextlib import closing
@@ -45,6 +46,7 @@ class SearchResult:
     backend: str
     added: list[int] = field(default_factory=list)  # indices into the reduced cases
     searched: str = ""  # the pattern after symmetry breaking
+    interrupted: bool = False  # stopped by Ctrl-C
 
     def as_json(self) -> dict[str, Any]:
         return {"status": self.status, "string": self.string, "mazes_added": self.mazes_added,
@@ -417,23 +419,28 @@ def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None
                           f"not {backend!r}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
-    seen = [0]
+    seen: list[Any] = [0, 0.0]  # mazes added and solver seconds, as last reported
 
     def tracked(n_added: int, solver_s: float) -> None:
-        seen[0] = n_added
+        seen[0], seen[1] = n_added, solver_s
         if progress:
             progress(n_added, solver_s)
 
-    if backend == "sat":
-        label = f"sat:{solver or DEFAULT_SOLVER}"
-        status, string, added, solver_time = _run_sat(searched, size, solver or DEFAULT_SOLVER,
-                                                      deadline, tracked)
-    elif backend == "z3":
-        label = "z3"
-        status, string, added, solver_time = _run_z3(searched, size, deadline, tracked)
-    else:
-        label = "cpsat"
-        status, string, added, solver_time = _run_cpsat(searched, size, deadline, tracked)
+    label = f"sat:{solver or DEFAULT_SOLVER}" if backend == "sat" else backend
+    interrupted = False
+    try:
+        if backend == "sat":
+            status, string, added, solver_time = _run_sat(
+                searched, size, solver or DEFAULT_SOLVER, deadline, tracked)
+        elif backend == "z3":
+            status, string, added, solver_time = _run_z3(searched, size, deadline, tracked)
+        else:
+            status, string, added, solver_time = _run_cpsat(searched, size, deadline, tracked)
+    except (KeyboardInterrupt, ctypes.ArgumentError) as exc:  # Ctrl-C: report how far it got
+        if isinstance(exc, ctypes.ArgumentError) and "KeyboardInterrupt" not in str(exc):
+            raise  # z3's ctypes calls wrap a Ctrl-C in ArgumentError; anything else is a bug
+        status, string, added, solver_time = "unknown", None, [], seen[1]
+        interrupted = True
     if string is not None:
         verdict = check(string, size)
         if verdict.unsolved:
@@ -443,7 +450,7 @@ def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None
     if export_cnf is not None and status != "unknown":
         export_file(Encoder(searched).model(reduced_cases(size), added), Path(export_cnf))
     return SearchResult(status, string, max(len(added), seen[0]), time.perf_counter() - start,
-                        solver_time, label, added, searched)
+                        solver_time, label, added, searched, interrupted)
 
 
 def _break_symmetry(pattern: str, size: int) -> str:
