@@ -39,6 +39,7 @@ class Results:
 
 def _init_local() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back by the fork
 
 
 def _call_local(args: tuple[Any, float | None]) -> Any:
@@ -58,8 +59,13 @@ def task_pool(work: Work, job: Any, workers: int, ray: str | None = None,
         return
     global _LOCAL
     _LOCAL = (work, job)  # before the fork: workers inherit it
+    # A Ctrl-C landing inside fork() would be swallowed by CPython's at-fork hooks: hold it
+    # back while the workers start, and raise it just after.
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         with multiprocessing.get_context("fork").Pool(workers, initializer=_init_local) as pool:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
             def run(items: list[Any], deadline: float | None) -> Results:
                 it = pool.imap_unordered(_call_local, [(item, deadline) for item in items])
                 return Results(lambda timeout: it.next(timeout=timeout), len(items))
@@ -67,6 +73,7 @@ def task_pool(work: Work, job: Any, workers: int, ray: str | None = None,
             yield run
             pool.terminate()
     finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         _LOCAL = None
 
 
