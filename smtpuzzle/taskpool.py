@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 import socket
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
+from smtpuzzle.backends.child import ignore_sigint, sigint_held
 from smtpuzzle.errors import PuzzleError
 
 Work = Callable[[Any, Any, float | None], Any]
@@ -29,17 +29,11 @@ _LOCAL: tuple[Work, Any] | None = None  # what forked workers read
 class Results:
     """Results in completion order; ``next(timeout)`` raises TaskTimeout when none comes."""
 
-    def __init__(self, take: Callable[[float | None], Any], total: int) -> None:
+    def __init__(self, take: Callable[[float | None], Any]) -> None:
         self._take = take
-        self.total = total
 
     def next(self, timeout: float | None = None) -> Any:
         return self._take(timeout)
-
-
-def _init_local() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back by the fork
 
 
 def _call_local(args: tuple[Any, float | None]) -> Any:
@@ -59,21 +53,18 @@ def task_pool(work: Work, job: Any, workers: int, ray: str | None = None,
         return
     global _LOCAL
     _LOCAL = (work, job)  # before the fork: workers inherit it
-    # A Ctrl-C landing inside fork() would be swallowed by CPython's at-fork hooks: hold it
-    # back while the workers start, and raise it just after.
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        with multiprocessing.get_context("fork").Pool(workers, initializer=_init_local) as pool:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        with ExitStack() as stack:
+            with sigint_held():  # a Ctrl-C held back here is raised with the pool registered
+                pool = stack.enter_context(
+                    multiprocessing.get_context("fork").Pool(workers, initializer=ignore_sigint))
 
             def run(items: list[Any], deadline: float | None) -> Results:
                 it = pool.imap_unordered(_call_local, [(item, deadline) for item in items])
-                return Results(lambda timeout: it.next(timeout=timeout), len(items))
+                return Results(lambda timeout: it.next(timeout=timeout))
 
-            yield run
-            pool.terminate()
+            yield run  # leaving the stack terminates the pool
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         _LOCAL = None
 
 
@@ -138,7 +129,7 @@ def _ray_pool(work: Work, job: Any, address: str,
             pending.discard(ready[0])
             return ray.get(ready[0])
 
-        return Results(take, len(items))
+        return Results(take)
 
     try:
         yield run

@@ -13,6 +13,7 @@ import os
 import signal
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 Send = Callable[[tuple], None]
@@ -27,13 +28,10 @@ def child_messages(work: Callable[[Send], None], deadline: float | None,
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_run, args=(work, send), daemon=not nested)
-    # A Ctrl-C that lands inside fork() is swallowed by CPython's at-fork hooks, so it is
-    # held back while the child starts and raised just after, where it can be handled.
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        proc.start()
+        with sigint_held():
+            proc.start()
         send.close()
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         while True:
             left = None if deadline is None else deadline - time.perf_counter()
             if (left is not None and left <= 0) or not recv.poll(left):
@@ -46,16 +44,32 @@ def child_messages(work: Callable[[Send], None], deadline: float | None,
                 raise RuntimeError(message[1])
             yield message
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         if proc.pid is not None:
             proc.kill()
             proc.join()
         recv.close()
 
 
+@contextmanager
+def sigint_held() -> Iterator[None]:
+    """Hold Ctrl-C back while processes are forked: one that lands inside fork() is
+    swallowed by CPython's at-fork hooks. It is raised when the block ends, where the
+    caller can handle it; children call :func:`ignore_sigint`."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def ignore_sigint() -> None:
+    """In a forked child: the parent decides when to stop (and held Ctrl-C back)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _run(work: Callable[[Send], None], send: Any) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back by the fork
+    ignore_sigint()
     try:
         work(send.send)
     except Exception as exc:  # reported by the parent as a RuntimeError
