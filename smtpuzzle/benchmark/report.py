@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import platform
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,27 +38,37 @@ def status_text(s: Summary) -> str:
     return s.status
 
 
+COLUMNS = ["puzzle", "back end", "status", "build s", "solve s", "x fastest", "variables",
+           "constraints", "peak MB", "detail", "anchor"]
+_RIGHT = {"build s", "solve s", "x fastest", "variables", "constraints", "peak MB"}
+
+
+def _cells(s: Summary, first: bool, status: str) -> list[str]:
+    """One summary's row, in COLUMNS order; the puzzle and anchor on its puzzle's first row."""
+    return [s.puzzle if first else "", s.backend, status, _s(s.build_s), _solve_cell(s),
+            "-" if s.ratio is None else f"{s.ratio:.1f}", _n(s.variables), _n(s.constraints),
+            _s(s.peak_mb, 0), s.wrong or s.detail, s.anchor if first else ""]
+
+
+def _by_suite(summaries: list[Summary]) -> Iterator[tuple[str, list[tuple[Summary, bool]]]]:
+    """Each suite with its summaries, each marked whether it starts its puzzle's rows."""
+    for suite in dict.fromkeys(s.suite for s in summaries):
+        rows = [s for s in summaries if s.suite == suite]
+        yield suite, [(s, i == 0 or s.puzzle != rows[i - 1].puzzle) for i, s in enumerate(rows)]
+
+
 def tables(summaries: list[Summary], titles: dict[str, str]) -> list[Table]:
     """One table per suite: a row per puzzle and back end, the anchor on its puzzle's row."""
     out = []
-    for suite in dict.fromkeys(s.suite for s in summaries):
+    for suite, rows in _by_suite(summaries):
         title = titles.get(suite, suite)
         t = Table(title=suite if title == suite else f"{suite}: {title}", title_justify="left")
-        for name, just in [("puzzle", "left"), ("back end", "left"), ("status", "left"),
-                           ("build s", "right"), ("solve s", "right"), ("x fastest", "right"),
-                           ("variables", "right"), ("constraints", "right"),
-                           ("peak MB", "right"), ("detail", "left"), ("anchor", "left")]:
-            t.add_column(name, justify=just)  # type: ignore[arg-type]
-        last = None
-        for s in (x for x in summaries if x.suite == suite):
-            first = s.puzzle != last
-            last = s.puzzle
+        for name in COLUMNS:
+            t.add_column(name, justify="right" if name in _RIGHT else "left")
+        for s, first in rows:
             if first and t.row_count:
                 t.add_section()
-            ratio = "-" if s.ratio is None else ("1" if s.ratio < 1.005 else f"{s.ratio:.1f}")
-            t.add_row(s.puzzle if first else "", s.backend, status_text(s), _s(s.build_s),
-                      _solve_cell(s), ratio, _n(s.variables), _n(s.constraints), _s(s.peak_mb, 0),
-                      s.wrong or s.detail, s.anchor if first else "")
+            t.add_row(*_cells(s, first, status_text(s)))
         out.append(t)
     return out
 
@@ -88,20 +99,12 @@ def markdown(summaries: list[Summary], meta: dict[str, Any]) -> str:
     """The medians as Markdown tables (one per suite), to paste into bench/RESULTS.md."""
     lines = [f"back ends: {', '.join(meta.get('backends', []))}; repeat {meta.get('repeat')}; "
              f"time limit {meta.get('time_limit') or 'per suite'}", ""]
-    for suite in dict.fromkeys(s.suite for s in summaries):
-        lines += [f"### {suite}", "",
-                  "| puzzle | back end | status | build s | solve s | x fastest | variables | "
-                  "constraints | peak MB | detail | anchor |",
-                  "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
-        last = None
-        for s in (x for x in summaries if x.suite == suite):
-            ratio = "-" if s.ratio is None else f"{s.ratio:.1f}"
+    for suite, rows in _by_suite(summaries):
+        lines += [f"### {suite}", "", "| " + " | ".join(COLUMNS) + " |",
+                  "| " + " | ".join("---:" if c in _RIGHT else "---" for c in COLUMNS) + " |"]
+        for s, first in rows:
             status = f"WRONG {s.status}" if s.wrong else s.status
-            lines.append(f"| {s.puzzle if s.puzzle != last else ''} | {s.backend} | {status} | "
-                         f"{_s(s.build_s)} | {_solve_cell(s)} | {ratio} | {_n(s.variables)} | "
-                         f"{_n(s.constraints)} | {_s(s.peak_mb, 0)} | {s.wrong or s.detail} | "
-                         f"{s.anchor if s.puzzle != last else ''} |")
-            last = s.puzzle
+            lines.append("| " + " | ".join(_cells(s, first, status)) + " |")
         lines.append("")
     return "\n".join(lines)
 
