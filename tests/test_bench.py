@@ -141,6 +141,8 @@ def test_solvers_attach_to_their_back_end():
         configs_for(["cpsat"], ["glucose4"])
     with pytest.raises(PuzzleError, match="unknown solver"):
         configs_for(["sat"], ["nosuch"])
+    with pytest.raises(PuzzleError, match="unknown back end 'gurobi'"):
+        configs_for(["sat", "gurobi"], [])
 
 
 def test_the_shipped_suites_load_and_name_real_puzzles():

@@ -98,6 +98,8 @@ def configs_for(backends: list[str], solvers: list[str]) -> list[Config]:
     from smtpuzzle.backends.sat import solver_names
     from smtpuzzle.backends.z3 import SOLVER_KINDS
 
+    for b in backends:
+        get_backend(b)  # an unknown name fails here, as everywhere
     by_backend: dict[str, list[str]] = {}
     for s in solvers:
         owner = "sat" if s in solver_names() else "z3" if s in SOLVER_KINDS else None
