@@ -120,7 +120,7 @@ def run_suites(suites: list[Suite], configs: list[Config], time_limit: float | N
     the runs and whether all of them were made (False after Ctrl-C)."""
     plan = [(suite, entry, config) for suite in suites for entry in suite.entries
             for config in configs]
-    _prepare(suites, configs, note)
+    _prepare(suites, note)
     runs: list[Run] = []
     total = len(plan) * repeat
     try:
@@ -132,7 +132,7 @@ def run_suites(suites: list[Suite], configs: list[Config], time_limit: float | N
                 else:
                     why = f"not run: {entry.task} runs on {', '.join(entry.backends)}"
                     run = _run(suite.name, entry, config, limit, k,
-                               Outcome("n/a", None, 0.0, detail=why), 0.0, 0.0, None)
+                               Outcome("n/a", None, 0.0, detail=why), 0.0, None)
                 runs.append(run)
                 if on_run:
                     on_run(run, len(runs), total)
@@ -141,16 +141,14 @@ def run_suites(suites: list[Suite], configs: list[Config], time_limit: float | N
     return runs, True
 
 
-def _prepare(suites: list[Suite], configs: list[Config], note: Report | None) -> None:
+def _prepare(suites: list[Suite], note: Report | None) -> None:
     """Load every puzzle (bad input fails here, before any run), list frames' stage-1 sets
     into the cache, and compile the numba kernels, so no run pays for them."""
     from smtpuzzle.library import load, load_frames, load_puzzle
     from smtpuzzle.puzzles.maze import parse_string
 
     entries = [e for s in suites for e in s.entries]
-    for c in configs:  # imports are nobody's build time
-        c.label  # noqa: B018
-    import ortools.sat.python.cp_model  # noqa: F401
+    import ortools.sat.python.cp_model  # noqa: F401  imports are nobody's build time
     import pysat.solvers  # noqa: F401
     import z3  # noqa: F401
 
@@ -206,21 +204,21 @@ def _measure(suite: str, entry: Entry, config: Config, limit: float, repeat: int
         outcome = Outcome("error", None, 0.0, detail=str(exc))
     if outcome is None:
         outcome = Outcome("timeout", None, limit, detail=f"killed after {limit + grace:g} s")
-    return _run(suite, entry, config, limit, repeat, outcome, wall, started, peak)
+    if wall is None:  # no word from the child: the whole time it had
+        wall = time.perf_counter() - started
+    return _run(suite, entry, config, limit, repeat, outcome, wall, peak)
 
 
 def _run(suite: str, entry: Entry, config: Config, limit: float, repeat: int,
-         outcome: Outcome, wall: float | None, started: float, peak: float | None) -> Run:
+         outcome: Outcome, wall: float, peak: float | None) -> Run:
     wrong = wrong_answer(entry, outcome)
     if outcome.status == "error" and outcome.detail.startswith("VerificationError"):
         wrong = outcome.detail
     timed = None if outcome.status in ("error", "timeout", "n/a") else \
         (outcome.build_s or 0.0) + outcome.solve_s
     return Run(suite, entry.label, entry.task, config.label, repeat, outcome.status, timed,
-               outcome.build_s, outcome.solve_s,
-               wall if wall is not None else time.perf_counter() - started, peak,
-               outcome.variables, outcome.constraints, outcome.detail, wrong, limit,
-               entry.anchor, entry.anchor_s)
+               outcome.build_s, outcome.solve_s, wall, peak, outcome.variables,
+               outcome.constraints, outcome.detail, wrong, limit, entry.anchor, entry.anchor_s)
 
 
 def summarise(runs: list[Run]) -> list[Summary]:
