@@ -18,8 +18,6 @@ from smtpuzzle.exactcover.problem import structure_key, unit_rows
 from smtpuzzle.model import Model
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
-SLICE = 1_000_000  # nodes between checks of the clock (a few hundredths of a second)
-
 
 class ExactCoverBackend(Backend):
     """Keeps the search arrays of the last model it saw: the sub-problems of one count differ
@@ -66,7 +64,7 @@ class ExactCoverBackend(Backend):
             if deadline is not None and time.perf_counter() > deadline:
                 return
             t0 = time.perf_counter()
-            rows = search.step(SLICE)
+            rows = search.step()
             stats.solve_time += time.perf_counter() - t0
             for r in rows:
                 values = np.zeros(n, dtype=bool)
@@ -88,7 +86,7 @@ class ExactCoverBackend(Backend):
             while not search.done:
                 if deadline is not None and time.perf_counter() > deadline:
                     break
-                search.step(SLICE)
+                search.step()
                 if progress:
                     progress(search.count)
         finally:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
-from smtpuzzle.exactcover import kernel
+from smtpuzzle.exactcover import kernel, mrv
 from smtpuzzle.exactcover.problem import CoverProblem
+
+BRANCHINGS = ("auto", "sweep", "mrv")
+SLICE_S = 0.05  # seconds of search per default slice: time limits and Ctrl-C act this often
 
 
 class CoverSearch:
@@ -13,28 +18,127 @@ class CoverSearch:
     solutions found in that slice (row indices, when collecting); ``done`` tells when the
     whole tree has been searched; ``count`` is the number of solutions so far.
 
+    ``branching`` picks the kernel: ``sweep`` takes cells in a fixed order (with the
+    dead-region test), ``mrv`` the most constrained cell or piece (falling back to sweep
+    where some row could not be reached that way). ``auto`` takes mrv when every cell must
+    be covered, and sweep when cells may stay empty (see :func:`_mrv_pays`).
+
     The arrays that describe the problem are built once; :meth:`restart` starts a new search
     with other forced and forbidden rows (a sub-problem) without rebuilding them."""
 
-    def __init__(self, problem: CoverProblem, collect: bool = False, buffer: int = 1024) -> None:
+    def __init__(self, problem: CoverProblem, collect: bool = False, buffer: int = 1024,
+                 branching: str = "auto") -> None:
+        if branching not in BRANCHINGS:
+            raise ValueError(f"unknown branching {branching!r}: one of {', '.join(BRANCHINGS)}")
         self.problem = p = problem
         n_cells = len(p.cells)
         incid_rows = p.cells.flat
         incid_cells = np.repeat(np.arange(n_cells), p.cells.sizes)
+        if branching == "auto":
+            branching = "mrv" if _mrv_pays(p) else "sweep"
+        if branching == "mrv" and not mrv.applies(
+                p.primary, p.row_group, p.group_need, p.group_cap, incid_rows, incid_cells,
+                p.n_rows):
+            branching = "sweep"
+        self.branching = branching
+        engine = _Mrv if branching == "mrv" else _Sweep
+        self._engine = engine(p, incid_rows, incid_cells)
+        self.collect = collect
+        self.sols = np.zeros((buffer if collect else 1, n_cells + len(p.group_need) + 1),
+                             dtype=np.int64)
+        self.row_ok = np.ones(p.n_rows, dtype=np.bool_)
+        self._rate = 1e6  # nodes per second, as measured by the last slice
+        self.restart(p.forced, p.forbidden)
+
+    def restart(self, forced: np.ndarray, forbidden: np.ndarray) -> None:
+        """A fresh search with these rows forced and forbidden (and the rest free)."""
+        self.forced = np.unique(np.asarray(forced, dtype=np.int64))
+        self.row_ok[:] = True
+        self.row_ok[np.asarray(forbidden, dtype=np.int64)] = False
+        self.row_ok[self.forced] = False
+        self._engine.restart(self.forced, self.row_ok)
+
+    @property
+    def done(self) -> bool:
+        return bool(self._engine.st[self._engine.DONE])
+
+    @property
+    def count(self) -> int:
+        return int(self._engine.st[self._engine.COUNT])
+
+    @property
+    def nodes(self) -> int:
+        return int(self._engine.st[self._engine.NODES])
+
+    def step(self, budget: int | None = None) -> list[np.ndarray]:
+        """Search on for at most ``budget`` nodes (by default, about :data:`SLICE_S` seconds'
+        worth at the rate measured so far); return the solutions found meanwhile."""
+        return [row[row >= 0] for row in self.step_matrix(budget)]
+
+    def step_matrix(self, budget: int | None = None) -> np.ndarray:
+        """Like :meth:`step`, as one array: a line per solution, its rows padded with -1."""
+        e = self._engine
+        if not self.done:
+            if budget is None:
+                budget = int(min(max(self._rate * SLICE_S, 1000), 50_000_000))
+            before, t0 = self.nodes, time.perf_counter()
+            e.run(budget, self.sols, self.collect)
+            spent = time.perf_counter() - t0
+            if spent > 1e-3 and self.nodes - before > 100:
+                self._rate = (self.nodes - before) / spent
+        if not self.collect:
+            return np.zeros((0, len(self.forced)), dtype=np.int64)
+        k = int(e.st[e.N_SOLS])
+        e.st[e.N_SOLS] = 0
+        forced = np.broadcast_to(self.forced, (k, len(self.forced)))
+        return np.concatenate([self.sols[:k], forced], axis=1)
+
+    def run(self) -> int:
+        """Search to the end (no interruption points); the number of solutions."""
+        while not self.done:
+            self.step(50_000_000)
+        return self.count
+
+
+MRV_WORDS = 1 << 24  # cells x row words of the mrv bitsets (128 MB) above which auto sweeps
+
+
+def _mrv_pays(p: CoverProblem) -> bool:
+    """Measured (bench/RESULTS.md): on exact tilings mrv visits 2x to 160x fewer nodes than
+    the sweep and is as fast or faster on every oracle, up to 12x on a 3D box; where cells may
+    stay empty (untouchable, packings), its only items are pieces and it is far slower."""
+    n_words = (p.n_rows + 63) // 64
+    return bool(len(p.primary) and p.primary.all()) and len(p.primary) * n_words <= MRV_WORDS
+
+
+def _row_cells(n_rows: int, incid_rows: np.ndarray,
+               incid_cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: its size, and its cells as a flat list with starts."""
+    row_size = np.bincount(incid_rows, minlength=n_rows).astype(np.int64)
+    by_row = np.argsort(incid_rows, kind="stable")
+    row_cells = incid_cells[by_row].astype(np.int64)
+    return row_size, np.concatenate([[0], np.cumsum(row_size)]).astype(np.int64), row_cells
+
+
+class _Sweep:
+    """State and arguments of the sweep kernel."""
+
+    DONE, COUNT, NODES, N_SOLS = kernel.DONE, kernel.COUNT, kernel.NODES, kernel.N_SOLS
+
+    def __init__(self, p: CoverProblem, incid_rows: np.ndarray, incid_cells: np.ndarray) -> None:
+        self.problem = p
+        n_cells = len(p.cells)
         n_words = max(1, (n_cells + 63) // 64)
         masks = np.zeros((p.n_rows, n_words), dtype=np.uint64)
         np.bitwise_or.at(masks, (incid_rows, incid_cells >> 6),
                          np.left_shift(np.uint64(1), (incid_cells & 63).astype(np.uint64)))
-        row_size = np.bincount(incid_rows, minlength=p.n_rows).astype(np.int64)
+        row_size, row_cells_start, row_cells = _row_cells(p.n_rows, incid_rows, incid_cells)
         first = np.full(p.n_rows, n_cells, dtype=np.int64)
         np.minimum.at(first, incid_rows, incid_cells)
         everything = np.arange(p.n_rows)
         order = everything[np.lexsort((p.row_group, first))]
         keys, list_start, list_rows, list_skip = _candidate_lists(
             order, first, p.row_group, incid_rows, incid_cells, n_cells)
-        by_row = np.argsort(incid_rows, kind="stable")
-        row_cells = incid_cells[by_row].astype(np.int64)
-        row_cells_start = np.concatenate([[0], np.cumsum(row_size)]).astype(np.int64)
         nbr, min_size, graph_exact = _neighbours(p, n_cells, incid_rows, incid_cells)
         n_groups = len(p.group_need)
         group_min = np.full(n_groups, np.iinfo(np.int64).max, dtype=np.int64)
@@ -57,27 +161,20 @@ class CoverSearch:
         self.stack_end = np.zeros(n_cells + 1, dtype=np.int64)
         self.stack_choice = np.full(n_cells + 1, kernel.NONE, dtype=np.int64)
         self.st = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
-        self.collect = collect
         self._mark = np.zeros(n_cells, dtype=np.int64)
         self._stamp = np.zeros(1, dtype=np.int64)
         self._queue = np.zeros(n_cells + 1, dtype=np.int64)
-        self.sols = np.zeros((buffer if collect else 1, n_cells + 1), dtype=np.int64)
-        self.restart(p.forced, p.forbidden)
 
-    def restart(self, forced: np.ndarray, forbidden: np.ndarray) -> None:
-        """A fresh search with these rows forced and forbidden (and the rest free)."""
+    def restart(self, forced: np.ndarray, row_ok: np.ndarray) -> None:
         p, masks = self.problem, self._masks
-        self.forced = np.unique(np.asarray(forced, dtype=np.int64))
-        self.row_ok[:] = True
-        self.row_ok[np.asarray(forbidden, dtype=np.int64)] = False
-        self.row_ok[self.forced] = False
+        self.row_ok[:] = row_ok
         self.occ[:] = 0
         self.used[:] = 0
         self.st[:] = 0
         self.stack_choice[:] = kernel.NONE
         self.st[kernel.DESCEND] = 1
         possible = True
-        for r in self.forced.tolist():  # forced rows are placed before the search starts
+        for r in forced.tolist():  # forced rows are placed before the search starts
             if (self.occ & masks[r]).any():
                 possible = False
             self.occ |= masks[r]
@@ -92,40 +189,84 @@ class CoverSearch:
         if not possible:
             self.st[kernel.DONE] = 1
 
-    @property
-    def done(self) -> bool:
-        return bool(self.st[kernel.DONE])
+    def run(self, budget: int, sols: np.ndarray, collect: bool) -> None:
+        kernel.run(*self._args, self.occ, self.used, self.stack_cell, self.stack_ptr,
+                   self.stack_end, self.stack_choice, self.st, budget, sols, collect,
+                   self._mark, self._stamp, self._queue)
 
-    @property
-    def count(self) -> int:
-        return int(self.st[kernel.COUNT])
 
-    @property
-    def nodes(self) -> int:
-        return int(self.st[kernel.NODES])
+class _Mrv:
+    """State and arguments of the most-constrained-item kernel."""
 
-    def step(self, budget: int = 2_000_000) -> list[np.ndarray]:
-        """Search on for at most ``budget`` nodes; return the solutions found meanwhile."""
-        return [row[row >= 0] for row in self.step_matrix(budget)]
+    DONE, COUNT, NODES, N_SOLS = mrv.DONE, mrv.COUNT, mrv.NODES, mrv.N_SOLS
 
-    def step_matrix(self, budget: int = 2_000_000) -> np.ndarray:
-        """Like :meth:`step`, as one array: a line per solution, its rows padded with -1."""
-        if not self.done:
-            kernel.run(*self._args, self.occ, self.used, self.stack_cell, self.stack_ptr,
-                       self.stack_end, self.stack_choice, self.st, budget, self.sols,
-                       self.collect, self._mark, self._stamp, self._queue)
-        if not self.collect:
-            return np.zeros((0, len(self.forced)), dtype=np.int64)
-        k = int(self.st[kernel.N_SOLS])
-        self.st[kernel.N_SOLS] = 0
-        forced = np.broadcast_to(self.forced, (k, len(self.forced)))
-        return np.concatenate([self.sols[:k], forced], axis=1)
+    def __init__(self, p: CoverProblem, incid_rows: np.ndarray, incid_cells: np.ndarray) -> None:
+        n_cells, n_groups = len(p.cells), len(p.group_need)
+        n_words = max(1, (p.n_rows + 63) // 64)
+        first = np.full(p.n_rows, n_cells, dtype=np.int64)
+        np.minimum.at(first, incid_rows, incid_cells)
+        row_id = np.lexsort((p.row_group, first)).astype(np.int64)  # ours -> the problem's
+        ours = np.empty(p.n_rows, dtype=np.int64)
+        ours[row_id] = np.arange(p.n_rows)
+        rows = ours[incid_rows]
+        bit = np.left_shift(np.uint64(1), (rows & 63).astype(np.uint64))
+        cell_rows = np.zeros((n_cells, n_words), dtype=np.uint64)
+        np.bitwise_or.at(cell_rows, (incid_cells, rows >> 6), bit)
+        nonzero = cell_rows != 0
+        any_row = nonzero.any(axis=1)
+        cell_lo = np.where(any_row, nonzero.argmax(axis=1), 0).astype(np.int64)
+        cell_hi = np.where(any_row, n_words - nonzero[:, ::-1].argmax(axis=1), 0).astype(np.int64)
+        row_group = p.row_group[row_id].astype(np.int64)
+        group_rows = np.zeros((n_groups, n_words), dtype=np.uint64)
+        mine = np.flatnonzero(row_group >= 0)
+        np.bitwise_or.at(group_rows, (row_group[mine], mine >> 6),
+                         np.left_shift(np.uint64(1), (mine & 63).astype(np.uint64)))
+        _, row_cells_start, row_cells = _row_cells(p.n_rows, rows, incid_cells)
+        self._ours, self._cell_rows, self._group_rows = ours, cell_rows, group_rows
+        self._row_cells = (row_cells_start, row_cells)
+        self._row_group, self._cap = row_group, p.group_cap.astype(np.int64)
+        self._static = (p.primary.astype(np.bool_), cell_rows, cell_lo, cell_hi, group_rows,
+                        row_cells_start, row_cells, row_group, row_id,
+                        p.group_need.astype(np.int64), self._cap)
+        depth = n_cells + n_groups + 1
+        self.alive = np.zeros((depth + 1, n_words), dtype=np.uint64)
+        self.covered = np.zeros(n_cells, dtype=np.bool_)
+        self.used = np.zeros(n_groups, dtype=np.int64)
+        self.stack_item = np.zeros(depth, dtype=np.int64)
+        self.stack_ptr = np.zeros(depth, dtype=np.int64)
+        self.stack_choice = np.full(depth, mrv.NONE, dtype=np.int64)
+        self.st = np.zeros(mrv.STATE_SIZE, dtype=np.int64)
 
-    def run(self) -> int:
-        """Search to the end (no interruption points); the number of solutions."""
-        while not self.done:
-            self.step(50_000_000)
-        return self.count
+    def restart(self, forced: np.ndarray, row_ok: np.ndarray) -> None:
+        start, cells = self._row_cells
+        ok = np.flatnonzero(row_ok)
+        root = np.zeros(self.alive.shape[1], dtype=np.uint64)
+        np.bitwise_or.at(root, self._ours[ok] >> 6,
+                         np.left_shift(np.uint64(1), (self._ours[ok] & 63).astype(np.uint64)))
+        self.covered[:] = False
+        self.used[:] = 0
+        self.st[:] = 0
+        self.stack_choice[:] = mrv.NONE
+        possible = True
+        for r in self._ours[forced].tolist():  # placed before the search starts
+            mine = cells[start[r]:start[r + 1]]
+            g = self._row_group[r]
+            if self.covered[mine].any() or (g >= 0 and self.used[g] >= self._cap[g]):
+                possible = False
+            self.covered[mine] = True
+            root &= ~np.bitwise_or.reduce(self._cell_rows[mine], axis=0)
+            if g >= 0:
+                self.used[g] += 1
+                if self.used[g] >= self._cap[g]:
+                    root &= ~self._group_rows[g]
+        self.alive[0] = root
+        self.st[mrv.DESCEND] = 1
+        if not possible:
+            self.st[mrv.DONE] = 1
+
+    def run(self, budget: int, sols: np.ndarray, collect: bool) -> None:
+        mrv.run(*self._static, self.alive, self.covered, self.used, self.stack_item,
+                self.stack_ptr, self.stack_choice, self.st, budget, sols, collect)
 
 
 def _neighbours(p: CoverProblem, n_cells: int, incid_rows: np.ndarray,

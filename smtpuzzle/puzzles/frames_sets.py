@@ -30,7 +30,6 @@ from smtpuzzle.puzzles.tiling import Tiling
 from smtpuzzle.taskpool import TaskTimeout, task_pool
 
 CACHE_VERSION = 1
-SLICE = 2_000_000  # search nodes between looks at the clock
 MERGE_EVERY = 1_000_000  # raw set rows gathered before de-duplicating
 GRACE_S = 10.0  # how long past the deadline to wait for workers' partial lists
 
@@ -123,7 +122,7 @@ def _search_one(job: _Job, i: int, collector: _Collector, deadline: float | None
     while not job.search.done:
         if deadline is not None and time.monotonic() > deadline:
             return False
-        collector.add(job.search.step_matrix(SLICE))
+        collector.add(job.search.step_matrix())
         if tick is not None and not tick():
             return False
     return True
