@@ -21,7 +21,7 @@ class CoverSearch:
     ``branching`` picks the kernel: ``sweep`` takes cells in a fixed order (with the
     dead-region test), ``mrv`` the most constrained cell or piece (falling back to sweep
     where some row could not be reached that way). ``auto`` takes mrv when every cell must
-    be covered, and sweep when cells may stay empty (see :func:`_mrv_pays`).
+    be covered and every piece has a set count, and sweep otherwise (see :func:`_mrv_pays`).
 
     The arrays that describe the problem are built once; :meth:`restart` starts a new search
     with other forced and forbidden rows (a sub-problem) without rebuilding them."""
@@ -104,11 +104,15 @@ MRV_WORDS = 1 << 24  # cells x row words of the mrv bitsets (128 MB) above which
 
 
 def _mrv_pays(p: CoverProblem) -> bool:
-    """Measured (bench/RESULTS.md): on exact tilings mrv visits 2x to 160x fewer nodes than
-    the sweep and is as fast or faster on every oracle, up to 12x on a 3D box; where cells may
-    stay empty (untouchable, packings), its only items are pieces and it is far slower."""
+    """Measured (bench/RESULTS.md): on exact tilings (every cell covered, every piece used a
+    set number of times) mrv visits 2x to 160x fewer nodes than the sweep and is as fast or
+    faster on every oracle, up to 12x on a 3D box. Where cells may stay empty (untouchable,
+    packings) its only items are pieces and it is far slower; where pieces are optional
+    (frames: a subset of a large piece set fills each frame) it was 2x to 8x slower."""
     n_words = (p.n_rows + 63) // 64
-    return bool(len(p.primary) and p.primary.all()) and len(p.primary) * n_words <= MRV_WORDS
+    return (bool(len(p.primary) and p.primary.all())
+            and bool((p.group_need == p.group_cap).all())
+            and len(p.primary) * n_words <= MRV_WORDS)
 
 
 def _row_cells(n_rows: int, incid_rows: np.ndarray,
