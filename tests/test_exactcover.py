@@ -36,7 +36,6 @@ CASES = {
 @pytest.mark.parametrize("case", list(CASES))
 def test_kernels_find_the_same_solutions(case):
     problem = from_model(CASES[case]().build_model())
-    assert _mrv_pays(problem)
     sweep, mrv = solutions(problem, "sweep"), solutions(problem, "mrv")
     assert sweep and sweep == mrv
 
@@ -56,8 +55,11 @@ def test_kernels_agree_on_forced_and_forbidden_rows():
         assert solutions(problem, branching, [rows[3], clash]) == set()
 
 
-def test_auto_picks_mrv_for_tilings_and_sweep_where_cells_may_stay_empty():
+def test_auto_picks_mrv_for_tilings_and_sweep_where_cells_or_pieces_are_optional():
     assert CoverSearch(from_model(load("pentomino-6x10").build_model())).branching == "mrv"
+    assert _mrv_pays(from_model(CASES["each tetromino twice"]().build_model()))
+    optional = from_model(CASES["tetrominoes at most 3 each, holes"]().build_model())
+    assert not _mrv_pays(optional) and CoverSearch(optional).branching == "sweep"
     untouchable = from_model(load("untouchable-11-6x24").build_model())
     assert CoverSearch(untouchable).branching == "sweep"
     # pieces only as items would miss nothing here, but asked for, mrv must still be right
