@@ -145,7 +145,7 @@ def solve(
              "--all / --limit.")] = None,
     solver: Annotated[str | None, typer.Option(
         help="sat: the PySAT solver (cadical195, minisat22, glucose4, lingeling...); "
-             "z3: qffd or default.")] = None,
+             "z3: qffd or default; exact-cover: the kernel, auto, sweep or mrv.")] = None,
     time_limit: Annotated[float | None, typer.Option(help="Seconds; then answer unknown.")] = None,
     all_solutions: Annotated[bool, typer.Option("--all", help="List every solution.")] = False,
     limit: Annotated[int | None, typer.Option(help="List at most N solutions.", min=1)] = None,
@@ -679,7 +679,8 @@ def bench(
     backends: Annotated[str, typer.Option(
         help="Comma-separated back ends.")] = "exact-cover,cpsat,sat,z3",
     solver: Annotated[list[str] | None, typer.Option(
-        help="A solver of the sat or z3 back end (repeatable: one configuration each).")] = None,
+        help="A solver of the sat or z3 back end or an exact-cover kernel (repeatable: one "
+             "configuration each).")] = None,
     time_limit: Annotated[float | None, typer.Option(
         help="Seconds per run (default: each suite's own, else 60).")] = None,
     repeat: Annotated[int, typer.Option(min=1, help="Runs of each; medians are shown.")] = 1,

@@ -1,11 +1,15 @@
 """The two exact-cover kernels (sweep and most-constrained item) find the same solutions."""
 
+import json
+
 import numpy as np
 import pytest
 
 from smtpuzzle import Board, Piece, Tiling, load, parse_picture, piece_set
+from smtpuzzle.benchmark.runner import configs_for
 from smtpuzzle.exactcover import CoverSearch, from_model
 from smtpuzzle.exactcover.search import _mrv_pays
+from tests.helpers import cli
 
 
 def solutions(problem, branching: str, forced=(), forbidden=()) -> set[tuple[int, ...]]:
@@ -68,3 +72,14 @@ def test_auto_picks_mrv_for_tilings_and_sweep_where_cells_or_pieces_are_optional
     assert CoverSearch(problem, branching="mrv").branching == "sweep"  # rows not reachable
     with pytest.raises(ValueError, match="branching"):
         CoverSearch(problem, branching="fastest")
+
+
+def test_solver_option_picks_the_kernel():
+    for kernel in ("sweep", "mrv"):
+        out = json.loads(cli("count", "pentacube-2x3x10", "--solver", kernel, "--json").stdout)
+        assert out["count"] == 12 and out["complete"] and out["backend"] == f"exact-cover:{kernel}"
+    p = cli("count", "pentacube-2x3x10", "--solver", "fastest")
+    assert p.returncode == 2 and "unknown exact-cover kernel 'fastest'" in p.stderr
+    configs = configs_for(["exact-cover", "sat"], ["sweep", "mrv"])
+    assert [(c.backend, c.solver) for c in configs] == [
+        ("exact-cover", "sweep"), ("exact-cover", "mrv"), ("sat", None)]

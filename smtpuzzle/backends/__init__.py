@@ -9,9 +9,10 @@ BACKENDS = ("cpsat", "sat", "z3", "exact-cover")
 
 
 def get_backend(name: str, solver: str | None = None) -> Backend:
-    """A back end by name; ``solver`` picks the PySAT solver (sat) or the z3 solver kind."""
-    if solver and name in ("cpsat", "exact-cover"):
-        raise PuzzleError("--solver applies to the sat and z3 back ends only")
+    """A back end by name; ``solver`` picks the PySAT solver (sat), the z3 solver kind or the
+    exact-cover kernel (``auto``, ``sweep`` or ``mrv``)."""
+    if solver and name == "cpsat":
+        raise PuzzleError("--solver applies to the sat, z3 and exact-cover back ends only")
     if name == "z3":
         from smtpuzzle.backends.z3 import Z3Backend
 
@@ -26,8 +27,12 @@ def get_backend(name: str, solver: str | None = None) -> Backend:
         return SatBackend(solver or DEFAULT_SOLVER)
     if name == "exact-cover":
         from smtpuzzle.backends.exactcover import ExactCoverBackend
+        from smtpuzzle.exactcover.search import BRANCHINGS
 
-        return ExactCoverBackend()
+        if solver and solver not in BRANCHINGS:
+            raise PuzzleError(f"unknown exact-cover kernel {solver!r} (known: "
+                              f"{', '.join(BRANCHINGS)})")
+        return ExactCoverBackend(solver or "auto")
     raise PuzzleError(f"unknown back end {name!r} (known: {', '.join(BACKENDS)})")
 
 

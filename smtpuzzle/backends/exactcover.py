@@ -1,4 +1,4 @@
-"""Exact-cover back end: the compiled cell-first search of smtpuzzle.exactcover.
+"""Exact-cover back end: the compiled searches of smtpuzzle.exactcover.
 
 It takes models whose constraints are cells (exactly-one / at-most-one groups over user
 variables), multiplicities (cardinalities over disjoint groups) and unit clauses; it is the
@@ -21,11 +21,13 @@ from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 class ExactCoverBackend(Backend):
     """Keeps the search arrays of the last model it saw: the sub-problems of one count differ
-    only in forced and forbidden rows, so each one just restarts the search."""
+    only in forced and forbidden rows, so each one just restarts the search. ``branching``
+    picks the kernel (see :class:`CoverSearch`)."""
 
     name = "exact-cover"
 
-    def __init__(self) -> None:
+    def __init__(self, branching: str = "auto") -> None:
+        self.branching = branching
         self._cache: dict[bool, tuple[tuple, Model, CoverSearch]] = {}
         self._busy: set[int] = set()
 
@@ -37,12 +39,15 @@ class ExactCoverBackend(Backend):
             search = hit[2]
             search.restart(*unit_rows(model))
         else:
-            search = CoverSearch(from_model(model), collect=collect)
+            search = CoverSearch(from_model(model), collect=collect, branching=self.branching)
             self._cache[collect] = (key, model, search)  # the model keeps the key's ids alive
         stats.build_time += time.perf_counter() - t0
         stats.variables = search.problem.n_rows
         stats.constraints = len(search.problem.cells) + len(search.problem.group_need)
         return search
+
+    def label(self) -> str:
+        return self.name if self.branching == "auto" else f"{self.name}:{self.branching}"
 
     def _enumerate(
         self, model: Model, limit: int | None, time_limit: float | None, stats: Stats,

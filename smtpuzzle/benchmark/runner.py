@@ -97,15 +97,18 @@ def configs_for(backends: list[str], solvers: list[str]) -> list[Config]:
     solvers (``--solver glucose4 --solver cadical195`` makes two sat configurations)."""
     from smtpuzzle.backends.sat import solver_names
     from smtpuzzle.backends.z3 import SOLVER_KINDS
+    from smtpuzzle.exactcover.search import BRANCHINGS
 
     for b in backends:
         get_backend(b)  # an unknown name fails here, as everywhere
     by_backend: dict[str, list[str]] = {}
     for s in solvers:
-        owner = "sat" if s in solver_names() else "z3" if s in SOLVER_KINDS else None
+        owner = ("sat" if s in solver_names() else "z3" if s in SOLVER_KINDS
+                 else "exact-cover" if s in BRANCHINGS else None)
         if owner is None:
             raise PuzzleError(f"unknown solver {s!r} (sat: {', '.join(solver_names())}; "
-                              f"z3: {', '.join(SOLVER_KINDS)})")
+                              f"z3: {', '.join(SOLVER_KINDS)}; exact-cover: "
+                              f"{', '.join(BRANCHINGS)})")
         if owner not in backends:
             raise PuzzleError(f"solver {s!r} belongs to the {owner} back end, which is not in "
                               f"--backends {','.join(backends)}")
