@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -52,6 +52,8 @@ class CountResult:
     time_s: float
     subproblems_done: int
     subproblems: int
+    build_s: float = 0.0  # building the model, part of time_s
+    model: Model | None = field(default=None, repr=False)  # the model counted over
 
     def as_json(self) -> dict:
         return {"count": self.count, "distinct": self.distinct, "complete": self.complete,
@@ -209,6 +211,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     started = time.monotonic()
     engine = get_backend(backend, solver)
     model = tiling.build_model()
+    build_s = time.monotonic() - started
     count_plan = plan(tiling, distinct, split=workers > 1 or bool(ray))
     subs = count_plan.subproblems
     deadline = None if time_limit is None else started + time_limit
@@ -249,4 +252,5 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
         complete = False
         total += partial  # solutions of the interrupted sub-problem, each found and counted
     return CountResult(total, complete, distinct, count_plan.group,
-                       engine.label(), time.monotonic() - started, done, len(subs))
+                       engine.label(), time.monotonic() - started, done, len(subs), build_s,
+                       model)

@@ -74,17 +74,14 @@ def _solve(entry: Entry, backend: str, solver: str | None, time_limit: float) ->
 def _count(entry: Entry, backend: str, solver: str | None, time_limit: float) -> Outcome:
     from smtpuzzle.counting import count
 
-    tiling = load(entry.target)
-    t0 = time.perf_counter()
-    model = tiling.build_model()
-    model_s = time.perf_counter() - t0
-    r = count(tiling, backend, solver, distinct=not entry.options.get("raw", False),
+    r = count(load(entry.target), backend, solver, distinct=not entry.options.get("raw", False),
               workers=int(entry.options.get("workers", 1)), time_limit=time_limit)
     status = "complete" if r.complete else "incomplete"
     kind = "raw" if not r.distinct else "distinct"
-    return Outcome(status, model_s, max(r.time_s - model_s, 0.0),
+    assert r.model is not None
+    return Outcome(status, r.build_s, max(r.time_s - r.build_s, 0.0),
                    detail=f"{r.count} {kind}" + ("" if r.complete else " so far"),
-                   answer=r.count, **_neutral_sizes(model))
+                   answer=r.count, **_neutral_sizes(r.model))
 
 
 def _frames(entry: Entry, backend: str, solver: str | None, time_limit: float) -> Outcome:

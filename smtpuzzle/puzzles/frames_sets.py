@@ -107,9 +107,9 @@ class _Job:
 _PREPARED: dict[str, _Job] = {}  # per process: the parent's, inherited, or built on a Ray node
 
 
-def _prepare(frames: Frames, collect: bool = True) -> _Job:
+def _prepare(frames: Frames) -> _Job:
     tiling = frames.frame_tiling()
-    search = CoverSearch(from_model(tiling.build_model()), collect=collect, buffer=65536)
+    search = CoverSearch(from_model(tiling.build_model()), collect=True, buffer=65536)
     first = int(tiling.sweep_order()[0])
     return _Job(frames, tiling, search, tiling.placements_covering(first).tolist(),
                 tiling.placement_pieces())
@@ -279,8 +279,9 @@ def piece_without_frame(frames: Frames, budget: int = 500_000) -> str | None:
     """A piece that is in no tiling of one frame (so the puzzle has no answer), found by one
     search per piece over that piece's placements; None when every piece is in some tiling
     or a search ran out of ``budget`` nodes (nothing is claimed then). Cheap next to
-    stage 1: it needs one tiling per piece, not all of them."""
-    job = _prepare(frames, collect=False)
+    stage 1: it needs one tiling per piece, not all of them. It shares stage 1's search
+    arrays (built once per process, and inherited by its workers)."""
+    job = _prepared(frames)
     search = job.search
     for k, piece in enumerate(job.tiling.pieces):
         rows = np.flatnonzero(job.piece_of_row == k)
