@@ -101,10 +101,11 @@ def plan(tiling: Tiling, distinct: bool, split: bool = True) -> CountPlan:
 
 
 def _refine(tiling: Tiling, sp: SubProblem) -> list[SubProblem]:
-    """Split a sub-problem by the placements covering its first uncovered cell (in sweep
-    order): an exact partition when every cell must be covered. Sub-problems that
-    de-duplicate under a stabilizer stay whole (a class may span the parts)."""
-    if sp.stabilizer is not None or tiling.cover != "exact":
+    """Split a sub-problem by its first uncovered cell (in sweep order): one part per
+    placement that covers it, and, where cells may stay empty, one where none does. That is
+    an exact partition. Sub-problems that de-duplicate under a stabilizer stay whole (a class
+    may span the parts)."""
+    if sp.stabilizer is not None:
         return [sp]
     cells = tiling.placement_cells()
     taken = np.zeros(tiling.board.num_cells, dtype=bool)
@@ -114,14 +115,16 @@ def _refine(tiling: Tiling, sp: SubProblem) -> list[SubProblem]:
     free = order[~taken[order]]
     if not len(free):
         return [sp]
-    target = free[0]
+    covering = tiling.placements_covering(free[0])
     banned = np.zeros(tiling.num_placements, dtype=bool)
     banned[sp.forbidden] = True
     parts = []
-    for q in tiling.placements_covering(target).tolist():
+    for q in covering.tolist():
         if banned[q] or taken[cells[q]].any():
             continue
         parts.append(SubProblem(np.append(sp.forced, q), sp.forbidden, None))
+    if tiling.cover != "exact":
+        parts.append(SubProblem(sp.forced, np.union1d(sp.forbidden, covering), None))
     return parts
 
 

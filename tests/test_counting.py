@@ -103,6 +103,21 @@ def test_count_is_the_same_for_every_worker_count(workers):
     assert count(t, distinct=False, workers=workers).count == 520
 
 
+@pytest.mark.parametrize("touch,n_pieces", [("any", 5), ("none", 3)])
+def test_packings_split_into_an_exact_partition(touch, n_pieces):
+    # Where cells may stay empty, a split sub-problem also has a part with its first cell
+    # empty: the parts add up to the whole, distinct and raw.
+    pieces = [Piece(n, s) for n, s in piece_set("tetrominoes").items()][:n_pieces]
+    t = Tiling(Board([5, 6]), pieces, cover="pack", touch=touch)
+    sp = plan(t, distinct=False, split=False).subproblems[0]
+    from smtpuzzle.counting import _refine
+    parts = _refine(t, sp)
+    assert len(parts[-1].forced) == 1 and len(parts[-1].forbidden) > len(sp.forbidden)
+    for distinct in (True, False):
+        whole = count(t, distinct=distinct).count
+        assert whole > 0 and count(t, distinct=distinct, workers=2).count == whole
+
+
 def test_time_limit_reports_incomplete():
     r = count(load("pentomino-8x8-square"), distinct=True, time_limit=0.5)
     assert not r.complete and r.subproblems_done < r.subproblems
