@@ -3,7 +3,8 @@ ends get in the same time.
 
     python bench/count.py engines [--models ...]        raw counts, ours vs xcover, 1 process
     python bench/count.py targets [--workers 2] [--raw] distinct (and raw) counts, targets
-    python bench/count.py backends [--time-limit 20]    cpsat / sat / z3 within a time limit
+    python bench/count.py backends [--time-limit 20] [--models all|...]
+                                                        cpsat / sat / z3 within a time limit
     python bench/count.py touch [--time-limit 60]       untouchable: vertex-dual vs pairs
 
 Everything runs in one process (workers aside), interleaved, and prints Markdown tables.
@@ -25,6 +26,8 @@ TARGETS = [("pentomino-6x10", 1), ("pentomino-8x8-square", 10), ("pentacube-3x4x
            ("pentacube-2x3x10", None), ("pentacube-2x5x6", None), ("soma-3x3x3", None)]
 BACKEND_MODELS = ["pentomino-6x10", "pentomino-8x8-square", "pentacube-3x4x5", "soma-3x3x3",
                   "untouchable-11-12x12"]
+UNTOUCHABLE = [f"untouchable-11-{s}" for s in ("12x12", "11x13", "9x16", "8x18", "6x24")]
+ORACLES = [name for name, _ in TARGETS] + UNTOUCHABLE  # every model with a published count
 
 
 def xcover_raw(name: str) -> tuple[int, float]:
@@ -74,11 +77,11 @@ def targets(workers: int, raw: bool) -> None:
               f"{r.subproblems} |", flush=True)
 
 
-def backends(time_limit: float) -> None:
+def backends(time_limit: float, models: list[str]) -> None:
     print(f"| model | exact-cover | cpsat | sat | z3 |  (distinct count reached in "
           f"{time_limit:g} s; * = complete)")
     print("| --- | ---: | ---: | ---: | ---: |")
-    for name in BACKEND_MODELS:
+    for name in models:
         t = load(name)
         cells = []
         for b in ("exact-cover", "cpsat", "sat", "z3"):
@@ -118,19 +121,21 @@ def touch(time_limit: float) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=["engines", "targets", "backends", "touch"])
-    ap.add_argument("--models", nargs="*", default=RAW)
+    ap.add_argument("--models", nargs="*", help="model names, or all (every oracle); default: "
+                    "a few per command")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--time-limit", type=float, default=20.0)
     ap.add_argument("--raw", action="store_true", help="targets: also count raw solutions")
     args = ap.parse_args()
+    models = ORACLES if args.models == ["all"] else args.models
     if args.what == "engines":
-        engines(args.models)
+        engines(models or RAW)
     elif args.what == "targets":
         targets(args.workers, args.raw)
     elif args.what == "touch":
         touch(args.time_limit)
     else:
-        backends(args.time_limit)
+        backends(args.time_limit, models or BACKEND_MODELS)
 
 
 if __name__ == "__main__":
