@@ -25,6 +25,15 @@ NONE = -1  # stack_choice: nothing chosen yet
 FINISHED, BUDGET, BUFFER_FULL = 0, 1, 2
 
 
+@njit(cache=True, nogil=True, inline="always")
+def needs_met(used, group_need):
+    """Whether every piece is placed at least as often as it must be."""
+    for g in range(group_need.shape[0]):
+        if used[g] < group_need[g]:
+            return False
+    return True
+
+
 @njit(cache=True, nogil=True)
 def _cut_off(r, occ, row_cells_start, row_cells, nbr, min_size, limit, mark, stamp, queue):
     """Cells in the empty regions smaller than min_size that placing row r (already in occ)
@@ -84,12 +93,7 @@ def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_gro
             while c < n_cells and (occ[c >> 6] >> np.uint64(c & 63)) & np.uint64(1):
                 c += 1
             if c == n_cells:
-                ok = True
-                for g in range(group_need.shape[0]):
-                    if used[g] < group_need[g]:
-                        ok = False
-                        break
-                if ok:
+                if needs_met(used, group_need):
                     if collect:
                         k = st[N_SOLS]
                         if k >= sols.shape[0]:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from smtpuzzle.exactcover.kernel import needs_met
+
 # st (int64 state array) fields
 DEPTH, DONE, COUNT, NODES, N_SOLS, DESCEND = range(6)
 STATE_SIZE = 6
@@ -92,12 +94,7 @@ def run(primary, cell_rows, cell_lo, cell_hi, group_rows, row_cells_start, row_c
                             if k == 0:
                                 break
             if item < 0:  # every primary cell covered, every last copy placed
-                ok = True
-                for g in range(n_groups):
-                    if used[g] < group_need[g]:
-                        ok = False
-                        break
-                if ok:
+                if needs_met(used, group_need):
                     if collect:
                         k = st[N_SOLS]
                         if k >= sols.shape[0]:
