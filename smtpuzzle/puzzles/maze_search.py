@@ -15,6 +15,8 @@ is the position after some move.
 from __future__ import annotations
 
 import ctypes
+import signal
+import threading
 import time
 from collections.abc import Callable
 from contextlib import closing
@@ -346,9 +348,15 @@ def _run_z3(pattern: str, size: int, deadline: float | None, progress: Progress 
 
     solver.from_string(text(enc.base()))
 
+    stop = [False]
+
     def check(left: float | None) -> tuple[str, set[int] | None]:
+        if stop[0]:
+            raise KeyboardInterrupt
         solver.set("timeout", 2**32 - 1 if left is None else max(1, int(left * 1000)))
         answer = solver.check()
+        if stop[0]:
+            raise KeyboardInterrupt
         if answer == z3.unsat:
             return "unsat", None
         if answer != z3.sat:
@@ -356,8 +364,20 @@ def _run_z3(pattern: str, size: int, deadline: float | None, progress: Progress 
         m = solver.model()
         return "sat", {int(d.name()[1:]) for d in m.decls() if z3.is_true(m[d])}
 
-    return _drive(check, lambda parts: solver.from_string(text(parts)), enc, cases, deadline,
-                  progress)
+    def on_sigint(_signum: int, _frame: Any) -> None:
+        # Raising here could land in a z3 object's __del__, where Python only prints the
+        # exception and the search goes on: stop the solver and raise from check() instead.
+        stop[0] = True
+        ctx.interrupt()
+
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, on_sigint) if main else None
+    try:
+        return _drive(check, lambda parts: solver.from_string(text(parts)), enc, cases,
+                      deadline, progress)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _run_cpsat(pattern: str, size: int, deadline: float | None, progress: Progress | None,
