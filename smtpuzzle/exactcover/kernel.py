@@ -26,6 +26,19 @@ FINISHED, BUDGET, BUFFER_FULL = 0, 1, 2
 
 
 @njit(cache=True, nogil=True, inline="always")
+def claim_slot(st, sols, nodes):
+    """The solution buffer's next line for a leaf, or -1 when the buffer is full: then the
+    search is to stop (return BUFFER_FULL) and revisit the leaf once it has been drained."""
+    k = st[N_SOLS]
+    if k >= sols.shape[0]:
+        st[DESCEND] = 1
+        st[NODES] += nodes
+        return -1
+    st[N_SOLS] = k + 1
+    return k
+
+
+@njit(cache=True, nogil=True, inline="always")
 def needs_met(used, group_need):
     """Whether every piece is placed at least as often as it must be."""
     for g in range(group_need.shape[0]):
@@ -95,10 +108,8 @@ def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_gro
             if c == n_cells:
                 if needs_met(used, group_need):
                     if collect:
-                        k = st[N_SOLS]
-                        if k >= sols.shape[0]:
-                            st[DESCEND] = 1  # revisit this leaf after the buffer is drained
-                            st[NODES] += nodes
+                        k = claim_slot(st, sols, nodes)
+                        if k < 0:
                             return BUFFER_FULL
                         m = 0
                         for d in range(depth):
@@ -107,7 +118,6 @@ def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_gro
                                 m += 1
                         for j in range(m, sols.shape[1]):
                             sols[k, j] = -1
-                        st[N_SOLS] = k + 1
                     st[COUNT] += 1
                 continue  # backtrack: the top frame advances below on the next turn
             if n_cells - st[FILLED] < st[AREA_NEEDED]:

@@ -17,14 +17,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from smtpuzzle.exactcover.kernel import needs_met
+# The state array, its fields and the return codes are the sweep kernel's (FILLED and
+# AREA_NEEDED stay unused here), so callers read both kernels alike.
+from smtpuzzle.exactcover.kernel import (
+    BUDGET,
+    BUFFER_FULL,
+    COUNT,
+    DEPTH,
+    DESCEND,
+    DONE,
+    FINISHED,
+    NODES,
+    NONE,
+    claim_slot,
+    needs_met,
+)
 
-# st (int64 state array) fields
-DEPTH, DONE, COUNT, NODES, N_SOLS, DESCEND = range(6)
-STATE_SIZE = 6
-NONE = -1
-
-FINISHED, BUDGET, BUFFER_FULL = 0, 1, 2
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
@@ -96,16 +104,13 @@ def run(primary, cell_rows, cell_lo, cell_hi, group_rows, row_cells_start, row_c
             if item < 0:  # every primary cell covered, every last copy placed
                 if needs_met(used, group_need):
                     if collect:
-                        k = st[N_SOLS]
-                        if k >= sols.shape[0]:
-                            st[DESCEND] = 1  # revisit this leaf after the buffer is drained
-                            st[NODES] += nodes
+                        k = claim_slot(st, sols, nodes)
+                        if k < 0:
                             return BUFFER_FULL
                         for d in range(depth):
                             sols[k, d] = row_id[stack_choice[d]]
                         for j in range(depth, sols.shape[1]):
                             sols[k, j] = -1
-                        st[N_SOLS] = k + 1
                     st[COUNT] += 1
                 continue
             if best == 0:

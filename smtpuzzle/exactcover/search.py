@@ -41,12 +41,12 @@ class CoverSearch:
                 p.n_rows):
             branching = "sweep"
         self.branching = branching
+        self.row_ok = np.ones(p.n_rows, dtype=np.bool_)  # shared with the engine
         engine = _Mrv if branching == "mrv" else _Sweep
-        self._engine = engine(p, incid_rows, incid_cells)
+        self._engine = engine(p, incid_rows, incid_cells, self.row_ok)
         self.collect = collect
         self.sols = np.zeros((buffer if collect else 1, n_cells + len(p.group_need) + 1),
                              dtype=np.int64)
-        self.row_ok = np.ones(p.n_rows, dtype=np.bool_)
         self._rate = 1e6  # nodes per second, as measured by the last slice
         self.restart(p.forced, p.forbidden)
 
@@ -56,19 +56,19 @@ class CoverSearch:
         self.row_ok[:] = True
         self.row_ok[np.asarray(forbidden, dtype=np.int64)] = False
         self.row_ok[self.forced] = False
-        self._engine.restart(self.forced, self.row_ok)
+        self._engine.restart(self.forced)
 
     @property
     def done(self) -> bool:
-        return bool(self._engine.st[self._engine.DONE])
+        return bool(self._engine.st[kernel.DONE])
 
     @property
     def count(self) -> int:
-        return int(self._engine.st[self._engine.COUNT])
+        return int(self._engine.st[kernel.COUNT])
 
     @property
     def nodes(self) -> int:
-        return int(self._engine.st[self._engine.NODES])
+        return int(self._engine.st[kernel.NODES])
 
     def step(self, budget: int | None = None) -> list[np.ndarray]:
         """Search on for at most ``budget`` nodes (by default, about :data:`SLICE_S` seconds'
@@ -88,8 +88,8 @@ class CoverSearch:
                 self._rate = (self.nodes - before) / spent
         if not self.collect:
             return np.zeros((0, len(self.forced)), dtype=np.int64)
-        k = int(e.st[e.N_SOLS])
-        e.st[e.N_SOLS] = 0
+        k = int(e.st[kernel.N_SOLS])
+        e.st[kernel.N_SOLS] = 0
         forced = np.broadcast_to(self.forced, (k, len(self.forced)))
         return np.concatenate([self.sols[:k], forced], axis=1)
 
@@ -127,9 +127,8 @@ def _row_cells(n_rows: int, incid_rows: np.ndarray,
 class _Sweep:
     """State and arguments of the sweep kernel."""
 
-    DONE, COUNT, NODES, N_SOLS = kernel.DONE, kernel.COUNT, kernel.NODES, kernel.N_SOLS
-
-    def __init__(self, p: CoverProblem, incid_rows: np.ndarray, incid_cells: np.ndarray) -> None:
+    def __init__(self, p: CoverProblem, incid_rows: np.ndarray, incid_cells: np.ndarray,
+                 row_ok: np.ndarray) -> None:
         self.problem = p
         n_cells = len(p.cells)
         n_words = max(1, (n_cells + 63) // 64)
@@ -152,12 +151,11 @@ class _Sweep:
         row_area[grouped] = group_min[p.row_group[grouped]]
         self._masks, self._row_size = masks, row_size
         self._group_area = np.where(group_min == np.iinfo(np.int64).max, 0, group_min)
-        self.row_ok = np.ones(p.n_rows, dtype=np.bool_)
         self._args = (n_cells, p.primary.astype(np.bool_), keys, list_start, list_rows,
                       list_skip, masks, p.row_group.astype(np.int64),
                       row_size, row_area, p.group_need.astype(np.int64),
                       p.group_cap.astype(np.int64), row_cells_start, row_cells, nbr, min_size,
-                      graph_exact, self.row_ok)
+                      graph_exact, row_ok)
         self.occ = np.zeros(n_words, dtype=np.uint64)
         self.used = np.zeros(n_groups, dtype=np.int64)
         self.stack_cell = np.zeros(n_cells + 1, dtype=np.int64)
@@ -169,9 +167,8 @@ class _Sweep:
         self._stamp = np.zeros(1, dtype=np.int64)
         self._queue = np.zeros(n_cells + 1, dtype=np.int64)
 
-    def restart(self, forced: np.ndarray, row_ok: np.ndarray) -> None:
+    def restart(self, forced: np.ndarray) -> None:
         p, masks = self.problem, self._masks
-        self.row_ok[:] = row_ok
         self.occ[:] = 0
         self.used[:] = 0
         self.st[:] = 0
@@ -202,9 +199,8 @@ class _Sweep:
 class _Mrv:
     """State and arguments of the most-constrained-item kernel."""
 
-    DONE, COUNT, NODES, N_SOLS = mrv.DONE, mrv.COUNT, mrv.NODES, mrv.N_SOLS
-
-    def __init__(self, p: CoverProblem, incid_rows: np.ndarray, incid_cells: np.ndarray) -> None:
+    def __init__(self, p: CoverProblem, incid_rows: np.ndarray, incid_cells: np.ndarray,
+                 row_ok: np.ndarray) -> None:
         n_cells, n_groups = len(p.cells), len(p.group_need)
         n_words = max(1, (p.n_rows + 63) // 64)
         first = np.full(p.n_rows, n_cells, dtype=np.int64)
@@ -238,19 +234,20 @@ class _Mrv:
         self.used = np.zeros(n_groups, dtype=np.int64)
         self.stack_item = np.zeros(depth, dtype=np.int64)
         self.stack_ptr = np.zeros(depth, dtype=np.int64)
-        self.stack_choice = np.full(depth, mrv.NONE, dtype=np.int64)
-        self.st = np.zeros(mrv.STATE_SIZE, dtype=np.int64)
+        self.stack_choice = np.full(depth, kernel.NONE, dtype=np.int64)
+        self.st = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
+        self._row_ok = row_ok
 
-    def restart(self, forced: np.ndarray, row_ok: np.ndarray) -> None:
+    def restart(self, forced: np.ndarray) -> None:
         start, cells = self._row_cells
-        ok = np.flatnonzero(row_ok)
+        ok = np.flatnonzero(self._row_ok)
         root = np.zeros(self.alive.shape[1], dtype=np.uint64)
         np.bitwise_or.at(root, self._ours[ok] >> 6,
                          np.left_shift(np.uint64(1), (self._ours[ok] & 63).astype(np.uint64)))
         self.covered[:] = False
         self.used[:] = 0
         self.st[:] = 0
-        self.stack_choice[:] = mrv.NONE
+        self.stack_choice[:] = kernel.NONE
         possible = True
         for r in self._ours[forced].tolist():  # placed before the search starts
             mine = cells[start[r]:start[r + 1]]
@@ -264,9 +261,9 @@ class _Mrv:
                 if self.used[g] >= self._cap[g]:
                     root &= ~self._group_rows[g]
         self.alive[0] = root
-        self.st[mrv.DESCEND] = 1
+        self.st[kernel.DESCEND] = 1
         if not possible:
-            self.st[mrv.DONE] = 1
+            self.st[kernel.DONE] = 1
 
     def run(self, budget: int, sols: np.ndarray, collect: bool) -> None:
         mrv.run(*self._static, self.alive, self.covered, self.used, self.stack_item,
