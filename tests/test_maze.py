@@ -131,9 +131,12 @@ def test_ctrl_c_during_a_search_says_so(backend):
                           "--backend", backend], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(4)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
+    try:
+        time.sleep(4)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        p.kill()  # a search that missed the Ctrl-C must not outlive the test
     assert p.returncode == 1, err
     assert "unknown (interrupted)" in out and "mazes added" in out
     assert "Traceback" not in err
