@@ -632,8 +632,9 @@ def maze_stats(size: SizeOpt = 3, as_json: JsonOpt = False) -> None:
 def maze_search_cmd(
     pattern: Annotated[str, typer.Argument(help="Letters N E S W fixed, * free.")],
     size: SizeOpt = 3,
-    backend: Annotated[str, typer.Option(help="sat (incremental), z3 (incremental) or "
-                                              "cpsat (re-solve).")] = "sat",
+    backend: Annotated[str, typer.Option(help="sat (incremental), z3 (incremental), cpsat "
+                                              "(re-solve) or local (annealing: finds "
+                                              "strings, cannot prove none exists).")] = "sat",
     solver: Annotated[str | None, typer.Option(help="sat: the PySAT solver.")] = None,
     time_limit: Annotated[float | None, typer.Option(help="Seconds; then unknown.")] = None,
     export_cnf: Annotated[Path | None, typer.Option(
@@ -642,14 +643,16 @@ def maze_search_cmd(
 ) -> None:
     """Complete PATTERN to a string that solves every maze, or prove none exists."""
     show = err.is_terminal and not as_json
-    columns = [TextColumn("[bold]{task.description}"), TextColumn(
-        "{task.fields[added]} mazes added, solver {task.fields[solver]:.1f} s"),
-        TimeElapsedColumn()]
+    columns = [TextColumn("[bold]{task.description}"), TextColumn("{task.fields[info]}"),
+               TimeElapsedColumn()]
     with Progress(*columns, console=err, disable=not show, transient=True) as bar:
-        task = bar.add_task("searching", added=0, solver=0.0)
+        task = bar.add_task("searching", info="")
         result = maze_search.search(
             pattern, size, backend, solver, time_limit,
-            progress=lambda n, t: bar.update(task, added=n, solver=t), export_cnf=export_cnf)
+            progress=lambda n, t: bar.update(task, info=f"{n} mazes added, solver {t:.1f} s"),
+            export_cnf=export_cnf,
+            local_progress=lambda r, b: bar.update(
+                task, info=f"restart {r}, best string fails {b} cases"))
     if as_json:
         print(json.dumps(result.as_json()))
     else:
@@ -661,8 +664,13 @@ def maze_search_cmd(
             stopped = result.interrupted or time_limit is None  # z3 answers unknown on Ctrl-C
             line = "unknown (" + ("interrupted" if stopped else "time limit reached") \
                 + "): no string found yet"
-        out.print(f"{line}\n{result.mazes_added} mazes added, {result.time_s:.2f} s "
-                  f"(solver {result.solver_time_s:.2f} s, {result.backend})")
+        if result.backend == "local":
+            if result.status != "sat":
+                line += " (local search cannot prove that none exists)"
+            out.print(f"{line}\n{result.restarts} annealing runs, {result.time_s:.2f} s (local)")
+        else:
+            out.print(f"{line}\n{result.mazes_added} mazes added, {result.time_s:.2f} s "
+                      f"(solver {result.solver_time_s:.2f} s, {result.backend})")
         if export_cnf is not None and result.status != "unknown":
             out.print(f"wrote {export_cnf}")
     if result.status == "unknown":

@@ -62,12 +62,29 @@ def test_cli_stats():
     assert out["mazes"] == 10772 and sum(out["by_reachable_cells"].values()) == 10772
 
 
-@pytest.mark.parametrize("backend", ["sat", "z3", "cpsat"])
+@pytest.mark.parametrize("backend", ["sat", "z3", "cpsat", "local"])
 def test_a_few_stars_are_completed_to_a_verified_universal_string(backend: str):
     pattern = KNOWN_79[:20] + "*****" + KNOWN_79[25:]
     r = search(pattern, 3, backend, time_limit=120)
     assert r.status == "sat" and check(r.string).unsolved == 0
     assert all(p in ("*", c) for p, c in zip(pattern, r.string, strict=True))
+
+
+def test_local_search_finds_a_4x4_string_from_scratch():
+    r = search("*" * 31, 4, "local", time_limit=300)
+    assert r.status == "sat" and check(r.string, 4).unsolved == 0 and len(r.string) == 31
+
+
+def test_local_search_never_claims_none_exists():
+    # No 6-move string solves every 4x4 maze (brute force agrees, below): local says unknown.
+    p = run("maze", "search", "*" * 6, "--size", "4", "--backend", "local", "--time-limit", "2")
+    assert p.returncode == 1 and "unknown (time limit reached)" in p.stdout
+    assert "cannot prove" in p.stdout
+    out = json.loads(run("maze", "search", "*" * 6, "--size", "4", "--backend", "local",
+                         "--time-limit", "2", "--json").stdout)
+    assert out["status"] == "unknown" and out["string"] is None and out["best_failing"] > 0
+    p = run("maze", "search", "*" * 6, "--backend", "local", "--export-cnf", "x.cnf")
+    assert p.returncode == 2 and "local search builds no formula" in p.stderr
 
 
 def brute_force(pattern: str, size: int) -> bool:

@@ -10,6 +10,9 @@ A case's constraints: one literal per (move t, cell c) the walk can be in after 
 (only cells within t steps of the start get one); at most one position per move; the
 position after move t and letter t give the position after move t + 1; every cell to visit
 is the position after some move.
+
+Back end ``local`` is the other way round: simulated annealing (maze_local) finds strings
+fast where they are plentiful, and never proves that none exists.
 """
 
 from __future__ import annotations
@@ -32,8 +35,9 @@ from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import export_file
 from smtpuzzle.model import Groups, Model
 from smtpuzzle.puzzles.maze import LETTERS, Cases, check, failing, parse_string, reduced_cases
+from smtpuzzle.puzzles.maze_local import LocalProgress, local_search
 
-SEARCH_BACKENDS = ("sat", "z3", "cpsat")
+SEARCH_BACKENDS = ("sat", "z3", "cpsat", "local")
 BATCH = 1  # failing cases added per round
 Progress = Callable[[int, float], None]  # (cases added, solver seconds so far)
 
@@ -49,12 +53,18 @@ class SearchResult:
     added: list[int] = field(default_factory=list)  # indices into the reduced cases
     searched: str = ""  # the pattern after symmetry breaking
     interrupted: bool = False  # stopped by Ctrl-C
+    restarts: int = 0  # local search: annealing runs begun
+    best_failing: int | None = None  # local search, nothing found: cases its best string fails
 
     def as_json(self) -> dict[str, Any]:
-        return {"status": self.status, "string": self.string, "mazes_added": self.mazes_added,
+        data = {"status": self.status, "string": self.string, "mazes_added": self.mazes_added,
                 "searched_pattern": self.searched,
                 "time_s": round(self.time_s, 4), "solver_time_s": round(self.solver_time_s, 4),
                 "backend": self.backend}
+        if self.backend == "local":
+            data["restarts"] = self.restarts
+            data["best_failing"] = self.best_failing
+        return data
 
 
 class Encoder:
@@ -429,16 +439,23 @@ def _drive(check: Any, add: Any, enc: Encoder, cases: Cases, deadline: float | N
 
 def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None = None,
            time_limit: float | None = None, progress: Progress | None = None,
-           export_cnf: str | Path | None = None) -> SearchResult:
+           export_cnf: str | Path | None = None,
+           local_progress: LocalProgress | None = None) -> SearchResult:
     """Complete ``pattern`` (letters and ``*``) to a string that solves every case, or prove
-    that none exists. Found strings are verified on every case before they are returned."""
+    that none exists. Found strings are verified on every case before they are returned.
+    Back end ``local`` (simulated annealing, maze_local) only finds strings: it answers sat
+    or unknown, never unsat, and reports to ``local_progress``."""
     pattern = parse_string(pattern, allow_free=True)
     searched = _break_symmetry(pattern, size)
     if backend not in SEARCH_BACKENDS:
         raise PuzzleError(f"maze search back ends are {', '.join(SEARCH_BACKENDS)}, "
                           f"not {backend!r}")
+    if backend == "local" and export_cnf is not None:
+        raise PuzzleError("local search builds no formula: --export-cnf needs sat, z3 or cpsat")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
+    if backend == "local":
+        return _search_local(pattern, searched, size, start, deadline, local_progress)
     seen: list[Any] = [0, 0.0]  # mazes added and solver seconds, as last reported
 
     def tracked(n_added: int, solver_s: float) -> None:
@@ -462,15 +479,42 @@ def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None
         status, string, added, solver_time = "unknown", None, [], seen[1]
         interrupted = True
     if string is not None:
-        verdict = check(string, size)
-        if verdict.unsolved:
-            raise VerificationError(f"found string fails {verdict.unsolved} cases: {string}")
-        if any(p != "*" and p != ch for p, ch in zip(pattern, string, strict=True)):
-            raise VerificationError(f"found string {string} does not match {pattern}")
+        _verify(string, pattern, size)
     if export_cnf is not None and status != "unknown":
         export_file(Encoder(searched).model(reduced_cases(size), added), Path(export_cnf))
     return SearchResult(status, string, max(len(added), seen[0]), time.perf_counter() - start,
                         solver_time, label, added, searched, interrupted)
+
+
+def _search_local(pattern: str, searched: str, size: int, start: float, deadline: float | None,
+                  progress: LocalProgress | None) -> SearchResult:
+    seen = [0, None]  # restarts and fewest failing, as last reported
+
+    def tracked(restarts: int, best: int) -> None:
+        seen[0], seen[1] = restarts, best
+        if progress:
+            progress(restarts, best)
+
+    try:
+        found = local_search(searched, size, deadline, tracked)
+        string, restarts, best, interrupted = (found.string, found.restarts, found.best_failing,
+                                               False)
+    except KeyboardInterrupt:
+        string, restarts, best, interrupted = None, seen[0], None, True
+    if string is not None:
+        _verify(string, pattern, size)
+    took = time.perf_counter() - start
+    return SearchResult("sat" if string else "unknown", string, 0, took, took, "local",
+                        searched=searched, interrupted=interrupted, restarts=restarts,
+                        best_failing=None if string else best)
+
+
+def _verify(string: str, pattern: str, size: int) -> None:
+    verdict = check(string, size)
+    if verdict.unsolved:
+        raise VerificationError(f"found string fails {verdict.unsolved} cases: {string}")
+    if any(p != "*" and p != ch for p, ch in zip(pattern, string, strict=True)):
+        raise VerificationError(f"found string {string} does not match {pattern}")
 
 
 def _break_symmetry(pattern: str, size: int) -> str:
