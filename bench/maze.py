@@ -4,6 +4,7 @@ searches from scratch.
     python bench/maze.py windows [--offsets 0,27,53] [--time-limit 60] [--backends sat,z3,cpsat]
     python bench/maze.py four [--lengths 28,29] [--time-limit 600]
     python bench/maze.py stars [--stars 5,10,15] [--time-limit 60] [--backends sat,z3,cpsat]
+    python bench/maze.py seeds [--lengths 29] [--seeds 6] [--time-limit 600]   (local search)
 
 One process; back ends interleaved per pattern. Prints Markdown rows.
 """
@@ -16,15 +17,16 @@ from smtpuzzle.puzzles.maze import KNOWN_79
 from smtpuzzle.puzzles.maze_search import search
 
 
-def row(label: str, backend: str, pattern: str, size: int, limit: float) -> None:
-    r = search(pattern, size, backend, time_limit=limit)
+def row(label: str, backend: str, pattern: str, size: int, limit: float, seed: int = 0) -> None:
+    r = search(pattern, size, backend, time_limit=limit, seed=seed)
     print(f"| {label} | {backend} | {r.status} | {r.mazes_added} | {r.time_s:.2f} | "
           f"{r.solver_time_s:.2f} | {r.string or '-'} |", flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["windows", "four", "stars"])
+    ap.add_argument("what", choices=["windows", "four", "stars", "seeds"])
+    ap.add_argument("--seeds", type=int, default=6)
     ap.add_argument("--offsets", default="0,27,53")
     ap.add_argument("--lengths", default="28,29")
     ap.add_argument("--stars", default="5,10,15")
@@ -44,6 +46,10 @@ def main() -> None:
             pattern = KNOWN_79[:30] + "*" * n + KNOWN_79[30 + n:]
             for b in backends:
                 row(f"{n} stars at 30", b, pattern, 3, args.time_limit)
+    elif args.what == "seeds":
+        for n in map(int, args.lengths.split(",")):
+            for seed in range(args.seeds):
+                row(f"4x4, {n} stars, seed {seed}", "local", "*" * n, 4, args.time_limit, seed)
     else:
         for n in map(int, args.lengths.split(",")):
             for b in backends:

@@ -639,6 +639,7 @@ def maze_search_cmd(
     time_limit: Annotated[float | None, typer.Option(help="Seconds; then unknown.")] = None,
     export_cnf: Annotated[Path | None, typer.Option(
         "--export-cnf", help="Write the final formula as DIMACS CNF.")] = None,
+    seed: Annotated[int, typer.Option(help="local: the random seed.")] = 0,
     as_json: JsonOpt = False,
 ) -> None:
     """Complete PATTERN to a string that solves every maze, or prove none exists."""
@@ -652,7 +653,7 @@ def maze_search_cmd(
             progress=lambda n, t: bar.update(task, info=f"{n} mazes added, solver {t:.1f} s"),
             export_cnf=export_cnf,
             local_progress=lambda r, b: bar.update(
-                task, info=f"restart {r}, best string fails {b} cases"))
+                task, info=f"restart {r}, best string fails {b} cases"), seed=seed)
     if as_json:
         print(json.dumps(result.as_json()))
     else:

@@ -34,6 +34,7 @@ class LocalResult:
     restarts: int
     best_cost: int  # of the best string seen (0 when found)
     best_failing: int  # cases the best string fails
+    best_string: str  # the string of least cost seen (the answer when it fails nothing)
 
 
 @njit(cache=True)
@@ -211,4 +212,5 @@ def local_search(pattern: str, size: int = 3, deadline: float | None = None,
             break
     string = "".join(LETTERS[d] for d in best_s)
     missed = len(failing(cases, string))
-    return LocalResult(string if missed == 0 else None, restarts, int(best_cost or 0), missed)
+    return LocalResult(string if missed == 0 else None, restarts, int(best_cost or 0), missed,
+                       string)

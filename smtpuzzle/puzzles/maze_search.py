@@ -440,11 +440,11 @@ def _drive(check: Any, add: Any, enc: Encoder, cases: Cases, deadline: float | N
 def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None = None,
            time_limit: float | None = None, progress: Progress | None = None,
            export_cnf: str | Path | None = None,
-           local_progress: LocalProgress | None = None) -> SearchResult:
+           local_progress: LocalProgress | None = None, seed: int = 0) -> SearchResult:
     """Complete ``pattern`` (letters and ``*``) to a string that solves every case, or prove
     that none exists. Found strings are verified on every case before they are returned.
     Back end ``local`` (simulated annealing, maze_local) only finds strings: it answers sat
-    or unknown, never unsat, and reports to ``local_progress``."""
+    or unknown, never unsat, reports to ``local_progress`` and draws from ``seed``."""
     pattern = parse_string(pattern, allow_free=True)
     searched = _break_symmetry(pattern, size)
     if backend not in SEARCH_BACKENDS:
@@ -455,7 +455,7 @@ def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     if backend == "local":
-        return _search_local(pattern, searched, size, start, deadline, local_progress)
+        return _search_local(pattern, searched, size, start, deadline, local_progress, seed)
     seen: list[Any] = [0, 0.0]  # mazes added and solver seconds, as last reported
 
     def tracked(n_added: int, solver_s: float) -> None:
@@ -487,7 +487,7 @@ def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None
 
 
 def _search_local(pattern: str, searched: str, size: int, start: float, deadline: float | None,
-                  progress: LocalProgress | None) -> SearchResult:
+                  progress: LocalProgress | None, seed: int) -> SearchResult:
     seen = [0, None]  # restarts and fewest failing, as last reported
 
     def tracked(restarts: int, best: int) -> None:
@@ -496,7 +496,7 @@ def _search_local(pattern: str, searched: str, size: int, start: float, deadline
             progress(restarts, best)
 
     try:
-        found = local_search(searched, size, deadline, tracked)
+        found = local_search(searched, size, deadline, tracked, seed)
         string, restarts, best, interrupted = (found.string, found.restarts, found.best_failing,
                                                False)
     except KeyboardInterrupt:
