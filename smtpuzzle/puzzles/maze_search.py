@@ -39,6 +39,7 @@ from smtpuzzle.puzzles.maze_local import LocalProgress, local_search
 
 SEARCH_BACKENDS = ("sat", "z3", "cpsat", "local")
 BATCH = 1  # failing cases added per round
+DEAD_SET_SIZE = 3  # largest set of cells a dead-end clause names (bench/RESULTS.md)
 Progress = Callable[[int, float], None]  # (cases added, solver seconds so far)
 
 
@@ -247,6 +248,8 @@ class Encoder:
                 for c in req:
                     if not (later[i][q] >> c) & 1:
                         clauses.append([-int(pos[i][q]), int(v[i, c])])
+        if DEAD_SET_SIZE > 1 and len(req) > 1:
+            clauses += _dead_sets(moves, steps, req, can, pos, v)
         sizes = np.array([len(cl) for cl in clauses], dtype=np.int64)
         flat = np.array([lit for cl in clauses for lit in cl], dtype=np.int64)
         return [Groups(flat, np.concatenate([[0], np.cumsum(sizes)]))]
@@ -268,6 +271,46 @@ class Encoder:
         m.num_vars = again.top
         m.add_clauses(Groups.concat(parts))
         return m
+
+
+def _dead_sets(moves: np.ndarray, steps: list[tuple[bool, np.ndarray, np.ndarray | None]],
+               req: list[int], can: list[np.ndarray], pos: list[np.ndarray],
+               v: np.ndarray) -> list[list[int]]:
+    """Dead ends of 2 to DEAD_SET_SIZE cells: a walk at q after segment i with the cells M
+    unvisited, where no walk from q through the rest of the pattern visits all of M (while
+    it can visit any part of M smaller by one), is a dead end: ``p[i][q] -> OR v[i][c]``."""
+    n_cells, n, r = moves.shape[0], len(steps), len(req)
+    cells = np.arange(n_cells)
+    bit = np.zeros(n_cells, dtype=np.int64)
+    bit[req] = np.left_shift(1, np.arange(r))
+    masks = np.arange(1 << r)
+    # able[i][q, M]: some walk from q through segments i.. visits every cell of M.
+    able = np.zeros((n + 1, n_cells, 1 << r), dtype=bool)
+    able[n][:, 0] = True
+    for i in range(n - 1, -1, -1):
+        free, to, seen = steps[i]
+        if free:
+            for d in range(4):
+                nq = to[:, d]
+                able[i] |= able[i + 1][nq[:, None], masks[None, :] & ~bit[nq][:, None]]
+        else:
+            seen_bits = (((seen[:, None] >> cells[None, :]) & 1) * bit[None, :]).sum(axis=1)
+            able[i] = able[i + 1][to[:, None], masks[None, :] & ~seen_bits[:, None]]
+    size = np.array([bin(m).count("1") for m in masks])
+    out: list[list[int]] = []
+    for i in range(1, n):
+        for q in np.flatnonzero(can[i]):
+            row = able[i][q]
+            for k in range(2, DEAD_SET_SIZE + 1):
+                ms = masks[(size == k) & (masks & bit[q] == 0)]
+                dead = ~row[ms]
+                for j in range(r):
+                    has = (ms >> j) & 1 == 1
+                    dead &= ~has | row[ms ^ (1 << j)]
+                for m in ms[dead].tolist():
+                    out.append([-int(pos[i][q])] + [int(v[i, req[j]]) for j in range(r)
+                                                    if (m >> j) & 1])
+    return out
 
 
 def _lists(parts: list[Groups]) -> list[list[int]]:
