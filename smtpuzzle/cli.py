@@ -653,7 +653,7 @@ def maze_search_cmd(
             progress=lambda n, t: bar.update(task, info=f"{n} mazes added, solver {t:.1f} s"),
             export_cnf=export_cnf,
             local_progress=lambda r, b: bar.update(
-                task, info=f"restart {r}, best string fails {b} cases"), seed=seed)
+                task, info=f"restart {r}, least cost {b} (0 solves every maze)"), seed=seed)
     if as_json:
         print(json.dumps(result.as_json()))
     else:

@@ -25,7 +25,7 @@ ITERATIONS = 200_000  # steps per restart (the temperature falls from T_START to
 T_START, T_END = 3.0, 0.05
 CHUNK = 5_000  # steps between checks of the clock and progress reports
 
-LocalProgress = Callable[[int, int], None]  # (restarts begun, fewest failing cases so far)
+LocalProgress = Callable[[int, int], None]  # (restarts begun, least cost so far)
 
 
 @dataclass

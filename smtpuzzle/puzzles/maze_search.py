@@ -531,10 +531,10 @@ def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None
 
 def _search_local(pattern: str, searched: str, size: int, start: float, deadline: float | None,
                   progress: LocalProgress | None, seed: int) -> SearchResult:
-    seen = [0, None]  # restarts and fewest failing, as last reported
+    seen = [0]  # restarts begun, as last reported
 
     def tracked(restarts: int, best: int) -> None:
-        seen[0], seen[1] = restarts, best
+        seen[0] = restarts
         if progress:
             progress(restarts, best)
 
