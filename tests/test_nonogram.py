@@ -14,8 +14,9 @@ from smtpuzzle.formats.dimacs import decode_answer, export_file
 from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.library import resolve
 from smtpuzzle.puzzles.linesolve import _solve_line, presolve
-from smtpuzzle.puzzles.nonogram import Nonogram, line_runs
+from smtpuzzle.puzzles.nonogram import Nonogram, grid_strings, line_runs
 from smtpuzzle.puzzles.nonogram_solve import solve_nonogram
+from smtpuzzle.puzzles.nonogram_symmetry import clue_symmetries
 from tests.helpers import ROOT
 from tests.helpers import cli as run
 
@@ -143,6 +144,68 @@ def test_two_solutions_are_declared_multiple_and_both_shown():
     ans = solve_nonogram(p, use_presolve=True)
     assert ans.status == "multiple"
     assert sorted(map(tuple, ans.solutions)) == [("#.", ".#"), (".#", "#.")]
+
+
+# -- clue symmetries ---------------------------------------------------------------------
+
+def _symmetrised(rng: np.random.Generator, h: int, w: int, kind: int) -> np.ndarray:
+    g = rng.random((h, w)) < 0.4
+    if kind == 1 and h == w:
+        g = g | np.rot90(g, 1) | np.rot90(g, 2) | np.rot90(g, 3)
+    elif kind == 2:
+        g = g | np.fliplr(g)
+    elif kind == 3:
+        g = g | np.rot90(g, 2)
+    return g
+
+
+def test_clue_symmetries_map_every_solution_to_a_solution():
+    rng = np.random.default_rng(0)
+    seen = set()
+    for _ in range(400):
+        h, w, kind = int(rng.integers(1, 7)), int(rng.integers(1, 7)), int(rng.integers(4))
+        grid = _symmetrised(rng, h, w, kind)
+        if rng.random() < 0.3:  # an empty line on one side only hides nothing
+            grid = np.vstack([grid, np.zeros((1, w), dtype=bool)])
+        puzzle = from_grid(grid_strings(grid))
+        names = set()
+        for s in clue_symmetries(puzzle):
+            puzzle.verify(grid_strings(s.apply(grid)))  # raises unless a solution
+            names.add(s.name)
+        if kind == 1 and h == w and grid.any():
+            assert "rotation 90" in names
+        if kind == 2 and grid.any():
+            assert "mirror left-right" in names
+        seen |= names
+    assert {"rotation 90", "rotation 180", "mirror left-right", "transpose"} <= seen
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_verdicts_on_symmetric_clues_agree_with_brute_force(seed: int):
+    rng = np.random.default_rng(seed)
+    for kind in (1, 2, 3):
+        puzzle = from_grid(grid_strings(_symmetrised(rng, 4, 4, kind)))
+        if not clue_symmetries(puzzle):
+            continue
+        want = brute_force_count(puzzle)
+        for backend in ("sat", "cpsat", "z3"):
+            for pre in (True, False):
+                ans = solve_nonogram(puzzle, backend, use_presolve=pre)
+                assert ans.status == ("unique" if want == 1 else "multiple"), (backend, pre)
+                assert len({tuple(s) for s in ans.solutions}) == len(ans.solutions)
+
+
+def test_knotty_is_multiple_through_its_rotational_symmetry():
+    # Row clue i is column clue i reversed, inside a 39x39 core (row and column 40 are
+    # empty): the clues are unchanged by rotation 90. Two different rotation-symmetric
+    # solutions exist.
+    puzzle = load_nonogram(WEBPBN / "knotty.non")
+    assert "rotation 90" in {s.name for s in clue_symmetries(puzzle)}
+    ans = solve_nonogram(puzzle)
+    assert ans.status == "multiple" and len(ans.solutions) == 2
+    assert ans.solutions[0] != ans.solutions[1]
+    for s in ans.solutions:
+        puzzle.verify(s)
 
 
 def test_contradiction_is_none_with_and_without_presolve():

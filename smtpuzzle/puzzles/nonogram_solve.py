@@ -3,6 +3,10 @@
 The verdict is ``unique``, ``multiple`` (two differing solutions shown), ``none`` or
 ``unknown`` (time limit or Ctrl-C). Uniqueness is proved by enumerating on the cell
 variables with a limit of two; counting raises the limit. Every solution is verified.
+
+When the clues have a symmetry (nonogram_symmetry), deciding uses it: solutions with that
+symmetry are searched first (a much smaller search), and a solution that the symmetry moves
+gives a second one, its image, so the verdict is ``multiple`` at once.
 """
 
 from __future__ import annotations
@@ -11,13 +15,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from smtpuzzle.backends import get_backend
+from smtpuzzle.model import Model
 from smtpuzzle.puzzles.linesolve import Presolve, presolve
 from smtpuzzle.puzzles.nonogram import Nonogram, grid_strings
-from smtpuzzle.result import Stats
+from smtpuzzle.puzzles.nonogram_symmetry import ClueSymmetry, clue_symmetries
+from smtpuzzle.result import Stats, Status
 
 VERDICTS = ("unique", "multiple", "none", "unknown")
 DEFAULT_BACKEND = "sat"
+SYMMETRIC_TRY_S = 20.0  # longest search restricted to solutions with one clue symmetry
 
 
 @dataclass
@@ -51,6 +60,8 @@ class NonogramAnswer:
                                "time_s": round(self.presolve.time_s, 4)}
         if self.stats is not None:
             out["stats"] = self.stats.as_dict()
+        if self.notes:
+            out["notes"] = self.notes
         return out
 
 
@@ -99,6 +110,17 @@ def solve_nonogram(
         model = puzzle.build_model(encoding, known=known)
     except KeyboardInterrupt:
         return answer("unknown", [], False, interrupted=True)
+    symmetries = clue_symmetries(puzzle) if limit == 2 else []
+    notes: list[str] = []
+    try:
+        if symmetries:
+            decided = _decide_by_symmetry(puzzle, engine, encoding, known, symmetries,
+                                          deadline, notes)
+            if decided is not None:
+                status, sols, complete, stats = decided
+                return answer(status, sols, complete, stats=stats, notes=notes)
+    except KeyboardInterrupt:
+        return answer("unknown", [], False, interrupted=True, notes=notes)
     left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
     enum = engine.solutions(model, limit=limit, time_limit=left)
     found: list[list[str]] = []
@@ -106,8 +128,91 @@ def solve_nonogram(
     try:
         for r in enum:
             found.append(puzzle.decode(r.values))
+            image = _moved_image(puzzle, found[0], symmetries, notes) if len(found) == 1 \
+                else None
+            if image is not None:
+                found.append(image)
+                break
     except KeyboardInterrupt:
         interrupted = True
     complete = enum.complete and not interrupted
     status = _verdict(len(found), complete or len(found) >= 2)
-    return answer(status, found, complete, stats=enum.stats, interrupted=interrupted)
+    return answer(status, found, complete, stats=enum.stats, interrupted=interrupted,
+                  notes=notes)
+
+
+def _grid(solution: list[str]) -> np.ndarray:
+    return np.array([[ch == "#" for ch in row] for row in solution], dtype=bool)
+
+
+def _moved_image(puzzle: Nonogram, solution: list[str], symmetries: list[ClueSymmetry],
+                 notes: list[str]) -> list[str] | None:
+    """The image of ``solution`` under the first clue symmetry that moves it (a second
+    solution), or None when every symmetry fixes it."""
+    grid = _grid(solution)
+    for g in symmetries:
+        image = g.apply(grid)
+        if (image != grid).any():
+            notes.append(f"the clues are unchanged by {g.name}: the second solution is the "
+                         "first one's image")
+            return grid_strings(image)
+    return None
+
+
+def _restricted(puzzle: Nonogram, encoding: str, known: np.ndarray | None,
+                g: ClueSymmetry | None, avoid: list[str] | None) -> Model:
+    """The puzzle's model with every cell equal to its image under ``g``, and/or some cell
+    differing from ``avoid``."""
+    model = puzzle.build_model(encoding, known=known)
+    cells = np.asarray(model.user_vars)
+    if g is not None:
+        moved = np.flatnonzero(g.source != np.arange(len(cells)))
+        a, b = cells[moved], cells[g.source[moved]]
+        model.add_clauses(np.concatenate([np.stack([-a, b], axis=1),
+                                          np.stack([a, -b], axis=1)]))
+    if avoid is not None:
+        model.add_clauses([np.where(_grid(avoid).ravel(), -cells, cells).tolist()])
+    return model
+
+
+def _decide_by_symmetry(puzzle: Nonogram, engine: Any, encoding: str,
+                        known: np.ndarray | None, symmetries: list[ClueSymmetry],
+                        deadline: float | None, notes: list[str],
+                        ) -> tuple[str, list[list[str]], bool, Stats] | None:
+    """Find a first solution among the symmetric ones, then decide with it; None when no
+    symmetric solution turned up in time (the caller searches the whole puzzle)."""
+
+    def left() -> float:
+        spare = SYMMETRIC_TRY_S if deadline is None else deadline - time.perf_counter()
+        return max(min(SYMMETRIC_TRY_S, spare), 0.001)
+
+    # Fewest orbits of cells first (rotation 90 before 180): the smallest search. Symmetries
+    # with the same orbits (rotations 90 and 270) restrict alike: one of them is enough.
+    by_orbits = {g.orbits().tobytes(): g for g in reversed(symmetries)}
+    order = sorted(by_orbits.values(), key=lambda g: len(np.unique(g.orbits())))
+    first = None
+    for g in order:
+        result = engine.solve(_restricted(puzzle, encoding, known, g, None), time_limit=left())
+        if result.status is Status.SAT:
+            first = puzzle.decode(result.values)
+            notes.append(f"first solution found among those unchanged by {g.name}")
+            break
+    if first is None:
+        return None
+    puzzle.verify(first)
+    image = _moved_image(puzzle, first, symmetries, notes)
+    if image is not None:
+        return "multiple", [first, image], False, result.stats
+    for g in order:  # a second symmetric solution is the next cheapest thing to look for
+        result = engine.solve(_restricted(puzzle, encoding, known, g, first),
+                              time_limit=left())
+        if result.status is Status.SAT:
+            notes.append(f"second solution found among those unchanged by {g.name}")
+            return "multiple", [first, puzzle.decode(result.values)], False, result.stats
+    rest = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
+    result = engine.solve(_restricted(puzzle, encoding, known, None, first), time_limit=rest)
+    if result.status is Status.SAT:
+        return "multiple", [first, puzzle.decode(result.values)], False, result.stats
+    if result.status is Status.UNSAT:
+        return "unique", [first], True, result.stats
+    return "unknown", [first], False, result.stats
