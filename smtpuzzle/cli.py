@@ -266,6 +266,8 @@ def _solve_nonogram(puzzle: Nonogram, backend: str, solver: str | None, encoding
         if ans.status == "unknown":
             why = " (interrupted)" if ans.interrupted else " (time limit reached)"
         out.print(f"[bold]{puzzle.name}[/bold]: {ans.status}{why} in {ans.time_s:.2f} s ({how})")
+        for note in ans.notes:
+            out.print(f"[dim]{note}[/dim]")
         if counting_:
             exact = "all of them" if ans.complete else "stopped at the limit or time: maybe more"
             out.print(f"{ans.count} solutions ({exact})")
