@@ -206,6 +206,9 @@ def test_knotty_is_multiple_through_its_rotational_symmetry():
     assert ans.solutions[0] != ans.solutions[1]
     for s in ans.solutions:
         puzzle.verify(s)
+    # The symmetric rounds respect a time limit too: too short to decide, so unknown.
+    short = solve_nonogram(puzzle, time_limit=2)
+    assert short.status == "unknown" and not short.complete
 
 
 def test_contradiction_is_none_with_and_without_presolve():

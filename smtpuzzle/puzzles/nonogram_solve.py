@@ -26,7 +26,7 @@ from smtpuzzle.result import Stats, Status
 
 VERDICTS = ("unique", "multiple", "none", "unknown")
 DEFAULT_BACKEND = "sat"
-SYMMETRIC_TRY_S = 20.0  # longest search restricted to solutions with one clue symmetry
+SYMMETRIC_TRY_S = 20.0  # first round's time per search when clues have symmetries
 
 
 @dataclass
@@ -107,20 +107,21 @@ def solve_nonogram(
             if pre.solved:
                 return answer("unique", [grid_strings(pre.grid == 1)], True)
             known = pre.grid
-        model = puzzle.build_model(encoding, known=known)
     except KeyboardInterrupt:
         return answer("unknown", [], False, interrupted=True)
     symmetries = clue_symmetries(puzzle) if limit == 2 else []
-    notes: list[str] = []
+    if symmetries:
+        notes: list[str] = []
+        try:
+            status, sols, complete, stats = _decide_by_symmetry(
+                puzzle, engine, encoding, known, symmetries, deadline, notes)
+        except KeyboardInterrupt:
+            return answer("unknown", [], False, interrupted=True, notes=notes)
+        return answer(status, sols, complete, stats=stats, notes=notes)
     try:
-        if symmetries:
-            decided = _decide_by_symmetry(puzzle, engine, encoding, known, symmetries,
-                                          deadline, notes)
-            if decided is not None:
-                status, sols, complete, stats = decided
-                return answer(status, sols, complete, stats=stats, notes=notes)
+        model = puzzle.build_model(encoding, known=known)
     except KeyboardInterrupt:
-        return answer("unknown", [], False, interrupted=True, notes=notes)
+        return answer("unknown", [], False, interrupted=True)
     left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
     enum = engine.solutions(model, limit=limit, time_limit=left)
     found: list[list[str]] = []
@@ -128,17 +129,11 @@ def solve_nonogram(
     try:
         for r in enum:
             found.append(puzzle.decode(r.values))
-            image = _moved_image(puzzle, found[0], symmetries, notes) if len(found) == 1 \
-                else None
-            if image is not None:
-                found.append(image)
-                break
     except KeyboardInterrupt:
         interrupted = True
     complete = enum.complete and not interrupted
     status = _verdict(len(found), complete or len(found) >= 2)
-    return answer(status, found, complete, stats=enum.stats, interrupted=interrupted,
-                  notes=notes)
+    return answer(status, found, complete, stats=enum.stats, interrupted=interrupted)
 
 
 def _grid(solution: list[str]) -> np.ndarray:
@@ -178,41 +173,52 @@ def _restricted(puzzle: Nonogram, encoding: str, known: np.ndarray | None,
 def _decide_by_symmetry(puzzle: Nonogram, engine: Any, encoding: str,
                         known: np.ndarray | None, symmetries: list[ClueSymmetry],
                         deadline: float | None, notes: list[str],
-                        ) -> tuple[str, list[list[str]], bool, Stats] | None:
-    """Find a first solution among the symmetric ones, then decide with it; None when no
-    symmetric solution turned up in time (the caller searches the whole puzzle)."""
-
-    def left() -> float:
-        spare = SYMMETRIC_TRY_S if deadline is None else deadline - time.perf_counter()
-        return max(min(SYMMETRIC_TRY_S, spare), 0.001)
-
+                        ) -> tuple[str, list[list[str]], bool, Stats | None]:
+    """Decide a puzzle whose clues have symmetries, in rounds. Each round runs the searches
+    restricted to one symmetry (smallest first), then the whole puzzle, each for at most
+    the round's time, which doubles from round to round: a symmetric solution is found
+    fast when there is one, and the whole search still gets ever longer turns. The first
+    solution found ends the phase; if a symmetry moves it, its image is the second one,
+    else the same rounds look for a second solution."""
     # Fewest orbits of cells first (rotation 90 before 180): the smallest search. Symmetries
     # with the same orbits (rotations 90 and 270) restrict alike: one of them is enough.
     by_orbits = {g.orbits().tobytes(): g for g in reversed(symmetries)}
-    order = sorted(by_orbits.values(), key=lambda g: len(np.unique(g.orbits())))
-    first = None
-    for g in order:
-        result = engine.solve(_restricted(puzzle, encoding, known, g, None), time_limit=left())
-        if result.status is Status.SAT:
-            first = puzzle.decode(result.values)
-            notes.append(f"first solution found among those unchanged by {g.name}")
-            break
-    if first is None:
-        return None
-    puzzle.verify(first)
-    image = _moved_image(puzzle, first, symmetries, notes)
-    if image is not None:
-        return "multiple", [first, image], False, result.stats
-    for g in order:  # a second symmetric solution is the next cheapest thing to look for
-        result = engine.solve(_restricted(puzzle, encoding, known, g, first),
-                              time_limit=left())
-        if result.status is Status.SAT:
-            notes.append(f"second solution found among those unchanged by {g.name}")
-            return "multiple", [first, puzzle.decode(result.values)], False, result.stats
-    rest = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
-    result = engine.solve(_restricted(puzzle, encoding, known, None, first), time_limit=rest)
-    if result.status is Status.SAT:
-        return "multiple", [first, puzzle.decode(result.values)], False, result.stats
-    if result.status is Status.UNSAT:
-        return "unique", [first], True, result.stats
-    return "unknown", [first], False, result.stats
+    searches: list[ClueSymmetry | None] = sorted(
+        by_orbits.values(), key=lambda g: len(np.unique(g.orbits())))
+    searches.append(None)  # the whole puzzle
+    budget = SYMMETRIC_TRY_S
+    first: list[str] | None = None
+    settled: set[int] = set()  # searches of this phase proved to have no solution
+    stats: Stats | None = None
+    while True:
+        for i, g in enumerate(searches):
+            if i in settled:
+                continue
+            left = budget if deadline is None else min(budget, deadline - time.perf_counter())
+            if left <= 0:
+                return "unknown", [first] if first else [], False, stats
+            result = engine.solve(_restricted(puzzle, encoding, known, g, first),
+                                  time_limit=left)
+            stats = result.stats
+            if result.status is Status.UNSAT:
+                if g is None:  # nothing (else) anywhere
+                    return ("unique", [first], True, stats) if first else ("none", [], True,
+                                                                            stats)
+                settled.add(i)
+                continue
+            if result.status is not Status.SAT:
+                continue
+            where = f"among those unchanged by {g.name}" if g else "in the whole puzzle"
+            solution = puzzle.decode(result.values)
+            if first is not None:
+                notes.append(f"second solution found {where}")
+                return "multiple", [first, solution], False, stats
+            first = solution
+            notes.append(f"first solution found {where}")
+            image = _moved_image(puzzle, first, symmetries, notes)
+            if image is not None:
+                return "multiple", [first, image], False, stats
+            settled = set()
+            break  # now a second solution, from the smallest search again
+        else:
+            budget *= 2
