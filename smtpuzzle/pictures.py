@@ -18,6 +18,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.puzzles.nonogram import grid_array
 
 Colour = tuple[int, int, int]
 FILLED: Colour = (20, 20, 30)
@@ -31,7 +32,7 @@ def nonogram_cells(solutions: Sequence[Sequence[str]]) -> list[np.ndarray]:
     """One (rows, cols, 3) colour array per solution grid of ``#`` / ``.``."""
     out = []
     for grid in solutions:
-        filled = np.array([[ch == "#" for ch in row] for row in grid], dtype=bool)
+        filled = grid_array(grid)
         img = np.empty((*filled.shape, 3), dtype=np.uint8)
         img[filled], img[~filled] = FILLED, EMPTY
         out.append(img)

@@ -144,6 +144,11 @@ def grid_strings(grid: np.ndarray) -> list[str]:
     return ["".join("#" if v else "." for v in row) for row in np.asarray(grid).tolist()]
 
 
+def grid_array(solution: Sequence[str]) -> np.ndarray:
+    """The bool grid of ``#`` / ``.`` rows (the inverse of :func:`grid_strings`)."""
+    return np.array([[ch == "#" for ch in row] for row in solution], dtype=bool)
+
+
 def clue_automaton(clue: Clue) -> tuple[np.ndarray, np.ndarray]:
     """Transitions (state, letter, next) and final states of ``0* 1^r1 0+ ... 1^rk 0*``.
 

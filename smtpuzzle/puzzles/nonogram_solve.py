@@ -20,7 +20,7 @@ import numpy as np
 from smtpuzzle.backends import get_backend
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.linesolve import Presolve, presolve
-from smtpuzzle.puzzles.nonogram import Nonogram, grid_strings
+from smtpuzzle.puzzles.nonogram import Nonogram, grid_array, grid_strings
 from smtpuzzle.puzzles.nonogram_symmetry import ClueSymmetry, clue_symmetries
 from smtpuzzle.result import Stats, Status
 
@@ -136,15 +136,11 @@ def solve_nonogram(
     return answer(status, found, complete, stats=enum.stats, interrupted=interrupted)
 
 
-def _grid(solution: list[str]) -> np.ndarray:
-    return np.array([[ch == "#" for ch in row] for row in solution], dtype=bool)
-
-
 def _moved_image(puzzle: Nonogram, solution: list[str], symmetries: list[ClueSymmetry],
                  notes: list[str]) -> list[str] | None:
     """The image of ``solution`` under the first clue symmetry that moves it (a second
     solution), or None when every symmetry fixes it."""
-    grid = _grid(solution)
+    grid = grid_array(solution)
     for g in symmetries:
         image = g.apply(grid)
         if (image != grid).any():
@@ -166,7 +162,7 @@ def _restricted(puzzle: Nonogram, encoding: str, known: np.ndarray | None,
         model.add_clauses(np.concatenate([np.stack([-a, b], axis=1),
                                           np.stack([a, -b], axis=1)]))
     if avoid is not None:
-        model.add_clauses([np.where(_grid(avoid).ravel(), -cells, cells).tolist()])
+        model.add_clauses([np.where(grid_array(avoid).ravel(), -cells, cells).tolist()])
     return model
 
 
