@@ -178,9 +178,10 @@ def _decide_by_symmetry(puzzle: Nonogram, engine: Any, encoding: str,
     else the same rounds look for a second solution."""
     # Fewest orbits of cells first (rotation 90 before 180): the smallest search. Symmetries
     # with the same orbits (rotations 90 and 270) restrict alike: one of them is enough.
-    by_orbits = {g.orbits().tobytes(): g for g in reversed(symmetries)}
-    searches: list[ClueSymmetry | None] = sorted(
-        by_orbits.values(), key=lambda g: len(np.unique(g.orbits())))
+    by_orbits = {(orbits := g.orbits()).tobytes(): (len(np.unique(orbits)), g)
+                 for g in reversed(symmetries)}
+    searches: list[ClueSymmetry | None] = [
+        g for _, g in sorted(by_orbits.values(), key=lambda pair: pair[0])]
     searches.append(None)  # the whole puzzle
     budget = SYMMETRIC_TRY_S
     first: list[str] | None = None
