@@ -30,11 +30,15 @@ LocalProgress = Callable[[int, int], None]  # (restarts begun, least cost so far
 
 @dataclass
 class LocalResult:
-    string: str | None
     restarts: int
     best_cost: int  # of the best string seen (0 when found)
     best_failing: int  # cases the best string fails
     best_string: str  # the string of least cost seen (the answer when it fails nothing)
+
+    @property
+    def string(self) -> str | None:
+        """The string found, or None."""
+        return self.best_string if self.best_failing == 0 else None
 
 
 @njit(cache=True)
@@ -211,6 +215,4 @@ def local_search(pattern: str, size: int = 3, deadline: float | None = None,
         if best_cost == 0 or not len(free):
             break
     string = "".join(LETTERS[d] for d in best_s)
-    missed = len(failing(cases, string))
-    return LocalResult(string if missed == 0 else None, restarts, int(best_cost or 0), missed,
-                       string)
+    return LocalResult(restarts, int(best_cost or 0), len(failing(cases, string)), string)
