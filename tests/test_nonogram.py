@@ -10,11 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from smtpuzzle.backends import get_backend
 from smtpuzzle.formats.dimacs import decode_answer, export_file
 from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.library import resolve
 from smtpuzzle.puzzles.linesolve import _solve_line, presolve
-from smtpuzzle.puzzles.nonogram import Nonogram, grid_strings, line_runs
+from smtpuzzle.puzzles.nonogram import ENCODINGS, Nonogram, grid_strings, line_runs
 from smtpuzzle.puzzles.nonogram_solve import solve_nonogram
 from smtpuzzle.puzzles.nonogram_symmetry import clue_symmetries
 from tests.helpers import ROOT
@@ -193,6 +194,34 @@ def test_verdicts_on_symmetric_clues_agree_with_brute_force(seed: int):
                 ans = solve_nonogram(puzzle, backend, use_presolve=pre)
                 assert ans.status == ("unique" if want == 1 else "multiple"), (backend, pre)
                 assert len({tuple(s) for s in ans.solutions}) == len(ans.solutions)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_symmetric_quotient_models_have_exactly_the_symmetric_solutions(seed: int):
+    # The quotient (one variable per orbit, image lines built once, known-empty ends
+    # trimmed) against every solution of the whole model that the symmetry fixes.
+    rng = np.random.default_rng(seed)
+    sat = get_backend("sat")
+    tried = 0
+    while tried < 6:
+        h, w, kind = int(rng.integers(2, 6)), int(rng.integers(2, 6)), int(rng.integers(1, 4))
+        grid = _symmetrised(rng, h, w, kind)
+        if rng.random() < 0.5:
+            grid = np.vstack([grid, np.zeros((1, w), dtype=bool)])
+        puzzle = from_grid(grid_strings(grid))
+        if not clue_symmetries(puzzle):
+            continue
+        tried += 1
+        every = [np.asarray(r.values, dtype=bool)
+                 for r in sat.solutions(puzzle.build_model(), limit=None)]
+        for g, known in itertools.product(clue_symmetries(puzzle),
+                                          (None, presolve(puzzle, probing=False).grid)):
+            want = {v.tobytes() for v in every if (v[g.source] == v).all()}
+            for backend, encoding in itertools.product(("sat", "cpsat"), ENCODINGS):
+                model = puzzle.build_model(encoding, known=known, same=g.orbits())
+                got = {np.asarray(r.values, dtype=bool).tobytes()
+                       for r in get_backend(backend).solutions(model, limit=None)}
+                assert got == want, (g.name, backend, encoding, known is None)
 
 
 def test_knotty_is_multiple_through_its_rotational_symmetry():

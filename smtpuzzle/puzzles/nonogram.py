@@ -75,8 +75,13 @@ class Nonogram:
         return model.new_bools(self.height * self.width, user=True, names=names).reshape(
             self.height, self.width)
 
-    def build_model(self, encoding: str = "runs", known: np.ndarray | None = None) -> Model:
-        """The puzzle as a neutral model; ``known`` (H x W of -1/0/1) fixes presolved cells."""
+    def build_model(self, encoding: str = "runs", known: np.ndarray | None = None,
+                    same: np.ndarray | None = None) -> Model:
+        """The puzzle as a neutral model; ``known`` (H x W of -1/0/1) fixes presolved cells.
+
+        ``same`` (per cell, row-major, the cell it must equal: a symmetry's orbits) builds
+        the quotient: lines speak of one variable per orbit, and a line that reads the same
+        variables with the same clue as one already built (its image) is built once."""
         if encoding not in ENCODINGS:
             raise PuzzleError(f"unknown nonogram encoding {encoding!r} "
                               f"(known: {', '.join(ENCODINGS)})")
@@ -88,9 +93,32 @@ class Nonogram:
         if fixed.any():
             lits = cells[fixed]
             model.add_clauses(np.where(known[fixed] == FILLED, lits, -lits)[:, None])
+        built: set[tuple[tuple[int, ...], Clue]] = set()
+        if same is not None:
+            flat = cells.ravel()
+            moved = np.flatnonzero(same != np.arange(flat.size))
+            a, b = flat[moved], flat[same[moved]]
+            model.add_clauses(np.concatenate([np.stack([-a, b], axis=1),
+                                              np.stack([a, -b], axis=1)]))
+            cells = flat[same].reshape(cells.shape)
         for kind, i, clue, _ in self.lines():
             line_vars = cells[i] if kind == "row" else cells[:, i]
             line_known = known[i] if kind == "row" else known[:, i]
+            if same is not None:
+                # Known-empty ends say nothing; without them a line and its image match.
+                inside = np.flatnonzero(line_known != EMPTY)
+                lo, hi = (inside[0], inside[-1] + 1) if len(inside) else (0, 0)
+                line_vars, line_known = line_vars[lo:hi], line_known[lo:hi]
+                key = min((tuple(line_vars.tolist()), tuple(clue)),
+                          (tuple(line_vars[::-1].tolist()), tuple(clue[::-1])))
+                if key in built:
+                    continue
+                built.add(key)
+                if not len(line_vars):
+                    if clue:
+                        model.add_clauses(Groups(np.zeros(0, dtype=np.int64),
+                                                 np.zeros(2, dtype=np.int64)))
+                    continue
             if encoding == "automaton":
                 transitions, finals = clue_automaton(clue)
                 model.add_automaton(line_vars, transitions, 0, finals)
