@@ -16,16 +16,16 @@ from pathlib import Path
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.nonogram_files import load_nonogram
-from smtpuzzle.puzzles.nonogram_solve import solve_nonogram
+from smtpuzzle.puzzles.nonogram_solve import DEFAULT_BACKEND, solve_nonogram
 
 ROOT = Path(__file__).resolve().parent.parent / "models" / "nonograms"
 SETS = {"webpbn": sorted((ROOT / "webpbn-free").glob("*.non")),
         "jwilk": sorted((ROOT / "jwilk").glob("*.nin"))}
 # name: (backend, encoding, presolve)
 CONFIGS = {
-    "default": ("sat", "runs", True),
+    "default": (DEFAULT_BACKEND, "runs", True),
+    "sat-runs": ("sat", "runs", True),
     "sat-automaton": ("sat", "automaton", True),
-    "cpsat-runs": ("cpsat", "runs", True),
     "cpsat-automaton": ("cpsat", "automaton", True),
     "z3-runs": ("z3", "runs", True),
     "z3-automaton": ("z3", "automaton", True),
