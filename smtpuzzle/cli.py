@@ -419,7 +419,9 @@ def frames_cmd(
     = None,
     method: Annotated[str, typer.Option(
         help="enumerate (list every set that fills a frame), lazy (check the sets stage 2 "
-             "proposes) or auto (list, and turn lazy past --max-sets).")] = "auto",
+             "proposes), auto (list, and turn lazy past --max-sets) or dive (sample sets, "
+             "choose frames by the LP relaxation; heptomino-8x8x12).")] = "auto",
+    seed: Annotated[int, typer.Option(help="The dive method's random choices.")] = 0,
     max_sets: Annotated[int | None, typer.Option(
         help="Stop listing sets beyond this many (auto: 1,000,000, then lazy; enumerate: "
              "the answer may then be unknown).", min=1)] = None,
@@ -440,7 +442,7 @@ def frames_cmd(
                             stage2_model=stage2_model,
                             limit=None if all_solutions else (limit or 1), workers=workers,
                             time_limit=time_limit, hole=hole_at, method=method,
-                            max_sets=max_sets, cache=not no_cache, ray=ray)
+                            max_sets=max_sets, cache=not no_cache, ray=ray, seed=seed)
     show = err.is_terminal and not as_json
     columns = [TextColumn("[bold]{task.description}"), BarColumn(),
                TextColumn("{task.fields[info]}"), TimeElapsedColumn()]
@@ -456,11 +458,15 @@ def frames_cmd(
             bar.update(task, info=f"{proposals:,} proposals, {checked:,} sets checked, "
                                   f"{tiling:,} tile, {blocked:,} blocked")
 
+        def dive_progress(dives: int, fixed: int, pool: int) -> None:
+            bar.update(task, info=f"dive {dives}: {fixed}/{puzzle.n} frames chosen, "
+                                  f"{pool:,} sets sampled")
+
         def note(text: str) -> None:
             bar.update(task, description=text)
 
         answer = solve_frames(puzzle, options, progress=progress, lazy_progress=lazy_progress,
-                              note=note)
+                              dive_progress=dive_progress, note=note)
     board = (puzzle.with_hole(answer.hole) if answer.hole is not None else puzzle).frame
     names = [p.name for p in puzzle.pieces]
     if answer.solutions:  # one row of frames per answer listed
@@ -492,7 +498,11 @@ def frames_cmd(
             lz = answer.lazy
             out.print(f"lazy stage 1: {lz.proposals:,} proposals, {lz.checked:,} sets checked "
                       f"({lz.tiling_sets:,} tile, {lz.blocked:,} blocked), {lz.time_s:.2f} s")
-        if answer.stage2 and answer.lazy is None:
+        if answer.dive is not None:
+            dv = answer.dive
+            out.print(f"dive: {dv.pool:,} sets sampled, {dv.dives} dives, {dv.lps} LPs, "
+                      f"{dv.time_s:.2f} s")
+        if answer.stage2 and answer.lazy is None and answer.dive is None:
             s2 = answer.stage2
             out.print(f"stage 2: {s2['backend']} on the {s2['model']} model, {s2['time_s']:.2f} s"
                       f" ({s2['variables']:,} variables)")

@@ -19,6 +19,7 @@ from smtpuzzle import (
     piece_set,
 )
 from smtpuzzle.library import load_frames
+from smtpuzzle.puzzles import frames_dive
 from smtpuzzle.puzzles.frames import Frames, FramesSolution
 from smtpuzzle.puzzles.frames_sets import enumerate_sets
 from smtpuzzle.puzzles.frames_solve import solve_frames
@@ -214,6 +215,27 @@ def test_auto_turns_lazy_when_the_sets_are_too_many():
     assert answer.status == "sat" and answer.stage1.too_many and answer.lazy is not None
     with pytest.raises(PuzzleError, match="one answer"):
         solve_frames(pentominoes_in(5, 6, 2), method="lazy", limit=None)
+
+
+def test_dive_chooses_frames_by_the_lp_and_finishes_exactly(monkeypatch):
+    # Short samples, and frames fixed by the LP down to one left (else the dive would
+    # go straight to its exact finish on a puzzle this small).
+    for name, value in (("PROBE_S", 0.2), ("POOL_S", 0.5), ("REFILL_S", 0.2),
+                        ("FINISH_FRAMES", 1)):
+        monkeypatch.setattr(frames_dive, name, value)
+    puzzle = pentominoes_in(5, 6, 2)  # exactly one pair of sets splits the pieces
+    answer = solve_frames(puzzle, method="dive", time_limit=120)
+    assert answer.status == "sat" and answer.dive is not None and answer.dive.lps >= 1
+    puzzle.verify(answer.solutions[0])
+    assert answer.as_json()["stage1"]["dives"] == answer.dive.dives
+    # Mixed sizes: the hexominoes and the tromino pair in six 6x6 squares.
+    hexominoes = load_frames("hexomino-6x6x6")
+    monkeypatch.setattr(frames_dive, "FINISH_FRAMES", 3)
+    answer = solve_frames(hexominoes, method="dive", time_limit=300)
+    assert answer.status == "sat"
+    hexominoes.verify(answer.solutions[0])
+    with pytest.raises(PuzzleError, match="one answer"):
+        solve_frames(puzzle, method="dive", limit=None)
 
 
 @pytest.mark.slow

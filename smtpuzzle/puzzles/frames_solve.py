@@ -29,6 +29,7 @@ from smtpuzzle.backends.sat import DEFAULT_SOLVER
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.puzzles.frames import Frames, FramesSolution
+from smtpuzzle.puzzles.frames_dive import DiveProgress, DiveResult, solve_dive
 from smtpuzzle.puzzles.frames_lazy import LazyProgress, LazyResult, solve_lazy
 from smtpuzzle.puzzles.frames_sets import (
     SetList,
@@ -150,6 +151,7 @@ class FramesAnswer:
     hole: tuple[int, ...] | None = None
     complete: bool = False  # every stage-2 solution was listed (for --all)
     lazy: LazyResult | None = None  # when sets were checked as proposed, not listed
+    dive: DiveResult | None = None  # when sets were sampled and chosen by LP dives
     time_s: float = 0.0
     interrupted: bool = False
     note: str = ""
@@ -159,7 +161,8 @@ class FramesAnswer:
         data: dict[str, Any] = {
             "status": self.status, "frames": first,
             "stage1": self.lazy.as_json() if self.lazy else (
-                self.stage1.as_json() if self.stage1 else None),
+                self.dive.as_json() if self.dive else (
+                    self.stage1.as_json() if self.stage1 else None)),
             "stage2": self.stage2, "stage3": self.stage3, "complete": self.complete,
             "time_s": round(self.time_s, 3),
         }
@@ -186,7 +189,7 @@ def lay_out(frames: Frames, sets: np.ndarray, chosen: list[int], backend: str = 
     return FramesSolution(out)
 
 
-METHODS = ("auto", "enumerate", "lazy")
+METHODS = ("auto", "enumerate", "lazy", "dive")
 AUTO_MAX_SETS = 1_000_000  # "auto" lists this many sets at most, then turns lazy
 
 
@@ -204,6 +207,7 @@ class FramesOptions:
     max_sets: int | None = None
     cache: bool = True
     ray: str | None = None  # stage 1 on a Ray cluster: an address, auto or local
+    seed: int = 0  # the dive method's random choices
 
     def check(self) -> None:
         if self.stage2 not in STAGE2_BACKENDS:
@@ -227,6 +231,7 @@ class FramesOptions:
 class _Hooks:
     progress: Stage1Progress | None = None
     lazy_progress: LazyProgress | None = None
+    dive_progress: DiveProgress | None = None
     note: Callable[[str], None] | None = None
 
     def say(self, text: str) -> None:
@@ -237,6 +242,7 @@ class _Hooks:
 def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
                  progress: Stage1Progress | None = None,
                  lazy_progress: LazyProgress | None = None,
+                 dive_progress: DiveProgress | None = None,
                  note: Callable[[str], None] | None = None, **settings: Any) -> FramesAnswer:
     """The two-stage solve: list the sets that fill one frame, choose n disjoint ones that
     use every piece, lay each out. When the sets are too many to list (method "auto" past
@@ -245,7 +251,7 @@ def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
     :class:`FramesOptions` fields."""
     opts = options or FramesOptions(**settings)
     opts.check()
-    hooks = _Hooks(progress, lazy_progress, note)
+    hooks = _Hooks(progress, lazy_progress, dive_progress, note)
     started = time.monotonic()
     deadline = None if opts.time_limit is None else started + opts.time_limit
     if frames.hole_search:
@@ -280,7 +286,7 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
                hooks: _Hooks) -> FramesAnswer:
     started = time.monotonic()
     # A cached list is complete, so the check below it would only repeat what it shows.
-    sets = load_cached(frames) if opts.cache and opts.method != "lazy" else None
+    sets = load_cached(frames) if opts.cache and opts.method in ("auto", "enumerate") else None
     if sets is None:
         lost = piece_without_frame(frames)
         if lost is not None:
@@ -289,6 +295,8 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
             return answer
     if opts.method == "lazy":
         return _solve_lazy(frames, opts, time_limit, hooks, None)
+    if opts.method == "dive":
+        return _solve_dive(frames, opts, time_limit, hooks)
     cap = opts.max_sets if opts.method == "enumerate" else (opts.max_sets or AUTO_MAX_SETS)
     if sets is None:
         sets = enumerate_sets(frames, opts.workers, time_limit, cap, hooks.progress,
@@ -364,4 +372,24 @@ def _solve_lazy(frames: Frames, opts: FramesOptions, time_limit: float | None, h
         answer.solutions.append(solution)
         answer.stage3 = {"backend": opts.backend, "time_s": round(time.monotonic() - t0, 3)}
     answer.complete = lazy.status == "unsat"
+    return answer
+
+
+def _solve_dive(frames: Frames, opts: FramesOptions, time_limit: float | None,
+                hooks: _Hooks) -> FramesAnswer:
+    if opts.limit != 1:
+        raise PuzzleError("the dive method finds one answer: leave out --all / --limit "
+                          "(or use --method enumerate)")
+    dive = solve_dive(frames, time_limit, opts.seed, hooks.dive_progress, hooks.note)
+    answer = FramesAnswer(dive.status, [], None, dive=dive, interrupted=dive.interrupted)
+    answer.stage2 = {"backend": "lp-dive (scipy highs, exact cover to finish)",
+                     "model": "set partitioning LP", "time_s": round(dive.time_s, 3),
+                     "dives": dive.dives, "lps": dive.lps}
+    if dive.sets is not None:
+        t0 = time.monotonic()
+        solution = lay_out(frames, dive.sets, list(range(len(dive.sets))), opts.backend,
+                           opts.solver)
+        frames.verify(solution)
+        answer.solutions.append(solution)
+        answer.stage3 = {"backend": opts.backend, "time_s": round(time.monotonic() - t0, 3)}
     return answer

@@ -1,0 +1,216 @@
+"""Frames by diving on the LP relaxation, for puzzles whose one-frame sets are too many to
+list and too sparse for the lazy loop (heptomino-8x8x12).
+
+1. Pool: sets that fill one frame, sampled by restarts of the exact-cover search, each with
+   a random placement at the first cell and a random part of the pieces allowed. A short
+   first sample measures how often each piece is in a set; the main sample allows rare
+   pieces more often, so that every piece is in enough sets (unbiased, the rarest piece is
+   in 70 times fewer sets than the commonest, and then no choice of sets covers every piece).
+2. Dive: solve the LP relaxation of "choose sets that cover each remaining piece exactly
+   once" (phase one: slack on every piece, minimised). While it is infeasible, sample more
+   sets among the remaining pieces, allowing more often the pieces the LP prices highest.
+   Then the set with the largest LP value becomes a frame, and the dive goes on with the
+   pieces left, after sampling more sets among them.
+3. When ``FINISH_FRAMES`` frames are left, every set of the remaining pieces is listed and an
+   exact cover over them ends the dive, or proves that this dive cannot end.
+A dive that fails starts again from nothing, keeping the pool (the LP's tiny random costs
+steer it elsewhere), until the time limit. It finds answers; it never proves there is none.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linprog
+from scipy.sparse import csc_matrix, hstack, identity
+
+from smtpuzzle.backends import get_backend
+from smtpuzzle.exactcover import CoverSearch, from_model
+from smtpuzzle.puzzles.frames import Frames
+from smtpuzzle.puzzles.frames_sets import enumerate_sets
+from smtpuzzle.result import Status
+
+FINISH_FRAMES = 4  # frames left when the dive lists every set and solves exactly
+PROBE_S = 10.0  # the first, unbiased sample: how often each piece is in a set
+POOL_S = 50.0  # the main sample, rare pieces favoured
+REFILL_S = 8.0  # sampling among the remaining pieces, after each frame or infeasible LP
+RESTART_NODES = 100_000  # search nodes per sampling restart
+ALLOWED = 0.4  # share of the pieces an average sampling restart allows
+LP_RETRIES = 4  # refills of an infeasible LP before the dive gives up
+FINISH_S = 120.0  # listing and exact cover at the end of a dive
+
+# (dives begun, frames fixed in this dive, sets in the pool)
+DiveProgress = Callable[[int, int, int], None]
+
+
+@dataclass
+class DiveResult:
+    status: str  # "sat" | "unknown"
+    sets: np.ndarray | None  # (n, pieces) bool, when sat
+    dives: int
+    pool: int  # sets sampled
+    lps: int  # LP relaxations solved
+    time_s: float
+    interrupted: bool = False
+
+    def as_json(self) -> dict:
+        return {"sets": self.pool, "dives": self.dives, "lps": self.lps,
+                "time_s": round(self.time_s, 3)}
+
+
+class _Sampler:
+    """Sets that fill one frame from some of the pieces, sampled by search restarts."""
+
+    def __init__(self, frames: Frames, pieces: np.ndarray, rng: np.random.Generator) -> None:
+        self.n_all = len(frames.pieces)
+        self.pieces = pieces
+        one = Frames(frames.frame, [frames.pieces[i] for i in pieces], 1, name=frames.name,
+                     precheck=False)
+        tiling = one.frame_tiling()
+        self.search = CoverSearch(from_model(tiling.build_model()), collect=True, buffer=4096)
+        self.piece_of_row = tiling.placement_pieces()
+        self.first = tiling.placements_covering(int(tiling.sweep_order()[0]))
+        self.rng = rng
+
+    def sample(self, seconds: float, weight: np.ndarray | None = None,
+               deadline: float | None = None) -> np.ndarray:
+        """Distinct sets (bool rows over all the puzzle's pieces) found in ``seconds``;
+        ``weight`` (per piece of this sampler) makes a piece allowed more often."""
+        n = len(self.pieces)
+        allow = np.full(n, ALLOWED) if weight is None else np.clip(
+            ALLOWED * weight / weight.mean(), 0.03, 0.97)
+        stop = time.monotonic() + seconds
+        if deadline is not None:
+            stop = min(stop, deadline)
+        por, found = self.piece_of_row, []
+        while time.monotonic() < stop and len(self.first):
+            allowed = self.rng.random(n) < allow
+            start = int(self.rng.choice(self.first))
+            allowed[por[start]] = True
+            self.search.restart([start], np.flatnonzero(~allowed[por]))
+            while not self.search.done and self.search.nodes < RESTART_NODES:
+                mat = self.search.step_matrix(20_000)
+                if len(mat):
+                    line, slot = np.nonzero(mat >= 0)
+                    rows = np.zeros((len(mat), self.n_all), dtype=bool)
+                    rows[line, self.pieces[por[mat[line, slot]]]] = True
+                    found.append(np.packbits(rows, axis=1))
+        if not found:
+            return np.zeros((0, self.n_all), dtype=bool)
+        packed = np.unique(np.concatenate(found), axis=0)
+        return np.unpackbits(packed, axis=1, count=self.n_all).astype(bool)
+
+
+def _lp(sets: np.ndarray, remaining: np.ndarray, rng: np.random.Generator,
+        time_limit: float | None) -> tuple[np.ndarray, float, np.ndarray] | None:
+    """Phase one of the LP relaxation over ``sets`` (each within ``remaining``): the set
+    values, the least total slack (0 when some fractional choice covers every piece once)
+    and each piece's price; None when the LP did not finish."""
+    n, k = len(sets), len(remaining)
+    line, piece = np.nonzero(sets[:, remaining])
+    a = csc_matrix((np.ones(len(line)), (piece, line)), shape=(k, n))
+    a = hstack([a, identity(k), -identity(k)]).tocsc()
+    cost = np.concatenate([rng.uniform(0, 1e-3, n), np.ones(2 * k)])
+    options = {} if time_limit is None else {"time_limit": max(time_limit, 1.0)}
+    r = linprog(cost, A_eq=a, b_eq=np.ones(k), bounds=(0, 1), method="highs",
+                options=options)
+    if r.status != 0:
+        return None
+    return r.x[:n], float(r.x[n:].sum()), np.abs(r.eqlin.marginals)
+
+
+def _finish(frames: Frames, remaining: np.ndarray, time_limit: float) -> np.ndarray | None:
+    """Every set among the ``remaining`` pieces, then an exact cover of them by those sets:
+    the sets (bool rows over all pieces), or None."""
+    from smtpuzzle.puzzles.frames_solve import cover_model, decode_cover  # no import cycle
+
+    rest = Frames(frames.frame, [frames.pieces[i] for i in remaining],
+                  int(frames.sizes[remaining].sum()) // frames.frame_area, name=frames.name,
+                  precheck=False)
+    started = time.monotonic()
+    listed = enumerate_sets(rest, cache=False, time_limit=time_limit)
+    if not len(listed.sets) or not listed.sets.any(axis=0).all():
+        return None
+    left = max(time_limit - (time.monotonic() - started), 1.0)
+    result = get_backend("exact-cover").solve(cover_model(rest, listed.sets), time_limit=left)
+    if result.status is not Status.SAT:
+        return None
+    chosen = listed.sets[decode_cover(result.values)]
+    out = np.zeros((len(chosen), len(frames.pieces)), dtype=bool)
+    out[:, remaining] = chosen
+    return out
+
+
+def solve_dive(frames: Frames, time_limit: float | None = None, seed: int = 0,
+               progress: DiveProgress | None = None,
+               note: Callable[[str], None] | None = None) -> DiveResult:
+    """One answer by LP-guided diving (see the module docstring), or unknown."""
+    started = time.monotonic()
+    deadline = None if time_limit is None else started + time_limit
+    rng = np.random.default_rng(seed)
+    n_pieces = len(frames.pieces)
+    finish_area = FINISH_FRAMES * frames.frame_area
+    everything = np.arange(n_pieces)
+    dives = lps = 0
+    pool = np.zeros((0, n_pieces), dtype=bool)
+
+    def result(status: str, sets: np.ndarray | None = None, **kw) -> DiveResult:
+        return DiveResult(status, sets, dives, len(pool), lps, time.monotonic() - started, **kw)
+
+    def out_of_time() -> bool:
+        return deadline is not None and time.monotonic() > deadline
+
+    def add(new: np.ndarray) -> None:
+        nonlocal pool
+        pool = np.unique(np.concatenate([pool, new]), axis=0)
+
+    try:
+        sampler = _Sampler(frames, everything, rng)
+        add(sampler.sample(PROBE_S, deadline=deadline))
+        share = pool.mean(axis=0) + 1.0 / max(len(pool), 1)
+        add(sampler.sample(POOL_S, 1.0 / share, deadline))
+        while not out_of_time():
+            dives += 1
+            chosen: list[np.ndarray] = []
+            remaining = everything
+            while frames.sizes[remaining].sum() > finish_area and not out_of_time():
+                if progress:
+                    progress(dives, len(chosen), len(pool))
+                inside = ~pool[:, np.setdiff1d(everything, remaining)].any(axis=1)
+                for _ in range(LP_RETRIES):
+                    left = None if deadline is None else deadline - time.monotonic()
+                    lp = _lp(pool[inside], remaining, rng, left)
+                    lps += 1
+                    if lp is None or lp[1] < 1e-6:
+                        break
+                    _, _, price = lp
+                    local = _Sampler(frames, remaining, rng)
+                    add(local.sample(REFILL_S, price + 0.05, deadline))
+                    inside = ~pool[:, np.setdiff1d(everything, remaining)].any(axis=1)
+                if lp is None or lp[1] >= 1e-6:
+                    break
+                x = lp[0]
+                best = pool[np.flatnonzero(inside)[int(np.argmax(x))]]
+                chosen.append(best)
+                remaining = np.flatnonzero(~np.any(chosen, axis=0))
+                if note:
+                    names = " ".join(frames.pieces[i].name for i in np.flatnonzero(best))
+                    note(f"dive {dives}, frame {len(chosen)} (LP value {x.max():.2f}): {names}")
+                add(_Sampler(frames, remaining, rng).sample(REFILL_S, deadline=deadline))
+            else:
+                if out_of_time():
+                    break
+                left = FINISH_S if deadline is None else min(FINISH_S,
+                                                            deadline - time.monotonic())
+                rest = _finish(frames, remaining, max(left, 1.0))
+                if rest is not None:
+                    return result("sat", np.concatenate([np.array(chosen), rest]))
+                if note:
+                    note(f"dive {dives}: the last {len(remaining)} pieces do not split into "
+                         "frames")
+    except KeyboardInterrupt:
+        return result("unknown", interrupted=True)
+    return result("unknown")
