@@ -419,8 +419,9 @@ def frames_cmd(
     = None,
     method: Annotated[str, typer.Option(
         help="enumerate (list every set that fills a frame), lazy (check the sets stage 2 "
-             "proposes), auto (list, and turn lazy past --max-sets) or dive (sample sets, "
-             "choose frames by the LP relaxation; heptomino-8x8x12).")] = "auto",
+             "proposes), dive (sample sets, choose frames by the LP relaxation) or auto "
+             "(the puzzle file's method if it names one, else list and turn lazy past "
+             "--max-sets).")] = "auto",
     seed: Annotated[int, typer.Option(help="The dive method's random choices.")] = 0,
     max_sets: Annotated[int | None, typer.Option(
         help="Stop listing sets beyond this many (auto: 1,000,000, then lazy; enumerate: "

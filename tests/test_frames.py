@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -183,6 +184,10 @@ def test_toml_errors(tmp_path):
     path.write_text('[board]\nsize = [5, 6]\nhole = "search"\n[[pieces]]\nset = "pentominoes"\n')
     r = cli("solve", str(path))
     assert r.returncode == 2 and "frames puzzles only" in r.stderr
+    path.write_text('frames = 2\nmethod = "fast"\n[board]\nsize = [5, 6]\n'
+                    '[[pieces]]\nset = "pentominoes"\n')
+    r = cli("frames", str(path))
+    assert r.returncode == 2 and "bad.toml:2: method must be one of" in r.stderr
 
 
 def test_cli_frames_json(tmp_path):
@@ -236,6 +241,10 @@ def test_dive_chooses_frames_by_the_lp_and_finishes_exactly(monkeypatch):
     hexominoes.verify(answer.solutions[0])
     with pytest.raises(PuzzleError, match="one answer"):
         solve_frames(puzzle, method="dive", limit=None)
+    # A puzzle file's method is what auto does; the heptomino layers name the dive.
+    assert load_frames("heptomino-8x8x12").method == "dive"
+    named = solve_frames(replace(puzzle, method="dive"), time_limit=120)
+    assert named.status == "sat" and named.dive is not None
 
 
 @pytest.mark.slow

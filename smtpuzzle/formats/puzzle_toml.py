@@ -18,8 +18,8 @@ from smtpuzzle.puzzles.frames import Frames
 from smtpuzzle.puzzles.tiling import Piece, Tiling
 
 _TOP_KEYS = {"name", "title", "description", "kind", "cover", "touch", "touch_encoding",
-             "board", "pieces", "source", "apart", "frames"}
-_FRAMES_ONLY = {"frames"}
+             "board", "pieces", "source", "apart", "frames", "method"}
+_FRAMES_ONLY = {"frames", "method"}
 _TILING_ONLY = {"cover", "touch", "touch_encoding"}
 _BOARD_KEYS = {"size", "holes", "picture", "hole"}
 KINDS = ("tiling", "frames")
@@ -88,9 +88,12 @@ def parse_puzzle(
                         _line_of(text, r"^[ \t]*frames\s*="))
         try:
             return Frames(board, pieces, n, name=name, title=title, apart=apart,
-                          hole_search=hole_search, precheck=precheck)
+                          hole_search=hole_search, precheck=precheck,
+                          method=str(data.get("method", "auto")))
         except PuzzleError as exc:
-            raise _fail(exc.message, exc.line) from None
+            line = exc.line or (_line_of(text, r"^[ \t]*method\s*=")
+                                if exc.message.startswith("method") else None)
+            raise _fail(exc.message, line) from None
     touch = data.get("touch", "any")
     cover = data.get("cover", "pack" if touch == "none" else "exact")
     try:

@@ -24,6 +24,10 @@ from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.geometry.board import Board
 from smtpuzzle.puzzles.tiling import Piece, Tiling, TilingSolution, check_fits, check_pieces
 
+# How the frames are solved: list every set, check proposed sets, dive on the LP relaxation
+# over sampled sets, or auto (list, then lazy past the cap, unless the puzzle names one).
+METHODS = ("auto", "enumerate", "lazy", "dive")
+
 
 @dataclass
 class FramesSolution:
@@ -44,11 +48,14 @@ class Frames:
     title: str = ""
     apart: list[str] = field(default_factory=list)  # pieces that may not touch in a frame
     hole_search: bool = False  # one hole at a place to be found, the same in every frame
+    method: str = "auto"  # how `auto` solves it (a puzzle file's `method`; see METHODS)
     precheck: bool = True  # refuse obviously impossible puzzles at once
 
     def __post_init__(self) -> None:
         if self.n < 1:
             raise PuzzleError(f"frames must be at least 1, got {self.n}")
+        if self.method not in METHODS:
+            raise PuzzleError(f"method must be one of {', '.join(METHODS)}, got {self.method!r}")
         check_pieces(self.pieces, self.apart, self.frame.dim, "frame")
         for p in self.pieces:
             if p.count != 1 or p.at_most:

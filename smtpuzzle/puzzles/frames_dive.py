@@ -168,10 +168,11 @@ def solve_dive(frames: Frames, time_limit: float | None = None, seed: int = 0,
         pool = np.unique(np.concatenate([pool, new]), axis=0)
 
     try:
-        sampler = _Sampler(frames, everything, rng)
-        add(sampler.sample(PROBE_S, deadline=deadline))
-        share = pool.mean(axis=0) + 1.0 / max(len(pool), 1)
-        add(sampler.sample(POOL_S, 1.0 / share, deadline))
+        if frames.sizes.sum() > finish_area:  # else the finish is the whole search
+            sampler = _Sampler(frames, everything, rng)
+            add(sampler.sample(PROBE_S, deadline=deadline))
+            share = pool.mean(axis=0) + 1.0 / max(len(pool), 1)
+            add(sampler.sample(POOL_S, 1.0 / share, deadline))
         while not out_of_time():
             dives += 1
             chosen: list[np.ndarray] = []
@@ -207,7 +208,8 @@ def solve_dive(frames: Frames, time_limit: float | None = None, seed: int = 0,
                                                             deadline - time.monotonic())
                 rest = _finish(frames, remaining, max(left, 1.0))
                 if rest is not None:
-                    return result("sat", np.concatenate([np.array(chosen), rest]))
+                    fixed = np.array(chosen, dtype=bool).reshape(-1, n_pieces)
+                    return result("sat", np.concatenate([fixed, rest]))
                 if note:
                     note(f"dive {dives}: the last {len(remaining)} pieces do not split into "
                          "frames")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -28,7 +28,7 @@ from smtpuzzle.backends import get_backend
 from smtpuzzle.backends.sat import DEFAULT_SOLVER
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
-from smtpuzzle.puzzles.frames import Frames, FramesSolution
+from smtpuzzle.puzzles.frames import METHODS, Frames, FramesSolution
 from smtpuzzle.puzzles.frames_dive import DiveProgress, DiveResult, solve_dive
 from smtpuzzle.puzzles.frames_lazy import LazyProgress, LazyResult, solve_lazy
 from smtpuzzle.puzzles.frames_sets import (
@@ -189,7 +189,6 @@ def lay_out(frames: Frames, sets: np.ndarray, chosen: list[int], backend: str = 
     return FramesSolution(out)
 
 
-METHODS = ("auto", "enumerate", "lazy", "dive")
 AUTO_MAX_SETS = 1_000_000  # "auto" lists this many sets at most, then turns lazy
 
 
@@ -251,6 +250,8 @@ def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
     :class:`FramesOptions` fields."""
     opts = options or FramesOptions(**settings)
     opts.check()
+    if opts.method == "auto" and frames.method != "auto":
+        opts = replace(opts, method=frames.method)
     hooks = _Hooks(progress, lazy_progress, dive_progress, note)
     started = time.monotonic()
     deadline = None if opts.time_limit is None else started + opts.time_limit
