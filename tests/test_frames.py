@@ -245,6 +245,12 @@ def test_dive_chooses_frames_by_the_lp_and_finishes_exactly(monkeypatch):
     assert load_frames("heptomino-8x8x12").method == "dive"
     named = solve_frames(replace(puzzle, method="dive"), time_limit=120)
     assert named.status == "sat" and named.dive is not None
+    # Small enough for the exact finish alone: no answer is a proof. A 2x3 frame takes two
+    # L trominoes or two straight ones, and three of each do not pair up.
+    odd = Frames(Board((2, 3)), [Piece(f"{k}{i}", parse_picture(pic)) for i in range(3)
+                                 for k, pic in (("L", "##\n#."), ("I", "###"))], 3)
+    assert solve_frames(odd, method="dive", time_limit=60).status == "unsat"
+    assert solve_frames(odd, method="enumerate").status == "unsat"
 
 
 @pytest.mark.slow

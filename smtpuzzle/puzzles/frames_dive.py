@@ -14,7 +14,8 @@ list and too sparse for the lazy loop (heptomino-8x8x12).
 3. When ``FINISH_FRAMES`` frames are left, every set of the remaining pieces is listed and an
    exact cover over them ends the dive, or proves that this dive cannot end.
 A dive that fails starts again from nothing, keeping the pool (the LP's tiny random costs
-steer it elsewhere), until the time limit. It finds answers; it never proves there is none.
+steer it elsewhere), until the time limit. It finds answers; it proves there is none only
+when the puzzle is small enough for the exact finish alone.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ DiveProgress = Callable[[int, int, int], None]
 
 @dataclass
 class DiveResult:
-    status: str  # "sat" | "unknown"
+    status: str  # "sat" | "unknown"; "unsat" only when the exact finish was the whole search
     sets: np.ndarray | None  # (n, pieces) bool, when sat
     dives: int
     pool: int  # sets sampled
@@ -122,9 +123,11 @@ def _lp(sets: np.ndarray, remaining: np.ndarray, rng: np.random.Generator,
     return r.x[:n], float(r.x[n:].sum()), np.abs(r.eqlin.marginals)
 
 
-def _finish(frames: Frames, remaining: np.ndarray, time_limit: float) -> np.ndarray | None:
+def _finish(frames: Frames, remaining: np.ndarray,
+            time_limit: float) -> tuple[np.ndarray | None, bool]:
     """Every set among the ``remaining`` pieces, then an exact cover of them by those sets:
-    the sets (bool rows over all pieces), or None."""
+    the sets (bool rows over all pieces) or None, and whether None is a proof (both
+    searches ran to their end)."""
     from smtpuzzle.puzzles.frames_solve import cover_model, decode_cover  # no import cycle
 
     rest = Frames(frames.frame, [frames.pieces[i] for i in remaining],
@@ -133,15 +136,15 @@ def _finish(frames: Frames, remaining: np.ndarray, time_limit: float) -> np.ndar
     started = time.monotonic()
     listed = enumerate_sets(rest, cache=False, time_limit=time_limit)
     if not len(listed.sets) or not listed.sets.any(axis=0).all():
-        return None
+        return None, listed.complete
     left = max(time_limit - (time.monotonic() - started), 1.0)
     result = get_backend("exact-cover").solve(cover_model(rest, listed.sets), time_limit=left)
     if result.status is not Status.SAT:
-        return None
+        return None, listed.complete and result.status is Status.UNSAT
     chosen = listed.sets[decode_cover(result.values)]
     out = np.zeros((len(chosen), len(frames.pieces)), dtype=bool)
     out[:, remaining] = chosen
-    return out
+    return out, True
 
 
 def solve_dive(frames: Frames, time_limit: float | None = None, seed: int = 0,
@@ -206,7 +209,9 @@ def solve_dive(frames: Frames, time_limit: float | None = None, seed: int = 0,
                     break
                 left = FINISH_S if deadline is None else min(FINISH_S,
                                                             deadline - time.monotonic())
-                rest = _finish(frames, remaining, max(left, 1.0))
+                rest, proof = _finish(frames, remaining, max(left, 1.0))
+                if rest is None and proof and not chosen:  # the finish was the whole search
+                    return result("unsat")
                 if rest is not None:
                     fixed = np.array(chosen, dtype=bool).reshape(-1, n_pieces)
                     return result("sat", np.concatenate([fixed, rest]))

@@ -393,4 +393,5 @@ def _solve_dive(frames: Frames, opts: FramesOptions, time_limit: float | None,
         frames.verify(solution)
         answer.solutions.append(solution)
         answer.stage3 = {"backend": opts.backend, "time_s": round(time.monotonic() - t0, 3)}
+    answer.complete = dive.status == "unsat"
     return answer
