@@ -354,44 +354,46 @@ def _no_frame_for(piece: str) -> str:
     return f"piece {piece} is in no set that fills a frame"
 
 
+def _one_answer_only(opts: FramesOptions, method: str) -> None:
+    if opts.limit != 1:
+        raise PuzzleError(f"the {method} method finds one answer: leave out --all / --limit "
+                          "(or use --method enumerate)")
+
+
+def _lay_out_found(frames: Frames, opts: FramesOptions, answer: FramesAnswer,
+                   sets: np.ndarray | None) -> None:
+    """Stage 3 for the one answer a lazy or dive search found (when it found one)."""
+    if sets is None:
+        return
+    t0 = time.monotonic()
+    solution = lay_out(frames, sets, list(range(len(sets))), opts.backend, opts.solver)
+    frames.verify(solution)
+    answer.solutions.append(solution)
+    answer.stage3 = {"backend": opts.backend, "time_s": round(time.monotonic() - t0, 3)}
+
+
 def _solve_lazy(frames: Frames, opts: FramesOptions, time_limit: float | None, hooks: _Hooks,
                 listed: SetList | None) -> FramesAnswer:
-    if opts.limit != 1:
-        raise PuzzleError("the lazy method finds one answer: leave out --all / --limit "
-                          "(or use --method enumerate)")
+    _one_answer_only(opts, "lazy")
     solver = (opts.solver if opts.stage2 == "sat" else None) or DEFAULT_SOLVER
     lazy = solve_lazy(frames, solver, time_limit, hooks.lazy_progress)
     answer = FramesAnswer(lazy.status, [], listed, lazy=lazy)
     answer.stage2 = {"backend": f"sat:{solver} (lazy)",
                      "model": "assignment", "time_s": round(lazy.time_s, 3),
                      "proposals": lazy.proposals}
-    if lazy.sets is not None:
-        t0 = time.monotonic()
-        solution = lay_out(frames, lazy.sets, list(range(len(lazy.sets))), opts.backend,
-                           opts.solver)
-        frames.verify(solution)
-        answer.solutions.append(solution)
-        answer.stage3 = {"backend": opts.backend, "time_s": round(time.monotonic() - t0, 3)}
+    _lay_out_found(frames, opts, answer, lazy.sets)
     answer.complete = lazy.status == "unsat"
     return answer
 
 
 def _solve_dive(frames: Frames, opts: FramesOptions, time_limit: float | None,
                 hooks: _Hooks) -> FramesAnswer:
-    if opts.limit != 1:
-        raise PuzzleError("the dive method finds one answer: leave out --all / --limit "
-                          "(or use --method enumerate)")
+    _one_answer_only(opts, "dive")
     dive = solve_dive(frames, time_limit, opts.seed, hooks.dive_progress, hooks.note)
     answer = FramesAnswer(dive.status, [], None, dive=dive, interrupted=dive.interrupted)
     answer.stage2 = {"backend": "lp-dive (scipy highs, exact cover to finish)",
                      "model": "set partitioning LP", "time_s": round(dive.time_s, 3),
                      "dives": dive.dives, "lps": dive.lps}
-    if dive.sets is not None:
-        t0 = time.monotonic()
-        solution = lay_out(frames, dive.sets, list(range(len(dive.sets))), opts.backend,
-                           opts.solver)
-        frames.verify(solution)
-        answer.solutions.append(solution)
-        answer.stage3 = {"backend": opts.backend, "time_s": round(time.monotonic() - t0, 3)}
+    _lay_out_found(frames, opts, answer, dive.sets)
     answer.complete = dive.status == "unsat"
     return answer
