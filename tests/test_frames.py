@@ -23,7 +23,7 @@ from smtpuzzle.library import load_frames
 from smtpuzzle.puzzles import frames_dive
 from smtpuzzle.puzzles.frames import Frames, FramesSolution
 from smtpuzzle.puzzles.frames_sets import enumerate_sets
-from smtpuzzle.puzzles.frames_solve import solve_frames
+from smtpuzzle.puzzles.frames_solve import lay_out, solve_frames
 from smtpuzzle.puzzles.tiling import Placement, Tiling, TilingSolution
 from tests.helpers import cli
 
@@ -251,6 +251,39 @@ def test_dive_chooses_frames_by_the_lp_and_finishes_exactly(monkeypatch):
                                  for k, pic in (("L", "##\n#."), ("I", "###"))], 3)
     assert solve_frames(odd, method="dive", time_limit=60).status == "unsat"
     assert solve_frames(odd, method="enumerate").status == "unsat"
+
+
+# The first heptomino-8x8x12 answer the dive found (hole at (3, 3)): the piece set per layer.
+HEPTOMINO_LAYERS = [
+    "S016 S019 S036 S047 S065 S079 S091 S103 S105", "S002 S010 S018 S051 S052 S064 S083 S092 S099",
+    "S005 S026 S031 S037 S039 S053 S061 S086 S107", "S003 S021 S027 S034 S054 S076 S088 S100 S108",
+    "S012 S017 S022 S060 S068 S069 S077 S087 S089", "S008 S013 S035 S058 S085 S093 S094 S096 S106",
+    "S014 S015 S023 S057 S066 S074 S080 S090 S098", "S004 S024 S029 S050 S055 S072 S073 S081 S082",
+    "S001 S011 S028 S038 S040 S045 S059 S063 S084", "S007 S033 S042 S043 S046 S067 S095 S097 S102",
+    "S020 S032 S041 S044 S049 S062 S071 S078 S104", "S006 S009 S025 S030 S048 S056 S070 S075 S101",
+]
+
+
+def test_heptomino_layers_found_by_the_dive_lay_out_and_verify():
+    puzzle = load_frames("heptomino-8x8x12").with_hole((3, 3))
+    names = [p.name for p in puzzle.pieces]
+    sets = np.array([[n in layer.split() for n in names] for layer in HEPTOMINO_LAYERS])
+    assert (sets.sum(axis=0) == 1).all()  # every heptomino in exactly one layer
+    solution = lay_out(puzzle, sets, list(range(12)))
+    puzzle.verify(solution)
+    swapped = sets.copy()  # two pieces traded between layers: some layer no longer tiles
+    swapped[0, names.index("S016")], swapped[1, names.index("S016")] = False, True
+    swapped[1, names.index("S002")], swapped[0, names.index("S002")] = False, True
+    with pytest.raises(PuzzleError, match="stage 3"):
+        lay_out(puzzle, swapped, list(range(12)))
+
+
+@pytest.mark.slow
+def test_heptomino_8x8x12_solved_by_the_dive():
+    puzzle = load_frames("heptomino-8x8x12")
+    answer = solve_frames(puzzle, hole=(3, 3), time_limit=3600)
+    assert answer.status == "sat" and answer.dive is not None
+    puzzle.with_hole((3, 3)).verify(answer.solutions[0])
 
 
 @pytest.mark.slow
