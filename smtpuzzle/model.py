@@ -185,6 +185,10 @@ class Model:
 
     add_at_least_one = add_clauses
 
+    def add_false(self) -> None:
+        """The empty clause: the model has no solution."""
+        self.clauses.append(Groups(np.zeros(0, dtype=np.int64), np.zeros(2, dtype=np.int64)))
+
     def add_exactly_one(self, groups: Any) -> None:
         self.exactly_one.append(Groups.of(groups))
 
@@ -279,7 +283,7 @@ def _unroll(model: Model, a: Automaton) -> None:
             back[t, ok] |= back[t + 1, delta[ok, b]]
     alive &= back
     if not alive[0, a.start]:
-        model.add_clauses(Groups(np.zeros(0, dtype=np.int64), np.zeros(2, dtype=np.int64)))
+        model.add_false()
         return
     var = np.zeros((n + 1, q), dtype=np.int64)
     var[alive] = model.new_bools(int(alive.sum()))

@@ -14,7 +14,7 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.geometry.board import Board
 from smtpuzzle.geometry.piecesets import piece_set
 from smtpuzzle.geometry.shapes import Shape, parse_picture
-from smtpuzzle.puzzles.frames import Frames
+from smtpuzzle.puzzles.frames import METHODS, Frames
 from smtpuzzle.puzzles.tiling import Piece, Tiling
 
 _TOP_KEYS = {"name", "title", "description", "kind", "cover", "touch", "touch_encoding",
@@ -86,14 +86,15 @@ def parse_puzzle(
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise _fail("frames must be a whole number >= 1 (how many frames)",
                         _line_of(text, r"^[ \t]*frames\s*="))
+        method = data.get("method", "auto")
+        if method not in METHODS:
+            raise _fail(f"method must be one of {', '.join(METHODS)}, got {method!r}",
+                        _line_of(text, r"^[ \t]*method\s*="))
         try:
             return Frames(board, pieces, n, name=name, title=title, apart=apart,
-                          hole_search=hole_search, precheck=precheck,
-                          method=str(data.get("method", "auto")))
+                          hole_search=hole_search, precheck=precheck, method=method)
         except PuzzleError as exc:
-            line = exc.line or (_line_of(text, r"^[ \t]*method\s*=")
-                                if exc.message.startswith("method") else None)
-            raise _fail(exc.message, line) from None
+            raise _fail(exc.message, exc.line) from None
     touch = data.get("touch", "any")
     cover = data.get("cover", "pack" if touch == "none" else "exact")
     try:

@@ -62,15 +62,20 @@ class DiveResult:
                 "time_s": round(self.time_s, 3)}
 
 
+def _part(frames: Frames, pieces: np.ndarray) -> Frames:
+    """The puzzle restricted to ``pieces``, with as many frames as their area fills."""
+    return Frames(frames.frame, [frames.pieces[i] for i in pieces],
+                  max(int(frames.sizes[pieces].sum()) // frames.frame_area, 1),
+                  name=frames.name, precheck=False)
+
+
 class _Sampler:
     """Sets that fill one frame from some of the pieces, sampled by search restarts."""
 
     def __init__(self, frames: Frames, pieces: np.ndarray, rng: np.random.Generator) -> None:
         self.n_all = len(frames.pieces)
         self.pieces = pieces
-        one = Frames(frames.frame, [frames.pieces[i] for i in pieces], 1, name=frames.name,
-                     precheck=False)
-        tiling = one.frame_tiling()
+        tiling = _part(frames, pieces).frame_tiling()
         self.search = CoverSearch(from_model(tiling.build_model()), collect=True, buffer=4096)
         self.piece_of_row = tiling.placement_pieces()
         self.first = tiling.placements_covering(int(tiling.sweep_order()[0]))
@@ -130,9 +135,7 @@ def _finish(frames: Frames, remaining: np.ndarray,
     searches ran to their end)."""
     from smtpuzzle.puzzles.frames_solve import cover_model, decode_cover  # no import cycle
 
-    rest = Frames(frames.frame, [frames.pieces[i] for i in remaining],
-                  int(frames.sizes[remaining].sum()) // frames.frame_area, name=frames.name,
-                  precheck=False)
+    rest = _part(frames, remaining)
     started = time.monotonic()
     listed = enumerate_sets(rest, cache=False, time_limit=time_limit)
     if not len(listed.sets) or not listed.sets.any(axis=0).all():
@@ -170,40 +173,43 @@ def solve_dive(frames: Frames, time_limit: float | None = None, seed: int = 0,
         nonlocal pool
         pool = np.unique(np.concatenate([pool, new]), axis=0)
 
+    def inside(remaining: np.ndarray) -> np.ndarray:
+        """Which pool sets use only ``remaining`` pieces."""
+        return ~pool[:, np.setdiff1d(everything, remaining)].any(axis=1)
+
     try:
+        whole = None
         if frames.sizes.sum() > finish_area:  # else the finish is the whole search
-            sampler = _Sampler(frames, everything, rng)
-            add(sampler.sample(PROBE_S, deadline=deadline))
+            whole = _Sampler(frames, everything, rng)
+            add(whole.sample(PROBE_S, deadline=deadline))
             share = pool.mean(axis=0) + 1.0 / max(len(pool), 1)
-            add(sampler.sample(POOL_S, 1.0 / share, deadline))
+            add(whole.sample(POOL_S, 1.0 / share, deadline))
         while not out_of_time():
             dives += 1
             chosen: list[np.ndarray] = []
-            remaining = everything
+            remaining, sampler = everything, whole  # the sampler of the remaining pieces
             while frames.sizes[remaining].sum() > finish_area and not out_of_time():
                 if progress:
                     progress(dives, len(chosen), len(pool))
-                inside = ~pool[:, np.setdiff1d(everything, remaining)].any(axis=1)
                 for _ in range(LP_RETRIES):
                     left = None if deadline is None else deadline - time.monotonic()
-                    lp = _lp(pool[inside], remaining, rng, left)
+                    usable = inside(remaining)
+                    lp = _lp(pool[usable], remaining, rng, left)
                     lps += 1
                     if lp is None or lp[1] < 1e-6:
                         break
-                    _, _, price = lp
-                    local = _Sampler(frames, remaining, rng)
-                    add(local.sample(REFILL_S, price + 0.05, deadline))
-                    inside = ~pool[:, np.setdiff1d(everything, remaining)].any(axis=1)
+                    add(sampler.sample(REFILL_S, lp[2] + 0.05, deadline))
                 if lp is None or lp[1] >= 1e-6:
                     break
                 x = lp[0]
-                best = pool[np.flatnonzero(inside)[int(np.argmax(x))]]
+                best = pool[np.flatnonzero(usable)[int(np.argmax(x))]]
                 chosen.append(best)
                 remaining = np.flatnonzero(~np.any(chosen, axis=0))
                 if note:
                     names = " ".join(frames.pieces[i].name for i in np.flatnonzero(best))
                     note(f"dive {dives}, frame {len(chosen)} (LP value {x.max():.2f}): {names}")
-                add(_Sampler(frames, remaining, rng).sample(REFILL_S, deadline=deadline))
+                sampler = _Sampler(frames, remaining, rng)
+                add(sampler.sample(REFILL_S, deadline=deadline))
             else:
                 if out_of_time():
                     break

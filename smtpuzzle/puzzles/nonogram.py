@@ -116,8 +116,7 @@ class Nonogram:
                 built.add(key)
                 if not len(line_vars):
                     if clue:
-                        model.add_clauses(Groups(np.zeros(0, dtype=np.int64),
-                                                 np.zeros(2, dtype=np.int64)))
+                        model.add_false()
                     continue
             if encoding == "automaton":
                 transitions, finals = clue_automaton(clue)
@@ -239,7 +238,7 @@ def _add_runs(model: Model, cells: np.ndarray, known: np.ndarray, clue: Clue) ->
         return
     starts = run_starts(clue, known)
     if any(len(s) == 0 for s in starts):
-        model.add_clauses(Groups(np.zeros(0, dtype=np.int64), np.zeros(2, dtype=np.int64)))
+        model.add_false()
         return
     xs = [model.new_bools(len(s)) for s in starts]
     model.add_exactly_one(xs)
