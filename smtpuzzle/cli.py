@@ -346,6 +346,9 @@ def count(
     workers: Annotated[int, typer.Option(help="Processes sharing the sub-problems.", min=1)] = 1,
     time_limit: Annotated[float | None, typer.Option(help="Seconds; then report so far.")] = None,
     ray: RayOpt = None,
+    checkpoint: Annotated[Path | None, typer.Option(
+        help="Record each finished sub-problem in this JSON file, and resume from it: "
+             "what it holds is not searched again.")] = None,
     limit: Annotated[int | None, typer.Option(
         help="Stop after N solutions, listing (and drawing) each.", min=1)] = None,
     svg: Annotated[Path | None, typer.Option(
@@ -360,9 +363,9 @@ def count(
     if (svg or png) and limit is None:
         raise PuzzleError("--svg / --png draw the solutions of --limit N: give --limit")
     if limit is not None:
-        if workers > 1 or ray:
-            raise PuzzleError("--limit lists solutions in one process: leave out --workers "
-                              "and --ray")
+        if workers > 1 or ray or checkpoint:
+            raise PuzzleError("--limit lists solutions in one process: leave out --workers, "
+                              "--ray and --checkpoint")
         _list_solutions(tiling, backend, solver, limit, not raw, time_limit, as_json,
                         [p for p in (svg, png) if p])
         return
@@ -380,7 +383,8 @@ def count(
             bar.update(task, completed=done, total=total, found=found, rate=f"{rate:,.0f}")
 
         result = counting.count(tiling, backend, solver, distinct=not raw, workers=workers,
-                                time_limit=time_limit, progress=progress, ray=ray)
+                                time_limit=time_limit, progress=progress, ray=ray,
+                                checkpoint=checkpoint)
     if as_json:
         print(json.dumps(result.as_json()))
     else:
@@ -390,6 +394,9 @@ def count(
             "sub-problems finished)")
         out.print(f"[bold]{tiling.name}[/bold]: {result.count} {kind}{state} "
                   f"({result.backend}, {result.time_s:.2f} s)")
+        if result.resumed:
+            out.print(f"{result.resumed} sub-problems were taken from {checkpoint}; all runs "
+                      f"together took {result.time_s + result.checkpoint_time_s:.0f} s")
     if not result.complete:
         raise typer.Exit(EXIT_UNKNOWN)
 

@@ -10,16 +10,21 @@ canonical forms under the stabilizer.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from smtpuzzle.backends import get_backend
 from smtpuzzle.backends.base import Backend
 from smtpuzzle.backends.exactcover import ExactCoverBackend
+from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.tiling import Tiling
 from smtpuzzle.result import Enumeration, Result, Stats
@@ -54,11 +59,16 @@ class CountResult:
     subproblems: int
     build_s: float = 0.0  # building the model, part of time_s
     model: Model | None = field(default=None, repr=False)  # the model counted over
+    resumed: int = 0  # sub-problems whose counts came from a checkpoint
+    checkpoint_time_s: float = 0.0  # time the runs before this one spent, from a checkpoint
 
     def as_json(self) -> dict:
         return {"count": self.count, "distinct": self.distinct, "complete": self.complete,
                 "backend": self.backend, "time_s": round(self.time_s, 4), "group": self.group,
-                "subproblems": self.subproblems, "subproblems_done": self.subproblems_done}
+                "subproblems": self.subproblems, "subproblems_done": self.subproblems_done,
+                **({"resumed": self.resumed,
+                    "total_time_s": round(self.time_s + self.checkpoint_time_s, 1)}
+                   if self.resumed else {})}
 
 
 def plan(tiling: Tiling, distinct: bool, split: bool = True) -> CountPlan:
@@ -198,27 +208,81 @@ ProgressFn = Callable[[int, int, int], None]  # (solutions so far, sub-problems 
 _ENGINES: dict[tuple[str, str | None], Backend] = {}  # per worker process, kept across tasks
 
 
-def _work(job: tuple, i: int, deadline: float | None) -> tuple[int, bool]:
+def _work(job: tuple, i: int, deadline: float | None) -> tuple[int, int, bool]:
     model, count_plan, name, solver = job
     if (name, solver) not in _ENGINES:
         _ENGINES[name, solver] = get_backend(name, solver)
-    return solve_subproblem(model, count_plan.subproblems[i], _ENGINES[name, solver], deadline)
+    return (i, *solve_subproblem(model, count_plan.subproblems[i], _ENGINES[name, solver],
+                                 deadline))
+
+
+class Checkpoint:
+    """The counts of finished sub-problems, kept in a JSON file so that a long count can be
+    stopped and resumed (in another process, with any number of workers). The file names the
+    plan it belongs to by a digest of its sub-problems; another plan's file is refused."""
+
+    def __init__(self, path: Path, name: str, count_plan: CountPlan) -> None:
+        self.path, self.name = path, name
+        digest = hashlib.sha256(repr((count_plan.distinct, count_plan.group)).encode())
+        for sp in count_plan.subproblems:
+            for a in (sp.forced, sp.forbidden, sp.stabilizer):
+                digest.update(b"|" if a is None else np.ascontiguousarray(a, np.int64).data)
+        self.plan_digest = digest.hexdigest()[:32]
+        self.size = len(count_plan.subproblems)
+        self.counts: dict[int, int] = {}
+        self.time_s = 0.0  # searching, summed over earlier runs
+        if path.exists():
+            self._load()
+
+    def _load(self) -> None:
+        try:
+            data = json.loads(self.path.read_text())
+            counts = {int(i): int(n) for i, n in data["done"].items()}
+            digest, time_s = data["plan"], float(data["time_s"])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            raise PuzzleError(f"{self.path}: not a count checkpoint ({e})") from None
+        if digest != self.plan_digest:
+            raise PuzzleError(f"{self.path}: a checkpoint of another count "
+                              f"({data.get('model', '?')}, {data.get('subproblems', '?')} "
+                              "sub-problems); give a new file")
+        if any(not 0 <= i < self.size for i in counts):
+            raise PuzzleError(f"{self.path}: sub-problem numbers out of range")
+        self.counts, self.time_s = counts, time_s
+
+    def record(self, i: int, n: int, run_s: float) -> None:
+        self.counts[i] = n
+        self.save(run_s)
+
+    def save(self, run_s: float) -> None:
+        data = {"model": self.name, "plan": self.plan_digest, "subproblems": self.size,
+                "time_s": self.time_s + run_s,
+                "count_so_far": sum(self.counts.values()), "done": self.counts}
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(json.dumps(data, indent=0))
+        os.replace(tmp, self.path)  # a stop mid-write leaves the old file whole
 
 
 def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = None,
           distinct: bool = True, workers: int = 1, time_limit: float | None = None,
-          progress: ProgressFn | None = None, ray: str | None = None) -> CountResult:
+          progress: ProgressFn | None = None, ray: str | None = None,
+          checkpoint: Path | None = None) -> CountResult:
     """Count the solutions of ``tiling``; stops at the time limit or on Ctrl-C and then
     returns what it has, marked incomplete. ``workers`` > 1 shares the sub-problems out to
-    forked processes; ``ray`` (an address, ``auto`` or ``local``) to a Ray cluster."""
+    forked processes; ``ray`` (an address, ``auto`` or ``local``) to a Ray cluster.
+    ``checkpoint``: a file recording each finished sub-problem; the sub-problems it already
+    holds are not searched again."""
     started = time.monotonic()
     engine = get_backend(backend, solver)
     model = tiling.build_model()
     build_s = time.monotonic() - started
-    count_plan = plan(tiling, distinct, split=workers > 1 or bool(ray))
+    count_plan = plan(tiling, distinct, split=workers > 1 or bool(ray) or bool(checkpoint))
     subs = count_plan.subproblems
+    saved = Checkpoint(checkpoint, tiling.name, count_plan) if checkpoint else None
+    todo = [i for i in range(len(subs)) if saved is None or i not in saved.counts]
+    resumed = len(subs) - len(todo)
     deadline = None if time_limit is None else started + time_limit
-    total, done, complete = 0, 0, False
+    total = sum(saved.counts.values()) if saved else 0
+    done, complete = resumed, False
     partial = 0  # solutions found so far in the sub-problem under way (one worker)
 
     def report(found: int = 0) -> None:
@@ -227,13 +291,13 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
         if progress:
             progress(total + found, done, len(subs))
 
-    def serial() -> Iterator[tuple[int, bool]]:
-        for sp in subs:
-            yield solve_subproblem(model, sp, engine, deadline, progress=report)
+    def serial() -> Iterator[tuple[int, int, bool]]:
+        for i in todo:
+            yield (i, *solve_subproblem(model, subs[i], engine, deadline, progress=report))
 
-    def parallel(run) -> Iterator[tuple[int, bool]]:
-        results = run(list(range(len(subs))), deadline)
-        for _ in subs:
+    def parallel(run) -> Iterator[tuple[int, int, bool]]:
+        results = run(todo, deadline)
+        for _ in todo:
             try:
                 yield results.next(timeout=_left(deadline))
             except TaskTimeout:
@@ -243,17 +307,23 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
         job = (model, count_plan, backend, solver)
         with (task_pool(_work, job, workers, ray) if workers > 1 or ray else nullcontext()
               ) as run:
-            for n, ok in parallel(run) if run is not None else serial():
+            report()
+            for i, n, ok in parallel(run) if run is not None else serial():
                 partial = 0
                 total += n
                 if not ok:
                     break
                 done += 1
+                if saved:
+                    saved.record(i, n, time.monotonic() - started)
                 report()
         complete = done == len(subs)
     except KeyboardInterrupt:
         complete = False
         total += partial  # solutions of the interrupted sub-problem, each found and counted
-    return CountResult(total, complete, distinct, count_plan.group,
-                       engine.label(), time.monotonic() - started, done, len(subs), build_s,
-                       model)
+    elapsed = time.monotonic() - started
+    if saved:
+        saved.save(elapsed)
+    return CountResult(total, complete, distinct, count_plan.group, engine.label(), elapsed,
+                       done, len(subs), build_s, model=model, resumed=resumed,
+                       checkpoint_time_s=saved.time_s if saved else 0.0)

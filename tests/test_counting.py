@@ -123,6 +123,38 @@ def test_time_limit_reports_incomplete():
     assert not r.complete and r.subproblems_done < r.subproblems
 
 
+def test_a_checkpoint_resumes_without_searching_again(tmp_path):
+    cut = count(load("pentomino-8x8-square"), checkpoint=tmp_path / "cut.json",
+                time_limit=0.5)
+    saved = json.loads((tmp_path / "cut.json").read_text())
+    assert not cut.complete and len(saved["done"]) == cut.subproblems_done
+    t, path = load("pentomino-8x8-center-hole"), tmp_path / "count.json"
+    first = count(t, checkpoint=path)
+    saved = json.loads(path.read_text())
+    kept = dict(list(saved["done"].items())[::2])
+    path.write_text(json.dumps({**saved, "done": kept}))
+    full = count(t, checkpoint=path, workers=2)
+    assert full.complete and full.count == first.count == 65 and full.resumed == len(kept)
+    # The sub-problems in the file are taken from it, not searched: a count changed there
+    # changes the total, and a finished file settles the count without any search.
+    saved = json.loads(path.read_text())
+    assert len(saved["done"]) == full.subproblems and saved["count_so_far"] == 65
+    key = next(iter(saved["done"]))
+    saved["done"][key] += 1000
+    path.write_text(json.dumps(saved))
+    again = count(t, checkpoint=path)
+    assert again.count == 1065 and again.resumed == again.subproblems
+
+
+def test_a_checkpoint_of_another_count_is_refused(tmp_path):
+    path = tmp_path / "count.json"
+    assert count(load("pentomino-3x20"), checkpoint=path).count == 2
+    p = cli("count", "pentomino-4x15", "--checkpoint", str(path))
+    assert p.returncode == 2 and "checkpoint of another count (pentomino-3x20" in p.stderr
+    path.write_text("{")
+    p = cli("count", "pentomino-3x20", "--checkpoint", str(path))
+    assert p.returncode == 2 and "not a count checkpoint" in p.stderr
+    assert "Traceback" not in p.stderr
 
 
 def test_count_cli_json_and_incomplete_exit_code():
