@@ -1,7 +1,7 @@
 """Maze-sequence benchmarks: the 25-star windows of the known 79-move string, and the 4x4
 searches from scratch.
 
-    python bench/maze.py windows [--offsets 0,27,53] [--time-limit 60] [--backends sat,z3,cpsat]
+    python bench/maze.py windows [--offsets 0,27,53|all] [--time-limit 60] [--backends mdd,sat]
     python bench/maze.py four [--lengths 28,29] [--time-limit 600]
     python bench/maze.py stars [--stars 5,10,15] [--time-limit 60] [--backends sat,z3,cpsat]
     python bench/maze.py seeds [--lengths 29] [--seeds 6] [--time-limit 600]   (local search)
@@ -37,7 +37,9 @@ def main() -> None:
     print("| --- | --- | --- | ---: | ---: | ---: | --- |")
     backends = args.backends.split(",")
     if args.what == "windows":
-        for a in map(int, args.offsets.split(",")):
+        offsets = range(len(KNOWN_79) - 25) if args.offsets == "all" else \
+            map(int, args.offsets.split(","))
+        for a in offsets:
             pattern = KNOWN_79[:a] + "*" * 25 + KNOWN_79[a + 26:]
             for b in backends:
                 row(f"window at {a} (26 -> 25 stars)", b, pattern, 3, args.time_limit)

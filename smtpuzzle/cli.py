@@ -652,7 +652,8 @@ def maze_stats(size: SizeOpt = 3, as_json: JsonOpt = False) -> None:
 def maze_search_cmd(
     pattern: Annotated[str, typer.Argument(help="Letters N E S W fixed, * free.")],
     size: SizeOpt = 3,
-    backend: Annotated[str, typer.Option(help="sat (incremental), z3 (incremental), cpsat "
+    backend: Annotated[str, typer.Option(help="mdd (exact decision diagrams), sat "
+                                              "(incremental), z3 (incremental), cpsat "
                                               "(re-solve) or local (annealing: finds "
                                               "strings, cannot prove none exists).")] = "sat",
     solver: Annotated[str | None, typer.Option(help="sat: the PySAT solver.")] = None,
@@ -681,6 +682,8 @@ def maze_search_cmd(
             line = f"found (verified on every case): {result.string}"
         elif result.status == "unsat":
             line = "no string fits the pattern (proved)"
+        elif result.note:
+            line = f"unknown ({result.note}): no string found yet"
         else:
             stopped = result.interrupted or time_limit is None  # z3 answers unknown on Ctrl-C
             line = "unknown (" + ("interrupted" if stopped else "time limit reached") \

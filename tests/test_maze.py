@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from smtpuzzle.puzzles import maze_mdd
 from smtpuzzle.puzzles.maze import (
     KNOWN_79,
     LETTERS,
@@ -16,7 +17,9 @@ from smtpuzzle.puzzles.maze import (
     check,
     failing,
     reduced_cases,
+    walk,
 )
+from smtpuzzle.puzzles.maze_mdd import case_diagram, intersect
 from smtpuzzle.puzzles.maze_search import search
 from tests.helpers import cli as run
 
@@ -62,7 +65,7 @@ def test_cli_stats():
     assert out["mazes"] == 10772 and sum(out["by_reachable_cells"].values()) == 10772
 
 
-@pytest.mark.parametrize("backend", ["sat", "z3", "cpsat", "local"])
+@pytest.mark.parametrize("backend", ["mdd", "sat", "z3", "cpsat", "local"])
 def test_a_few_stars_are_completed_to_a_verified_universal_string(backend: str):
     pattern = KNOWN_79[:20] + "*****" + KNOWN_79[25:]
     r = search(pattern, 3, backend, time_limit=120)
@@ -107,9 +110,61 @@ def brute_force(pattern: str, size: int) -> bool:
 ])
 def test_search_agrees_with_brute_force(pattern: str, size: int):
     want = brute_force(pattern, size)
-    for backend in ("sat", "z3"):
+    for backend in ("mdd", "sat", "z3"):
         r = search(pattern, size, backend, time_limit=120)
         assert r.status == ("sat" if want else "unsat"), backend
+
+
+def completions(pattern: str) -> list[str]:
+    free = [i for i, ch in enumerate(pattern) if ch == "*"]
+    out = []
+    for fill in itertools.product(LETTERS, repeat=len(free)):
+        s = list(pattern)
+        for i, ch in zip(free, fill, strict=True):
+            s[i] = ch
+        out.append("".join(s))
+    return out
+
+
+@pytest.mark.parametrize(("pattern", "size"), [
+    (KNOWN_79[:30] + "**" + KNOWN_79[32:50] + "***" + KNOWN_79[53:], 3),
+    ("E*S**" + "S" * 4 + "**", 4),
+])
+def test_decision_diagrams_hold_exactly_the_strings_that_solve_their_cases(pattern, size):
+    cases = reduced_cases(size)
+    strings = completions(pattern)
+    solved = np.array([walk(cases, s) & cases.target == cases.target for s in strings])
+    picks = np.random.default_rng(0).choice(len(cases), 12, replace=False)
+    both = case_diagram(pattern, cases, int(picks[0]))
+    for i, k in enumerate(picks.tolist()):
+        one = case_diagram(pattern, cases, k)
+        assert (one.count_strings() if one else 0) == solved[:, k].sum()
+        if i:
+            both = None if both is None or one is None else intersect(both, one)
+        want = solved[:, picks[:i + 1]].all(axis=1).sum()
+        assert (both.count_strings() if both else 0) == want
+        if both:
+            assert solved[strings.index(both.first_string(pattern)), picks[:i + 1]].all()
+    assert want > 0 or size == 4
+
+
+def test_an_unsatisfiable_window_by_diagrams_exports_an_unsatisfiable_formula(tmp_path):
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    pattern = KNOWN_79[:30] + "*" * 11 + KNOWN_79[42:]  # 12 letters -> 11 stars
+    cnf_path = tmp_path / "window.cnf"
+    r = search(pattern, 3, "mdd", export_cnf=cnf_path)
+    assert r.status == "unsat" and r.mazes_added > 1
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf_path))) as s:
+        assert not s.solve()  # the same cases rule out every string for SAT too
+    assert search(pattern, 3, "sat").status == "unsat"
+
+
+def test_a_diagram_too_large_answers_unknown_and_says_why(monkeypatch):
+    monkeypatch.setattr(maze_mdd, "MAX_STATES", 50)
+    r = search("*" * 30, 4, "mdd")
+    assert r.status == "unknown" and "outgrew" in r.note and r.as_json()["note"] == r.note
 
 
 def test_export_cnf_of_the_final_formula(tmp_path: Path):
@@ -136,7 +191,7 @@ def test_export_cnf_of_the_final_formula(tmp_path: Path):
     assert all(p in ("*", c) for p, c in zip(pattern, string, strict=True))
 
 
-@pytest.mark.parametrize("backend", ["sat", "z3"])
+@pytest.mark.parametrize("backend", ["sat", "z3", "mdd"])
 def test_ctrl_c_during_a_search_says_so(backend):
     import signal
     import subprocess

@@ -55,6 +55,32 @@ def parse_string(text: str, allow_free: bool = False) -> str:
     return s
 
 
+def segments(pattern: str) -> list[tuple[int, int, bool]]:
+    """(first move, end move, free) of ``pattern``: runs of fixed letters, and single free
+    moves (``*``)."""
+    out: list[tuple[int, int, bool]] = []
+    t = 0
+    while t < len(pattern):
+        e = t + 1
+        if pattern[t] != "*":
+            while e < len(pattern) and pattern[e] != "*":
+                e += 1
+        out.append((t, e, pattern[t] == "*"))
+        t = e
+    return out
+
+
+def case_moves(cases: Cases, k: int) -> np.ndarray:
+    """Case ``k``'s move table (cells x 4). Where the case has one goal cell, the goal
+    absorbs: once there, the case is solved whatever follows."""
+    moves, target = cases.moves[k], int(cases.target[k])
+    if target & (target - 1) == 0:
+        goal = target.bit_length() - 1
+        moves = moves.copy()
+        moves[goal] = goal
+    return moves
+
+
 def _edges(n: int) -> list[tuple[int, int]]:
     out = [(r * n + c, r * n + c + 1) for r in range(n) for c in range(n - 1)]
     return out + [(r * n + c, (r + 1) * n + c) for r in range(n - 1) for c in range(n)]

@@ -34,10 +34,20 @@ from smtpuzzle.backends.sat import DEFAULT_SOLVER
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import export_file
 from smtpuzzle.model import Groups, Model
-from smtpuzzle.puzzles.maze import LETTERS, Cases, check, failing, parse_string, reduced_cases
+from smtpuzzle.puzzles.maze import (
+    LETTERS,
+    Cases,
+    case_moves,
+    check,
+    failing,
+    parse_string,
+    reduced_cases,
+    segments,
+)
 from smtpuzzle.puzzles.maze_local import LocalProgress, local_search
+from smtpuzzle.puzzles.maze_mdd import DiagramTooLarge, mdd_search
 
-SEARCH_BACKENDS = ("sat", "z3", "cpsat", "local")
+SEARCH_BACKENDS = ("mdd", "sat", "z3", "cpsat", "local")
 BATCH = 1  # failing cases added per round
 DEAD_SET_SIZE = 3  # largest set of cells a dead-end clause names (bench/RESULTS.md)
 Progress = Callable[[int, float], None]  # (cases added, solver seconds so far)
@@ -56,6 +66,7 @@ class SearchResult:
     interrupted: bool = False  # stopped by Ctrl-C
     restarts: int = 0  # local search: annealing runs begun
     best_failing: int | None = None  # local search, nothing found: cases its best string fails
+    note: str = ""  # why an answer is unknown, where it is not the time limit or Ctrl-C
 
     def as_json(self) -> dict[str, Any]:
         data = {"status": self.status, "string": self.string, "mazes_added": self.mazes_added,
@@ -65,6 +76,8 @@ class SearchResult:
         if self.backend == "local":
             data["restarts"] = self.restarts
             data["best_failing"] = self.best_failing
+        if self.note:
+            data["note"] = self.note
         return data
 
 
@@ -89,33 +102,13 @@ class Encoder:
             parts.append(Groups.of(x[t, d][:, None]))
         return parts
 
-    def segments(self) -> list[tuple[int, int, bool]]:
-        """(first move, end move, free): runs of fixed letters, and single free moves."""
-        out: list[tuple[int, int, bool]] = []
-        t = 0
-        while t < self.length:
-            if self.pattern[t] == "*":
-                out.append((t, t + 1, True))
-                t += 1
-                continue
-            e = t
-            while e < self.length and self.pattern[e] != "*":
-                e += 1
-            out.append((t, e, False))
-            t = e
-        return out
-
     def case(self, cases: Cases, k: int) -> list[Groups]:
         """Positions only at segment ends: a run of fixed letters is a known function of the
         position where it starts (simulated here), so it needs no literal per move."""
-        moves, start, target = cases.moves[k], int(cases.start[k]), int(cases.target[k])
+        moves, start, target = case_moves(cases, k), int(cases.start[k]), int(cases.target[k])
         n_cells = moves.shape[0]
         cells = np.arange(n_cells)
-        if target & (target - 1) == 0:  # one goal cell: once there, the case is solved
-            goal = target.bit_length() - 1
-            moves = moves.copy()
-            moves[goal] = goal
-        segs = self.segments()
+        segs = segments(self.pattern)
         can = [np.zeros(n_cells, dtype=bool)]
         can[0][start] = True
         pos = [np.zeros(n_cells, dtype=np.int64)]
@@ -507,9 +500,11 @@ def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None
             progress(n_added, solver_s)
 
     label = f"sat:{solver or DEFAULT_SOLVER}" if backend == "sat" else backend
-    interrupted = False
+    interrupted, note = False, ""
     try:
-        if backend == "sat":
+        if backend == "mdd":
+            status, string, added, solver_time = mdd_search(searched, size, deadline, tracked)
+        elif backend == "sat":
             status, string, added, solver_time = _run_sat(
                 searched, size, solver or DEFAULT_SOLVER, deadline, tracked)
         elif backend == "z3":
@@ -521,12 +516,15 @@ def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None
             raise  # z3's ctypes calls wrap a Ctrl-C in ArgumentError; anything else is a bug
         status, string, added, solver_time = "unknown", None, [], seen[1]
         interrupted = True
+    except DiagramTooLarge as exc:
+        status, string, added, solver_time = "unknown", None, [], seen[1]
+        note = f"{exc} after {seen[0]} mazes; try --backend sat"
     if string is not None:
         _verify(string, pattern, size)
     if export_cnf is not None and status != "unknown":
         export_file(Encoder(searched).model(reduced_cases(size), added), Path(export_cnf))
     return SearchResult(status, string, max(len(added), seen[0]), time.perf_counter() - start,
-                        solver_time, label, added, searched, interrupted)
+                        solver_time, label, added, searched, interrupted, note=note)
 
 
 def _search_local(pattern: str, searched: str, size: int, start: float, deadline: float | None,

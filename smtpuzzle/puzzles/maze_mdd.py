@@ -1,0 +1,198 @@
+"""Maze search by decision diagrams: the exact set of strings that solve the cases so far.
+
+The strings that fit a pattern and solve one case are the paths of a layered automaton: one
+layer per segment of the pattern (a free move, or a run of fixed letters), a state per
+(position, cells still to visit) that the walk can reach, the accepting states those with
+nothing left to visit. Minimised layer by layer from the end (states with the same future
+merge), it is small. The strings that solve several cases are the paths of the product of
+their diagrams, minimised again.
+
+The loop is counterexample-guided like the SAT search: take a string of the diagram, walk
+it through every case, intersect the diagram with the first case it fails, repeat until the
+diagram is empty (no string fits the pattern) or its string solves every case. Where SAT has
+to learn what a case rules out, the diagram knows it exactly, so unsatisfiable patterns that
+SAT needs minutes for end in seconds (bench/RESULTS.md). The risk is the other way: where
+many strings survive many cases (long patterns with few fixed letters) the diagram can grow
+large, and the search stops with ``unknown`` at ``MAX_STATES``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from smtpuzzle.puzzles.maze import LETTERS, Cases, case_moves, failing, reduced_cases, segments
+
+MAX_STATES = 30_000_000  # summed over the layers of one product, before it is minimised
+
+
+class DiagramTooLarge(Exception):
+    """The product outgrew MAX_STATES."""
+
+
+@dataclass
+class Diagram:
+    """A layered automaton: ``trans[i]`` (states of layer i x letters of segment i) holds
+    the successor state in layer i + 1, or -1 where the string is lost. Layer 0 has the one
+    start state; every state of the last layer accepts, and every state lies on a path from
+    the start to the last layer."""
+
+    trans: list[np.ndarray]
+
+    @property
+    def width(self) -> int:
+        return max(t.shape[0] for t in self.trans)
+
+    @property
+    def states(self) -> int:
+        return sum(t.shape[0] for t in self.trans)
+
+    def count_strings(self) -> int:
+        """How many strings the diagram holds (exact, as a Python int)."""
+        paths = np.ones(1, dtype=object)
+        for t in reversed(self.trans):
+            paths = np.where(t >= 0, paths[np.maximum(t, 0)], 0).sum(axis=1)
+        return int(paths[0])
+
+    def first_string(self, pattern: str) -> str:
+        """The pattern completed by the diagram's first path (letters in NESW order)."""
+        letters = list(pattern)
+        state = 0
+        for (a, _, free), t in zip(segments(pattern), self.trans, strict=True):
+            d = int(np.flatnonzero(t[state] >= 0)[0])
+            if free:
+                letters[a] = LETTERS[d]
+            state = int(t[state, d])
+        return "".join(letters)
+
+
+def case_diagram(pattern: str, cases: Cases, k: int) -> Diagram | None:
+    """The strings fitting ``pattern`` that solve case ``k``; None if there are none."""
+    moves, start, target = case_moves(cases, k), int(cases.start[k]), int(cases.target[k])
+    n_cells = moves.shape[0]
+    cells = np.arange(n_cells)
+    bit = np.left_shift(1, cells).astype(np.int64)
+    low = (1 << n_cells) - 1
+    layer = np.array([start << n_cells | (target & ~(1 << start))], dtype=np.int64)
+    trans = []
+    for a, b, free in segments(pattern):
+        p, m = layer >> n_cells, layer & low
+        if free:
+            to = moves[p]
+            nxt = to << n_cells | (m[:, None] & ~bit[to])
+        else:
+            to, seen = cells.copy(), bit.copy()
+            for ch in pattern[a:b]:
+                to = moves[to, LETTERS.index(ch)]
+                seen |= bit[to]
+            nxt = (to[p] << n_cells | (m & ~seen[p]))[:, None]
+        layer, inv = np.unique(nxt, return_inverse=True)
+        trans.append(inv.reshape(nxt.shape).astype(np.int64))
+    return _minimize(trans, (layer & low) == 0)
+
+
+def intersect(a: Diagram, b: Diagram) -> Diagram | None:
+    """The strings of both diagrams; None if there are none."""
+    pa, pb = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    trans = []
+    total = 0
+    for i, (ta, tb) in enumerate(zip(a.trans, b.trans, strict=True)):
+        sa, sb = ta[pa], tb[pb]
+        wb = b.trans[i + 1].shape[0] if i + 1 < len(b.trans) else 1
+        ok = (sa >= 0) & (sb >= 0)
+        pair = sa * wb + sb
+        nxt, inv = np.unique(pair[ok], return_inverse=True)
+        t = np.full(pair.shape, -1, dtype=np.int64)
+        t[ok] = inv.ravel()
+        trans.append(t)
+        total += len(nxt)
+        if total > MAX_STATES:
+            raise DiagramTooLarge(f"the decision diagram outgrew {MAX_STATES:,} states")
+        pa, pb = nxt // wb, nxt % wb
+    return _minimize(trans, np.ones(len(pa), dtype=bool))
+
+
+def _minimize(trans: list[np.ndarray], accepting: np.ndarray) -> Diagram | None:
+    """Merge states with the same future (from the last layer back), drop states with none,
+    then keep only states reachable from the start, renumbered."""
+    n = len(trans)
+    cls = np.where(accepting, 0, -1)
+    merged: list[np.ndarray] = [np.zeros(0)] * n
+    for i in range(n - 1, -1, -1):
+        t = trans[i]
+        rows = np.where(t >= 0, cls[np.maximum(t, 0)], -1)
+        alive = (rows >= 0).any(axis=1)
+        if not alive.any():
+            return None
+        count, inv = _row_classes(rows[alive])
+        merged[i] = np.empty((count, t.shape[1]), dtype=np.int64)
+        merged[i][inv] = rows[alive]
+        cls = np.full(t.shape[0], -1, dtype=np.int64)
+        cls[alive] = inv
+    if cls[0] < 0:
+        return None
+    out = []
+    here = cls[:1]
+    for i in range(n):
+        t = merged[i][here]
+        width = merged[i + 1].shape[0] if i + 1 < n else 1
+        reached = np.zeros(width, dtype=bool)
+        reached[t[t >= 0]] = True
+        here = np.flatnonzero(reached)
+        renumber = np.full(width, -1, dtype=np.int64)
+        renumber[here] = np.arange(len(here))
+        out.append(np.where(t >= 0, renumber[np.maximum(t, 0)], -1))
+    return Diagram(out)
+
+
+def _row_classes(rows: np.ndarray) -> tuple[int, np.ndarray]:
+    """(number of distinct rows, class per row) of an int array of values >= -1. Columns are
+    packed into int64 keys pairwise (sorting 1-D keys is far faster than rows)."""
+    ids = rows + 1
+    while ids.shape[1] > 1:
+        bits = max(int(ids.max()), 1).bit_length()
+        if bits * ids.shape[1] <= 62:
+            key = np.zeros(len(ids), dtype=np.int64)
+            for j in range(ids.shape[1]):
+                key = key << bits | ids[:, j]
+            ids = key[:, None]
+            break
+        if ids.shape[1] % 2:
+            ids = np.concatenate([ids, np.zeros((len(ids), 1), dtype=np.int64)], axis=1)
+        pairs = ids[:, 0::2] << bits | ids[:, 1::2]
+        _, inv = np.unique(pairs.ravel(), return_inverse=True)
+        ids = inv.reshape(pairs.shape).astype(np.int64)
+    keys, inv = np.unique(ids[:, 0], return_inverse=True)
+    return len(keys), inv.ravel()
+
+
+Progress = Callable[[int, float], None]  # (cases added, seconds so far)
+
+
+def mdd_search(pattern: str, size: int, deadline: float | None,
+               progress: Progress | None = None) -> tuple[str, str | None, list[int], float]:
+    """(status, string, cases added, seconds): ``sat`` with a string that solves every
+    case, ``unsat``, or ``unknown`` at the deadline. Raises DiagramTooLarge."""
+    cases = reduced_cases(size)
+    t0 = time.perf_counter()
+    added: list[int] = []
+    diagram: Diagram | None = None
+    string = pattern.replace("*", LETTERS[0])
+    while True:
+        bad = failing(cases, string)
+        if len(bad) == 0:
+            return "sat", string, added, time.perf_counter() - t0
+        if deadline is not None and time.perf_counter() > deadline:
+            return "unknown", None, added, time.perf_counter() - t0
+        k = int(bad[0])
+        one = case_diagram(pattern, cases, k)
+        diagram = one if diagram is None or one is None else intersect(diagram, one)
+        added.append(k)
+        if progress:
+            progress(len(added), time.perf_counter() - t0)
+        if diagram is None:
+            return "unsat", None, added, time.perf_counter() - t0
+        string = diagram.first_string(pattern)
