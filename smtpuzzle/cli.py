@@ -655,7 +655,7 @@ def maze_search_cmd(
     backend: Annotated[str, typer.Option(help="mdd (exact decision diagrams), sat "
                                               "(incremental), z3 (incremental), cpsat "
                                               "(re-solve) or local (annealing: finds "
-                                              "strings, cannot prove none exists).")] = "sat",
+                                              "strings, cannot prove none exists).")] = "mdd",
     solver: Annotated[str | None, typer.Option(help="sat: the PySAT solver.")] = None,
     time_limit: Annotated[float | None, typer.Option(help="Seconds; then unknown.")] = None,
     export_cnf: Annotated[Path | None, typer.Option(

@@ -11,8 +11,10 @@ A case's constraints: one literal per (move t, cell c) the walk can be in after 
 position after move t and letter t give the position after move t + 1; every cell to visit
 is the position after some move.
 
-Back end ``local`` is the other way round: simulated annealing (maze_local) finds strings
-fast where they are plentiful, and never proves that none exists.
+Back end ``mdd`` (the default, maze_mdd) runs the same loop over exact decision diagrams
+instead of a solver. Back end ``local`` is the other way round: simulated annealing
+(maze_local) finds strings fast where they are plentiful, and never proves that none
+exists.
 """
 
 from __future__ import annotations
@@ -473,7 +475,7 @@ def _drive(check: Any, add: Any, enc: Encoder, cases: Cases, deadline: float | N
     return result[0]
 
 
-def search(pattern: str, size: int = 3, backend: str = "sat", solver: str | None = None,
+def search(pattern: str, size: int = 3, backend: str = "mdd", solver: str | None = None,
            time_limit: float | None = None, progress: Progress | None = None,
            export_cnf: str | Path | None = None,
            local_progress: LocalProgress | None = None, seed: int = 0) -> SearchResult:
