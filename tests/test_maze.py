@@ -161,6 +161,13 @@ def test_an_unsatisfiable_window_by_diagrams_exports_an_unsatisfiable_formula(tm
     assert search(pattern, 3, "sat").status == "unsat"
 
 
+@pytest.mark.parametrize("offset", [0, 53])
+def test_a_25_star_window_is_decided_unsatisfiable_by_diagrams(offset):
+    pattern = KNOWN_79[:offset] + "*" * 25 + KNOWN_79[offset + 26:]
+    r = search(pattern, 3)  # mdd, the default
+    assert r.backend == "mdd" and r.status == "unsat" and r.mazes_added > 20
+
+
 def test_a_diagram_too_large_answers_unknown_and_says_why(monkeypatch):
     monkeypatch.setattr(maze_mdd, "MAX_STATES", 50)
     r = search("*" * 30, 4, "mdd")

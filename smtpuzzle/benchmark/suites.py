@@ -17,7 +17,7 @@ TASK_BACKENDS = {
     "count": ("exact-cover", "cpsat", "sat", "z3"),
     "frames": ("exact-cover", "cpsat", "sat", "z3"),
     "nonogram": ("cpsat", "sat", "z3"),
-    "maze": ("cpsat", "sat", "z3"),
+    "maze": ("mdd", "cpsat", "sat", "z3"),
 }
 _ENTRY_KEYS = {"task", "model", "pattern", "size", "expect", "anchor", "anchor_s", "time_limit",
                "backends", "raw", "workers", "encoding", "presolve", "label"}
