@@ -21,7 +21,7 @@ from smtpuzzle.geometry.board import Board
 from smtpuzzle.library import load_frames
 from smtpuzzle.puzzles.frames import Frames
 from smtpuzzle.puzzles.frames_sets import enumerate_sets
-from smtpuzzle.puzzles.frames_solve import cover_model, index_model
+from smtpuzzle.puzzles.frames_stage2 import cover_model, index_model
 from smtpuzzle.puzzles.tiling import Piece, Tiling
 
 

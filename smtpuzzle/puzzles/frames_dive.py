@@ -32,6 +32,7 @@ from smtpuzzle.backends import get_backend
 from smtpuzzle.exactcover import CoverSearch, from_model
 from smtpuzzle.puzzles.frames import Frames
 from smtpuzzle.puzzles.frames_sets import enumerate_sets
+from smtpuzzle.puzzles.frames_stage2 import cover_model, decode_cover
 from smtpuzzle.result import Status
 
 FINISH_FRAMES = 4  # frames left when the dive lists every set and solves exactly
@@ -133,8 +134,6 @@ def _finish(frames: Frames, remaining: np.ndarray,
     """Every set among the ``remaining`` pieces, then an exact cover of them by those sets:
     the sets (bool rows over all pieces) or None, and whether None is a proof (both
     searches ran to their end)."""
-    from smtpuzzle.puzzles.frames_solve import cover_model, decode_cover  # no import cycle
-
     rest = _part(frames, remaining)
     started = time.monotonic()
     listed = enumerate_sets(rest, cache=False, time_limit=time_limit)

@@ -1,0 +1,118 @@
+"""Frames stage 2 as neutral models: choosing one listed tiling set per frame.
+
+Stage 2 chooses n of the stage-1 sets that are pairwise disjoint and use every piece. Two
+neutral models, each solvable by any back end:
+
+- ``cover``: one boolean per set, exactly one chosen set per piece (an exact cover over the
+  listed sets: the chosen sets are unordered, so no frame symmetry arises);
+- ``index``: the finite-domain model: each piece gets its frame number in 1..n, each frame
+  chooses one listed set (of the composition the frame must have) whose pieces all carry
+  its number; frames of one composition choose sets in increasing order, which breaks the
+  frames' interchangeability.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+
+from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.puzzles.frames import Frames
+
+
+class _SetNames(Sequence):
+    """User-variable names of the cover model, made on demand: ``set:H01+H07+...``."""
+
+    def __init__(self, frames: Frames, sets: np.ndarray) -> None:
+        self._names = [p.name for p in frames.pieces]
+        self._sets = sets
+
+    def __len__(self) -> int:
+        return len(self._sets)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return "set:" + "+".join(self._names[j] for j in np.flatnonzero(self._sets[i]))
+
+
+def cover_model(frames: Frames, sets: np.ndarray) -> Model:
+    """One boolean per listed set; every piece in exactly one chosen set."""
+    model = Model(f"{frames.name}-stage2-cover")
+    y = model.new_bools(len(sets), user=True, names=_SetNames(frames, sets))
+    # Pieces in the fewest sets first: the exact-cover engine branches on its groups in
+    # order, and the rarest piece is the most constrained choice.
+    order = np.argsort(sets.sum(axis=0), kind="stable")
+    piece, member = np.nonzero(sets[:, order].T)  # grouped by piece, rarest first
+    sizes = np.bincount(piece, minlength=len(frames.pieces))
+    model.add_exactly_one(Groups(y[member], np.concatenate([[0], np.cumsum(sizes)])))
+    # Implied, for propagation: with one way to split the sizes, each composition is
+    # chosen at most as often as that split uses it (exactly, in fact: the cover forces the
+    # rest, and "at most" stays small in CNF where "exactly" over 10^5 sets does not).
+    splits = frames.splits()
+    if len(splits) == 1:
+        per_size = frames.set_compositions(sets)
+        uses = Counter(splits[0])
+        model.add_cardinality([y[(per_size == np.array(c)).all(axis=1)] for c in uses],
+                              Cmp.LE, list(uses.values()))
+    return model
+
+
+def frame_kinds(frames: Frames, sets: np.ndarray) -> list[np.ndarray]:
+    """Per frame, the sets it may choose: with one way to split the pieces' sizes into
+    frames, frame k takes the k-th composition of that split (sorted); else any set."""
+    splits = frames.splits()
+    if len(splits) != 1:
+        return [np.arange(len(sets))] * frames.n
+    per_size = frames.set_compositions(sets)
+    return [np.flatnonzero((per_size == np.array(comp)).all(axis=1)) for comp in splits[0]]
+
+
+def index_model(frames: Frames, sets: np.ndarray) -> Model:
+    """Each piece's frame number in 1..n (the user variables); frame k chooses one listed set
+    whose pieces all carry k; frames with the same candidates choose in increasing order."""
+    model = Model(f"{frames.name}-stage2-index")
+    n = frames.n
+    frame_of = [model.new_int(p.name, range(1, n + 1), user=True) for p in frames.pieces]
+    lit = np.array([v.literals for v in frame_of])  # (pieces, n): piece p in frame k
+    kinds = frame_kinds(frames, sets)
+    previous: tuple[np.ndarray, np.ndarray] | None = None  # (candidates, prefix literals)
+    for k, cand in enumerate(kinds):
+        x = model.new_bools(len(cand))
+        model.add_exactly_one([x])
+        line, piece = np.nonzero(sets[cand])
+        model.add_implications(x[line], lit[piece, k])
+        if previous is not None and np.array_equal(previous[0], cand):
+            # x[j] needs some earlier choice j' < j in the previous frame: prefix[j - 1].
+            model.add_clauses([[-x[0]]])
+            model.add_implications(x[1:], previous[1][:-1])
+        previous = (cand, _prefix_or(model, x))
+    return model
+
+
+def _prefix_or(model: Model, x: np.ndarray) -> np.ndarray:
+    """Literals p[j] equivalent to x[0] or ... or x[j]."""
+    p = model.new_bools(len(x))
+    model.add_implications(x, p)
+    model.add_implications(p[:-1], p[1:])
+    model.add_clauses(np.stack([-p[1:], p[:-1], x[1:]], axis=1))
+    model.add_clauses([[-p[0], x[0]]])
+    return p
+
+
+def decode_cover(values: np.ndarray) -> list[int]:
+    return np.flatnonzero(values).tolist()
+
+
+def decode_index(frames: Frames, sets: np.ndarray, values: np.ndarray) -> list[int]:
+    frame_of = values.reshape(len(frames.pieces), frames.n).argmax(axis=1)
+    index = {np.packbits(row).tobytes(): i for i, row in enumerate(sets)}
+    out = []
+    for k in range(frames.n):
+        key = np.packbits(frame_of == k).tobytes()
+        out.append(index[key])
+    return out
