@@ -168,6 +168,12 @@ def test_a_25_star_window_is_decided_unsatisfiable_by_diagrams(offset):
     assert r.backend == "mdd" and r.status == "unsat" and r.mazes_added > 20
 
 
+def test_a_diagram_search_stops_at_its_time_limit():
+    # A product of a million states takes seconds: the limit is checked inside it too.
+    r = search("*" * 28, 4, "mdd", time_limit=2)
+    assert r.status == "unknown" and not r.note and r.time_s < 30
+
+
 def test_a_diagram_too_large_answers_unknown_and_says_why(monkeypatch):
     monkeypatch.setattr(maze_mdd, "MAX_STATES", 50)
     r = search("*" * 30, 4, "mdd")

@@ -33,6 +33,10 @@ class DiagramTooLarge(Exception):
     """The product outgrew MAX_STATES."""
 
 
+class _OutOfTime(Exception):
+    """The deadline passed while a product was being built."""
+
+
 @dataclass
 class Diagram:
     """A layered automaton: ``trans[i]`` (states of layer i x letters of segment i) holds
@@ -94,8 +98,9 @@ def case_diagram(pattern: str, cases: Cases, k: int) -> Diagram | None:
     return _minimize(trans, (layer & low) == 0)
 
 
-def intersect(a: Diagram, b: Diagram) -> Diagram | None:
-    """The strings of both diagrams; None if there are none."""
+def intersect(a: Diagram, b: Diagram, deadline: float | None = None) -> Diagram | None:
+    """The strings of both diagrams; None if there are none. A large product takes a while:
+    past ``deadline`` (a ``time.perf_counter()`` value) it raises _OutOfTime."""
     pa, pb = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
     trans = []
     total = 0
@@ -111,6 +116,8 @@ def intersect(a: Diagram, b: Diagram) -> Diagram | None:
         total += len(nxt)
         if total > MAX_STATES:
             raise DiagramTooLarge(f"the decision diagram outgrew {MAX_STATES:,} states")
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _OutOfTime
         pa, pb = nxt // wb, nxt % wb
     return _minimize(trans, np.ones(len(pa), dtype=bool))
 
@@ -189,7 +196,11 @@ def mdd_search(pattern: str, size: int, deadline: float | None,
             return "unknown", None, added, time.perf_counter() - t0
         k = int(bad[0])
         one = case_diagram(pattern, cases, k)
-        diagram = one if diagram is None or one is None else intersect(diagram, one)
+        try:
+            diagram = one if diagram is None or one is None else \
+                intersect(diagram, one, deadline)
+        except _OutOfTime:
+            return "unknown", None, added, time.perf_counter() - t0
         added.append(k)
         if progress:
             progress(len(added), time.perf_counter() - t0)
