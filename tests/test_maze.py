@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -90,16 +91,19 @@ def test_local_search_never_claims_none_exists():
     assert p.returncode == 2 and "local search builds no formula" in p.stderr
 
 
-def brute_force(pattern: str, size: int) -> bool:
-    cases = reduced_cases(size)
+def completions(pattern: str) -> Iterator[str]:
+    """Every string that fits ``pattern``, in NESW order of its free letters."""
     free = [i for i, ch in enumerate(pattern) if ch == "*"]
     for fill in itertools.product(LETTERS, repeat=len(free)):
         s = list(pattern)
         for i, ch in zip(free, fill, strict=True):
             s[i] = ch
-        if len(failing(cases, "".join(s))) == 0:
-            return True
-    return False
+        yield "".join(s)
+
+
+def brute_force(pattern: str, size: int) -> bool:
+    cases = reduced_cases(size)
+    return any(len(failing(cases, s)) == 0 for s in completions(pattern))
 
 
 @pytest.mark.parametrize(("pattern", "size"), [
@@ -115,24 +119,13 @@ def test_search_agrees_with_brute_force(pattern: str, size: int):
         assert r.status == ("sat" if want else "unsat"), backend
 
 
-def completions(pattern: str) -> list[str]:
-    free = [i for i, ch in enumerate(pattern) if ch == "*"]
-    out = []
-    for fill in itertools.product(LETTERS, repeat=len(free)):
-        s = list(pattern)
-        for i, ch in zip(free, fill, strict=True):
-            s[i] = ch
-        out.append("".join(s))
-    return out
-
-
 @pytest.mark.parametrize(("pattern", "size"), [
     (KNOWN_79[:30] + "**" + KNOWN_79[32:50] + "***" + KNOWN_79[53:], 3),
     ("E*S**" + "S" * 4 + "**", 4),
 ])
 def test_decision_diagrams_hold_exactly_the_strings_that_solve_their_cases(pattern, size):
     cases = reduced_cases(size)
-    strings = completions(pattern)
+    strings = list(completions(pattern))
     solved = np.array([walk(cases, s) & cases.target == cases.target for s in strings])
     picks = np.random.default_rng(0).choice(len(cases), 12, replace=False)
     both = case_diagram(pattern, cases, int(picks[0]))

@@ -46,14 +46,6 @@ class Diagram:
 
     trans: list[np.ndarray]
 
-    @property
-    def width(self) -> int:
-        return max(t.shape[0] for t in self.trans)
-
-    @property
-    def states(self) -> int:
-        return sum(t.shape[0] for t in self.trans)
-
     def count_strings(self) -> int:
         """How many strings the diagram holds (exact, as a Python int)."""
         paths = np.ones(1, dtype=object)
