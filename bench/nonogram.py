@@ -16,6 +16,7 @@ from pathlib import Path
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.nonogram_files import load_nonogram
+from smtpuzzle.puzzles.nonogram import DEFAULT_ENCODING
 from smtpuzzle.puzzles.nonogram_solve import DEFAULT_BACKEND, solve_nonogram
 
 ROOT = Path(__file__).resolve().parent.parent / "models" / "nonograms"
@@ -23,12 +24,16 @@ SETS = {"webpbn": sorted((ROOT / "webpbn-free").glob("*.non")),
         "jwilk": sorted((ROOT / "jwilk").glob("*.nin"))}
 # name: (backend, encoding, presolve)
 CONFIGS = {
-    "default": (DEFAULT_BACKEND, "runs", True),
+    "default": (DEFAULT_BACKEND, DEFAULT_ENCODING, True),
     "sat-runs": ("sat", "runs", True),
     "sat-automaton": ("sat", "automaton", True),
+    "cpsat-order": ("cpsat", "order", True),
+    "cpsat-runs": ("cpsat", "runs", True),
     "cpsat-automaton": ("cpsat", "automaton", True),
+    "z3-order": ("z3", "order", True),
     "z3-runs": ("z3", "runs", True),
     "z3-automaton": ("z3", "automaton", True),
+    "sat-order-nopre": ("sat", "order", False),
     "sat-runs-nopre": ("sat", "runs", False),
     "cpsat-automaton-nopre": ("cpsat", "automaton", False),
     "z3-runs-nopre": ("z3", "runs", False),

@@ -41,7 +41,7 @@ from smtpuzzle.pictures import (
 from smtpuzzle.puzzles import maze, maze_search
 from smtpuzzle.puzzles.frames import Frames
 from smtpuzzle.puzzles.frames_solve import STAGE2_BACKENDS, FramesOptions, solve_frames
-from smtpuzzle.puzzles.nonogram import Nonogram
+from smtpuzzle.puzzles.nonogram import DEFAULT_ENCODING, Nonogram
 from smtpuzzle.puzzles.nonogram_solve import DEFAULT_BACKEND, solve_nonogram
 from smtpuzzle.puzzles.tiling import Tiling, TilingSolution
 from smtpuzzle.render import (
@@ -152,7 +152,7 @@ def solve(
     distinct: Annotated[bool, typer.Option(
         help="With --all / --limit: one solution per symmetry class.")] = False,
     encoding: Annotated[str | None, typer.Option(
-        help="Nonograms: runs (default) or automaton.")] = None,
+        help="Nonograms: order (default), runs or automaton.")] = None,
     no_presolve: Annotated[bool, typer.Option(
         "--no-presolve", help="Nonograms: skip line solving and probing.")] = False,
     no_probing: Annotated[bool, typer.Option(
@@ -174,7 +174,7 @@ def solve(
     if isinstance(puzzle, Nonogram):
         limit_n = None if all_solutions else (
             limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
-        _solve_nonogram(puzzle, backend or DEFAULT_BACKEND, solver, encoding or "runs",
+        _solve_nonogram(puzzle, backend or DEFAULT_BACKEND, solver, encoding or DEFAULT_ENCODING,
                         not no_presolve, not no_probing, time_limit, limit_n,
                         count_solutions or all_solutions or limit is not None,
                         all_solutions or (limit is not None and not count_solutions), svg, png,
@@ -771,7 +771,7 @@ def _build_any(puzzle: Tiling | Frames | Nonogram, encoding: str | None) -> Mode
         raise PuzzleError(f"{puzzle.name} is a frames puzzle: its models are built in "
                           f"stages (`smtpuzzle frames {puzzle.name}`)")
     if isinstance(puzzle, Nonogram):
-        return puzzle.build_model(encoding or "runs")
+        return puzzle.build_model(encoding or DEFAULT_ENCODING)
     if encoding is not None:
         raise PuzzleError(f"--encoding: for nonograms only ({puzzle.name} is a tiling)")
     return puzzle.build_model()

@@ -14,8 +14,9 @@ from smtpuzzle.backends import get_backend
 from smtpuzzle.formats.dimacs import decode_answer, export_file
 from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.library import resolve
+from smtpuzzle.model import Model
 from smtpuzzle.puzzles.linesolve import _solve_line, presolve
-from smtpuzzle.puzzles.nonogram import ENCODINGS, Nonogram, grid_strings, line_runs
+from smtpuzzle.puzzles.nonogram import ENCODINGS, Nonogram, add_line, grid_strings, line_runs
 from smtpuzzle.puzzles.nonogram_solve import solve_nonogram
 from smtpuzzle.puzzles.nonogram_symmetry import clue_symmetries
 from tests.helpers import ROOT
@@ -123,6 +124,33 @@ def test_line_solver_matches_brute_force_on_random_lines():
         assert fixed == int((want != cells).sum()) and (got == want).all()
 
 
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_one_line_models_have_exactly_the_fitting_lines(encoding: str):
+    # The model's solutions are exactly the words that fit the clue and the known cells
+    # (the order encoding's holes and constant bounds come from the known cells).
+    rng = np.random.default_rng(11)
+    sat = get_backend("sat")
+    for _ in range(60):
+        n = int(rng.integers(1, 9))
+        truth = "".join(rng.choice(["#", "."], n))
+        clue = line_runs(truth)
+        known = np.full((1, n), -1, np.int8)
+        for i in np.flatnonzero(rng.random(n) < 0.3):
+            known[0, i] = truth[i] == "#"
+        want = {"".join(w) for w in itertools.product("#.", repeat=n)
+                if line_runs("".join(w)) == clue
+                and all(known[0, i] == -1 or (known[0, i] == 1) == (w[i] == "#")
+                        for i in range(n))}
+        model = Model()
+        cells = model.new_bools(n, user=True, names=[f"c{i}" for i in range(n)])
+        fixed = known[0] != -1
+        model.add_clauses(np.where(known[0][fixed] == 1, cells[fixed], -cells[fixed])[:, None])
+        add_line(model, encoding, cells, known[0], clue)
+        got = {grid_strings(np.asarray([r.values]))[0]
+               for r in sat.solutions(model, limit=None)}
+        assert got == want, (clue, known.tolist(), encoding)
+
+
 # -- verdicts ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", WITH_GOAL, ids=lambda p: p.stem)
@@ -133,7 +161,7 @@ def test_every_webpbn_goal_is_reproduced_and_unique(path: Path):
 
 
 @pytest.mark.parametrize("path", WITH_GOAL[:4], ids=lambda p: p.stem)
-@pytest.mark.parametrize("encoding", ["runs", "automaton"])
+@pytest.mark.parametrize("encoding", ENCODINGS)
 def test_goals_without_presolve_on_sat(path: Path, encoding: str):
     p = load_nonogram(path)
     ans = solve_nonogram(p, "sat", encoding=encoding, use_presolve=False)
@@ -235,8 +263,9 @@ def test_knotty_is_multiple_through_its_rotational_symmetry():
     assert ans.solutions[0] != ans.solutions[1]
     for s in ans.solutions:
         puzzle.verify(s)
-    # The symmetric rounds respect a time limit too: too short to decide, so unknown.
-    short = solve_nonogram(puzzle, time_limit=2)
+    # The symmetric rounds respect a time limit too: too short to decide (the runs encoding
+    # needs about 20 s here), so unknown.
+    short = solve_nonogram(puzzle, "sat", encoding="runs", time_limit=2)
     assert short.status == "unknown" and not short.complete
 
 
@@ -254,7 +283,7 @@ def test_counts_agree_with_brute_force_on_every_back_end_and_encoding(seed: int)
     p = from_grid(rows)
     want = brute_force_count(p)
     for backend in ("sat", "cpsat", "z3"):
-        for encoding in ("runs", "automaton"):
+        for encoding in ENCODINGS:
             for pre in (True, False):
                 ans = solve_nonogram(p, backend, encoding=encoding, use_presolve=pre,
                                      limit=None)
@@ -265,7 +294,7 @@ def test_counts_agree_with_brute_force_on_every_back_end_and_encoding(seed: int)
 def test_back_ends_and_encodings_agree_on_small_jwilk_puzzles(path: Path):
     p = load_nonogram(path)
     verdicts = {(b, e): solve_nonogram(p, b, encoding=e, use_presolve=False).status
-                for b in ("sat", "cpsat", "z3") for e in ("runs", "automaton")}
+                for b in ("sat", "cpsat", "z3") for e in ENCODINGS}
     verdicts[("presolve", "")] = solve_nonogram(p).status
     assert len(set(verdicts.values())) == 1, verdicts
     assert next(iter(verdicts.values())) in ("unique", "multiple")
@@ -276,11 +305,12 @@ def test_presolve_settles_line_solvable_puzzles_outright():
     assert pre.solved and pre.line_known == pre.grid.size
 
 
-def test_dimacs_round_trip(tmp_path: Path):
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_dimacs_round_trip(tmp_path: Path, encoding: str):
     from pysat.solvers import Solver
 
     p = load_nonogram(WEBPBN / "webpbn-00006.non")
-    model = p.build_model("automaton")
+    model = p.build_model(encoding)
     cnf_path = tmp_path / "cat.cnf"
     cnf = export_file(model, cnf_path)
     with Solver(name="cadical195", bootstrap_with=cnf.as_lists()) as s:

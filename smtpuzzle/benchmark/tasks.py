@@ -100,10 +100,11 @@ def _frames(entry: Entry, backend: str, solver: str | None, time_limit: float) -
 
 
 def _nonogram(entry: Entry, backend: str, solver: str | None, time_limit: float) -> Outcome:
+    from smtpuzzle.puzzles.nonogram import DEFAULT_ENCODING
     from smtpuzzle.puzzles.nonogram_solve import solve_nonogram
 
     puzzle = load_puzzle(entry.target)
-    encoding = str(entry.options.get("encoding", "runs"))
+    encoding = str(entry.options.get("encoding", DEFAULT_ENCODING))
     presolve = bool(entry.options.get("presolve", True))
     ans = solve_nonogram(puzzle, backend, solver, encoding=encoding, use_presolve=presolve,
                          time_limit=time_limit)

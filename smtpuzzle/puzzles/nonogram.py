@@ -7,6 +7,8 @@ Encodings:
 - ``runs``: a boolean per possible start of every run; each run starts exactly once; run
   j+1 starts after run j and a gap (clauses both ways, the second one redundant but a
   help to propagation); a filled cell lies in a chosen run, a chosen run fills its cells.
+- ``order``: the same runs, each start an integer spelled by bound literals ("run j starts
+  at t or later"), see nonogram_order; what SAT solvers learn from it generalises better.
 - ``automaton``: each line is a word of a small deterministic automaton
   (``0* 1^r1 0+ 1^r2 ... 0*``); CP-SAT takes it natively, sat and z3 unroll it.
 """
@@ -20,9 +22,11 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.model import Groups, Model, headed_groups
+from smtpuzzle.puzzles.nonogram_order import add_order_line
 
 Clue = tuple[int, ...]
-ENCODINGS = ("runs", "automaton")
+ENCODINGS = ("runs", "order", "automaton")
+DEFAULT_ENCODING = "order"  # see bench/RESULTS.md, "Nonograms": decides knotty and faase
 UNKNOWN, EMPTY, FILLED = -1, 0, 1
 
 
@@ -118,11 +122,7 @@ class Nonogram:
                     if clue:
                         model.add_false()
                     continue
-            if encoding == "automaton":
-                transitions, finals = clue_automaton(clue)
-                model.add_automaton(line_vars, transitions, 0, finals)
-            else:
-                _add_runs(model, line_vars, line_known, clue)
+            add_line(model, encoding, line_vars, line_known, clue)
         return model
 
     # -- solutions -------------------------------------------------------------------------
@@ -232,14 +232,28 @@ def run_starts(clue: Clue, known: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def _add_runs(model: Model, cells: np.ndarray, known: np.ndarray, clue: Clue) -> None:
+def add_line(model: Model, encoding: str, cells: np.ndarray, known: np.ndarray,
+             clue: Clue) -> None:
+    """Constrain the literals ``cells`` to spell a line that fits ``clue``, in the given
+    encoding. ``known`` (-1/0/1 per cell) only narrows the run starts; fixing those cells
+    is the caller's job (build_model adds them as unit clauses)."""
+    if encoding == "automaton":
+        transitions, finals = clue_automaton(clue)
+        model.add_automaton(cells, transitions, 0, finals)
+        return
     if not clue:
         model.add_clauses(-cells[:, None])
         return
     starts = run_starts(clue, known)
     if any(len(s) == 0 for s in starts):
         model.add_false()
-        return
+    elif encoding == "order":
+        add_order_line(model, cells, clue, starts)
+    else:
+        _add_runs(model, cells, clue, starts)
+
+
+def _add_runs(model: Model, cells: np.ndarray, clue: Clue, starts: list[np.ndarray]) -> None:
     xs = [model.new_bools(len(s)) for s in starts]
     model.add_exactly_one(xs)
     pos = [_ranges(s, s + r) for s, r in zip(starts, clue, strict=True)]

@@ -20,12 +20,12 @@ import numpy as np
 from smtpuzzle.backends import get_backend
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.linesolve import Presolve, presolve
-from smtpuzzle.puzzles.nonogram import Nonogram, grid_array, grid_strings
+from smtpuzzle.puzzles.nonogram import DEFAULT_ENCODING, Nonogram, grid_array, grid_strings
 from smtpuzzle.puzzles.nonogram_symmetry import ClueSymmetry, clue_symmetries
 from smtpuzzle.result import Stats, Status
 
 VERDICTS = ("unique", "multiple", "none", "unknown")
-DEFAULT_BACKEND = "cpsat"  # its portfolio finds knotty's symmetric solutions fastest
+DEFAULT_BACKEND = "sat"  # CaDiCaL on the order encoding: the only one to decide faase
 SYMMETRIC_TRY_S = 20.0  # first round's time per search when clues have symmetries
 
 
@@ -77,7 +77,7 @@ def solve_nonogram(
     puzzle: Nonogram,
     backend: str = DEFAULT_BACKEND,
     solver: str | None = None,
-    encoding: str = "runs",
+    encoding: str = DEFAULT_ENCODING,
     use_presolve: bool = True,
     probing: bool = True,
     time_limit: float | None = None,
