@@ -16,7 +16,15 @@ from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.library import resolve
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.linesolve import _solve_line, presolve
-from smtpuzzle.puzzles.nonogram import ENCODINGS, Nonogram, add_line, grid_strings, line_runs
+from smtpuzzle.puzzles.nonogram import (
+    ENCODINGS,
+    Nonogram,
+    add_line,
+    grid_array,
+    grid_strings,
+    line_runs,
+)
+from smtpuzzle.puzzles.nonogram_local import nearby_solution
 from smtpuzzle.puzzles.nonogram_solve import solve_nonogram
 from smtpuzzle.puzzles.nonogram_symmetry import clue_symmetries
 from tests.helpers import ROOT
@@ -368,3 +376,40 @@ def test_cli_count_and_export_decode(tmp_path: Path):
 def test_cli_rejects_nonogram_options_for_tilings():
     p = run("solve", "pentomino-6x10", "--encoding", "runs")
     assert p.returncode == 2 and "for nonograms only" in p.stderr
+
+
+# -- second solutions next to a first ----------------------------------------------------
+
+def test_faase_has_several_solutions_and_each_has_a_neighbour():
+    # Three stored solutions of faase (each from a SAT run); far apart from each other,
+    # and each one has another solution in a small patch next to it.
+    puzzle = load_nonogram(WEBPBN / "faase.non")
+    stored = json.loads((ROOT / "tests" / "data" / "faase-solutions.json").read_text())
+    sols = stored["solutions"]
+    assert len({tuple(s) for s in sols}) == 3
+    for s in sols:
+        puzzle.verify(s)
+        near = nearby_solution(puzzle, s)
+        assert near is not None and near != s
+        puzzle.verify(near)
+        diff = np.argwhere(grid_array(near) != grid_array(s))
+        assert (np.ptp(diff, axis=0) < 16).all()  # inside one window
+
+
+@pytest.mark.parametrize("path", WITH_GOAL, ids=lambda p: p.stem)
+def test_unique_puzzles_have_no_neighbouring_solution(path: Path):
+    p = load_nonogram(path)
+    assert nearby_solution(p, p.goal) is None
+
+
+def test_a_switch_is_found_next_to_a_solution():
+    # Dots on the diagonal of a 2x2 block inside a larger picture: the anti-diagonal fits
+    # the same clues.
+    rows = ["#####.....", "#.........", "#...#.....", "#....#....", "#.........",
+            "##########"]
+    p = from_grid(rows)
+    near = nearby_solution(p, rows)
+    assert near is not None and near != rows
+    p.verify(near)
+    ans = solve_nonogram(p)
+    assert ans.status == "multiple"

@@ -214,7 +214,7 @@ class Presolve:
         return not self.contradiction and self.known == self.grid.size
 
 
-def _clue_arrays(puzzle: Nonogram) -> tuple[np.ndarray, np.ndarray]:
+def clue_arrays(puzzle: Nonogram) -> tuple[np.ndarray, np.ndarray]:
     clues = [c for _, _, c, _ in puzzle.lines()]
     sizes = np.array([len(c) for c in clues], dtype=np.int64)
     flat = np.array([v for c in clues for v in c], dtype=np.int64)
@@ -225,7 +225,7 @@ def presolve(puzzle: Nonogram, probing: bool = True, deadline: float | None = No
     """Line-solve to a fixpoint, then (optionally) probe until nothing more is learnt or the
     ``deadline`` (a ``time.perf_counter()`` value) passes; probing stops early, never wrong."""
     t0 = time.perf_counter()
-    flat, offs = _clue_arrays(puzzle)
+    flat, offs = clue_arrays(puzzle)
     grid = np.full((puzzle.height, puzzle.width), UNKNOWN, dtype=np.int8)
     ok = _propagate(grid, flat, offs, np.ones(puzzle.height, np.bool_),
                     np.ones(puzzle.width, np.bool_))

@@ -12,6 +12,7 @@ gives a second one, its image, so the verdict is ``multiple`` at once.
 from __future__ import annotations
 
 import time
+from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,7 @@ from smtpuzzle.backends import get_backend
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.linesolve import Presolve, presolve
 from smtpuzzle.puzzles.nonogram import DEFAULT_ENCODING, Nonogram, grid_array, grid_strings
+from smtpuzzle.puzzles.nonogram_local import nearby_solution
 from smtpuzzle.puzzles.nonogram_symmetry import ClueSymmetry, clue_symmetries
 from smtpuzzle.result import Stats, Status
 
@@ -125,15 +127,35 @@ def solve_nonogram(
     left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
     enum = engine.solutions(model, limit=limit, time_limit=left)
     found: list[list[str]] = []
+    notes: list[str] = []
     interrupted = False
     try:
-        for r in enum:
-            found.append(puzzle.decode(r.values))
+        with closing(iter(enum)) as results:
+            for r in results:
+                found.append(puzzle.decode(r.values))
+                if limit == 2 and len(found) == 1:
+                    # The back end goes on looking meanwhile (in its own process).
+                    near = _nearby(puzzle, found[0], deadline, notes)
+                    if near is not None:
+                        found.append(near)
+                        break
     except KeyboardInterrupt:
         interrupted = True
     complete = enum.complete and not interrupted
     status = _verdict(len(found), complete or len(found) >= 2)
-    return answer(status, found, complete, stats=enum.stats, interrupted=interrupted)
+    return answer(status, found, complete, stats=enum.stats, interrupted=interrupted,
+                  notes=notes)
+
+
+def _nearby(puzzle: Nonogram, first: list[str], deadline: float | None,
+            notes: list[str]) -> list[str] | None:
+    """A second solution that differs from ``first`` in one small patch, if there is one."""
+    near = nearby_solution(puzzle, first, deadline)
+    if near is not None:
+        cells = sum(a != b for r1, r2 in zip(first, near, strict=True)
+                    for a, b in zip(r1, r2, strict=True))
+        notes.append(f"second solution found next to the first: they differ in {cells} cells")
+    return near
 
 
 def _moved_image(puzzle: Nonogram, solution: list[str], symmetries: list[ClueSymmetry],
@@ -212,6 +234,9 @@ def _decide_by_symmetry(puzzle: Nonogram, engine: Any, encoding: str,
             image = _moved_image(puzzle, first, symmetries, notes)
             if image is not None:
                 return "multiple", [first, image], False, stats
+            near = _nearby(puzzle, first, deadline, notes)
+            if near is not None:
+                return "multiple", [first, near], False, stats
             settled = set()
             break  # now a second solution, from the smallest search again
         else:

@@ -1,0 +1,85 @@
+"""A second nonogram solution near a first one: a cheap way to show "multiple".
+
+Puzzles with several solutions often differ in one small patch: faase's solutions differ
+in a 2 x 2 switch (two rows and two columns whose dots trade places). For each window of
+the grid, the cells outside keep the first solution's values and the cells inside are
+line-solved again; each cell left open is then set against the first solution and the
+window completed by a small depth-first search with line solving at every node. Whatever
+this finds differs from the first solution and satisfies every clue (the caller verifies
+it). Finding nothing proves nothing: the global search goes on.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from smtpuzzle.puzzles.linesolve import _propagate, clue_arrays
+from smtpuzzle.puzzles.nonogram import Nonogram, grid_array, grid_strings
+
+WINDOW = 16  # cells a side; windows overlap by 12, so any patch up to 13 x 13 fits one
+STRIDE = 4
+NODES = 64  # search nodes per window
+
+
+def _dirty(grid: np.ndarray, r0: int, r1: int, c0: int, c1: int
+           ) -> tuple[np.ndarray, np.ndarray]:
+    rows = np.zeros(grid.shape[0], np.bool_)
+    cols = np.zeros(grid.shape[1], np.bool_)
+    rows[r0:r1] = True
+    cols[c0:c1] = True
+    return rows, cols
+
+
+def _complete(grid: np.ndarray, flat: np.ndarray, offs: np.ndarray, box: tuple[int, ...],
+              budget: list[int]) -> np.ndarray | None:
+    """A full grid extending ``grid`` (propagated, open cells only inside ``box``), or None
+    when there is none or the node budget runs out."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
+    r0, r1, c0, c1 = box
+    open_cells = np.argwhere(grid[r0:r1, c0:c1] == -1)
+    if not len(open_cells):
+        return grid
+    r, c = open_cells[0] + (r0, c0)
+    for v in (1, 0):
+        g = grid.copy()
+        g[r, c] = v
+        rows, cols = _dirty(g, r, r + 1, c, c + 1)
+        if _propagate(g, flat, offs, rows, cols):
+            done = _complete(g, flat, offs, box, budget)
+            if done is not None:
+                return done
+    return None
+
+
+def nearby_solution(puzzle: Nonogram, solution: list[str],
+                    deadline: float | None = None) -> list[str] | None:
+    """Another solution that differs from ``solution`` only inside one window, if the
+    windows show one before ``deadline``."""
+    first = grid_array(solution).astype(np.int8)
+    flat, offs = clue_arrays(puzzle)
+    h, w = first.shape
+    size_r, size_c = min(WINDOW, h), min(WINDOW, w)
+    for r0 in range(0, max(h - size_r, 0) + STRIDE, STRIDE):
+        for c0 in range(0, max(w - size_c, 0) + STRIDE, STRIDE):
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
+            r0, c0 = min(r0, h - size_r), min(c0, w - size_c)
+            box = (r0, r0 + size_r, c0, c0 + size_c)
+            g = first.copy()
+            g[box[0]:box[1], box[2]:box[3]] = -1
+            if not _propagate(g, flat, offs, *_dirty(g, *box)):
+                continue  # cannot happen for a true solution; nothing to learn here
+            for r, c in np.argwhere(g == -1):
+                flipped = g.copy()
+                flipped[r, c] = 1 - first[r, c]
+                rows, cols = _dirty(flipped, r, r + 1, c, c + 1)
+                if not _propagate(flipped, flat, offs, rows, cols):
+                    continue
+                done = _complete(flipped, flat, offs, box, [NODES])
+                if done is not None:
+                    return grid_strings(done == 1)
+    return None
