@@ -8,7 +8,9 @@ import pytest
 from smtpuzzle import Model, Status, get_backend, to_cnf
 from smtpuzzle.backends import cnf as cnf_module
 
-BACKENDS = [("cpsat", None), ("sat", None), ("sat", "minisat22"), ("z3", None), ("z3", "qffd")]
+# kissat404 is not incremental: each further solution gets a new solver.
+BACKENDS = [("cpsat", None), ("sat", None), ("sat", "minisat22"), ("sat", "kissat404"),
+            ("z3", None), ("z3", "qffd")]
 
 
 def brute_force_count(model: Model, check) -> int:

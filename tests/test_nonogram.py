@@ -413,3 +413,11 @@ def test_a_switch_is_found_next_to_a_solution():
     p.verify(near)
     ans = solve_nonogram(p)
     assert ans.status == "multiple"
+
+
+def test_a_solver_that_is_not_incremental_still_proves_uniqueness():
+    # Kissat aborts when given a blocking clause after a solve on this puzzle; the sat back
+    # end starts a new solver for each further solution instead.
+    p = load_nonogram(WEBPBN / "webpbn-06574.non")
+    ans = solve_nonogram(p, "sat", "kissat404", use_presolve=False)
+    assert ans.status == "unique" and ans.solutions == [p.goal]

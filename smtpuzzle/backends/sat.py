@@ -18,6 +18,9 @@ from smtpuzzle.model import Model
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 DEFAULT_SOLVER = "cadical195"
+# Solvers that cannot take clauses after a solve (Kissat then answers wrongly or aborts):
+# each further solution is searched by a new solver with the blocking clauses so far.
+NOT_INCREMENTAL = {"kissat404"}
 
 
 def solver_names() -> list[str]:
@@ -77,11 +80,15 @@ def _child(name: str, cnf: CNF, user: np.ndarray, limit: int | None, send: Send)
     from pysat.solvers import Solver
 
     t0 = time.perf_counter()
-    solver = Solver(name=name, bootstrap_with=cnf.as_lists())
+    clauses = cnf.as_lists()
+    solver = Solver(name=name, bootstrap_with=clauses)
     send(("loaded", time.perf_counter() - t0))
     solve_time, found = 0.0, 0
     while limit is None or found < limit:
         t0 = time.perf_counter()
+        if found and name in NOT_INCREMENTAL:
+            solver.delete()
+            solver = Solver(name=name, bootstrap_with=clauses)
         sat = solver.solve()
         solve_time += time.perf_counter() - t0
         if not sat:
@@ -93,5 +100,9 @@ def _child(name: str, cnf: CNF, user: np.ndarray, limit: int | None, send: Send)
         values = assignment[user]
         send(("sol", np.packbits(values).tobytes(), solve_time))
         found += 1
-        solver.add_clause(np.where(values, -user, user).tolist())
+        block = np.where(values, -user, user).tolist()
+        if name in NOT_INCREMENTAL:
+            clauses.append(block)
+        else:
+            solver.add_clause(block)
     send(("end", False, solve_time))
