@@ -23,6 +23,11 @@ STRIDE = 4
 NODES = 64  # search nodes per window
 
 
+def _offsets(n: int, size: int) -> list[int]:
+    """Window starts every STRIDE cells, the last window flush with the end."""
+    return sorted({min(i, n - size) for i in range(0, n - size + STRIDE, STRIDE)})
+
+
 def _dirty(grid: np.ndarray, r0: int, r1: int, c0: int, c1: int
            ) -> tuple[np.ndarray, np.ndarray]:
     rows = np.zeros(grid.shape[0], np.bool_)
@@ -63,11 +68,10 @@ def nearby_solution(puzzle: Nonogram, solution: list[str],
     flat, offs = clue_arrays(puzzle)
     h, w = first.shape
     size_r, size_c = min(WINDOW, h), min(WINDOW, w)
-    for r0 in range(0, max(h - size_r, 0) + STRIDE, STRIDE):
-        for c0 in range(0, max(w - size_c, 0) + STRIDE, STRIDE):
+    for r0 in _offsets(h, size_r):
+        for c0 in _offsets(w, size_c):
             if deadline is not None and time.perf_counter() > deadline:
                 return None
-            r0, c0 = min(r0, h - size_r), min(c0, w - size_c)
             box = (r0, r0 + size_r, c0, c0 + size_c)
             g = first.copy()
             g[box[0]:box[1], box[2]:box[3]] = -1
