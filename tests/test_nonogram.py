@@ -421,3 +421,13 @@ def test_a_solver_that_is_not_incremental_still_proves_uniqueness():
     p = load_nonogram(WEBPBN / "webpbn-06574.non")
     ans = solve_nonogram(p, "sat", "kissat404", use_presolve=False)
     assert ans.status == "unique" and ans.solutions == [p.goal]
+
+
+@pytest.mark.slow
+def test_faase_is_decided_multiple_from_scratch():
+    # Minutes: the first solution is the hard part (bench/RESULTS.md, "Session 9").
+    puzzle = load_nonogram(WEBPBN / "faase.non")
+    ans = solve_nonogram(puzzle, time_limit=1800)
+    assert ans.status == "multiple" and ans.solutions[0] != ans.solutions[1]
+    for s in ans.solutions:
+        puzzle.verify(s)
