@@ -215,6 +215,7 @@ class Presolve:
 
 
 def clue_arrays(puzzle: Nonogram) -> tuple[np.ndarray, np.ndarray]:
+    """Every line's clue (rows, then columns) as one flat array and its offsets."""
     clues = [c for _, _, c, _ in puzzle.lines()]
     sizes = np.array([len(c) for c in clues], dtype=np.int64)
     flat = np.array([v for c in clues for v in c], dtype=np.int64)

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from smtpuzzle.puzzles.linesolve import _propagate, clue_arrays
+from smtpuzzle.puzzles.linesolve import _propagate, _try, clue_arrays
 from smtpuzzle.puzzles.nonogram import Nonogram, grid_array, grid_strings
 
 WINDOW = 16  # cells a side; windows overlap by 12, so any patch up to 13 x 13 fits one
@@ -30,6 +30,7 @@ def _offsets(n: int, size: int) -> list[int]:
 
 def _dirty(grid: np.ndarray, r0: int, r1: int, c0: int, c1: int
            ) -> tuple[np.ndarray, np.ndarray]:
+    """Line-solving work list: the rows and columns that cross the box."""
     rows = np.zeros(grid.shape[0], np.bool_)
     cols = np.zeros(grid.shape[1], np.bool_)
     rows[r0:r1] = True
@@ -50,10 +51,8 @@ def _complete(grid: np.ndarray, flat: np.ndarray, offs: np.ndarray, box: tuple[i
         return grid
     r, c = open_cells[0] + (r0, c0)
     for v in (1, 0):
-        g = grid.copy()
-        g[r, c] = v
-        rows, cols = _dirty(g, r, r + 1, c, c + 1)
-        if _propagate(g, flat, offs, rows, cols):
+        ok, g = _try(grid, flat, offs, r, c, v)
+        if ok:
             done = _complete(g, flat, offs, box, budget)
             if done is not None:
                 return done
@@ -78,10 +77,8 @@ def nearby_solution(puzzle: Nonogram, solution: list[str],
             if not _propagate(g, flat, offs, *_dirty(g, *box)):
                 continue  # cannot happen for a true solution; nothing to learn here
             for r, c in np.argwhere(g == -1):
-                flipped = g.copy()
-                flipped[r, c] = 1 - first[r, c]
-                rows, cols = _dirty(flipped, r, r + 1, c, c + 1)
-                if not _propagate(flipped, flat, offs, rows, cols):
+                ok, flipped = _try(g, flat, offs, r, c, 1 - int(first[r, c]))
+                if not ok:
                     continue
                 done = _complete(flipped, flat, offs, box, [NODES])
                 if done is not None:

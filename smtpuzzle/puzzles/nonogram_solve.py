@@ -134,7 +134,7 @@ def solve_nonogram(
             for r in results:
                 found.append(puzzle.decode(r.values))
                 if limit == 2 and len(found) == 1:
-                    # The back end goes on looking meanwhile (in its own process).
+                    # The sat back end's child process goes on searching meanwhile.
                     near = _nearby(puzzle, found[0], deadline, notes)
                     if near is not None:
                         found.append(near)
@@ -152,8 +152,7 @@ def _nearby(puzzle: Nonogram, first: list[str], deadline: float | None,
     """A second solution that differs from ``first`` in one small patch, if there is one."""
     near = nearby_solution(puzzle, first, deadline)
     if near is not None:
-        cells = sum(a != b for r1, r2 in zip(first, near, strict=True)
-                    for a, b in zip(r1, r2, strict=True))
+        cells = int((grid_array(first) != grid_array(near)).sum())
         notes.append(f"second solution found next to the first: they differ in {cells} cells")
     return near
 
