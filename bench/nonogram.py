@@ -22,21 +22,22 @@ from smtpuzzle.puzzles.nonogram_solve import DEFAULT_BACKEND, solve_nonogram
 ROOT = Path(__file__).resolve().parent.parent / "models" / "nonograms"
 SETS = {"webpbn": sorted((ROOT / "webpbn-free").glob("*.non")),
         "jwilk": sorted((ROOT / "jwilk").glob("*.nin"))}
-# name: (backend, encoding, presolve)
+# name: (backend, encoding, presolve, guess)
 CONFIGS = {
-    "default": (DEFAULT_BACKEND, DEFAULT_ENCODING, True),
-    "sat-runs": ("sat", "runs", True),
-    "sat-automaton": ("sat", "automaton", True),
-    "cpsat-order": ("cpsat", "order", True),
-    "cpsat-runs": ("cpsat", "runs", True),
-    "cpsat-automaton": ("cpsat", "automaton", True),
-    "z3-order": ("z3", "order", True),
-    "z3-runs": ("z3", "runs", True),
-    "z3-automaton": ("z3", "automaton", True),
-    "sat-order-nopre": ("sat", "order", False),
-    "sat-runs-nopre": ("sat", "runs", False),
-    "cpsat-automaton-nopre": ("cpsat", "automaton", False),
-    "z3-runs-nopre": ("z3", "runs", False),
+    "default": (DEFAULT_BACKEND, DEFAULT_ENCODING, True, True),
+    "default-noguess": (DEFAULT_BACKEND, DEFAULT_ENCODING, True, False),
+    "sat-runs": ("sat", "runs", True, True),
+    "sat-automaton": ("sat", "automaton", True, True),
+    "cpsat-order": ("cpsat", "order", True, True),
+    "cpsat-runs": ("cpsat", "runs", True, True),
+    "cpsat-automaton": ("cpsat", "automaton", True, True),
+    "z3-order": ("z3", "order", True, True),
+    "z3-runs": ("z3", "runs", True, True),
+    "z3-automaton": ("z3", "automaton", True, True),
+    "sat-order-nopre": ("sat", "order", False, True),
+    "sat-runs-nopre": ("sat", "runs", False, True),
+    "cpsat-automaton-nopre": ("cpsat", "automaton", False, True),
+    "z3-runs-nopre": ("z3", "runs", False, True),
 }
 
 
@@ -58,10 +59,10 @@ def main() -> None:
             rejected.append(str(exc))
             continue
         for c in configs:
-            backend, encoding, pre = CONFIGS[c]
+            backend, encoding, pre, guess = CONFIGS[c]
             t0 = time.perf_counter()
             ans = solve_nonogram(puzzle, backend, encoding=encoding, use_presolve=pre,
-                                 time_limit=args.time_limit)
+                                 time_limit=args.time_limit, guess=guess)
             rows[c].append((puzzle.name, ans.status, time.perf_counter() - t0))
         print(f"{puzzle.name}: " + ", ".join(f"{c} {rows[c][-1][1]} {rows[c][-1][2]:.2f}s"
                                               for c in configs), flush=True)

@@ -21,6 +21,7 @@ class Backend(ABC):
     """``solve`` finds one solution or proves there is none; ``solutions`` enumerates."""
 
     name: str = "?"
+    uses_hints: bool = False  # whether the search starts from Model.hints
 
     def solve(self, model: Model, time_limit: float | None = None) -> Result:
         enum = self.solutions(model, limit=1, time_limit=time_limit)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import closing
+from typing import Any
 
 import numpy as np
 
@@ -21,6 +22,8 @@ DEFAULT_SOLVER = "cadical195"
 # Solvers that cannot take clauses after a solve (Kissat then answers wrongly or aborts):
 # each further solution is searched by a new solver with the blocking clauses so far.
 NOT_INCREMENTAL = {"kissat404"}
+NO_ASSUMPTIONS = {"kissat404"}  # these ignore a model's hints
+HINTS_KEPT = 0.75  # after a failed guess, the share of the surviving hints assumed again
 
 
 def solver_names() -> list[str]:
@@ -42,6 +45,10 @@ class SatBackend(Backend):
     def label(self) -> str:
         return f"sat:{self.solver}"
 
+    @property
+    def uses_hints(self) -> bool:  # type: ignore[override]
+        return self.solver not in NO_ASSUMPTIONS
+
     def _enumerate(
         self, model: Model, limit: int | None, time_limit: float | None, stats: Stats,
         enum: Enumeration,
@@ -55,8 +62,10 @@ class SatBackend(Backend):
         n_user = len(model.user_vars)
         loaded_at = None
 
+        hints = None if model.hints is None else np.asarray(model.hints).tolist()
+
         def work(send: Send) -> None:
-            _child(self.solver, cnf, model.user_vars, limit, send)
+            _child(self.solver, cnf, model.user_vars, limit, send, hints)
 
         with closing(child_messages(work, deadline)) as messages:
             for kind, *payload in messages:
@@ -76,7 +85,24 @@ class SatBackend(Backend):
             stats.solve_time = time.perf_counter() - loaded_at
 
 
-def _child(name: str, cnf: CNF, user: np.ndarray, limit: int | None, send: Send) -> None:
+def _solve_guided(solver: Any, hints: list[int]) -> bool:
+    """Solve assuming the hints; when they cannot all hold, give up the ones the solver
+    blames (its core) and the least confident quarter of the rest, and try again. The
+    last try assumes nothing, so the answer is always the formula's own."""
+    assumed = hints
+    while assumed:
+        if solver.solve(assumptions=assumed):
+            return True
+        core = set(solver.get_core() or ())
+        if not core:  # unsatisfiable whatever is assumed
+            return False
+        kept = [a for a in assumed if a not in core]
+        assumed = kept[: int(len(kept) * HINTS_KEPT)]
+    return solver.solve()
+
+
+def _child(name: str, cnf: CNF, user: np.ndarray, limit: int | None, send: Send,
+           hints: list[int] | None = None) -> None:
     from pysat.solvers import Solver
 
     t0 = time.perf_counter()
@@ -89,7 +115,10 @@ def _child(name: str, cnf: CNF, user: np.ndarray, limit: int | None, send: Send)
         if found and name in NOT_INCREMENTAL:
             solver.delete()
             solver = Solver(name=name, bootstrap_with=clauses)
-        sat = solver.solve()
+        if hints and not found and name not in NO_ASSUMPTIONS:
+            sat = _solve_guided(solver, hints)  # the first solution only: see Model.hints
+        else:
+            sat = solver.solve()
         solve_time += time.perf_counter() - t0
         if not sat:
             send(("end", True, solve_time))

@@ -21,7 +21,14 @@ import numpy as np
 from smtpuzzle.backends import get_backend
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.linesolve import Presolve, presolve
-from smtpuzzle.puzzles.nonogram import DEFAULT_ENCODING, Nonogram, grid_array, grid_strings
+from smtpuzzle.puzzles.nonogram import (
+    DEFAULT_ENCODING,
+    UNKNOWN,
+    Nonogram,
+    grid_array,
+    grid_strings,
+)
+from smtpuzzle.puzzles.nonogram_beliefs import beliefs, guesses
 from smtpuzzle.puzzles.nonogram_local import nearby_solution
 from smtpuzzle.puzzles.nonogram_symmetry import ClueSymmetry, clue_symmetries
 from smtpuzzle.result import Stats, Status
@@ -29,6 +36,7 @@ from smtpuzzle.result import Stats, Status
 VERDICTS = ("unique", "multiple", "none", "unknown")
 DEFAULT_BACKEND = "sat"  # CaDiCaL on the order encoding: the only one to decide faase
 SYMMETRIC_TRY_S = 20.0  # first round's time per search when clues have symmetries
+GUESS_SHARE = 0.7  # the most confident share of the open cells that the back end assumes
 
 
 @dataclass
@@ -84,16 +92,19 @@ def solve_nonogram(
     probing: bool = True,
     time_limit: float | None = None,
     limit: int | None = 2,
+    guess: bool = True,
 ) -> NonogramAnswer:
     """Decide ``puzzle``: find up to ``limit`` (at least 2; None for all) solutions, each
     verified. A larger limit counts solutions; ``complete`` says whether the count is exact
-    (the search ended rather than stopping at the limit)."""
+    (the search ended rather than stopping at the limit). ``guess`` lets the back end
+    start from the cells' beliefs (nonogram_beliefs), which never changes the answer."""
     limit = None if limit is None else max(limit, 2)
     engine = get_backend(backend, solver)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     pre: Presolve | None = None
     known = None
+    belief = None
 
     def answer(status: str, sols: list[list[str]], complete: bool, **kw: Any) -> NonogramAnswer:
         for s in sols:
@@ -109,6 +120,9 @@ def solve_nonogram(
             if pre.solved:
                 return answer("unique", [grid_strings(pre.grid == 1)], True)
             known = pre.grid
+        if guess and engine.uses_hints:
+            belief = beliefs(puzzle, known if known is not None else
+                             np.full((puzzle.height, puzzle.width), UNKNOWN, dtype=np.int8))
     except KeyboardInterrupt:
         return answer("unknown", [], False, interrupted=True)
     symmetries = clue_symmetries(puzzle) if limit == 2 else []
@@ -116,12 +130,12 @@ def solve_nonogram(
         notes: list[str] = []
         try:
             status, sols, complete, stats = _decide_by_symmetry(
-                puzzle, engine, encoding, known, symmetries, deadline, notes)
+                puzzle, engine, encoding, known, belief, symmetries, deadline, notes)
         except KeyboardInterrupt:
             return answer("unknown", [], False, interrupted=True, notes=notes)
         return answer(status, sols, complete, stats=stats, notes=notes)
     try:
-        model = puzzle.build_model(encoding, known=known)
+        model = _guided(puzzle.build_model(encoding, known=known), known, belief)
     except KeyboardInterrupt:
         return answer("unknown", [], False, interrupted=True)
     left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
@@ -171,8 +185,18 @@ def _moved_image(puzzle: Nonogram, solution: list[str], symmetries: list[ClueSym
     return None
 
 
+def _guided(model: Model, known: np.ndarray | None, belief: np.ndarray | None) -> Model:
+    """``model`` with the most confident beliefs as its hints (none without beliefs)."""
+    if belief is not None:
+        if known is None:
+            known = np.full(belief.shape, UNKNOWN, dtype=np.int8)
+        model.hints = guesses(model.user_vars, known, belief, GUESS_SHARE)
+    return model
+
+
 def _restricted(puzzle: Nonogram, encoding: str, known: np.ndarray | None,
-                g: ClueSymmetry | None, avoid: list[str] | None) -> Model:
+                belief: np.ndarray | None, g: ClueSymmetry | None,
+                avoid: list[str] | None) -> Model:
     """The puzzle's model restricted to solutions that ``g`` fixes (built as the quotient:
     a quarter of the lines for a rotation of 90), and/or with some cell differing from
     ``avoid``."""
@@ -181,11 +205,12 @@ def _restricted(puzzle: Nonogram, encoding: str, known: np.ndarray | None,
     if avoid is not None:
         cells = np.asarray(model.user_vars)
         model.add_clauses([np.where(grid_array(avoid).ravel(), -cells, cells).tolist()])
-    return model
+    return _guided(model, known, belief)
 
 
 def _decide_by_symmetry(puzzle: Nonogram, engine: Any, encoding: str,
-                        known: np.ndarray | None, symmetries: list[ClueSymmetry],
+                        known: np.ndarray | None, belief: np.ndarray | None,
+                        symmetries: list[ClueSymmetry],
                         deadline: float | None, notes: list[str],
                         ) -> tuple[str, list[list[str]], bool, Stats | None]:
     """Decide a puzzle whose clues have symmetries, in rounds. Each round runs the searches
@@ -212,7 +237,7 @@ def _decide_by_symmetry(puzzle: Nonogram, engine: Any, encoding: str,
             left = budget if deadline is None else min(budget, deadline - time.perf_counter())
             if left <= 0:
                 return "unknown", [first] if first else [], False, stats
-            result = engine.solve(_restricted(puzzle, encoding, known, g, first),
+            result = engine.solve(_restricted(puzzle, encoding, known, belief, g, first),
                                   time_limit=left)
             stats = result.stats
             if result.status is Status.UNSAT:
