@@ -157,6 +157,9 @@ def solve(
         "--no-presolve", help="Nonograms: skip line solving and probing.")] = False,
     no_probing: Annotated[bool, typer.Option(
         "--no-probing", help="Nonograms: line solving only, no probing.")] = False,
+    no_guess: Annotated[bool, typer.Option(
+        "--no-guess", help="Nonograms: the sat back end searches without the "
+                           "belief-propagation guesses.")] = False,
     count_solutions: Annotated[bool, typer.Option(
         "--count", help="Nonograms: count solutions (up to --limit, default 10000).")] = False,
     svg: Annotated[Path | None, typer.Option(
@@ -175,13 +178,14 @@ def solve(
         limit_n = None if all_solutions else (
             limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
         _solve_nonogram(puzzle, backend or DEFAULT_BACKEND, solver, encoding or DEFAULT_ENCODING,
-                        not no_presolve, not no_probing, time_limit, limit_n,
+                        not no_presolve, not no_probing, not no_guess, time_limit, limit_n,
                         count_solutions or all_solutions or limit is not None,
                         all_solutions or (limit is not None and not count_solutions), svg, png,
                         as_json)
         return
     nonogram_only = {"--encoding": encoding is not None, "--no-presolve": no_presolve,
-                     "--no-probing": no_probing, "--count": count_solutions}
+                     "--no-probing": no_probing, "--no-guess": no_guess,
+                     "--count": count_solutions}
     used = [k for k, v in nonogram_only.items() if v]
     if used:
         raise PuzzleError(f"{', '.join(used)}: for nonograms only ({model} is a tiling)")
@@ -240,13 +244,13 @@ def solve(
 
 
 def _solve_nonogram(puzzle: Nonogram, backend: str, solver: str | None, encoding: str,
-                    use_presolve: bool, probing: bool, time_limit: float | None,
+                    use_presolve: bool, probing: bool, guess: bool, time_limit: float | None,
                     limit: int | None, counting_: bool, listing: bool, svg: Path | None,
                     png: Path | None, as_json: bool) -> None:
     spinner = err.status(f"solving {puzzle.name} with {backend}...")
     with spinner if err.is_terminal and not as_json else nullcontext():
         ans = solve_nonogram(puzzle, backend, solver, encoding, use_presolve, probing,
-                             time_limit, limit)
+                             time_limit, limit, guess)
     # --all / --limit draw every solution; --count reports the number and draws two.
     shown = ans.solutions if listing or (counting_ and as_json) else ans.solutions[:2]
     for path in (svg, png):
@@ -259,6 +263,8 @@ def _solve_nonogram(puzzle: Nonogram, backend: str, solver: str | None, encoding
     else:
         pre = ans.presolve
         how = f"{ans.backend}, {ans.encoding} encoding" if ans.stats else "presolve"
+        if ans.guesses:
+            how += f", {ans.guesses} cells guessed"
         if pre is not None:
             how += f"; line solving settled {pre.line_known}, probing {pre.known} of " \
                    f"{pre.grid.size} cells"

@@ -24,9 +24,11 @@ from smtpuzzle.puzzles.nonogram import (
     grid_strings,
     line_runs,
 )
+from smtpuzzle.puzzles.nonogram_beliefs import _line_messages, beliefs, guesses
 from smtpuzzle.puzzles.nonogram_local import nearby_solution
 from smtpuzzle.puzzles.nonogram_solve import solve_nonogram
 from smtpuzzle.puzzles.nonogram_symmetry import clue_symmetries
+from smtpuzzle.result import Status
 from tests.helpers import ROOT
 from tests.helpers import cli as run
 
@@ -272,8 +274,8 @@ def test_knotty_is_multiple_through_its_rotational_symmetry():
     for s in ans.solutions:
         puzzle.verify(s)
     # The symmetric rounds respect a time limit too: too short to decide (the runs encoding
-    # needs about 20 s here), so unknown.
-    short = solve_nonogram(puzzle, "sat", encoding="runs", time_limit=2)
+    # without guesses needs about 20 s here), so unknown.
+    short = solve_nonogram(puzzle, "sat", encoding="runs", time_limit=2, guess=False)
     assert short.status == "unknown" and not short.complete
 
 
@@ -293,9 +295,10 @@ def test_counts_agree_with_brute_force_on_every_back_end_and_encoding(seed: int)
     for backend in ("sat", "cpsat", "z3"):
         for encoding in ENCODINGS:
             for pre in (True, False):
-                ans = solve_nonogram(p, backend, encoding=encoding, use_presolve=pre,
-                                     limit=None)
-                assert ans.complete and ans.count == want, (backend, encoding, pre)
+                for guess in ((True, False) if backend == "sat" else (True,)):
+                    ans = solve_nonogram(p, backend, encoding=encoding, use_presolve=pre,
+                                         limit=None, guess=guess)
+                    assert ans.complete and ans.count == want, (backend, encoding, pre, guess)
 
 
 @pytest.mark.parametrize("path", SMALL_JWILK, ids=lambda p: p.stem)
@@ -374,8 +377,99 @@ def test_cli_count_and_export_decode(tmp_path: Path):
 
 
 def test_cli_rejects_nonogram_options_for_tilings():
-    p = run("solve", "pentomino-6x10", "--encoding", "runs")
-    assert p.returncode == 2 and "for nonograms only" in p.stderr
+    for option in ("--encoding=runs", "--no-guess"):
+        p = run("solve", "pentomino-6x10", option)
+        assert p.returncode == 2 and "for nonograms only" in p.stderr
+
+
+def test_cli_reports_guesses_and_switches_them_off():
+    # Line solving alone leaves most of 00803 open: the back end gets guesses, or none.
+    on = json.loads(run("solve", "webpbn-00803", "--no-probing", "--json").stdout)
+    off = json.loads(run("solve", "webpbn-00803", "--no-probing", "--no-guess",
+                         "--json").stdout)
+    assert on["status"] == off["status"] == "unique"
+    assert on["solutions"] == off["solutions"]
+    load_nonogram(resolve("webpbn-00803")).verify(on["solutions"][0])
+    assert on["guesses"] > 1000 and off["guesses"] == 0
+    text = run("solve", "webpbn-00803", "--no-probing").stdout
+    assert f"{on['guesses']} cells guessed" in text
+
+
+# -- guesses ---------------------------------------------------------------------------
+
+def test_line_messages_match_weighted_brute_force():
+    # Each open cell's message: the weight of the fitting placements that fill it, each
+    # weighted by the incoming probabilities of the line's other open cells.
+    rng = np.random.default_rng(11)
+    for _ in range(600):
+        n = int(rng.integers(1, 9))
+        truth = "".join(rng.choice(["#", "."], n))
+        clue = line_runs(truth)
+        cells = np.full(n, -1, np.int8)
+        for i in np.flatnonzero(rng.random(n) < 0.3):
+            cells[i] = truth[i] == "#"
+        if rng.random() < 0.2:  # sometimes inconsistent
+            i = int(rng.integers(n))
+            cells[i] = 1 - max(int(cells[i]), 0)
+        incoming = rng.uniform(0.05, 0.95, n)
+        out = np.zeros(n)
+        ok = _line_messages(cells.copy(), np.array(clue, np.int64), incoming, out)
+        fits = [w for w in itertools.product("#.", repeat=n)
+                if line_runs("".join(w)) == clue
+                and all(cells[i] == -1 or (cells[i] == 1) == (w[i] == "#") for i in range(n))]
+        assert ok == bool(fits)
+        if not fits:
+            continue
+        filled = np.array([[c == "#" for c in w] for w in fits])
+        factors = np.where(cells == -1, np.where(filled, incoming, 1 - incoming), 1.0)
+        for i in range(n):
+            if cells[i] != -1:
+                assert out[i] == cells[i]
+                continue
+            others = np.prod(np.delete(factors, i, axis=1), axis=1)
+            assert out[i] == pytest.approx(others[filled[:, i]].sum() / others.sum())
+
+
+def test_beliefs_of_a_switch_are_undecided_and_guesses_come_most_confident_first():
+    # A 2x2 switch inside a picture: its four cells could go either way (belief near 1/2);
+    # the other open cells lean hard one way, and the guesses list those first.
+    rows = ["#####.....", "#.........", "#...#.....", "#....#....", "#.........",
+            "##########"]
+    p = from_grid(rows)
+    known = np.full((p.height, p.width), -1, np.int8)
+    known[0] = grid_array(rows)[0]
+    belief = beliefs(p, known)
+    assert belief is not None and (belief[0] == known[0]).all()
+    switch = np.zeros(known.shape, bool)
+    switch[2:4, 4:6] = True
+    assert belief[switch] == pytest.approx(0.5, abs=0.02)
+    assert (np.minimum(belief, 1 - belief)[~switch] < 0.01).all()
+    cells, filled = guesses(known, belief, 1.0)
+    assert sorted(cells.tolist()) == np.flatnonzero(known.ravel() == -1).tolist()
+    assert set(cells[-4:].tolist()) == set(np.flatnonzero(switch.ravel()).tolist())
+    confidence = np.abs(belief.ravel()[cells] - 0.5)
+    assert (np.diff(confidence) <= 1e-12).all()
+    assert (filled == (belief.ravel()[cells] > 0.5)).all()
+    assert len(guesses(known, belief, 0.5)[0]) == len(cells) // 2
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4", "minisat22", "kissat404"])
+def test_wrong_guesses_never_change_the_answer(solver: str):
+    # Every cell guessed wrong, and every cell guessed right: the goal, proved unique, all
+    # the same; a contradictory puzzle with guesses is still none.
+    p = load_nonogram(WEBPBN / "webpbn-00065.non")
+    goal = grid_array(p.goal).ravel()
+    backend = get_backend("sat", solver)
+    for wrong in (True, False):
+        model = p.build_model("order")
+        cells = model.user_vars
+        model.hints = np.where(goal != wrong, cells, -cells)
+        enum = backend.solutions(model, limit=None)
+        sols = [p.decode(r.values) for r in enum]
+        assert sols == [p.goal] and enum.complete
+    bad = Nonogram(rows=[(2,), ()], cols=[(), (2,)]).build_model("order")
+    bad.hints = bad.user_vars
+    assert backend.solve(bad).status is Status.UNSAT
 
 
 # -- second solutions next to a first ----------------------------------------------------
@@ -423,11 +517,22 @@ def test_a_solver_that_is_not_incremental_still_proves_uniqueness():
     assert ans.status == "unique" and ans.solutions == [p.goal]
 
 
+def test_faase_is_decided_multiple_from_guesses():
+    # Seconds: the guesses lead CaDiCaL to a first solution, a switch next to it is the
+    # second (bench/RESULTS.md, "Session 10").
+    puzzle = load_nonogram(WEBPBN / "faase.non")
+    ans = solve_nonogram(puzzle, time_limit=300)
+    assert ans.status == "multiple" and ans.solutions[0] != ans.solutions[1]
+    assert ans.guesses > 1000
+    for s in ans.solutions:
+        puzzle.verify(s)
+
+
 @pytest.mark.slow
-def test_faase_is_decided_multiple_from_scratch():
+def test_faase_is_decided_multiple_without_guesses():
     # Minutes: the first solution is the hard part (bench/RESULTS.md, "Session 9").
     puzzle = load_nonogram(WEBPBN / "faase.non")
-    ans = solve_nonogram(puzzle, time_limit=1800)
+    ans = solve_nonogram(puzzle, time_limit=1800, guess=False)
     assert ans.status == "multiple" and ans.solutions[0] != ans.solutions[1]
     for s in ans.solutions:
         puzzle.verify(s)

@@ -149,13 +149,10 @@ def beliefs(puzzle: Nonogram, known: np.ndarray) -> np.ndarray | None:
     return out
 
 
-def guesses(cells: np.ndarray, known: np.ndarray, belief: np.ndarray,
-            share: float) -> np.ndarray:
-    """Literals on the open cells (``cells`` holds their variables), the most confident
-    ``share`` of them, most confident first: a cell believed filled as itself, one
-    believed empty negated."""
+def guesses(known: np.ndarray, belief: np.ndarray, share: float) -> tuple[np.ndarray, np.ndarray]:
+    """The most confident ``share`` of the open cells, most confident first: their indices
+    (row-major) and the values believed (True for filled)."""
     open_cells = np.flatnonzero(np.asarray(known).ravel() == UNKNOWN)
     b = belief.ravel()[open_cells]
     order = np.argsort(-np.abs(b - 0.5), kind="stable")[: int(len(open_cells) * share)]
-    lits = np.asarray(cells).ravel()[open_cells[order]]
-    return np.where(b[order] > 0.5, lits, -lits)
+    return open_cells[order], b[order] > 0.5

@@ -4,6 +4,11 @@ The verdict is ``unique``, ``multiple`` (two differing solutions shown), ``none`
 ``unknown`` (time limit or Ctrl-C). Uniqueness is proved by enumerating on the cell
 variables with a limit of two; counting raises the limit. Every solution is verified.
 
+The sat back end starts from guesses: belief propagation (nonogram_beliefs) rates every
+open cell, and the most confident half are assumed while the first solution is searched,
+those a conflict blames given up. A guess never decides anything: the last resort is the
+search that assumes nothing. On faase this turns minutes into seconds.
+
 When the clues have a symmetry (nonogram_symmetry), deciding uses it: solutions with that
 symmetry are searched first (a much smaller search), and a solution that the symmetry moves
 gives a second one, its image, so the verdict is ``multiple`` at once.
@@ -36,7 +41,8 @@ from smtpuzzle.result import Stats, Status
 VERDICTS = ("unique", "multiple", "none", "unknown")
 DEFAULT_BACKEND = "sat"  # CaDiCaL on the order encoding: the only one to decide faase
 SYMMETRIC_TRY_S = 20.0  # first round's time per search when clues have symmetries
-GUESS_SHARE = 0.7  # the most confident share of the open cells that the back end assumes
+Guesses = tuple[np.ndarray, np.ndarray]  # cells (row-major) and the values guessed
+GUESS_SHARE = 0.5  # the most confident share of the open cells that the back end assumes
 
 
 @dataclass
@@ -51,6 +57,7 @@ class NonogramAnswer:
     stats: Stats | None = None
     interrupted: bool = False
     notes: list[str] = field(default_factory=list)
+    guesses: int = 0  # literals offered to the back end as guesses (Model.hints)
 
     @property
     def count(self) -> int:
@@ -62,7 +69,7 @@ class NonogramAnswer:
         if with_solutions:
             out["solutions"] = self.solutions
         out.update(count=self.count, complete=self.complete, backend=self.backend,
-                   encoding=self.encoding)
+                   encoding=self.encoding, guesses=self.guesses)
         if self.presolve is not None:
             out["presolve"] = {"cells": int(self.presolve.grid.size),
                                "line_solving": self.presolve.line_known,
@@ -104,13 +111,14 @@ def solve_nonogram(
     deadline = None if time_limit is None else start + time_limit
     pre: Presolve | None = None
     known = None
-    belief = None
+    guess_cells: Guesses | None = None
 
     def answer(status: str, sols: list[list[str]], complete: bool, **kw: Any) -> NonogramAnswer:
         for s in sols:
             puzzle.verify(s)
+        offered = 0 if guess_cells is None else len(guess_cells[0])
         return NonogramAnswer(status, sols, complete, time.perf_counter() - start,
-                              engine.label(), encoding, pre, **kw)
+                              engine.label(), encoding, pre, guesses=offered, **kw)
 
     try:
         if use_presolve:
@@ -121,8 +129,11 @@ def solve_nonogram(
                 return answer("unique", [grid_strings(pre.grid == 1)], True)
             known = pre.grid
         if guess and engine.uses_hints:
-            belief = beliefs(puzzle, known if known is not None else
-                             np.full((puzzle.height, puzzle.width), UNKNOWN, dtype=np.int8))
+            grid = known if known is not None else np.full(
+                (puzzle.height, puzzle.width), UNKNOWN, dtype=np.int8)
+            belief = beliefs(puzzle, grid)
+            if belief is not None:
+                guess_cells = guesses(grid, belief, GUESS_SHARE)
     except KeyboardInterrupt:
         return answer("unknown", [], False, interrupted=True)
     symmetries = clue_symmetries(puzzle) if limit == 2 else []
@@ -130,12 +141,12 @@ def solve_nonogram(
         notes: list[str] = []
         try:
             status, sols, complete, stats = _decide_by_symmetry(
-                puzzle, engine, encoding, known, belief, symmetries, deadline, notes)
+                puzzle, engine, encoding, known, guess_cells, symmetries, deadline, notes)
         except KeyboardInterrupt:
             return answer("unknown", [], False, interrupted=True, notes=notes)
         return answer(status, sols, complete, stats=stats, notes=notes)
     try:
-        model = _guided(puzzle.build_model(encoding, known=known), known, belief)
+        model = _guided(puzzle.build_model(encoding, known=known), guess_cells)
     except KeyboardInterrupt:
         return answer("unknown", [], False, interrupted=True)
     left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
@@ -185,17 +196,17 @@ def _moved_image(puzzle: Nonogram, solution: list[str], symmetries: list[ClueSym
     return None
 
 
-def _guided(model: Model, known: np.ndarray | None, belief: np.ndarray | None) -> Model:
-    """``model`` with the most confident beliefs as its hints (none without beliefs)."""
-    if belief is not None:
-        if known is None:
-            known = np.full(belief.shape, UNKNOWN, dtype=np.int8)
-        model.hints = guesses(model.user_vars, known, belief, GUESS_SHARE)
+def _guided(model: Model, guess_cells: Guesses | None) -> Model:
+    """``model`` with the guessed cells' literals as its hints (none without guesses)."""
+    if guess_cells is not None:
+        cells, filled = guess_cells
+        lits = model.user_vars[cells]
+        model.hints = np.where(filled, lits, -lits)
     return model
 
 
 def _restricted(puzzle: Nonogram, encoding: str, known: np.ndarray | None,
-                belief: np.ndarray | None, g: ClueSymmetry | None,
+                guess_cells: Guesses | None, g: ClueSymmetry | None,
                 avoid: list[str] | None) -> Model:
     """The puzzle's model restricted to solutions that ``g`` fixes (built as the quotient:
     a quarter of the lines for a rotation of 90), and/or with some cell differing from
@@ -205,11 +216,11 @@ def _restricted(puzzle: Nonogram, encoding: str, known: np.ndarray | None,
     if avoid is not None:
         cells = np.asarray(model.user_vars)
         model.add_clauses([np.where(grid_array(avoid).ravel(), -cells, cells).tolist()])
-    return _guided(model, known, belief)
+    return _guided(model, guess_cells)
 
 
 def _decide_by_symmetry(puzzle: Nonogram, engine: Any, encoding: str,
-                        known: np.ndarray | None, belief: np.ndarray | None,
+                        known: np.ndarray | None, guess_cells: Guesses | None,
                         symmetries: list[ClueSymmetry],
                         deadline: float | None, notes: list[str],
                         ) -> tuple[str, list[list[str]], bool, Stats | None]:
@@ -237,7 +248,7 @@ def _decide_by_symmetry(puzzle: Nonogram, engine: Any, encoding: str,
             left = budget if deadline is None else min(budget, deadline - time.perf_counter())
             if left <= 0:
                 return "unknown", [first] if first else [], False, stats
-            result = engine.solve(_restricted(puzzle, encoding, known, belief, g, first),
+            result = engine.solve(_restricted(puzzle, encoding, known, guess_cells, g, first),
                                   time_limit=left)
             stats = result.stats
             if result.status is Status.UNSAT:
