@@ -106,21 +106,29 @@ def test_a_malformed_jwilk_file_is_reported_not_guessed():
 
 # -- line solver -------------------------------------------------------------------------
 
-def test_line_solver_matches_brute_force_on_random_lines():
-    rng = np.random.default_rng(7)
-    for _ in range(1500):
-        n = int(rng.integers(1, 10))
+def random_lines(seed: int, count: int, longest: int = 9):
+    """(clue, known cells, every fitting line) for random short lines: the clue of a random
+    line, some of its cells known, and sometimes one known cell wrong (nothing fits)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        n = int(rng.integers(1, longest + 1))
         truth = "".join(rng.choice(["#", "."], n))
         clue = line_runs(truth)
         cells = np.full(n, -1, np.int8)
         for i in np.flatnonzero(rng.random(n) < 0.35):
             cells[i] = truth[i] == "#"
-        if rng.random() < 0.3:  # sometimes inconsistent
+        if rng.random() < 0.3:
             i = int(rng.integers(n))
             cells[i] = 1 - max(int(cells[i]), 0)
         fits = [w for w in itertools.product("#.", repeat=n)
                 if line_runs("".join(w)) == clue
                 and all(cells[i] == -1 or (cells[i] == 1) == (w[i] == "#") for i in range(n))]
+        yield clue, cells, fits
+
+
+def test_line_solver_matches_brute_force_on_random_lines():
+    for clue, cells, fits in random_lines(7, 1500):
+        n = len(cells)
         got = cells.copy()
         fixed = _solve_line(got, np.array(clue, np.int64))
         if not fits:
@@ -401,22 +409,11 @@ def test_line_messages_match_weighted_brute_force():
     # Each open cell's message: the weight of the fitting placements that fill it, each
     # weighted by the incoming probabilities of the line's other open cells.
     rng = np.random.default_rng(11)
-    for _ in range(600):
-        n = int(rng.integers(1, 9))
-        truth = "".join(rng.choice(["#", "."], n))
-        clue = line_runs(truth)
-        cells = np.full(n, -1, np.int8)
-        for i in np.flatnonzero(rng.random(n) < 0.3):
-            cells[i] = truth[i] == "#"
-        if rng.random() < 0.2:  # sometimes inconsistent
-            i = int(rng.integers(n))
-            cells[i] = 1 - max(int(cells[i]), 0)
+    for clue, cells, fits in random_lines(11, 600, longest=8):
+        n = len(cells)
         incoming = rng.uniform(0.05, 0.95, n)
         out = np.zeros(n)
         ok = _line_messages(cells.copy(), np.array(clue, np.int64), incoming, out)
-        fits = [w for w in itertools.product("#.", repeat=n)
-                if line_runs("".join(w)) == clue
-                and all(cells[i] == -1 or (cells[i] == 1) == (w[i] == "#") for i in range(n))]
         assert ok == bool(fits)
         if not fits:
             continue
