@@ -12,10 +12,17 @@ from smtpuzzle.benchmark import load_suite, run_suites, summarise
 from smtpuzzle.counting import CountResult, count
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import decode_answer, write_dimacs
+from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.formats.puzzle_toml import load_puzzle_file, parse_puzzle
 from smtpuzzle.geometry import Board, Shape, free_polyominoes, parse_picture, piece_set
-from smtpuzzle.library import list_models, load
+from smtpuzzle.library import list_models, load, load_frames, load_puzzle
 from smtpuzzle.model import Cmp, Groups, IntVar, Model
+from smtpuzzle.puzzles.frames import Frames, FramesSolution
+from smtpuzzle.puzzles.frames_solve import FramesAnswer, FramesOptions, solve_frames
+from smtpuzzle.puzzles.maze_search import SearchResult as MazeSearchResult
+from smtpuzzle.puzzles.maze_search import search as search_maze
+from smtpuzzle.puzzles.nonogram import Nonogram
+from smtpuzzle.puzzles.nonogram_solve import NonogramAnswer, solve_nonogram
 from smtpuzzle.puzzles.tiling import Piece, Placement, Tiling, TilingSolution
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
@@ -27,9 +34,16 @@ __all__ = [
     "Cmp",
     "CountResult",
     "Enumeration",
+    "Frames",
+    "FramesAnswer",
+    "FramesOptions",
+    "FramesSolution",
     "Groups",
     "IntVar",
+    "MazeSearchResult",
     "Model",
+    "Nonogram",
+    "NonogramAnswer",
     "Piece",
     "Placement",
     "PuzzleError",
@@ -46,12 +60,18 @@ __all__ = [
     "get_backend",
     "list_models",
     "load",
-    "load_suite",
+    "load_frames",
+    "load_nonogram",
+    "load_puzzle",
     "load_puzzle_file",
+    "load_suite",
     "parse_picture",
     "parse_puzzle",
     "piece_set",
     "run_suites",
+    "search_maze",
+    "solve_frames",
+    "solve_nonogram",
     "summarise",
     "to_cnf",
     "write_dimacs",

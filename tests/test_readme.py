@@ -19,14 +19,17 @@ def blocks(lang: str) -> list[str]:
     return re.findall(rf"```{lang}\n(.*?)```", README, flags=re.DOTALL)
 
 
-def test_python_example_runs():
+def test_python_examples_run_and_print_what_they_say():
     code = blocks("python")
-    assert code
+    assert len(code) == 2
+    out = []
     for block in code:
         p = subprocess.run([sys.executable, "-c", block], cwd=ROOT, capture_output=True,
                            text=True, timeout=600)
         assert p.returncode == 0, p.stderr
-        assert "cpsat sat" in p.stdout and "z3 sat" in p.stdout
+        out.append(p.stdout)
+    assert "cpsat sat" in out[0] and "z3 sat" in out[0]
+    assert out[1].splitlines() == ["multiple [['#.', '.#'], ['.#', '#.']]", "multiple"]
 
 
 def command_lines() -> list[str]:
