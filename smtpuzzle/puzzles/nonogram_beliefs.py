@@ -16,6 +16,8 @@ of the huge solution space, and the search no longer wanders between several.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from numba import njit
 
@@ -23,6 +25,7 @@ from smtpuzzle.puzzles.linesolve import clue_arrays
 from smtpuzzle.puzzles.nonogram import UNKNOWN, Nonogram
 
 SWEEPS = 200  # at most; messages usually settle much sooner
+SWEEPS_PER_CHECK = 10  # sweeps between deadline checks
 DAMPING = 0.5  # share of the old message kept: loopy propagation oscillates without it
 SETTLED = 1e-4  # largest change of a message that counts as settled
 _FLOOR = 1e-4  # messages stay inside [_FLOOR, 1 - _FLOOR]: no guess is ever certain
@@ -106,8 +109,9 @@ def _line_messages(cells, clue, incoming, out):  # pragma: no cover - compiled
 @njit(cache=True)
 def _propagate_beliefs(grid, flat, offs, rows, cols, sweeps, damping,
                        settled):  # pragma: no cover - compiled
-    """Rows update their messages from the columns', then columns from the rows', until
-    no message moves by more than ``settled``; False if some line has no placement."""
+    """Rows update their messages from the columns', then columns from the rows', at most
+    ``sweeps`` times. Returns 1 once no message moves by more than ``settled``, 2 if they
+    still move, 0 if some line has no placement."""
     h, w = grid.shape
     out = np.zeros(max(h, w))
     for _ in range(sweeps):
@@ -115,7 +119,7 @@ def _propagate_beliefs(grid, flat, offs, rows, cols, sweeps, damping,
         for i in range(h):
             if not _line_messages(grid[i, :].copy(), flat[offs[i]:offs[i + 1]],
                                   cols[i, :].copy(), out[:w]):
-                return False
+                return 0
             for c in range(w):
                 new = damping * rows[i, c] + (1.0 - damping) * out[c]
                 moved = max(moved, abs(new - rows[i, c]))
@@ -123,26 +127,33 @@ def _propagate_beliefs(grid, flat, offs, rows, cols, sweeps, damping,
         for c in range(w):
             if not _line_messages(grid[:, c].copy(), flat[offs[h + c]:offs[h + c + 1]],
                                   rows[:, c].copy(), out[:h]):
-                return False
+                return 0
             for i in range(h):
                 new = damping * cols[i, c] + (1.0 - damping) * out[i]
                 moved = max(moved, abs(new - cols[i, c]))
                 cols[i, c] = new
         if moved < settled:
-            break
-    return True
+            return 1
+    return 2
 
 
-def beliefs(puzzle: Nonogram, known: np.ndarray) -> np.ndarray | None:
+def beliefs(puzzle: Nonogram, known: np.ndarray,
+            deadline: float | None = None) -> np.ndarray | None:
     """Per cell (H x W), the belief that it is filled: 0 or 1 where ``known`` says so,
     else between. None when some line cannot be placed at all (then there is no
-    solution; line solving would have found that first)."""
+    solution; line solving would have found that first). At the ``deadline`` (a
+    ``time.perf_counter()`` value) the messages so far make the beliefs."""
     flat, offs = clue_arrays(puzzle)
     grid = np.asarray(known, dtype=np.int8)
     rows = np.full(grid.shape, 0.5)
     cols = np.full(grid.shape, 0.5)
-    if not _propagate_beliefs(grid, flat, offs, rows, cols, SWEEPS, DAMPING, SETTLED):
-        return None
+    for _ in range(0, SWEEPS, SWEEPS_PER_CHECK):
+        state = _propagate_beliefs(grid, flat, offs, rows, cols, SWEEPS_PER_CHECK, DAMPING,
+                                   SETTLED)
+        if state == 0:
+            return None
+        if state == 1 or (deadline is not None and time.perf_counter() > deadline):
+            break
     both, neither = rows * cols, (1.0 - rows) * (1.0 - cols)
     out = both / (both + neither)
     out[grid != UNKNOWN] = grid[grid != UNKNOWN]

@@ -131,7 +131,7 @@ def solve_nonogram(
         if guess and engine.uses_hints:
             grid = known if known is not None else np.full(
                 (puzzle.height, puzzle.width), UNKNOWN, dtype=np.int8)
-            belief = beliefs(puzzle, grid)
+            belief = beliefs(puzzle, grid, deadline)
             if belief is not None:
                 guess_cells = guesses(grid, belief, GUESS_SHARE)
     except KeyboardInterrupt:
