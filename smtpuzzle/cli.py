@@ -158,7 +158,7 @@ def solve(
     no_probing: Annotated[bool, typer.Option(
         "--no-probing", help="Nonograms: line solving only, no probing.")] = False,
     no_guess: Annotated[bool, typer.Option(
-        "--no-guess", help="Nonograms: the sat back end searches without the "
+        "--no-guess", help="Nonograms: sat and z3 search without the "
                            "belief-propagation guesses.")] = False,
     count_solutions: Annotated[bool, typer.Option(
         "--count", help="Nonograms: count solutions (up to --limit, default 10000).")] = False,

@@ -146,8 +146,8 @@ class Model:
     cell_adjacency: np.ndarray | None = None
     # Optional guesses: literals, most confident first, that a back end may assume while
     # it looks for a first solution, giving up those a conflict blames. They never change
-    # an answer, only how soon it comes. The sat back end uses them (CP-SAT's solution
-    # hints did not help: faase stayed undecided after 120 s with them).
+    # an answer, only how soon it comes. The sat and z3 back ends use them (CP-SAT's
+    # solution hints did not help: faase stayed undecided after 120 s with them).
     hints: np.ndarray | None = None
     _user_vars: list[np.ndarray] = field(default_factory=list)
     _user_names: list[Sequence[str]] = field(default_factory=list)

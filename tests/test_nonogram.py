@@ -450,13 +450,15 @@ def test_beliefs_of_a_switch_are_undecided_and_guesses_come_most_confident_first
     assert len(guesses(known, belief, 0.5)[0]) == len(cells) // 2
 
 
-@pytest.mark.parametrize("solver", ["cadical195", "glucose4", "minisat22", "kissat404"])
-def test_wrong_guesses_never_change_the_answer(solver: str):
+@pytest.mark.parametrize("backend_name,solver", [
+    ("sat", "cadical195"), ("sat", "glucose4"), ("sat", "minisat22"), ("sat", "kissat404"),
+    ("z3", None), ("cpsat", None)])
+def test_wrong_guesses_never_change_the_answer(backend_name: str, solver: str | None):
     # Every cell guessed wrong, and every cell guessed right: the goal, proved unique, all
     # the same; a contradictory puzzle with guesses is still none.
     p = load_nonogram(WEBPBN / "webpbn-00065.non")
     goal = grid_array(p.goal).ravel()
-    backend = get_backend("sat", solver)
+    backend = get_backend(backend_name, solver)
     for wrong in (True, False):
         model = p.build_model("order")
         cells = model.user_vars

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -65,6 +65,30 @@ class BlockingBackend(Backend):
     @abstractmethod
     def _block(self, handle: Any, model: Model, values: np.ndarray) -> None: ...
 
+    def _check_assuming(self, handle: Any, model: Model, time_left: float | None,
+                        assumed: list[int]) -> tuple[Status, Any, list[int]]:
+        """As ``_check`` under assumed literals, with the ones blamed when UNSAT (back ends
+        whose ``uses_hints`` is true)."""
+        raise NotImplementedError
+
+    def _first_check(self, handle: Any, model: Model,
+                     deadline: float | None) -> tuple[Status, Any]:
+        """The search for a first solution, guided by the model's hints when this back end
+        uses them."""
+        left = None if deadline is None else deadline - time.perf_counter()
+        if model.hints is None or not len(model.hints) or not self.uses_hints:
+            return self._check(handle, model, left)
+        found: list[Any] = [None]
+
+        def attempt(assumed: list[int]) -> tuple[Status, list[int]]:
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                return Status.UNKNOWN, []
+            status, found[0], core = self._check_assuming(handle, model, left, assumed)
+            return status, core
+
+        return guided(attempt, np.asarray(model.hints).tolist()), found[0]
+
     def _enumerate(
         self, model: Model, limit: int | None, time_limit: float | None, stats: Stats,
         enum: Enumeration,
@@ -79,7 +103,10 @@ class BlockingBackend(Backend):
             if left is not None and left <= 0:
                 return
             t0 = time.perf_counter()
-            status, values = self._check(handle, model, left)
+            if seen:
+                status, values = self._check(handle, model, left)
+            else:
+                status, values = self._first_check(handle, model, deadline)
             stats.solve_time += time.perf_counter() - t0
             if status is Status.UNSAT:
                 enum.complete = True
@@ -92,6 +119,30 @@ class BlockingBackend(Backend):
             seen.add(key)
             yield Result(Status.SAT, values, stats)
             self._block(handle, model, values)
+
+
+HINTS_KEPT = 0.75  # after a failed guess, the share of the surviving hints assumed again
+
+
+def guided(attempt: Callable[[list[int]], tuple[Status, Collection[int]]],
+           hints: Sequence[int]) -> Status:
+    """Search assuming the hints (Model.hints), then fewer and fewer of them.
+
+    ``attempt(assumed)`` solves under the assumed literals and returns the status and,
+    when UNSAT, the assumed literals it blames (the core). Those are given up, with the
+    least confident quarter of the rest, and the search runs again. UNSAT counts only
+    with an empty core or nothing assumed, so the answer is always the model's own."""
+    assumed = list(hints)
+    while assumed:
+        status, core = attempt(assumed)
+        if status is not Status.UNSAT:
+            return status
+        if not core:
+            return Status.UNSAT
+        blamed = set(core)
+        kept = [a for a in assumed if a not in blamed]
+        assumed = kept[: int(len(kept) * HINTS_KEPT)]
+    return attempt([])[0]
 
 
 def blocking_literals(model: Model, values: np.ndarray) -> np.ndarray:

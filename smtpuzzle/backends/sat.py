@@ -7,11 +7,12 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import closing
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends.base import Backend
+from smtpuzzle.backends.base import Backend, guided
 from smtpuzzle.backends.child import Send, child_messages
 from smtpuzzle.backends.cnf import CNF, to_cnf
 from smtpuzzle.errors import PuzzleError
@@ -23,7 +24,6 @@ DEFAULT_SOLVER = "cadical195"
 # each further solution is searched by a new solver with the blocking clauses so far.
 NOT_INCREMENTAL = {"kissat404"}
 NO_ASSUMPTIONS = {"kissat404"}  # these ignore a model's hints
-HINTS_KEPT = 0.75  # after a failed guess, the share of the surviving hints assumed again
 
 
 def solver_names() -> list[str]:
@@ -85,20 +85,11 @@ class SatBackend(Backend):
             stats.solve_time = time.perf_counter() - loaded_at
 
 
-def _solve_guided(solver: Any, hints: list[int]) -> bool:
-    """Solve assuming the hints; when they cannot all hold, give up the ones the solver
-    blames (its core) and the least confident quarter of the rest, and try again. The
-    last try assumes nothing, so the answer is always the formula's own."""
-    assumed = hints
-    while assumed:
-        if solver.solve(assumptions=assumed):
-            return True
-        core = set(solver.get_core() or ())
-        if not core:  # unsatisfiable whatever is assumed
-            return False
-        kept = [a for a in assumed if a not in core]
-        assumed = kept[: int(len(kept) * HINTS_KEPT)]
-    return solver.solve()
+def _attempt(solver: Any, assumed: list[int]) -> tuple[Status, list[int]]:
+    """One solve under assumptions, for ``guided``."""
+    if solver.solve(assumptions=assumed):
+        return Status.SAT, []
+    return Status.UNSAT, solver.get_core() or []
 
 
 def _child(name: str, cnf: CNF, user: np.ndarray, limit: int | None, send: Send,
@@ -115,8 +106,8 @@ def _child(name: str, cnf: CNF, user: np.ndarray, limit: int | None, send: Send,
         if found and name in NOT_INCREMENTAL:
             solver.delete()
             solver = Solver(name=name, bootstrap_with=clauses)
-        if hints and not found and name not in NO_ASSUMPTIONS:
-            sat = _solve_guided(solver, hints)  # the first solution only: see Model.hints
+        if hints and not found and name not in NO_ASSUMPTIONS:  # see Model.hints
+            sat = guided(partial(_attempt, solver), hints) is Status.SAT
         else:
             sat = solver.solve()
         solve_time += time.perf_counter() - t0

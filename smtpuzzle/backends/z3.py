@@ -68,14 +68,26 @@ class Z3Backend(BlockingBackend):
         position[user] = np.arange(len(user))
         return {"z3": z3, "solver": solver, "position": position, "text": text}
 
+    uses_hints = True
+
     def _check(self, h: Any, model: Model, time_left: float | None) -> tuple[Status, Any]:
+        status, values, _ = self._check_assuming(h, model, time_left, [])
+        return status, values
+
+    def _check_assuming(self, h: Any, model: Model, time_left: float | None,
+                        assumed: list[int]) -> tuple[Status, Any, list[int]]:
         z3, solver = h["z3"], h["solver"]
         solver.set("timeout", 2**32 - 1 if time_left is None else max(1, int(time_left * 1000)))
-        answer = solver.check()
+        exprs = []
+        for a in assumed:
+            v = z3.Bool(f"v{abs(a)}", solver.ctx)
+            exprs.append(v if a > 0 else z3.Not(v, solver.ctx))
+        answer = solver.check(*exprs)
         if answer == z3.unsat:
-            return Status.UNSAT, None
+            literal = {e.sexpr(): a for e, a in zip(exprs, assumed, strict=True)}
+            return Status.UNSAT, None, [literal[e.sexpr()] for e in solver.unsat_core()]
         if answer != z3.sat:
-            return Status.UNKNOWN, None
+            return Status.UNKNOWN, None, []
         m = solver.model()
         values = np.zeros(len(model.user_vars), dtype=bool)
         position = h["position"]
@@ -85,7 +97,7 @@ class Z3Backend(BlockingBackend):
                 p = position[int(name[1:])]
                 if p >= 0:
                     values[p] = True
-        return Status.SAT, values
+        return Status.SAT, values, []
 
     def _block(self, h: Any, model: Model, values: np.ndarray) -> None:
         lits = blocking_literals(model, values)

@@ -8,10 +8,11 @@ booleans). Messages go back and forth until they settle; a cell's belief combine
 row's and its column's message.
 
 Beliefs are guesses, never inferences: the solver takes the most confident ones as
-assumptions and gives up those that a conflict blames (see Model.hints and the sat back
-end). On puzzles with many solutions, such as faase, this finds the first one in seconds
-where an unguided CDCL search needs minutes: the beliefs point at one consistent region
-of the huge solution space, and the search no longer wanders between several.
+assumptions and gives up those that a conflict blames (see Model.hints and ``guided`` in
+backends/base.py). On puzzles with many solutions, such as faase, this finds the first
+one in seconds where an unguided CDCL search needs minutes: the beliefs point at one
+consistent region of the huge solution space, and the search no longer wanders between
+several.
 """
 
 from __future__ import annotations

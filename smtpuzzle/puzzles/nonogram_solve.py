@@ -4,9 +4,9 @@ The verdict is ``unique``, ``multiple`` (two differing solutions shown), ``none`
 ``unknown`` (time limit or Ctrl-C). Uniqueness is proved by enumerating on the cell
 variables with a limit of two; counting raises the limit. Every solution is verified.
 
-The sat back end starts from guesses: belief propagation (nonogram_beliefs) rates every
-open cell, and the most confident half are assumed while the first solution is searched,
-those a conflict blames given up. A guess never decides anything: the last resort is the
+The sat and z3 back ends start from guesses: belief propagation (nonogram_beliefs) rates
+every open cell, and the most confident half are assumed while the first solution is
+searched, those a conflict blames given up. A guess never decides anything: the last resort is the
 search that assumes nothing. On faase this turns minutes into seconds.
 
 When the clues have a symmetry (nonogram_symmetry), deciding uses it: solutions with that
