@@ -121,3 +121,13 @@ def test_enumeration_limit_is_not_complete():
     for name, solver in BACKENDS:
         enum = get_backend(name, solver).solutions(m, limit=3)
         assert sum(1 for _ in enum) == 3 and not enum.complete, name
+
+
+def test_every_public_name_resolves():
+    # Some names load on first use (smtpuzzle/__init__.py, _LAZY): each must be there.
+    import smtpuzzle
+
+    assert set(smtpuzzle.__all__) <= set(dir(smtpuzzle))
+    for name in smtpuzzle.__all__:
+        assert getattr(smtpuzzle, name) is not None, name
+    assert smtpuzzle.solve_nonogram.__module__ == "smtpuzzle.puzzles.nonogram_solve"
