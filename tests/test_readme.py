@@ -76,11 +76,12 @@ def _run_chain(chain: list[str], cwd: Path) -> list[tuple[str, int, str]]:
 def test_every_smtpuzzle_command_in_the_readme_runs(tmp_path):
     lines = command_lines()
     assert len(lines) >= 8
+    chains = _chains(lines)
     # Two at a time: most commands use one core, and this test is the suite's longest.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        results = [r for chain in pool.map(lambda c: _run_chain(c, tmp_path), _chains(lines))
+        results = [r for chain in pool.map(lambda c: _run_chain(c, tmp_path), chains)
                    for r in chain]
-    assert [line for line, _, _ in results] == [x for c in _chains(lines) for x in c]
+    assert [line for line, _, _ in results] == [x for c in chains for x in c]
     for line, code, stderr in results:
         expected = 2 if "pentomino-2x30" in line else 0
         assert code == expected, (line, stderr)

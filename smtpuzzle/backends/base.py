@@ -87,7 +87,7 @@ class BlockingBackend(Backend):
             status, found[0], core = self._check_assuming(handle, model, left, assumed)
             return status, core
 
-        return guided(attempt, np.asarray(model.hints).tolist()), found[0]
+        return guided(attempt, model.hints.tolist()), found[0]
 
     def _enumerate(
         self, model: Model, limit: int | None, time_limit: float | None, stats: Stats,

@@ -62,7 +62,7 @@ class SatBackend(Backend):
         n_user = len(model.user_vars)
         loaded_at = None
 
-        hints = None if model.hints is None else np.asarray(model.hints).tolist()
+        hints = model.hints.tolist() if model.hints is not None and self.uses_hints else None
 
         def work(send: Send) -> None:
             _child(self.solver, cnf, model.user_vars, limit, send, hints)
@@ -94,6 +94,8 @@ def _attempt(solver: Any, assumed: list[int]) -> tuple[Status, list[int]]:
 
 def _child(name: str, cnf: CNF, user: np.ndarray, limit: int | None, send: Send,
            hints: list[int] | None = None) -> None:
+    """Enumerate in the child process; ``hints`` (assumable literals) guide the first
+    solve."""
     from pysat.solvers import Solver
 
     t0 = time.perf_counter()
@@ -106,7 +108,7 @@ def _child(name: str, cnf: CNF, user: np.ndarray, limit: int | None, send: Send,
         if found and name in NOT_INCREMENTAL:
             solver.delete()
             solver = Solver(name=name, bootstrap_with=clauses)
-        if hints and not found and name not in NO_ASSUMPTIONS:  # see Model.hints
+        if hints and not found:  # see Model.hints
             sat = guided(partial(_attempt, solver), hints) is Status.SAT
         else:
             sat = solver.solve()

@@ -53,6 +53,15 @@ def _line_messages(cells, clue, incoming, out):  # pragma: no cover - compiled
         else:
             q = min(max(incoming[i], _FLOOR), 1.0 - _FLOOR)
             w1[i], w0[i] = q, 1.0 - q
+    # placed[j, s]: the weight of run j starting at s (its cells filled, the next empty).
+    placed = np.zeros((k, m))
+    for j in range(k):
+        r = clue[j]
+        for s in range(m - r):
+            p = w0[s + r]
+            for t in range(s, s + r):
+                p *= w1[t]
+            placed[j, s] = p
     f = np.zeros((k + 1, m + 1))
     f[0, 0] = 1.0
     for i in range(m):
@@ -62,11 +71,7 @@ def _line_messages(cells, clue, incoming, out):  # pragma: no cover - compiled
                 continue
             f[j, i + 1] += v * w0[i]
             if j < k and i + clue[j] < m:
-                e = i + clue[j]
-                p = v * w0[e]
-                for t in range(i, e):
-                    p *= w1[t]
-                f[j + 1, e + 1] += p
+                f[j + 1, i + clue[j] + 1] += v * placed[j, i]
     total = f[k, m]
     if total <= 0.0:
         return False
@@ -76,24 +81,15 @@ def _line_messages(cells, clue, incoming, out):  # pragma: no cover - compiled
         for j in range(k, -1, -1):
             v = w0[i] * b[j, i + 1]
             if j < k and i + clue[j] < m:
-                e = i + clue[j]
-                p = b[j + 1, e + 1] * w0[e]
-                for t in range(i, e):
-                    p *= w1[t]
-                v += p
+                v += placed[j, i] * b[j + 1, i + clue[j] + 1]
             b[j, i] = v
     cover = np.zeros(m + 1)
     for j in range(k):
         r = clue[j]
         for s in range(m - r):
-            if f[j, s] == 0.0:
-                continue
-            e = s + r
-            p = f[j, s] * w0[e] * b[j + 1, e + 1]
-            for t in range(s, e):
-                p *= w1[t]
+            p = f[j, s] * placed[j, s] * b[j + 1, s + r + 1]
             cover[s] += p
-            cover[e] -= p
+            cover[s + r] -= p
     covered = 0.0
     for i in range(n):
         covered += cover[i]
