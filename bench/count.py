@@ -17,7 +17,7 @@ import argparse
 import time
 
 from smtpuzzle import load
-from smtpuzzle.counting import count
+from smtpuzzle.puzzles.tiling.counting import count
 
 RAW = ["pentomino-6x10", "pentomino-8x8-center-hole", "pentomino-8x8-square", "soma-3x3x3"]
 TARGETS = [("pentomino-6x10", 1), ("pentomino-8x8-square", 10), ("pentacube-3x4x5", 30),
@@ -93,7 +93,7 @@ def backends(time_limit: float, models: list[str]) -> None:
 def touch(time_limit: float) -> None:
     """The two encodings of touch = "none" on the same puzzle and back ends."""
     from smtpuzzle import get_backend
-    from smtpuzzle.counting import plan, submodel
+    from smtpuzzle.puzzles.tiling.counting import plan, submodel
 
     base = load("untouchable-11-6x24")
     print("| encoding | variables | constraints | cpsat first s | sat first s |"

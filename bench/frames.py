@@ -19,10 +19,10 @@ import numpy as np
 from smtpuzzle.backends import get_backend
 from smtpuzzle.geometry.board import Board
 from smtpuzzle.library import load_frames
-from smtpuzzle.puzzles.frames import Frames
-from smtpuzzle.puzzles.frames_sets import enumerate_sets
-from smtpuzzle.puzzles.frames_stage2 import cover_model, index_model
-from smtpuzzle.puzzles.tiling import Piece, Tiling
+from smtpuzzle.puzzles.frames.puzzle import Frames
+from smtpuzzle.puzzles.frames.sets import enumerate_sets
+from smtpuzzle.puzzles.frames.stage2 import cover_model, index_model
+from smtpuzzle.puzzles.tiling.puzzle import Piece, Tiling
 
 
 def stage2(name: str, time_limit: float) -> None:

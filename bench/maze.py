@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 
-from smtpuzzle.puzzles.maze import KNOWN_79
-from smtpuzzle.puzzles.maze_search import search
+from smtpuzzle.puzzles.maze.cases import KNOWN_79
+from smtpuzzle.puzzles.maze.search import search
 
 
 def row(label: str, backend: str, pattern: str, size: int, limit: float, seed: int = 0) -> None:

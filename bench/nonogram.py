@@ -16,8 +16,8 @@ from pathlib import Path
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.nonogram_files import load_nonogram
-from smtpuzzle.puzzles.nonogram import DEFAULT_ENCODING
-from smtpuzzle.puzzles.nonogram_solve import DEFAULT_BACKEND, solve_nonogram
+from smtpuzzle.puzzles.nonogram.puzzle import DEFAULT_ENCODING
+from smtpuzzle.puzzles.nonogram.solve import DEFAULT_BACKEND, solve_nonogram
 
 ROOT = Path(__file__).resolve().parent.parent / "models" / "nonograms"
 SETS = {"webpbn": sorted((ROOT / "webpbn-free").glob("*.non")),

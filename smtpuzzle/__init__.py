@@ -12,39 +12,39 @@ from typing import TYPE_CHECKING, Any
 from smtpuzzle.backends import BACKENDS, Backend, get_backend
 from smtpuzzle.backends.cnf import CNF, to_cnf
 from smtpuzzle.benchmark import load_suite, run_suites, summarise
-from smtpuzzle.counting import CountResult, count
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import decode_answer, write_dimacs
 from smtpuzzle.formats.puzzle_toml import load_puzzle_file, parse_puzzle
 from smtpuzzle.geometry import Board, Shape, free_polyominoes, parse_picture, piece_set
 from smtpuzzle.library import list_models, load, load_frames, load_puzzle
 from smtpuzzle.model import Cmp, Groups, IntVar, Model
-from smtpuzzle.puzzles.tiling import Piece, Placement, Tiling, TilingSolution
+from smtpuzzle.puzzles.tiling.counting import CountResult, count
+from smtpuzzle.puzzles.tiling.puzzle import Piece, Placement, Tiling, TilingSolution
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 if TYPE_CHECKING:
     from smtpuzzle.formats.nonogram_files import load_nonogram
-    from smtpuzzle.puzzles.frames import Frames, FramesSolution
-    from smtpuzzle.puzzles.frames_solve import FramesAnswer, FramesOptions, solve_frames
-    from smtpuzzle.puzzles.maze_search import SearchResult as MazeSearchResult
-    from smtpuzzle.puzzles.maze_search import search as search_maze
-    from smtpuzzle.puzzles.nonogram import Nonogram
-    from smtpuzzle.puzzles.nonogram_solve import NonogramAnswer, solve_nonogram
+    from smtpuzzle.puzzles.frames.puzzle import Frames, FramesSolution
+    from smtpuzzle.puzzles.frames.solve import FramesAnswer, FramesOptions, solve_frames
+    from smtpuzzle.puzzles.maze.search import SearchResult as MazeSearchResult
+    from smtpuzzle.puzzles.maze.search import search as search_maze
+    from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
+    from smtpuzzle.puzzles.nonogram.solve import NonogramAnswer, solve_nonogram
 
 # The puzzle families load on first use (frames pulls in scipy): `import smtpuzzle`, and
 # so every command, starts faster. Name -> (module, attribute).
 _LAZY = {
     "load_nonogram": ("smtpuzzle.formats.nonogram_files", "load_nonogram"),
-    "Frames": ("smtpuzzle.puzzles.frames", "Frames"),
-    "FramesSolution": ("smtpuzzle.puzzles.frames", "FramesSolution"),
-    "FramesAnswer": ("smtpuzzle.puzzles.frames_solve", "FramesAnswer"),
-    "FramesOptions": ("smtpuzzle.puzzles.frames_solve", "FramesOptions"),
-    "solve_frames": ("smtpuzzle.puzzles.frames_solve", "solve_frames"),
-    "MazeSearchResult": ("smtpuzzle.puzzles.maze_search", "SearchResult"),
-    "search_maze": ("smtpuzzle.puzzles.maze_search", "search"),
-    "Nonogram": ("smtpuzzle.puzzles.nonogram", "Nonogram"),
-    "NonogramAnswer": ("smtpuzzle.puzzles.nonogram_solve", "NonogramAnswer"),
-    "solve_nonogram": ("smtpuzzle.puzzles.nonogram_solve", "solve_nonogram"),
+    "Frames": ("smtpuzzle.puzzles.frames.puzzle", "Frames"),
+    "FramesSolution": ("smtpuzzle.puzzles.frames.puzzle", "FramesSolution"),
+    "FramesAnswer": ("smtpuzzle.puzzles.frames.solve", "FramesAnswer"),
+    "FramesOptions": ("smtpuzzle.puzzles.frames.solve", "FramesOptions"),
+    "solve_frames": ("smtpuzzle.puzzles.frames.solve", "solve_frames"),
+    "MazeSearchResult": ("smtpuzzle.puzzles.maze.search", "SearchResult"),
+    "search_maze": ("smtpuzzle.puzzles.maze.search", "search"),
+    "Nonogram": ("smtpuzzle.puzzles.nonogram.puzzle", "Nonogram"),
+    "NonogramAnswer": ("smtpuzzle.puzzles.nonogram.solve", "NonogramAnswer"),
+    "solve_nonogram": ("smtpuzzle.puzzles.nonogram.solve", "solve_nonogram"),
 }
 
 

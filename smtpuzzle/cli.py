@@ -27,24 +27,26 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from smtpuzzle import counting, library
+from smtpuzzle import library
 from smtpuzzle.backends import BACKENDS, get_backend
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import decode_answer, export_file
 from smtpuzzle.model import Model
-from smtpuzzle.pictures import (
+from smtpuzzle.puzzles.frames.puzzle import Frames
+from smtpuzzle.puzzles.frames.solve import STAGE2_BACKENDS, FramesOptions, solve_frames
+from smtpuzzle.puzzles.maze import cases as maze
+from smtpuzzle.puzzles.maze import search as maze_search
+from smtpuzzle.puzzles.nonogram.puzzle import DEFAULT_ENCODING, Nonogram
+from smtpuzzle.puzzles.nonogram.solve import DEFAULT_BACKEND, solve_nonogram
+from smtpuzzle.puzzles.tiling import counting
+from smtpuzzle.puzzles.tiling.puzzle import Tiling, TilingSolution
+from smtpuzzle.render.pictures import (
     frames_picture_cells,
     nonogram_cells,
     tiling_picture_cells,
     write_picture,
 )
-from smtpuzzle.puzzles import maze, maze_search
-from smtpuzzle.puzzles.frames import Frames
-from smtpuzzle.puzzles.frames_solve import STAGE2_BACKENDS, FramesOptions, solve_frames
-from smtpuzzle.puzzles.nonogram import DEFAULT_ENCODING, Nonogram
-from smtpuzzle.puzzles.nonogram_solve import DEFAULT_BACKEND, solve_nonogram
-from smtpuzzle.puzzles.tiling import Tiling, TilingSolution
-from smtpuzzle.render import (
+from smtpuzzle.render.text import (
     board_picture,
     frames_picture,
     nonogram_picture,

@@ -11,9 +11,9 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.nonogram_files import EXTENSIONS as NONOGRAM_EXTENSIONS
 from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.formats.puzzle_toml import load_puzzle_file
-from smtpuzzle.puzzles.frames import Frames
-from smtpuzzle.puzzles.nonogram import Nonogram
-from smtpuzzle.puzzles.tiling import Tiling
+from smtpuzzle.puzzles.frames.puzzle import Frames
+from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
+from smtpuzzle.puzzles.tiling.puzzle import Tiling
 
 PUZZLE_EXTENSIONS = (".toml", *NONOGRAM_EXTENSIONS)
 

@@ -18,7 +18,7 @@ from smtpuzzle.benchmark import (
 )
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.library import resolve
-from smtpuzzle.puzzles.maze import KNOWN_79, parse_string
+from smtpuzzle.puzzles.maze.cases import KNOWN_79, parse_string
 from tests.helpers import cli
 
 FIVE_STARS = KNOWN_79[:39] + "*" * 5 + KNOWN_79[44:]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from smtpuzzle import Board, Piece, Tiling, get_backend, load, parse_picture, piece_set
-from smtpuzzle.counting import canonical_key, count, plan
+from smtpuzzle.puzzles.tiling.counting import canonical_key, count, plan
 from tests.helpers import cli
 
 FAST = [  # (model, distinct, raw)
@@ -110,7 +110,7 @@ def test_packings_split_into_an_exact_partition(touch, n_pieces):
     pieces = [Piece(n, s) for n, s in piece_set("tetrominoes").items()][:n_pieces]
     t = Tiling(Board([5, 6]), pieces, cover="pack", touch=touch)
     sp = plan(t, distinct=False, split=False).subproblems[0]
-    from smtpuzzle.counting import _refine
+    from smtpuzzle.puzzles.tiling.counting import _refine
     parts = _refine(t, sp)
     assert len(parts[-1].forced) == 1 and len(parts[-1].forbidden) > len(sp.forbidden)
     for distinct in (True, False):
@@ -184,7 +184,7 @@ def test_exact_cover_backend_reuses_its_arrays_safely():
     t = load("pentomino-3x20")
     model = t.build_model()
     engine = get_backend("exact-cover")
-    from smtpuzzle.counting import submodel
+    from smtpuzzle.puzzles.tiling.counting import submodel
 
     subs = plan(t, distinct=False, split=False).subproblems
     assert sum(engine.count(submodel(model, sp))[0] for sp in subs) == 8

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from smtpuzzle import Board, Piece, Tiling, load, parse_picture, piece_set
+from smtpuzzle.backends.exactcover import CoverSearch, from_model
+from smtpuzzle.backends.exactcover.search import _mrv_pays
 from smtpuzzle.benchmark.runner import configs_for
-from smtpuzzle.exactcover import CoverSearch, from_model
-from smtpuzzle.exactcover.search import _mrv_pays
 from tests.helpers import cli
 
 

@@ -20,11 +20,11 @@ from smtpuzzle import (
     piece_set,
 )
 from smtpuzzle.library import load_frames
-from smtpuzzle.puzzles import frames_dive
-from smtpuzzle.puzzles.frames import Frames, FramesSolution
-from smtpuzzle.puzzles.frames_sets import enumerate_sets
-from smtpuzzle.puzzles.frames_solve import lay_out, solve_frames
-from smtpuzzle.puzzles.tiling import Placement, Tiling, TilingSolution
+from smtpuzzle.puzzles.frames import dive as frames_dive
+from smtpuzzle.puzzles.frames.puzzle import Frames, FramesSolution
+from smtpuzzle.puzzles.frames.sets import enumerate_sets
+from smtpuzzle.puzzles.frames.solve import lay_out, solve_frames
+from smtpuzzle.puzzles.tiling.puzzle import Placement, Tiling, TilingSolution
 from tests.helpers import cli
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from smtpuzzle.puzzles import maze_mdd
-from smtpuzzle.puzzles.maze import (
+from smtpuzzle.puzzles.maze import mdd as maze_mdd
+from smtpuzzle.puzzles.maze.cases import (
     KNOWN_79,
     LETTERS,
     all_cases,
@@ -20,8 +20,8 @@ from smtpuzzle.puzzles.maze import (
     reduced_cases,
     walk,
 )
-from smtpuzzle.puzzles.maze_mdd import case_diagram, intersect
-from smtpuzzle.puzzles.maze_search import search
+from smtpuzzle.puzzles.maze.mdd import case_diagram, intersect
+from smtpuzzle.puzzles.maze.search import search
 from tests.helpers import cli as run
 
 

@@ -130,4 +130,4 @@ def test_every_public_name_resolves():
     assert set(smtpuzzle.__all__) <= set(dir(smtpuzzle))
     for name in smtpuzzle.__all__:
         assert getattr(smtpuzzle, name) is not None, name
-    assert smtpuzzle.solve_nonogram.__module__ == "smtpuzzle.puzzles.nonogram_solve"
+    assert smtpuzzle.solve_nonogram.__module__ == "smtpuzzle.puzzles.nonogram.solve"

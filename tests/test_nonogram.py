@@ -15,8 +15,10 @@ from smtpuzzle.formats.dimacs import decode_answer, export_file
 from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.library import resolve
 from smtpuzzle.model import Model
-from smtpuzzle.puzzles.linesolve import _solve_line, presolve
-from smtpuzzle.puzzles.nonogram import (
+from smtpuzzle.puzzles.nonogram.beliefs import _line_messages, beliefs, guesses
+from smtpuzzle.puzzles.nonogram.linesolve import _solve_line, presolve
+from smtpuzzle.puzzles.nonogram.local import nearby_solution
+from smtpuzzle.puzzles.nonogram.puzzle import (
     ENCODINGS,
     Nonogram,
     add_line,
@@ -24,10 +26,8 @@ from smtpuzzle.puzzles.nonogram import (
     grid_strings,
     line_runs,
 )
-from smtpuzzle.puzzles.nonogram_beliefs import _line_messages, beliefs, guesses
-from smtpuzzle.puzzles.nonogram_local import nearby_solution
-from smtpuzzle.puzzles.nonogram_solve import solve_nonogram
-from smtpuzzle.puzzles.nonogram_symmetry import clue_symmetries
+from smtpuzzle.puzzles.nonogram.solve import solve_nonogram
+from smtpuzzle.puzzles.nonogram.symmetry import clue_symmetries
 from smtpuzzle.result import Status
 from tests.helpers import ROOT
 from tests.helpers import cli as run

@@ -9,7 +9,7 @@ import pytest
 
 from smtpuzzle import count, load
 from smtpuzzle.library import load_frames
-from smtpuzzle.puzzles.frames_sets import enumerate_sets
+from smtpuzzle.puzzles.frames.sets import enumerate_sets
 from tests.helpers import cli
 
 ray = pytest.importorskip("ray")

@@ -15,7 +15,7 @@ from smtpuzzle import (
     parse_picture,
     piece_set,
 )
-from smtpuzzle.counting import count
+from smtpuzzle.puzzles.tiling.counting import count
 
 BACKENDS = [("exact-cover", None), ("cpsat", None), ("sat", None), ("z3", None)]
 

@@ -26,8 +26,8 @@ def get_backend(name: str, solver: str | None = None) -> Backend:
 
         return SatBackend(solver or DEFAULT_SOLVER)
     if name == "exact-cover":
-        from smtpuzzle.backends.exactcover import ExactCoverBackend
-        from smtpuzzle.exactcover.search import BRANCHINGS
+        from smtpuzzle.backends.exactcover.backend import ExactCoverBackend
+        from smtpuzzle.backends.exactcover.search import BRANCHINGS
 
         if solver and solver not in BRANCHINGS:
             raise PuzzleError(f"unknown exact-cover kernel {solver!r} (known: "

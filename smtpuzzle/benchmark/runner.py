@@ -95,9 +95,9 @@ Report = Callable[[str], None]
 def configs_for(backends: list[str], solvers: list[str]) -> list[Config]:
     """One configuration per back end, or per solver for the back ends that were given
     solvers (``--solver glucose4 --solver cadical195`` makes two sat configurations)."""
+    from smtpuzzle.backends.exactcover.search import BRANCHINGS
     from smtpuzzle.backends.sat import solver_names
     from smtpuzzle.backends.z3 import SOLVER_KINDS
-    from smtpuzzle.exactcover.search import BRANCHINGS
 
     for b in backends:
         get_backend(b)  # an unknown name fails here, as everywhere
@@ -148,7 +148,7 @@ def _prepare(suites: list[Suite], note: Report | None) -> None:
     """Load every puzzle (bad input fails here, before any run), list frames' stage-1 sets
     into the cache, and compile the numba kernels, so no run pays for them."""
     from smtpuzzle.library import load, load_frames, load_puzzle
-    from smtpuzzle.puzzles.maze import parse_string
+    from smtpuzzle.puzzles.maze.cases import parse_string
 
     entries = [e for s in suites for e in s.entries]
     import ortools.sat.python.cp_model  # noqa: F401  imports are nobody's build time
@@ -170,10 +170,10 @@ def _prepare(suites: list[Suite], note: Report | None) -> None:
             note("loading the exact-cover engine (compiled once, then cached)")
         get_backend("exact-cover").solve(load("pentomino-3x20").build_model())
     if any(e.task == "nonogram" for e in entries):
-        from smtpuzzle.puzzles.linesolve import presolve
+        from smtpuzzle.puzzles.nonogram.linesolve import presolve
 
         presolve(load_puzzle("data001"))
-    from smtpuzzle.puzzles.frames_sets import enumerate_sets
+    from smtpuzzle.puzzles.frames.sets import enumerate_sets
 
     for e in entries:
         if e.task == "frames":

@@ -72,7 +72,7 @@ def _solve(entry: Entry, backend: str, solver: str | None, time_limit: float) ->
 
 
 def _count(entry: Entry, backend: str, solver: str | None, time_limit: float) -> Outcome:
-    from smtpuzzle.counting import count
+    from smtpuzzle.puzzles.tiling.counting import count
 
     r = count(load(entry.target), backend, solver, distinct=not entry.options.get("raw", False),
               workers=int(entry.options.get("workers", 1)), time_limit=time_limit)
@@ -85,7 +85,7 @@ def _count(entry: Entry, backend: str, solver: str | None, time_limit: float) ->
 
 
 def _frames(entry: Entry, backend: str, solver: str | None, time_limit: float) -> Outcome:
-    from smtpuzzle.puzzles.frames_solve import FramesOptions, solve_frames
+    from smtpuzzle.puzzles.frames.solve import FramesOptions, solve_frames
 
     frames = load_frames(entry.target)
     answer = solve_frames(frames, FramesOptions(stage2=backend, solver=solver,
@@ -100,8 +100,8 @@ def _frames(entry: Entry, backend: str, solver: str | None, time_limit: float) -
 
 
 def _nonogram(entry: Entry, backend: str, solver: str | None, time_limit: float) -> Outcome:
-    from smtpuzzle.puzzles.nonogram import DEFAULT_ENCODING
-    from smtpuzzle.puzzles.nonogram_solve import solve_nonogram
+    from smtpuzzle.puzzles.nonogram.puzzle import DEFAULT_ENCODING
+    from smtpuzzle.puzzles.nonogram.solve import solve_nonogram
 
     puzzle = load_puzzle(entry.target)
     encoding = str(entry.options.get("encoding", DEFAULT_ENCODING))
@@ -117,8 +117,8 @@ def _nonogram(entry: Entry, backend: str, solver: str | None, time_limit: float)
 
 
 def _maze(entry: Entry, backend: str, solver: str | None, time_limit: float) -> Outcome:
-    from smtpuzzle.puzzles.maze import reduced_cases
-    from smtpuzzle.puzzles.maze_search import Encoder, search
+    from smtpuzzle.puzzles.maze.cases import reduced_cases
+    from smtpuzzle.puzzles.maze.search import Encoder, search
 
     size = int(entry.options.get("size", 3))
     r = search(entry.target, size, backend, solver, time_limit=time_limit)

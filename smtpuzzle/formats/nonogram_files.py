@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.puzzles.nonogram import Clue, Nonogram
+from smtpuzzle.puzzles.nonogram.puzzle import Clue, Nonogram
 
 EXTENSIONS = (".non", ".nin", ".clues")
 _NON_KEYS = {"catalogue", "title", "by", "copyright", "license", "goal", "width", "height",

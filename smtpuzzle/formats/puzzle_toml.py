@@ -14,8 +14,8 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.geometry.board import Board
 from smtpuzzle.geometry.piecesets import piece_set
 from smtpuzzle.geometry.shapes import Shape, parse_picture
-from smtpuzzle.puzzles.frames import METHODS, Frames
-from smtpuzzle.puzzles.tiling import Piece, Tiling
+from smtpuzzle.puzzles.frames.puzzle import METHODS, Frames
+from smtpuzzle.puzzles.tiling.puzzle import Piece, Tiling
 
 _TOP_KEYS = {"name", "title", "description", "kind", "cover", "touch", "touch_encoding",
              "board", "pieces", "source", "apart", "frames", "method"}

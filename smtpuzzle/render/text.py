@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from smtpuzzle.geometry.board import Board
-from smtpuzzle.puzzles.tiling import Tiling, TilingSolution
+from smtpuzzle.puzzles.tiling.puzzle import Tiling, TilingSolution
 
 _PALETTE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _COLOURS = [

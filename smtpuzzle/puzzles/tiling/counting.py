@@ -23,10 +23,10 @@ import numpy as np
 
 from smtpuzzle.backends import get_backend
 from smtpuzzle.backends.base import Backend
-from smtpuzzle.backends.exactcover import ExactCoverBackend
+from smtpuzzle.backends.exactcover.backend import ExactCoverBackend
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Model
-from smtpuzzle.puzzles.tiling import Tiling
+from smtpuzzle.puzzles.tiling.puzzle import Tiling
 from smtpuzzle.result import Enumeration, Result, Stats
 from smtpuzzle.taskpool import TaskTimeout, task_pool
 

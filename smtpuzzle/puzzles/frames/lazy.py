@@ -22,11 +22,11 @@ import numpy as np
 
 from smtpuzzle.backends.child import Send, child_messages
 from smtpuzzle.backends.cnf import to_cnf
+from smtpuzzle.backends.exactcover import CoverSearch, from_model
 from smtpuzzle.backends.sat import DEFAULT_SOLVER
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.exactcover import CoverSearch, from_model
 from smtpuzzle.model import Cmp, Model
-from smtpuzzle.puzzles.frames import Frames
+from smtpuzzle.puzzles.frames.puzzle import Frames
 
 CHECK_BUDGET = 5_000_000  # search nodes per set check before it counts as "not known"
 

@@ -19,7 +19,7 @@ from numba import njit
 
 # The state array, its fields and the return codes are the sweep kernel's (FILLED and
 # AREA_NEEDED stay unused here), so callers read both kernels alike.
-from smtpuzzle.exactcover.kernel import (
+from smtpuzzle.backends.exactcover.kernel import (
     BUDGET,
     BUFFER_FULL,
     COUNT,

@@ -19,17 +19,17 @@ import numpy as np
 from smtpuzzle.backends import get_backend
 from smtpuzzle.backends.sat import DEFAULT_SOLVER
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.puzzles.frames import METHODS, Frames, FramesSolution
-from smtpuzzle.puzzles.frames_dive import DiveProgress, DiveResult, solve_dive
-from smtpuzzle.puzzles.frames_lazy import LazyProgress, LazyResult, solve_lazy
-from smtpuzzle.puzzles.frames_sets import (
+from smtpuzzle.puzzles.frames.dive import DiveProgress, DiveResult, solve_dive
+from smtpuzzle.puzzles.frames.lazy import LazyProgress, LazyResult, solve_lazy
+from smtpuzzle.puzzles.frames.puzzle import METHODS, Frames, FramesSolution
+from smtpuzzle.puzzles.frames.sets import (
     SetList,
     Stage1Progress,
     enumerate_sets,
     load_cached,
     piece_without_frame,
 )
-from smtpuzzle.puzzles.frames_stage2 import (
+from smtpuzzle.puzzles.frames.stage2 import (
     cover_model,
     decode_cover,
     decode_index,

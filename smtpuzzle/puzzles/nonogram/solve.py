@@ -25,17 +25,17 @@ import numpy as np
 
 from smtpuzzle.backends import get_backend
 from smtpuzzle.model import Model
-from smtpuzzle.puzzles.linesolve import Presolve, presolve
-from smtpuzzle.puzzles.nonogram import (
+from smtpuzzle.puzzles.nonogram.beliefs import beliefs, guesses
+from smtpuzzle.puzzles.nonogram.linesolve import Presolve, presolve
+from smtpuzzle.puzzles.nonogram.local import nearby_solution
+from smtpuzzle.puzzles.nonogram.puzzle import (
     DEFAULT_ENCODING,
     UNKNOWN,
     Nonogram,
     grid_array,
     grid_strings,
 )
-from smtpuzzle.puzzles.nonogram_beliefs import beliefs, guesses
-from smtpuzzle.puzzles.nonogram_local import nearby_solution
-from smtpuzzle.puzzles.nonogram_symmetry import ClueSymmetry, clue_symmetries
+from smtpuzzle.puzzles.nonogram.symmetry import ClueSymmetry, clue_symmetries
 from smtpuzzle.result import Stats, Status
 
 VERDICTS = ("unique", "multiple", "none", "unknown")

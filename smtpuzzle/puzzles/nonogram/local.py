@@ -15,8 +15,8 @@ import time
 
 import numpy as np
 
-from smtpuzzle.puzzles.linesolve import _propagate, _try, clue_arrays
-from smtpuzzle.puzzles.nonogram import Nonogram, grid_array, grid_strings
+from smtpuzzle.puzzles.nonogram.linesolve import _propagate, _try, clue_arrays
+from smtpuzzle.puzzles.nonogram.puzzle import Nonogram, grid_array, grid_strings
 
 WINDOW = 16  # cells a side; windows overlap by 12, so any patch up to 13 x 13 fits one
 STRIDE = 4

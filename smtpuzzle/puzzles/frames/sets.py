@@ -23,10 +23,10 @@ from pathlib import Path
 import numpy as np
 
 from smtpuzzle.backends import get_backend
-from smtpuzzle.exactcover import CoverSearch, from_model
+from smtpuzzle.backends.exactcover import CoverSearch, from_model
 from smtpuzzle.model import Model, headed_groups
-from smtpuzzle.puzzles.frames import Frames
-from smtpuzzle.puzzles.tiling import Tiling
+from smtpuzzle.puzzles.frames.puzzle import Frames
+from smtpuzzle.puzzles.tiling.puzzle import Tiling
 from smtpuzzle.taskpool import TaskTimeout, task_pool
 
 CACHE_VERSION = 1

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from smtpuzzle.puzzles.nonogram import UNKNOWN, Nonogram
+from smtpuzzle.puzzles.nonogram.puzzle import UNKNOWN, Nonogram
 
 PROBE_CHUNK = 64  # probes between deadline checks
 

@@ -29,10 +29,10 @@ from scipy.optimize import linprog
 from scipy.sparse import csc_matrix, hstack, identity
 
 from smtpuzzle.backends import get_backend
-from smtpuzzle.exactcover import CoverSearch, from_model
-from smtpuzzle.puzzles.frames import Frames
-from smtpuzzle.puzzles.frames_sets import enumerate_sets
-from smtpuzzle.puzzles.frames_stage2 import cover_model, decode_cover
+from smtpuzzle.backends.exactcover import CoverSearch, from_model
+from smtpuzzle.puzzles.frames.puzzle import Frames
+from smtpuzzle.puzzles.frames.sets import enumerate_sets
+from smtpuzzle.puzzles.frames.stage2 import cover_model, decode_cover
 from smtpuzzle.result import Status
 
 FINISH_FRAMES = 4  # frames left when the dive lists every set and solves exactly

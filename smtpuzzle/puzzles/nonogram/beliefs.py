@@ -22,8 +22,8 @@ import time
 import numpy as np
 from numba import njit
 
-from smtpuzzle.puzzles.linesolve import clue_arrays
-from smtpuzzle.puzzles.nonogram import UNKNOWN, Nonogram
+from smtpuzzle.puzzles.nonogram.linesolve import clue_arrays
+from smtpuzzle.puzzles.nonogram.puzzle import UNKNOWN, Nonogram
 
 SWEEPS = 200  # at most; messages usually settle much sooner
 SWEEPS_PER_CHECK = 10  # sweeps between deadline checks

@@ -36,7 +36,7 @@ from smtpuzzle.backends.sat import DEFAULT_SOLVER
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import export_file
 from smtpuzzle.model import Groups, Model
-from smtpuzzle.puzzles.maze import (
+from smtpuzzle.puzzles.maze.cases import (
     LETTERS,
     Cases,
     case_moves,
@@ -46,8 +46,8 @@ from smtpuzzle.puzzles.maze import (
     reduced_cases,
     segments,
 )
-from smtpuzzle.puzzles.maze_local import LocalProgress, local_search
-from smtpuzzle.puzzles.maze_mdd import DiagramTooLarge, mdd_search
+from smtpuzzle.puzzles.maze.local import LocalProgress, local_search
+from smtpuzzle.puzzles.maze.mdd import DiagramTooLarge, mdd_search
 
 SEARCH_BACKENDS = ("mdd", "sat", "z3", "cpsat", "local")
 BATCH = 1  # failing cases added per round

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from smtpuzzle.puzzles.nonogram import Nonogram
+from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
 
 # name -> the grid transform (on an h x w index grid); square-only ones need h == w
 _TRANSFORMS = {

@@ -24,7 +24,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from smtpuzzle.puzzles.maze import LETTERS, Cases, case_moves, failing, reduced_cases, segments
+from smtpuzzle.puzzles.maze.cases import (
+    LETTERS,
+    Cases,
+    case_moves,
+    failing,
+    reduced_cases,
+    segments,
+)
 
 MAX_STATES = 30_000_000  # summed over the layers of one product, before it is minimised
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.geometry.board import Board
-from smtpuzzle.puzzles.tiling import Piece, Tiling, TilingSolution, check_fits, check_pieces
+from smtpuzzle.puzzles.tiling.puzzle import Piece, Tiling, TilingSolution, check_fits, check_pieces
 
 # How the frames are solved: list every set, check proposed sets, dive on the LP relaxation
 # over sampled sets, or auto (list, then lazy past the cap, unless the puzzle names one).

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from smtpuzzle.puzzles.maze import LETTERS, Cases, failing, reduced_cases
+from smtpuzzle.puzzles.maze.cases import LETTERS, Cases, failing, reduced_cases
 
 ITERATIONS = 200_000  # steps per restart (the temperature falls from T_START to T_END)
 T_START, T_END = 3.0, 0.05

@@ -22,7 +22,7 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.model import Groups, Model, headed_groups
-from smtpuzzle.puzzles.nonogram_order import add_order_line
+from smtpuzzle.puzzles.nonogram.order import add_order_line
 
 Clue = tuple[int, ...]
 ENCODINGS = ("runs", "order", "automaton")

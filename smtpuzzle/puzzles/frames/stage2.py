@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from smtpuzzle.model import Cmp, Groups, Model
-from smtpuzzle.puzzles.frames import Frames
+from smtpuzzle.puzzles.frames.puzzle import Frames
 
 
 class _SetNames(Sequence):

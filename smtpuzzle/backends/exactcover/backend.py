@@ -1,4 +1,4 @@
-"""Exact-cover back end: the compiled searches of smtpuzzle.exactcover.
+"""Exact-cover back end: the compiled searches of smtpuzzle.backends.exactcover.
 
 It takes models whose constraints are cells (exactly-one / at-most-one groups over user
 variables), multiplicities (cardinalities over disjoint groups) and unit clauses; it is the
@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from smtpuzzle.backends.base import Backend
-from smtpuzzle.exactcover import CoverSearch, from_model
-from smtpuzzle.exactcover.problem import structure_key, unit_rows
+from smtpuzzle.backends.exactcover import CoverSearch, from_model
+from smtpuzzle.backends.exactcover.problem import structure_key, unit_rows
 from smtpuzzle.model import Model
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 

@@ -6,8 +6,8 @@ import time
 
 import numpy as np
 
-from smtpuzzle.exactcover import kernel, mrv
-from smtpuzzle.exactcover.problem import CoverProblem
+from smtpuzzle.backends.exactcover import kernel, mrv
+from smtpuzzle.backends.exactcover.problem import CoverProblem
 
 BRANCHINGS = ("auto", "sweep", "mrv")
 SLICE_S = 0.05  # seconds of search per default slice: time limits and Ctrl-C act this often

@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.puzzles.nonogram import grid_array
+from smtpuzzle.puzzles.nonogram.puzzle import grid_array
 
 Colour = tuple[int, int, int]
 FILLED: Colour = (20, 20, 30)
@@ -120,7 +120,7 @@ def frames_picture_cells(board: Any, names: Sequence[str], frames: Sequence[Any]
     """Tilings of one board side by side (the frames of a frames answer, or the solutions of
     a listing), each piece in the same colour and letter throughout; 3D boards layer by
     layer. ``per_row`` tilings (all their layers) make one row of the picture."""
-    from smtpuzzle.render import piece_chars
+    from smtpuzzle.render.text import piece_chars
 
     colours, chars = piece_colours(names), piece_chars(list(names))
     grids, labels, captions = [], [], []

@@ -1,0 +1,1 @@
+"""Frames: pieces shared out among n identical frames (sets, choice, layout)."""

@@ -1,0 +1,1 @@
+"""Nonograms: clues, encodings, line solving, guesses and the verdict."""

@@ -1,0 +1,1 @@
+"""Showing solutions: text on a terminal, SVG and PNG pictures."""
