@@ -11,9 +11,16 @@ import numpy as np
 
 
 class Status(StrEnum):
+    """What an answer says. A solver answers sat, unsat or unknown; a puzzle that is decided
+    (a nonogram, a Sudoku) answers unique, multiple, none or unknown. Every family's answer
+    carries one of these (a str, so it compares and prints as its value)."""
+
     SAT = "sat"
     UNSAT = "unsat"
     UNKNOWN = "unknown"
+    UNIQUE = "unique"
+    MULTIPLE = "multiple"
+    NONE = "none"
 
 
 @dataclass
