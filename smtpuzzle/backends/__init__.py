@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from smtpuzzle.backends.base import Backend
+from smtpuzzle.backends.base import Backend, Capabilities, Session
 from smtpuzzle.errors import PuzzleError
 
 BACKENDS = ("cpsat", "sat", "z3", "exact-cover")
@@ -36,4 +36,11 @@ def get_backend(name: str, solver: str | None = None) -> Backend:
     raise PuzzleError(f"unknown back end {name!r} (known: {', '.join(BACKENDS)})")
 
 
-__all__ = ["BACKENDS", "Backend", "get_backend"]
+def preload() -> None:
+    """Import every solver package now (a benchmark's runs should not pay for imports)."""
+    import ortools.sat.python.cp_model  # noqa: F401
+    import pysat.solvers  # noqa: F401
+    import z3  # noqa: F401
+
+
+__all__ = ["BACKENDS", "Backend", "Capabilities", "Session", "get_backend", "preload"]

@@ -1,7 +1,11 @@
-"""The interface every back end follows, and the generic solve / enumerate loop.
+"""The interface every back end follows, and the loops written once on top of it.
 
-A back end compiles a model once (timed as build), then answers checks; enumeration
-blocks each solution on the user variables and de-duplicates on them.
+A :class:`Backend` states its :class:`Capabilities` and opens a :class:`Session` on a model:
+one solver, compiled once (timed as build), that takes more constraints (``add_*``) and
+answers checks (``check``, ``values``, ``core``). Every loop that talks to a solver more
+than once is a client of the session: enumeration by blocking clauses and the guided search
+for a first solution live here, the maze CEGAR loop and the frames lazy loop in their
+puzzle packages. Puzzle code asks capabilities, never a back end's name or type.
 """
 
 from __future__ import annotations
@@ -9,116 +13,238 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from smtpuzzle.model import Model
+from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """What a back end can do, for the code that drives it."""
+
+    incremental: bool = False  # a session keeps what the solver learnt between checks
+    assumptions: bool = False  # check(assumptions) answers UNSAT with a core of them
+    native_ints: bool = False  # integers reach the solver as integers
+    guided: bool = False  # the first search assumes the model's hints (see guided())
+    any_constraint: bool = True  # takes every constraint kind (exact cover: covers only)
+    counts: bool = False  # counts solutions without listing them (Backend.count)
+
+
+class Session(ABC):
+    """One open solver on one model. Variables beyond the model's come from
+    :meth:`new_vars`, which the session shares with its own encodings."""
+
+    capabilities = Capabilities()
+
+    def __init__(self, user: np.ndarray, num_vars: int, stats: Stats,
+                 hints: np.ndarray | None = None) -> None:
+        self.user = np.asarray(user, dtype=np.int64)
+        self.top = num_vars
+        self.stats = stats
+        self.hints = hints
+        self._assumed: list[int] = []
+
+    # -- adding ------------------------------------------------------------------------------
+
+    def new_vars(self, n: int) -> np.ndarray:
+        """``n`` fresh variables, free for the caller's constraints."""
+        ids = np.arange(self.top + 1, self.top + n + 1, dtype=np.int64)
+        self.top += n
+        return ids
+
+    def add_clauses(self, groups: Any) -> None:
+        """Each group: at least one literal true."""
+        g = Groups.of(groups)
+        if len(g.flat):
+            self.top = max(self.top, int(np.abs(g.flat).max()))
+        if len(g):
+            self._add_clauses(g)
+
+    def add_units(self, literals: Any) -> None:
+        """Each literal true."""
+        self.add_clauses(np.asarray(literals, dtype=np.int64).reshape(-1, 1))
+
+    def add_cardinality(self, groups: Any, cmp: str | Cmp, bounds: Any) -> None:
+        """``sum(group) cmp bound`` per group."""
+        g = Groups.of(groups)
+        if len(g.flat):
+            self.top = max(self.top, int(np.abs(g.flat).max()))
+        b = np.broadcast_to(np.asarray(bounds, dtype=np.int64), (len(g),)).copy()
+        self._add_cardinality(g, Cmp(cmp), b)
+
+    def add_exactly_one(self, groups: Any) -> None:
+        self.add_cardinality(groups, Cmp.EQ, 1)
+
+    def add_at_most_one(self, groups: Any) -> None:
+        self.add_cardinality(groups, Cmp.LE, 1)
+
+    @abstractmethod
+    def _add_clauses(self, groups: Groups) -> None: ...
+
+    @abstractmethod
+    def _add_cardinality(self, groups: Groups, cmp: Cmp, bounds: np.ndarray) -> None: ...
+
+    # -- checking ----------------------------------------------------------------------------
+
+    @abstractmethod
+    def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
+        """SAT, UNSAT (under the assumptions) or UNKNOWN (time limit)."""
+
+    @abstractmethod
+    def values(self) -> np.ndarray:
+        """The user variables' values (bool array) after a SAT check."""
+
+    def core(self) -> list[int]:
+        """After an UNSAT check: assumptions that together cannot hold (all of them, where
+        the solver names no smaller set)."""
+        return list(self._assumed)
+
+    def close(self) -> None:
+        """Release the solver (a child process, a context)."""
+        self._assumed = []
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- loops on the session ----------------------------------------------------------------
+
+    def first(self, time_limit: float | None = None) -> Status:
+        """Look for a solution, guided by the hints where this back end takes them."""
+        if self.hints is None or not len(self.hints) or not self.capabilities.guided:
+            return self.check(time_limit=time_limit)
+        deadline = _deadline(time_limit)
+
+        def attempt(assumed: list[int]) -> tuple[Status, list[int]]:
+            left = _left(deadline)
+            if left is not None and left <= 0:
+                return Status.UNKNOWN, []
+            status = self.check(assumed, left)
+            return status, self.core() if status is Status.UNSAT else []
+
+        return guided(attempt, self.hints.tolist())
+
+    def solutions(self, limit: int | None = None,
+                  time_limit: float | None = None) -> Enumeration:
+        """Distinct solutions on the user variables, each blocked once found; ``complete``
+        is set when the search ended rather than stopped at the limit or the time."""
+        enum = Enumeration(iter(()), self.stats)
+        enum._gen = self._solutions(limit, _deadline(time_limit), enum)
+        return enum
+
+    def _solutions(self, limit: int | None, deadline: float | None,
+                   enum: Enumeration) -> Iterator[Result]:
+        if limit is not None and limit <= 0:
+            return
+        status = self._timed(lambda: self.first(_left(deadline)), deadline)
+        if status is not Status.SAT:
+            enum.complete = status is Status.UNSAT
+            return
+        values = self.values()
+        self.add_clauses([self.blocking(values)])
+        # Started before the first solution is handed out: a back end that searches in
+        # another process goes on while the caller looks at it.
+        rest = None if limit == 1 else self._more(None if limit is None else limit - 1,
+                                                  deadline, enum)
+        yield Result(Status.SAT, values, self.stats)
+        if rest is None:
+            return
+        yield from rest
+
+    def _more(self, limit: int | None, deadline: float | None,
+              enum: Enumeration) -> Iterator[Result]:
+        """The solutions after the first (which is blocked already)."""
+        seen: set[bytes] = set()
+        while limit is None or len(seen) < limit:
+            status = self._timed(lambda: self.check(time_limit=_left(deadline)), deadline)
+            if status is not Status.SAT:
+                enum.complete = status is Status.UNSAT
+                return
+            values = self.values()
+            key = np.packbits(values).tobytes()
+            if key in seen:
+                raise RuntimeError(f"{self.stats.backend} returned the same solution twice")
+            seen.add(key)
+            self.add_clauses([self.blocking(values)])
+            yield Result(Status.SAT, values, self.stats)
+
+    def _timed(self, check: Callable[[], Status], deadline: float | None) -> Status:
+        if deadline is not None and deadline - time.perf_counter() <= 0:
+            return Status.UNKNOWN
+        t0 = time.perf_counter()
+        try:
+            return check()
+        finally:
+            self.stats.solve_time += time.perf_counter() - t0
+
+    def blocking(self, values: np.ndarray) -> np.ndarray:
+        """The clause that excludes exactly this projection of the user variables."""
+        return np.where(values, -self.user, self.user)
+
+
 class Backend(ABC):
-    """``solve`` finds one solution or proves there is none; ``solutions`` enumerates."""
+    """``open`` a session on a model; ``solve`` finds one solution or proves there is none;
+    ``solutions`` enumerates (streamed)."""
 
     name: str = "?"
-    uses_hints: bool = False  # whether the search starts from Model.hints
-
-    def solve(self, model: Model, time_limit: float | None = None) -> Result:
-        enum = self.solutions(model, limit=1, time_limit=time_limit)
-        it = iter(enum)
-        found = next(it, None)
-        it.close()  # release the solver (a sat child process) now, not at garbage collection
-        if found is not None:
-            return found
-        status = Status.UNSAT if enum.complete else Status.UNKNOWN
-        return Result(status, None, enum.stats)
-
-    def solutions(
-        self, model: Model, limit: int | None = None, time_limit: float | None = None
-    ) -> Enumeration:
-        stats = Stats(self.label())
-        enum = Enumeration(iter(()), stats)
-        enum._gen = self._enumerate(model, limit, time_limit, stats, enum)
-        return enum
+    capabilities = Capabilities()
 
     def label(self) -> str:
         return self.name
 
-    @abstractmethod
-    def _enumerate(
-        self, model: Model, limit: int | None, time_limit: float | None, stats: Stats,
-        enum: Enumeration,
-    ) -> Iterator[Result]:
-        """Yield distinct SAT results; set ``enum.complete`` when the search is exhausted."""
-
-
-class BlockingBackend(Backend):
-    """A back end that enumerates by re-solving after blocking each solution."""
+    @property
+    def uses_hints(self) -> bool:
+        """Whether a first search starts from the model's hints (Model.hints)."""
+        return self.capabilities.guided
 
     @abstractmethod
-    def _compile(self, model: Model, stats: Stats) -> Any: ...
+    def _open(self, model: Model, stats: Stats) -> Session:
+        """Compile ``model``; ``stats`` gets the build time and sizes."""
 
-    @abstractmethod
-    def _check(self, handle: Any, model: Model, time_left: float | None) -> tuple[Status, Any]:
-        """Status and, when SAT, the user-variable values (bool array)."""
+    def open(self, model: Model) -> Session:
+        """A session on ``model`` (a context manager: close it when done)."""
+        return self._open(model, Stats(self.label()))
 
-    @abstractmethod
-    def _block(self, handle: Any, model: Model, values: np.ndarray) -> None: ...
+    def solve(self, model: Model, time_limit: float | None = None) -> Result:
+        deadline = _deadline(time_limit)
+        with self.open(model) as session:
+            status = session._timed(lambda: session.first(_left(deadline)), deadline)
+            values = session.values() if status is Status.SAT else None
+            return Result(status, values, session.stats)
 
-    def _check_assuming(self, handle: Any, model: Model, time_left: float | None,
-                        assumed: list[int]) -> tuple[Status, Any, list[int]]:
-        """As ``_check`` under assumed literals, with the ones blamed when UNSAT (back ends
-        whose ``uses_hints`` is true)."""
-        raise NotImplementedError
+    def solutions(self, model: Model, limit: int | None = None,
+                  time_limit: float | None = None) -> Enumeration:
+        stats = Stats(self.label())
+        enum = Enumeration(iter(()), stats)
+        enum._gen = self._enumerate(model, limit, _deadline(time_limit), enum)
+        return enum
 
-    def _first_check(self, handle: Any, model: Model,
-                     deadline: float | None) -> tuple[Status, Any]:
-        """The search for a first solution, guided by the model's hints when this back end
-        uses them."""
-        left = None if deadline is None else deadline - time.perf_counter()
-        if model.hints is None or not len(model.hints) or not self.uses_hints:
-            return self._check(handle, model, left)
-        found: list[Any] = [None]
+    def count(self, model: Model, time_limit: float | None = None,
+              progress: Callable[[int], None] | None = None) -> tuple[int, bool, Stats]:
+        """Count the solutions (on the user variables): (count, complete, stats). Back ends
+        whose capabilities say ``counts`` do it without listing them."""
+        enum = self.solutions(model, time_limit=time_limit)
+        n = 0
+        for _ in enum:
+            n += 1
+            if progress:
+                progress(n)
+        return n, enum.complete, enum.stats
 
-        def attempt(assumed: list[int]) -> tuple[Status, list[int]]:
-            left = None if deadline is None else deadline - time.perf_counter()
-            if left is not None and left <= 0:
-                return Status.UNKNOWN, []
-            status, found[0], core = self._check_assuming(handle, model, left, assumed)
-            return status, core
-
-        return guided(attempt, model.hints.tolist()), found[0]
-
-    def _enumerate(
-        self, model: Model, limit: int | None, time_limit: float | None, stats: Stats,
-        enum: Enumeration,
-    ) -> Iterator[Result]:
-        start = time.perf_counter()
-        handle = self._compile(model, stats)
-        stats.build_time = time.perf_counter() - start
-        deadline = None if time_limit is None else start + time_limit
-        seen: set[bytes] = set()
-        while limit is None or len(seen) < limit:
-            left = None if deadline is None else deadline - time.perf_counter()
-            if left is not None and left <= 0:
-                return
-            t0 = time.perf_counter()
-            if seen:
-                status, values = self._check(handle, model, left)
-            else:
-                status, values = self._first_check(handle, model, deadline)
-            stats.solve_time += time.perf_counter() - t0
-            if status is Status.UNSAT:
-                enum.complete = True
-                return
-            if status is Status.UNKNOWN:
-                return
-            key = np.packbits(values).tobytes()
-            if key in seen:
-                raise RuntimeError(f"{self.name} returned the same solution twice")
-            seen.add(key)
-            yield Result(Status.SAT, values, stats)
-            self._block(handle, model, values)
+    def _enumerate(self, model: Model, limit: int | None, deadline: float | None,
+                   enum: Enumeration) -> Iterator[Result]:
+        with self._open(model, enum.stats) as session:
+            inner = session.solutions(limit, _left(deadline))
+            try:
+                yield from inner
+            finally:
+                enum.complete = inner.complete
 
 
 HINTS_KEPT = 0.75  # after a failed guess, the share of the surviving hints assumed again
@@ -145,7 +271,9 @@ def guided(attempt: Callable[[list[int]], tuple[Status, Collection[int]]],
     return attempt([])[0]
 
 
-def blocking_literals(model: Model, values: np.ndarray) -> np.ndarray:
-    """The clause that excludes exactly this projection of the user variables."""
-    user = model.user_vars
-    return np.where(values, -user, user)
+def _deadline(time_limit: float | None) -> float | None:
+    return None if time_limit is None else time.perf_counter() + time_limit
+
+
+def _left(deadline: float | None) -> float | None:
+    return None if deadline is None else deadline - time.perf_counter()

@@ -1,9 +1,10 @@
-"""Work in a forked child process that streams messages back and is killed at a deadline.
+"""Work in a forked child process that talks to the parent and is killed at a deadline.
 
 CaDiCaL, Kissat and Lingeling ignore PySAT's interrupt, so a time limit or Ctrl-C cannot
 stop them in-process. Whatever runs PySAT runs here instead: the child sends tuples, the
 parent reads them until the work ends or the deadline passes, then kills the child, which
-works the same for every solver.
+works the same for every solver. :func:`child_messages` streams one piece of work;
+:class:`Child` is a conversation (requests and answers) with a child that serves them.
 """
 
 from __future__ import annotations
@@ -48,6 +49,59 @@ def child_messages(work: Callable[[Send], None], deadline: float | None,
             proc.kill()
             proc.join()
         recv.close()
+
+
+class Child:
+    """A forked child running ``serve(conn)``: the parent sends requests and reads answers
+    with a deadline. The child is killed by :meth:`kill` (and when the parent is done with
+    it); a child that dies or fails is reported as RuntimeError."""
+
+    def __init__(self, serve: Callable[[Any], None]) -> None:
+        ctx = multiprocessing.get_context("fork")
+        self._conn, theirs = ctx.Pipe(duplex=True)
+        self._proc = ctx.Process(target=_serve, args=(serve, theirs), daemon=True)
+        with sigint_held():
+            self._proc.start()
+        theirs.close()
+
+    @property
+    def alive(self) -> bool:
+        return self._proc.pid is not None and self._proc.exitcode is None
+
+    def send(self, message: tuple) -> None:
+        self._conn.send(message)
+
+    def receive(self, deadline: float | None) -> tuple | None:
+        """The next message, or None when the deadline passes first."""
+        left = None if deadline is None else deadline - time.perf_counter()
+        if (left is not None and left <= 0) or not self._conn.poll(left):
+            return None
+        try:
+            message = self._conn.recv()
+        except EOFError:
+            raise RuntimeError("the solver process died") from None
+        if message[0] == "error":
+            raise RuntimeError(message[1])
+        return message
+
+    def kill(self) -> None:
+        if self._proc.pid is not None and self._proc.exitcode is None:
+            self._proc.kill()
+            self._proc.join()
+        self._conn.close()
+
+
+def _serve(serve: Callable[[Any], None], conn: Any) -> None:
+    ignore_sigint()
+    try:
+        serve(conn)
+    except EOFError:
+        pass  # the parent is gone
+    except Exception as exc:  # reported by the parent as a RuntimeError
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
+        os._exit(0)
 
 
 @contextmanager

@@ -109,6 +109,15 @@ class _Builder:
             self.add(Groups.of(cnf.clauses))
 
 
+def cardinality_clauses(groups: Groups, cmp: Cmp, bounds: np.ndarray,
+                        top: int) -> tuple[Groups, int]:
+    """``sum(group) cmp bound`` per group as clauses, with auxiliary variables from
+    ``top + 1`` on: (clauses, new top)."""
+    b = _Builder(top)
+    b.cardinality(groups, cmp, bounds)
+    return Groups.concat(b.parts), b.top
+
+
 def to_cnf(model: Model) -> CNF:
     """Encode every constraint of ``model`` as clauses over its variables (plus auxiliaries)."""
     model = model.lower_automata()

@@ -1,44 +1,63 @@
 """OR-Tools CP-SAT back end: native exactly-one / bool-or / linear constraints, integer vars.
 
-Enumeration runs CP-SAT's own solution enumeration with one worker (several workers lose
-and repeat solutions) and de-duplicates on the user variables all the same.
+CP-SAT is not incremental: a session keeps one CpModel, adds to it, and solves it afresh
+at every check. Enumeration streams CP-SAT's own solution enumeration (one worker: several
+lose and repeat solutions) from a solver thread through a bounded queue, when every boolean
+is a user variable; otherwise it blocks each solution and solves again, so that auxiliary
+variables never make one answer look like several.
 """
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends.base import BlockingBackend, blocking_literals
-from smtpuzzle.model import Cmp, Model
+from smtpuzzle.backends.base import Backend, Capabilities, Session
+from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
+STREAM_QUEUE = 256  # solutions the solver thread may run ahead of the reader
 
-class CpSatBackend(BlockingBackend):
+
+class CpSatBackend(Backend):
     """``workers`` applies to single solves; enumeration always uses one worker.
 
     Eight workers on two cores: the wider portfolio cuts the heavy tail of first-solution
     times (pentacube-3x4x5: 4.6 s with the default two, 1.25 s with eight; bench/RESULTS.md).
+    CP-SAT's solution hints did not help the nonogram guesses (faase stayed undecided after
+    120 s with them), so this back end is not guided.
     """
 
     name = "cpsat"
+    capabilities = Capabilities(assumptions=True, native_ints=True)
 
     def __init__(self, workers: int = 8) -> None:
         self.workers = workers
 
-    def _compile(self, model: Model, stats: Stats) -> Any:
+    def _open(self, model: Model, stats: Stats) -> CpSatSession:
+        return CpSatSession(model, stats, self.workers)
+
+
+class CpSatSession(Session):
+    capabilities = CpSatBackend.capabilities
+
+    def __init__(self, model: Model, stats: Stats, workers: int) -> None:
         from ortools.sat.python import cp_model
 
-        m = cp_model.CpModel()
-        bools = [None] + [m.new_bool_var(f"v{i}") for i in range(1, model.num_vars + 1)]
-        negs = [None] + [b.negated() for b in bools[1:]]
-
-        def lits(arr: np.ndarray) -> list:
-            return [bools[x] if x > 0 else negs[-x] for x in arr.tolist()]
-
+        t0 = time.perf_counter()
+        super().__init__(model.user_vars, model.num_vars, stats, model.hints)
+        self.cp_model = cp_model
+        self.workers = workers
+        m = self.m = cp_model.CpModel()
+        self.bools: list[Any] = [None]
+        self.negs: list[Any] = [None]
+        self._grow(model.num_vars)
+        lits = self._lits
         for g in model.all_clauses():
             m.add_bool_or(lits(g))
         for g in model.all_exactly_one():
@@ -46,86 +65,167 @@ class CpSatBackend(BlockingBackend):
         for g in model.all_at_most_one():
             m.add_at_most_one(lits(g))
         for a, b in model.all_implications().tolist():
-            m.add_implication(lits(np.array([a]))[0], lits(np.array([b]))[0])
+            m.add_implication(lits([a])[0], lits([b])[0])
         for card in model.cardinalities:
-            for g, k in zip(card.groups, card.bounds.tolist(), strict=True):
-                expr = cp_model.LinearExpr.sum(lits(g))
-                if card.cmp is Cmp.EQ:
-                    m.add(expr == k)
-                elif card.cmp is Cmp.LE:
-                    m.add(expr <= k)
-                else:
-                    m.add(expr >= k)
+            self._add_cardinality(card.groups, card.cmp, card.bounds)
         for a in model.automata:
-            word = [bools[x] if x > 0 else 1 - bools[-x] for x in a.literals.tolist()]
+            word = [self.bools[x] if x > 0 else 1 - self.bools[-x] for x in a.literals.tolist()]
             m.add_automaton(word, a.start, a.finals.tolist(),
                             [tuple(t) for t in a.transitions.tolist()])
         for iv in model.int_vars:
             x = m.new_int_var_from_domain(cp_model.Domain.from_values(iv.values.tolist()), iv.name)
             for v, lit in zip(iv.values.tolist(), iv.literals.tolist(), strict=True):
-                m.add(x == v).only_enforce_if(bools[lit])
+                m.add(x == v).only_enforce_if(self.bools[lit])
+        # Every boolean a user variable: enumerating all assignments lists each answer once.
+        self.pure = model.num_vars == len(self.user)
+        self._user_vars = [self.bools[x] for x in self.user.tolist()]
+        self._solver: Any = None
+        self._core: list[int] = []
         stats.variables = model.num_vars
         stats.constraints = len(m.proto.constraints)
-        user = [bools[x] for x in model.user_vars.tolist()]
-        return {"cp_model": cp_model, "model": m, "user": user, "lits": lits}
+        stats.build_time += time.perf_counter() - t0
 
-    def _solver(self, h: Any, time_left: float | None, workers: int) -> Any:
-        solver = h["cp_model"].CpSolver()
-        if time_left is not None:
-            solver.parameters.max_time_in_seconds = max(time_left, 0.001)
+    def _grow(self, top: int) -> None:
+        while len(self.bools) <= top:
+            b = self.m.new_bool_var(f"v{len(self.bools)}")
+            self.bools.append(b)
+            self.negs.append(b.negated())
+
+    def _lits(self, arr: Any) -> list:
+        lits = np.asarray(arr).tolist()
+        return [self.bools[x] if x > 0 else self.negs[-x] for x in lits]
+
+    def _add_clauses(self, groups: Groups) -> None:
+        self._grow(self.top)
+        for g in groups:
+            self.m.add_bool_or(self._lits(g))
+
+    def _add_cardinality(self, groups: Groups, cmp: Cmp, bounds: np.ndarray) -> None:
+        self._grow(self.top)
+        for g, k in zip(groups, bounds.tolist(), strict=True):
+            expr = self.cp_model.LinearExpr.sum(self._lits(g))
+            if cmp is Cmp.EQ:
+                self.m.add(expr == k)
+            elif cmp is Cmp.LE:
+                self.m.add(expr <= k)
+            else:
+                self.m.add(expr >= k)
+
+    def _new_solver(self, time_limit: float | None, workers: int) -> Any:
+        solver = self.cp_model.CpSolver()
+        if time_limit is not None:
+            solver.parameters.max_time_in_seconds = max(time_limit, 0.001)
         solver.parameters.num_workers = workers
         return solver
 
-    def _check(self, h: Any, model: Model, time_left: float | None) -> tuple[Status, Any]:
-        cp_model = h["cp_model"]
-        solver = self._solver(h, time_left, self.workers)
-        code = solver.solve(h["model"])
-        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return Status.SAT, np.array([solver.boolean_value(v) for v in h["user"]], dtype=bool)
-        if code == cp_model.INFEASIBLE:
-            return Status.UNSAT, None
+    def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
+        cp_model = self.cp_model
+        self._assumed = list(assumptions)
+        self._solver, self._core = None, []
+        if self._assumed:
+            self.top = max(self.top, max(abs(a) for a in self._assumed))
+            self._grow(self.top)
+            self.m.add_assumptions(self._lits(self._assumed))
+        solver = self._new_solver(time_limit, self.workers)
+        try:
+            code = solver.solve(self.m)
+        finally:
+            if self._assumed:
+                self.m.clear_assumptions()
         if code == cp_model.MODEL_INVALID:
-            raise RuntimeError(f"CP-SAT rejected the model: {h['model'].validate()}")
-        return Status.UNKNOWN, None
+            raise RuntimeError(f"CP-SAT rejected the model: {self.m.validate()}")
+        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            self._solver = solver
+            return Status.SAT
+        if code == cp_model.INFEASIBLE:
+            if self._assumed:
+                index = {b.index: a for a, b in zip(self._assumed, self._lits(self._assumed),
+                                                    strict=True)}
+                self._core = [index[i] for i in solver.sufficient_assumptions_for_infeasibility()
+                              if i in index] or list(self._assumed)
+            return Status.UNSAT
+        return Status.UNKNOWN
 
-    def _block(self, h: Any, model: Model, values: np.ndarray) -> None:
-        h["model"].add_bool_or(h["lits"](blocking_literals(model, values)))
+    def values(self) -> np.ndarray:
+        if self._solver is None:
+            raise RuntimeError("values() needs a SAT check first")
+        solver = self._solver
+        return np.fromiter((solver.boolean_value(v) for v in self._user_vars), dtype=bool,
+                           count=len(self._user_vars))
 
-    def _enumerate(
-        self, model: Model, limit: int | None, time_limit: float | None, stats: Stats,
-        enum: Enumeration,
-    ) -> Iterator[Result]:
-        if limit == 1:  # a single solve may use every worker
-            yield from super()._enumerate(model, limit, time_limit, stats, enum)
+    def core(self) -> list[int]:
+        return list(self._core)
+
+    def _solutions(self, limit: int | None, deadline: float | None,
+                   enum: Enumeration) -> Iterator[Result]:
+        if limit == 1 or not self.pure:  # a single solve may use every worker
+            yield from super()._solutions(limit, deadline, enum)
             return
-        start = time.perf_counter()
-        h = self._compile(model, stats)
-        stats.build_time = time.perf_counter() - start
-        cp_model = h["cp_model"]
-        left = None if time_limit is None else time_limit - stats.build_time
-        solver = self._solver(h, left, 1)
+        yield from self._stream(limit, deadline, enum)
+
+    def _stream(self, limit: int | None, deadline: float | None,
+                enum: Enumeration) -> Iterator[Result]:
+        """CP-SAT's enumeration in a thread, its solutions handed over as they come."""
+        cp_model = self.cp_model
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            return
+        solver = self._new_solver(left, 1)
         solver.parameters.enumerate_all_solutions = True
-        found: list[np.ndarray] = []
-        seen: set[bytes] = set()
-        user = h["user"]
+        inbox: queue.Queue = queue.Queue(maxsize=STREAM_QUEUE)
+        user = self._user_vars
+        closing = threading.Event()
 
         class Collector(cp_model.CpSolverSolutionCallback):
+            found = 0
+
             def on_solution_callback(self) -> None:
+                if closing.is_set():
+                    self.stop_search()
+                    return
                 values = np.fromiter((self.boolean_value(v) for v in user), dtype=bool,
                                      count=len(user))
-                key = np.packbits(values).tobytes()
-                if key not in seen:
-                    seen.add(key)
-                    found.append(values)
-                if limit is not None and len(found) >= limit:
+                inbox.put(("sol", values))
+                self.found += 1
+                if limit is not None and self.found >= limit:
                     self.stop_search()
 
+        collector = Collector()
+
+        def run() -> None:
+            try:
+                inbox.put(("end", solver.solve(self.m, collector)))
+            except BaseException as exc:  # handed to the reader
+                inbox.put(("error", exc))
+
         t0 = time.perf_counter()
-        code = solver.solve(h["model"], Collector())
-        stats.solve_time = time.perf_counter() - t0
-        if code == cp_model.MODEL_INVALID:
-            raise RuntimeError(f"CP-SAT rejected the model: {h['model'].validate()}")
-        stopped_by_limit = limit is not None and len(found) >= limit
-        enum.complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not stopped_by_limit
-        for values in found:
-            yield Result(Status.SAT, values, stats)
+        thread = threading.Thread(target=run, name="cpsat-enumeration", daemon=True)
+        thread.start()
+        n = 0
+        try:
+            while True:
+                kind, payload = inbox.get()
+                if kind == "sol":
+                    n += 1
+                    self.stats.solve_time = time.perf_counter() - t0
+                    yield Result(Status.SAT, payload, self.stats)
+                    continue
+                if kind == "error":
+                    raise payload
+                if payload == cp_model.MODEL_INVALID:
+                    raise RuntimeError(f"CP-SAT rejected the model: {self.m.validate()}")
+                stopped_by_limit = limit is not None and n >= limit
+                enum.complete = payload in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and \
+                    not stopped_by_limit
+                return
+        finally:
+            self.stats.solve_time = time.perf_counter() - t0
+            if thread.is_alive():
+                closing.set()
+                solver.stop_search()
+                while thread.is_alive():  # unblock a callback waiting on a full queue
+                    try:
+                        inbox.get(timeout=0.05)
+                    except queue.Empty:
+                        pass
+                thread.join()

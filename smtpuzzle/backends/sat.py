@@ -1,35 +1,46 @@
-"""SAT back end through PySAT: any of its solvers by name, run in a child process
-(:mod:`smtpuzzle.backends.child`) that streams solutions back and is killed at the deadline.
+"""SAT back end through PySAT: any of its solvers by name, run in a forked child process.
+
+The session the caller holds (:class:`SatSession`) keeps the clauses and talks to a child
+(:class:`~smtpuzzle.backends.child.Child`) that holds the PySAT solver in a
+:class:`PysatSession` and answers its checks; enumeration runs in the child, which streams
+the solutions back and goes on searching while the caller looks at them. At a deadline or
+on Ctrl-C the child is killed (CaDiCaL ignores interrupts); the session then starts a new
+child from the clauses it kept, so it stays usable, having lost only what the solver learnt.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import closing
+from collections.abc import Iterator, Sequence
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends.base import Backend, guided
-from smtpuzzle.backends.child import Send, child_messages
-from smtpuzzle.backends.cnf import CNF, to_cnf
+from smtpuzzle.backends.base import Backend, Capabilities, Session
+from smtpuzzle.backends.child import Child
+from smtpuzzle.backends.cnf import cardinality_clauses, to_cnf
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.model import Model
+from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 DEFAULT_SOLVER = "cadical195"
 # Solvers that cannot take clauses after a solve (Kissat then answers wrongly or aborts):
-# each further solution is searched by a new solver with the blocking clauses so far.
+# each further check is made by a new solver with the clauses so far.
 NOT_INCREMENTAL = {"kissat404"}
-NO_ASSUMPTIONS = {"kissat404"}  # these ignore a model's hints
+NO_ASSUMPTIONS = {"kissat404"}  # these take no assumptions, and so no hints
 
 
 def solver_names() -> list[str]:
     from pysat.solvers import SolverNames
 
     return sorted(k for k in vars(SolverNames) if not k.startswith("_"))
+
+
+def _capabilities(solver: str) -> Capabilities:
+    assumptions = solver not in NO_ASSUMPTIONS
+    return Capabilities(incremental=solver not in NOT_INCREMENTAL, assumptions=assumptions,
+                        guided=assumptions)
 
 
 class SatBackend(Backend):
@@ -41,90 +52,225 @@ class SatBackend(Backend):
                 f"unknown SAT solver {solver!r} (known: {', '.join(solver_names())})"
             )
         self.solver = solver
+        self.capabilities = _capabilities(solver)
 
     def label(self) -> str:
         return f"sat:{self.solver}"
 
-    @property
-    def uses_hints(self) -> bool:  # type: ignore[override]
-        return self.solver not in NO_ASSUMPTIONS
+    def _open(self, model: Model, stats: Stats) -> SatSession:
+        return SatSession(self.solver, model, stats)
 
-    def _enumerate(
-        self, model: Model, limit: int | None, time_limit: float | None, stats: Stats,
-        enum: Enumeration,
-    ) -> Iterator[Result]:
-        start = time.perf_counter()
+
+class SatSession(Session):
+    """Clauses kept here, the solver in a child process (started at the first check)."""
+
+    def __init__(self, solver: str, model: Model, stats: Stats) -> None:
+        t0 = time.perf_counter()
         cnf = to_cnf(model)
+        super().__init__(model.user_vars, cnf.num_vars, stats, model.hints)
+        self.solver = solver
+        self.capabilities = _capabilities(solver)
+        self._parts: list[Groups] = [cnf.clauses]
+        self._sent = 0  # parts the child has
+        self._child: Child | None = None
+        self._loaded = False  # a first child has loaded (its time is build time)
+        self._values: np.ndarray | None = None
+        self._core: list[int] = []
         stats.variables = cnf.num_vars
         stats.constraints = len(cnf.clauses)
-        cnf_time = time.perf_counter() - start
-        deadline = None if time_limit is None else start + time_limit
-        n_user = len(model.user_vars)
-        loaded_at = None
+        stats.build_time += time.perf_counter() - t0
 
-        hints = model.hints.tolist() if model.hints is not None and self.uses_hints else None
+    def _add_clauses(self, groups: Groups) -> None:
+        self._parts.append(groups)
 
-        def work(send: Send) -> None:
-            _child(self.solver, cnf, model.user_vars, limit, send, hints)
+    def _add_cardinality(self, groups: Groups, cmp: Cmp, bounds: np.ndarray) -> None:
+        clauses, self.top = cardinality_clauses(groups, cmp, bounds, self.top)
+        if len(clauses):
+            self._parts.append(clauses)
 
-        with closing(child_messages(work, deadline)) as messages:
-            for kind, *payload in messages:
-                if kind == "loaded":
-                    stats.build_time = cnf_time + payload[0]
-                    loaded_at = time.perf_counter()
-                elif kind == "sol":
-                    bits, solve_time = payload
-                    stats.solve_time = solve_time
-                    values = np.unpackbits(np.frombuffer(bits, dtype=np.uint8), count=n_user)
-                    yield Result(Status.SAT, values.astype(bool), stats)
-                elif kind == "end":
-                    exhausted, stats.solve_time = payload
-                    enum.complete = exhausted
+    def _start(self, deadline: float | None) -> Child | None:
+        """The child, started (from every clause kept) if there is none."""
+        if self._child is not None:
+            return self._child
+        parts = list(self._parts)  # the forked child sees them: nothing is sent
+        self._sent = len(parts)
+        child = Child(partial(_serve, self.solver, parts, self.user, self.top,
+                              self.capabilities.incremental))
+        self._child = child
+        message = self._receive(deadline)
+        if message is None:
+            return None
+        if not self._loaded:
+            self._loaded = True
+            self.stats.build_time += message[1]
+        return child
+
+    def _pending(self) -> list[Groups]:
+        new = self._parts[self._sent:]
+        self._sent = len(self._parts)
+        return new
+
+    def _receive(self, deadline: float | None) -> tuple | None:
+        """The child's next message; the child is dropped at the deadline, on Ctrl-C or
+        when it fails."""
+        assert self._child is not None
+        try:
+            message = self._child.receive(deadline)
+        except BaseException:
+            self._drop()
+            raise
+        if message is None:
+            self._drop()
+        return message
+
+    def _drop(self) -> None:
+        if self._child is not None:
+            self._child.kill()
+            self._child = None
+
+    def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self._assumed = [int(a) for a in assumptions]
+        self._values, self._core = None, []
+        child = self._start(deadline)
+        if child is None:
+            return Status.UNKNOWN
+        child.send(("check", self._pending(), self._assumed))
+        message = self._receive(deadline)
+        if message is None:
+            return Status.UNKNOWN
+        _, status, bits, core = message
+        if status == Status.SAT:
+            self._values = _unpack(bits, len(self.user))
+        self._core = core
+        return Status(status)
+
+    def values(self) -> np.ndarray:
+        if self._values is None:
+            raise RuntimeError("values() needs a SAT check first")
+        return self._values
+
+    def core(self) -> list[int]:
+        return list(self._core)
+
+    def close(self) -> None:
+        self._drop()
+
+    def _more(self, limit: int | None, deadline: float | None,
+              enum: Enumeration) -> Iterator[Result]:
+        """The child enumerates (the same blocking loop, on its own session) and streams;
+        it starts now, before the caller has looked at the first solution."""
+        child = self._start(deadline)
+        if child is None:
+            return iter(())
+        child.send(("enumerate", self._pending(), limit))
+        return self._stream(deadline, enum)
+
+    def _stream(self, deadline: float | None, enum: Enumeration) -> Iterator[Result]:
+        finished = False
+        try:
+            while True:
+                t0 = time.perf_counter()
+                message = self._receive(deadline)
+                self.stats.solve_time += time.perf_counter() - t0
+                if message is None:
                     return
-        if loaded_at is not None:  # stopped at the deadline
-            stats.solve_time = time.perf_counter() - loaded_at
+                if message[0] == "end":
+                    finished = True
+                    enum.complete = message[1]
+                    return
+                values = _unpack(message[1], len(self.user))
+                # The child blocked it already; kept here for a child started anew.
+                self._parts.insert(self._sent, Groups.of([self.blocking(values)]))
+                self._sent += 1
+                yield Result(Status.SAT, values, self.stats)
+        finally:
+            if not finished:  # the child is still enumerating: it cannot take requests
+                self._drop()
 
 
-def _attempt(solver: Any, assumed: list[int]) -> tuple[Status, list[int]]:
-    """One solve under assumptions, for ``guided``."""
-    if solver.solve(assumptions=assumed):
-        return Status.SAT, []
-    return Status.UNSAT, solver.get_core() or []
+def _unpack(bits: bytes, n: int) -> np.ndarray:
+    return np.unpackbits(np.frombuffer(bits, dtype=np.uint8), count=n).astype(bool)
 
 
-def _child(name: str, cnf: CNF, user: np.ndarray, limit: int | None, send: Send,
-           hints: list[int] | None = None) -> None:
-    """Enumerate in the child process; ``hints`` (assumable literals) guide the first
-    solve."""
-    from pysat.solvers import Solver
+class PysatSession(Session):
+    """A PySAT solver in this process. Used inside the child, where it can be killed: in the
+    caller's process a solve could not be stopped."""
 
-    t0 = time.perf_counter()
-    clauses = cnf.as_lists()
-    solver = Solver(name=name, bootstrap_with=clauses)
-    send(("loaded", time.perf_counter() - t0))
-    solve_time, found = 0.0, 0
-    while limit is None or found < limit:
+    def __init__(self, solver: str, parts: list[Groups], user: np.ndarray, top: int,
+                 incremental: bool) -> None:
+        super().__init__(user, top, Stats(f"sat:{solver}"))
+        self.name = solver
+        self.incremental = incremental
+        self.clauses = Groups.concat(parts).as_lists()
+        self._solver = self._new()
+        self._solved = False
+        self._values: np.ndarray | None = None
+
+    def _new(self) -> Any:
+        from pysat.solvers import Solver
+
+        return Solver(name=self.name, bootstrap_with=self.clauses)
+
+    def _add_clauses(self, groups: Groups) -> None:
+        lists = groups.as_lists()
+        if self.incremental:
+            self._solver.append_formula(lists)
+        else:
+            self.clauses.extend(lists)
+
+    def _add_cardinality(self, groups: Groups, cmp: Cmp, bounds: np.ndarray) -> None:
+        clauses, self.top = cardinality_clauses(groups, cmp, bounds, self.top)
+        if len(clauses):
+            self._add_clauses(clauses)
+
+    def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
+        self._assumed = list(assumptions)
+        self._values = None
+        if self._solved and not self.incremental:
+            self._solver.delete()
+            self._solver = self._new()
+        self._solved = True
         t0 = time.perf_counter()
-        if found and name in NOT_INCREMENTAL:
-            solver.delete()
-            solver = Solver(name=name, bootstrap_with=clauses)
-        if hints and not found:  # see Model.hints
-            sat = guided(partial(_attempt, solver), hints) is Status.SAT
-        else:
-            sat = solver.solve()
-        solve_time += time.perf_counter() - t0
+        sat = self._solver.solve(assumptions=self._assumed)
+        self.stats.solve_time += time.perf_counter() - t0
         if not sat:
-            send(("end", True, solve_time))
-            return
-        assignment = np.zeros(cnf.num_vars + 1, dtype=bool)
-        lits = np.asarray(solver.get_model(), dtype=np.int64)
+            return Status.UNSAT
+        lits = np.asarray(self._solver.get_model(), dtype=np.int64)
+        assignment = np.zeros(max(self.top, len(lits)) + 1, dtype=bool)
         assignment[lits[lits > 0]] = True
-        values = assignment[user]
-        send(("sol", np.packbits(values).tobytes(), solve_time))
-        found += 1
-        block = np.where(values, -user, user).tolist()
-        if name in NOT_INCREMENTAL:
-            clauses.append(block)
-        else:
-            solver.add_clause(block)
-    send(("end", False, solve_time))
+        self._values = assignment[self.user]
+        return Status.SAT
+
+    def values(self) -> np.ndarray:
+        if self._values is None:
+            raise RuntimeError("values() needs a SAT check first")
+        return self._values
+
+    def core(self) -> list[int]:
+        return list(self._solver.get_core() or []) if self._assumed else []
+
+    def close(self) -> None:
+        self._solver.delete()
+
+
+def _serve(solver: str, parts: list[Groups], user: np.ndarray, top: int, incremental: bool,
+           conn: Any) -> None:
+    """The child: load the clauses, then answer the parent's requests until it is killed."""
+    t0 = time.perf_counter()
+    session = PysatSession(solver, parts, user, top, incremental)
+    conn.send(("loaded", time.perf_counter() - t0))
+    while True:
+        kind, adds, arg = conn.recv()
+        for g in adds:
+            session.add_clauses(g)
+        if kind == "check":
+            status = session.check(arg)
+            bits = np.packbits(session.values()).tobytes() if status is Status.SAT else None
+            core = session.core() if status is Status.UNSAT else []
+            conn.send(("checked", status.value, bits, core))
+        else:  # enumerate: up to ``arg`` more solutions, each blocked
+            enum = Enumeration(iter(()), session.stats)
+            for r in session._more(arg, None, enum):
+                conn.send(("sol", np.packbits(r.values).tobytes()))
+            conn.send(("end", enum.complete))

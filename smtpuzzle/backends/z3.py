@@ -6,11 +6,15 @@ C parser reads far faster than the same terms made one by one through the Python
 
 from __future__ import annotations
 
+import signal
+import threading
+import time
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends.base import BlockingBackend, blocking_literals
+from smtpuzzle.backends.base import Backend, Capabilities, Session
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.result import Stats, Status
@@ -19,11 +23,13 @@ SOLVER_KINDS = ("default", "qffd")
 _OPS = {Cmp.EQ: "pbeq", Cmp.LE: "pble", Cmp.GE: "pbge"}
 
 
-class Z3Backend(BlockingBackend):
+class Z3Backend(Backend):
     """``kind`` picks z3's general ``Solver()`` (the default: measured faster on the tiling
     benchmarks, see bench/RESULTS.md) or ``SolverFor("QF_FD")``."""
 
     name = "z3"
+    capabilities = Capabilities(incremental=True, assumptions=True, native_ints=True,
+                                guided=True)
 
     def __init__(self, kind: str = "default") -> None:
         if kind not in SOLVER_KINDS:
@@ -33,26 +39,41 @@ class Z3Backend(BlockingBackend):
     def label(self) -> str:
         return f"z3:{self.kind}"
 
-    def _compile(self, model: Model, stats: Stats) -> Any:
+    def _open(self, model: Model, stats: Stats) -> Z3Session:
+        return Z3Session(self.kind, model, stats)
+
+
+class Z3Session(Session):
+    """An incremental z3 solver; constraints arrive as SMT-LIB text."""
+
+    capabilities = Z3Backend.capabilities
+
+    def __init__(self, kind: str, model: Model, stats: Stats) -> None:
         import z3
 
+        t0 = time.perf_counter()
+        super().__init__(model.user_vars, model.num_vars, stats, model.hints)
         model = model.lower_automata()
-        ctx = z3.Context()
-        solver = z3.SolverFor("QF_FD", ctx=ctx) if self.kind == "qffd" else z3.Solver(ctx=ctx)
-        text = _Smt(model.num_vars)
+        self.top = model.num_vars
+        self.z3 = z3
+        self.ctx = z3.Context()
+        self.solver = (z3.SolverFor("QF_FD", ctx=self.ctx) if kind == "qffd"
+                       else z3.Solver(ctx=self.ctx))
+        self.text = _Smt(model.num_vars)
+        self._declared = model.num_vars
         lines = [f"(declare-fun v{i} () Bool)" for i in range(1, model.num_vars + 1)]
-        asserts = text.clauses(model.all_clauses())
-        asserts += text.pbs(model.all_exactly_one(), Cmp.EQ, 1)
+        asserts = self.text.clauses(model.all_clauses())
+        asserts += self.text.pbs(model.all_exactly_one(), Cmp.EQ, 1)
         most = model.all_at_most_one()
         keep = np.flatnonzero(most.sizes > 1)
-        asserts += [f"((_ at-most 1) {t})" for t in text.terms(most, keep)]
+        asserts += [f"((_ at-most 1) {t})" for t in self.text.terms(most, keep)]
         imp = model.all_implications()
         if len(imp):
-            asserts += [f"(=> {a} {b})" for a, b in zip(text.words(imp[:, 0]).tolist(),
-                                                        text.words(imp[:, 1]).tolist(),
+            asserts += [f"(=> {a} {b})" for a, b in zip(self.text.words(imp[:, 0]).tolist(),
+                                                        self.text.words(imp[:, 1]).tolist(),
                                                         strict=True)]
         for card in model.cardinalities:
-            asserts += text.pbs(card.groups, card.cmp, card.bounds)
+            asserts += self.text.pbs(card.groups, card.cmp, card.bounds)
         for i, iv in enumerate(model.int_vars):
             lines.append(f"(declare-fun i{i} () Int)")
             lo, hi = int(iv.values.min()), int(iv.values.max())
@@ -60,48 +81,101 @@ class Z3Backend(BlockingBackend):
             for v, lit in zip(iv.values.tolist(), iv.literals.tolist(), strict=True):
                 asserts.append(f"(= v{lit} (= i{i} {v}))")
         lines.extend(f"(assert {a})" for a in asserts)
-        solver.from_string("\n".join(lines))
+        self.solver.from_string("\n".join(lines))
         stats.variables = model.num_vars + len(model.int_vars)
         stats.constraints = len(asserts)
-        user = model.user_vars
-        position = np.full(model.num_vars + 1, -1, dtype=np.int64)
-        position[user] = np.arange(len(user))
-        return {"z3": z3, "solver": solver, "position": position, "text": text}
+        self._model: Any = None
+        self._core: list[int] = []
+        stats.build_time += time.perf_counter() - t0
 
-    uses_hints = True
+    def _declare(self) -> list[str]:
+        """Declarations of the variables made since the last call."""
+        if self.top <= self._declared:
+            return []
+        self.text.grow(self.top)
+        lines = [f"(declare-fun v{i} () Bool)" for i in range(self._declared + 1, self.top + 1)]
+        self._declared = self.top
+        return lines
 
-    def _check(self, h: Any, model: Model, time_left: float | None) -> tuple[Status, Any]:
-        status, values, _ = self._check_assuming(h, model, time_left, [])
-        return status, values
+    def _assert(self, spell: Any) -> None:
+        """Assert what ``spell()`` writes, after declaring any new variables it uses."""
+        lines = self._declare()
+        lines += [f"(assert {a})" for a in spell()]
+        self.solver.from_string("\n".join(lines))
 
-    def _check_assuming(self, h: Any, model: Model, time_left: float | None,
-                        assumed: list[int]) -> tuple[Status, Any, list[int]]:
-        z3, solver = h["z3"], h["solver"]
-        solver.set("timeout", 2**32 - 1 if time_left is None else max(1, int(time_left * 1000)))
+    def _add_clauses(self, groups: Groups) -> None:
+        self._assert(lambda: self.text.clauses(groups))
+
+    def _add_cardinality(self, groups: Groups, cmp: Cmp, bounds: np.ndarray) -> None:
+        self._assert(lambda: self.text.pbs(groups, cmp, bounds))
+
+    def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
+        z3 = self.z3
+        self._assumed = list(assumptions)
+        self._model, self._core = None, []
+        self._declare_assumed()
+        self.solver.set("timeout", 2**32 - 1 if time_limit is None
+                        else max(1, int(time_limit * 1000)))
         exprs = []
-        for a in assumed:
-            v = z3.Bool(f"v{abs(a)}", solver.ctx)
-            exprs.append(v if a > 0 else z3.Not(v, solver.ctx))
-        answer = solver.check(*exprs)
+        for a in self._assumed:
+            v = z3.Bool(f"v{abs(a)}", self.ctx)
+            exprs.append(v if a > 0 else z3.Not(v, self.ctx))
+        answer = _interruptible(self.ctx, lambda: self.solver.check(*exprs))
         if answer == z3.unsat:
-            literal = {e.sexpr(): a for e, a in zip(exprs, assumed, strict=True)}
-            return Status.UNSAT, None, [literal[e.sexpr()] for e in solver.unsat_core()]
+            literal = {e.sexpr(): a for e, a in zip(exprs, self._assumed, strict=True)}
+            self._core = [literal[e.sexpr()] for e in self.solver.unsat_core()]
+            return Status.UNSAT
         if answer != z3.sat:
-            return Status.UNKNOWN, None, []
-        m = solver.model()
-        values = np.zeros(len(model.user_vars), dtype=bool)
-        position = h["position"]
+            return Status.UNKNOWN
+        self._model = self.solver.model()
+        return Status.SAT
+
+    def _declare_assumed(self) -> None:
+        if self._assumed:
+            self.top = max(self.top, max(abs(a) for a in self._assumed))
+        lines = self._declare()
+        if lines:
+            self.solver.from_string("\n".join(lines))
+
+    def values(self) -> np.ndarray:
+        m = self._model
+        if m is None:
+            raise RuntimeError("values() needs a SAT check first")
+        values = np.zeros(len(self.user), dtype=bool)
+        position = np.full(self.top + 1, -1, dtype=np.int64)
+        position[self.user] = np.arange(len(self.user))
         for d in m.decls():
             name = d.name()
-            if name.startswith("v") and z3.is_true(m[d]):
+            if name.startswith("v") and self.z3.is_true(m[d]):
                 p = position[int(name[1:])]
                 if p >= 0:
                     values[p] = True
-        return Status.SAT, values, []
+        return values
 
-    def _block(self, h: Any, model: Model, values: np.ndarray) -> None:
-        lits = blocking_literals(model, values)
-        h["solver"].from_string(f"(assert {h['text'].clause(lits)})")
+    def core(self) -> list[int]:
+        return list(self._core)
+
+
+def _interruptible(ctx: Any, check: Any) -> Any:
+    """Run ``check`` so that Ctrl-C stops z3 and raises KeyboardInterrupt here. Raising
+    from the signal handler could land in a z3 object's __del__, where Python only prints
+    the exception and the search goes on: the handler interrupts z3 instead."""
+    if threading.current_thread() is not threading.main_thread():
+        return check()
+    stop = [False]
+
+    def on_sigint(_signum: int, _frame: Any) -> None:
+        stop[0] = True
+        ctx.interrupt()
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        answer = check()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if stop[0]:
+        raise KeyboardInterrupt
+    return answer
 
 
 class _Smt:
@@ -109,9 +183,16 @@ class _Smt:
     group list at a time (groups of one size together), not one numpy call per group."""
 
     def __init__(self, num_vars: int) -> None:
-        ids = np.arange(num_vars + 1)
-        self.pos = np.array([f"v{i}" for i in ids.tolist()], dtype=object)
-        self.neg = np.array([f"(not v{i})" for i in ids.tolist()], dtype=object)
+        self.pos = np.zeros(0, dtype=object)
+        self.neg = np.zeros(0, dtype=object)
+        self.grow(num_vars)
+
+    def grow(self, num_vars: int) -> None:
+        """Spellings for variables up to ``num_vars``."""
+        ids = np.arange(len(self.pos), num_vars + 1).tolist()
+        self.pos = np.concatenate([self.pos, np.array([f"v{i}" for i in ids], dtype=object)])
+        self.neg = np.concatenate([self.neg,
+                                   np.array([f"(not v{i})" for i in ids], dtype=object)])
 
     def words(self, lits: np.ndarray) -> np.ndarray:
         return np.where(lits > 0, self.pos[np.abs(lits)], self.neg[np.abs(lits)])
@@ -132,9 +213,6 @@ class _Smt:
         sizes = groups.sizes.tolist()
         return [f"(or {t})" if n > 1 else (t if n == 1 else "false")
                 for t, n in zip(self.terms(groups), sizes, strict=True)]
-
-    def clause(self, lits: np.ndarray) -> str:
-        return self.clauses(Groups.of([lits]))[0]
 
     def pbs(self, groups: Groups, cmp: Cmp, bounds: Any) -> list[str]:
         """``sum(group) cmp bound`` per group; ``bounds`` one per group or one for all."""

@@ -13,7 +13,7 @@ from contextlib import closing
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from smtpuzzle.backends import get_backend
+from smtpuzzle.backends import get_backend, preload
 from smtpuzzle.backends.child import Send, child_messages
 from smtpuzzle.benchmark.suites import Entry, Suite
 from smtpuzzle.benchmark.tasks import UNDECIDED, Outcome, run_task, wrong_answer
@@ -151,9 +151,7 @@ def _prepare(suites: list[Suite], note: Report | None) -> None:
     from smtpuzzle.puzzles.maze.cases import parse_string
 
     entries = [e for s in suites for e in s.entries]
-    import ortools.sat.python.cp_model  # noqa: F401  imports are nobody's build time
-    import pysat.solvers  # noqa: F401
-    import z3  # noqa: F401
+    preload()  # imports are nobody's build time
 
     for e in entries:
         try:

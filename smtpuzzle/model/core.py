@@ -10,6 +10,7 @@ them, blocked on them and counted on them, never on auxiliary variables.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -21,13 +22,28 @@ LitArray = np.ndarray
 
 
 class Groups:
-    """A list of literal lists, stored as ``flat`` literals and ``offsets`` (len = n + 1)."""
+    """A list of literal lists, stored as ``flat`` literals and ``offsets`` (len = n + 1).
 
-    __slots__ = ("flat", "offsets")
+    Immutable: the arrays are read-only (copied when they were someone else's writable
+    arrays), so models can share groups between copies and key caches on their content."""
 
-    def __init__(self, flat: np.ndarray, offsets: np.ndarray) -> None:
-        self.flat = np.asarray(flat, dtype=np.int64)
-        self.offsets = np.asarray(offsets, dtype=np.int64)
+    __slots__ = ("_digest", "flat", "offsets")
+
+    def __init__(self, flat: np.ndarray, offsets: np.ndarray, *, owned: bool = False) -> None:
+        # ``owned``: the arrays were made for this object (no copy needed to freeze them)
+        self.flat = _frozen(flat, owned)
+        self.offsets = _frozen(offsets, owned)
+        self._digest: bytes | None = None
+
+    def digest(self) -> bytes:
+        """A fingerprint of the content (computed once: the groups never change)."""
+        if self._digest is None:
+            h = hashlib.blake2b(digest_size=16)
+            h.update(len(self.flat).to_bytes(8, "little"))
+            h.update(self.flat.data)
+            h.update(self.offsets.data)
+            self._digest = h.digest()
+        return self._digest
 
     @classmethod
     def of(cls, groups: Any) -> Groups:
@@ -40,7 +56,7 @@ class Groups:
         arrays = [np.asarray(g, dtype=np.int64).reshape(-1) for g in groups]
         sizes = np.array([len(a) for a in arrays], dtype=np.int64)
         flat = np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
-        return cls(flat, np.concatenate([[0], np.cumsum(sizes)]))
+        return cls(flat, np.concatenate([[0], np.cumsum(sizes)]), owned=True)
 
     @classmethod
     def concat(cls, parts: Sequence[Groups]) -> Groups:
@@ -50,7 +66,7 @@ class Groups:
             return parts[0]
         flat = np.concatenate([p.flat for p in parts])
         sizes = np.concatenate([np.diff(p.offsets) for p in parts])
-        return cls(flat, np.concatenate([[0], np.cumsum(sizes)]))
+        return cls(flat, np.concatenate([[0], np.cumsum(sizes)]), owned=True)
 
     def __len__(self) -> int:
         return len(self.offsets) - 1
@@ -82,6 +98,16 @@ class Groups:
             idx = np.flatnonzero(sizes == s)
             starts = self.offsets[idx]
             yield idx, self.flat[starts[:, None] + np.arange(s)[None, :]]
+
+
+def _frozen(a: Any, owned: bool = False) -> np.ndarray:
+    """``a`` as a read-only contiguous int64 array; copied when someone else could still
+    write to it."""
+    arr = np.asarray(a, dtype=np.int64)
+    if not arr.flags.c_contiguous or (arr.flags.writeable and not (owned and arr.base is None)):
+        arr = np.array(arr, dtype=np.int64, order="C")
+    arr.flags.writeable = False
+    return arr
 
 
 class Cmp(StrEnum):
@@ -224,17 +250,30 @@ class Model:
         return (sum(len(g) for g in groups) + sum(len(c.groups) for c in self.cardinalities)
                 + sum(len(i) for i in self.implications) + len(self.automata))
 
+    def copy(self) -> Model:
+        """An independent copy: constraints or variables added to either one are not seen
+        by the other (the immutable groups themselves are shared)."""
+        return dataclasses.replace(
+            self, clauses=list(self.clauses), exactly_one=list(self.exactly_one),
+            at_most_one=list(self.at_most_one), cardinalities=list(self.cardinalities),
+            implications=list(self.implications), int_vars=list(self.int_vars),
+            automata=list(self.automata),
+            hints=None if self.hints is None else self.hints.copy(),
+            _user_vars=list(self._user_vars), _user_names=list(self._user_names))
+
     def projected(self, variables: np.ndarray, names: Sequence[str]) -> Model:
         """A copy whose user variables are ``variables`` (already in the model) instead:
         back ends then list solutions distinct on these alone (a projected enumeration)."""
-        return dataclasses.replace(self, _user_vars=[np.asarray(variables, dtype=np.int64)],
-                                   _user_names=[names])
+        out = self.copy()
+        out._user_vars, out._user_names = [np.asarray(variables, dtype=np.int64)], [names]
+        return out
 
     def with_units(self, literals: Any) -> Model:
         """A copy that also asserts each literal (forces or forbids variables): how a
         search is split into sub-problems that every back end can solve."""
-        lits = np.asarray(literals, dtype=np.int64).reshape(-1, 1)
-        return dataclasses.replace(self, clauses=[*self.clauses, Groups.of(lits)])
+        out = self.copy()
+        out.clauses.append(Groups.of(np.asarray(literals, dtype=np.int64).reshape(-1, 1)))
+        return out
 
     # -- views for back ends ---------------------------------------------------------------
 
@@ -258,10 +297,8 @@ class Model:
         ends without a native automaton constraint (sat, z3, DIMACS)."""
         if not self.automata:
             return self
-        out = dataclasses.replace(self, clauses=list(self.clauses),
-                                  exactly_one=list(self.exactly_one), automata=[],
-                                  _user_vars=list(self._user_vars),
-                                  _user_names=list(self._user_names))
+        out = self.copy()
+        out.automata = []
         for a in self.automata:
             _unroll(out, a)
         return out

@@ -8,6 +8,7 @@ constraint means the model is not an exact cover, and the back end says so.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -89,7 +90,21 @@ def unit_rows(model: Model, row_of: np.ndarray | None = None) -> tuple[np.ndarra
     return np.unique(row_of[units[units > 0]]), np.unique(row_of[-units[units < 0]])
 
 
-def structure_key(model: Model) -> tuple:
-    """What sub-models of one model share (they differ in unit clauses only)."""
-    return (id(model.exactly_one), id(model.at_most_one), id(model.cardinalities),
-            model.num_vars)
+def structure_key(model: Model) -> bytes:
+    """What sub-models of one model share (they differ in unit clauses only), by content:
+    a model changed in any other way gets a new key, and so a new search."""
+    h = hashlib.blake2b(digest_size=16)
+    # Kinds exact cover cannot take are counted too, so that from_model sees and refuses them.
+    h.update(np.array([model.num_vars, len(model.exactly_one), len(model.at_most_one),
+                       len(model.cardinalities), len(model.implications), len(model.int_vars),
+                       len(model.automata)], dtype=np.int64).data)
+    for g in [*model.exactly_one, *model.at_most_one]:
+        h.update(g.digest())
+    for card in model.cardinalities:
+        h.update(card.groups.digest())
+        h.update(card.cmp.value.encode())
+        h.update(np.ascontiguousarray(card.bounds, dtype=np.int64).data)
+    h.update(np.ascontiguousarray(model.user_vars, dtype=np.int64).data)
+    if model.cell_adjacency is not None:
+        h.update(np.ascontiguousarray(model.cell_adjacency, dtype=np.int64).data)
+    return h.digest()

@@ -7,26 +7,26 @@ A set that fills its frame is remembered; a set that does not is blocked for eve
 its composition, and the solver proposes again. The solver keeps its saved phases between
 proposals, so frames that tiled tend to stay while the others change.
 
-The loop runs in a forked child (CaDiCaL ignores interrupts); the parent lays out and
-verifies the answer. "unsat" is only claimed when no set check was cut short by its budget.
+The loop is a client of a solver session (any back end that takes clauses; the sat back
+end keeps its solver in a child process that a deadline or Ctrl-C can stop). The caller
+lays out and verifies the answer. "unsat" is only claimed when no set check was cut short
+by its budget.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from contextlib import closing
 from dataclasses import dataclass
 
 import numpy as np
 
-from smtpuzzle.backends.child import Send, child_messages
-from smtpuzzle.backends.cnf import to_cnf
+from smtpuzzle.backends import Backend
 from smtpuzzle.backends.exactcover import CoverSearch, from_model
-from smtpuzzle.backends.sat import DEFAULT_SOLVER
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Model
 from smtpuzzle.puzzles.frames.puzzle import Frames
+from smtpuzzle.result import Status
 
 CHECK_BUDGET = 5_000_000  # search nodes per set check before it counts as "not known"
 
@@ -62,7 +62,8 @@ def assignment_model(frames: Frames) -> tuple[Model, np.ndarray, list[tuple[int,
     comps = list(splits[0])
     n, m = frames.n, len(frames.pieces)
     model = Model(f"{frames.name}-assignment")
-    x = model.new_bools(m * n).reshape(m, n)
+    names = [f"{p.name}@{k + 1}" for p in frames.pieces for k in range(n)]
+    x = model.new_bools(m * n, user=True, names=names).reshape(m, n)
     model.add_exactly_one(list(x))
     sizes, _ = frames.size_classes()
     for k, comp in enumerate(comps):
@@ -111,9 +112,12 @@ class _SetChecker:
         return answer
 
 
-def _lazy_child(send: Send, frames: Frames, solver_name: str, budget: int) -> None:
-    from pysat.solvers import Solver
-
+def solve_lazy(frames: Frames, engine: Backend, time_limit: float | None = None,
+               progress: LazyProgress | None = None, budget: int = CHECK_BUDGET) -> LazyResult:
+    """Find one answer by the lazy loop (see the module docstring) on a session of
+    ``engine``."""
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
     model, x, comps = assignment_model(frames)
     checker = _SetChecker(frames)
     kinds: dict[tuple[int, ...], list[int]] = {}
@@ -121,53 +125,34 @@ def _lazy_child(send: Send, frames: Frames, solver_name: str, budget: int) -> No
         kinds.setdefault(comp, []).append(k)
     proposals = blocked = 0
 
-    def stats() -> tuple[int, int, int, int, int]:
-        return proposals, checker.checked, checker.tiling, blocked, checker.cut_short
+    def result(status: str, sets: np.ndarray | None) -> LazyResult:
+        return LazyResult(status, sets, proposals, checker.checked, checker.tiling, blocked,
+                          checker.cut_short, time.perf_counter() - started)
 
     last = time.perf_counter()
-    with Solver(name=solver_name, bootstrap_with=to_cnf(model).as_lists()) as sat:
-        while True:
-            if not sat.solve():
-                send(("done", ("unknown" if checker.cut_short else "unsat", None, stats())))
-                return
-            proposals += 1
-            assignment = np.array(sat.get_model(), dtype=np.int64)
-            where = (assignment[x - 1] > 0)  # (pieces, frames)
-            failed = [k for k in range(frames.n) if not checker.tiles(where[:, k], budget)]
-            if not failed:
-                send(("done", ("sat", where.T.copy(), stats())))
-                return
-            for k in failed:  # that set, in no frame of its composition
-                pieces = np.flatnonzero(where[:, k])
-                for j in kinds[comps[k]]:
-                    sat.add_clause((-x[pieces, j]).tolist())
-                blocked += 1
-            now = time.perf_counter()
-            if now - last > 0.2:
-                last = now
-                send(("progress", stats()))
-
-
-def solve_lazy(frames: Frames, solver: str | None = None, time_limit: float | None = None,
-               progress: LazyProgress | None = None, budget: int = CHECK_BUDGET) -> LazyResult:
-    """Find one answer by the lazy loop (see the module docstring)."""
-    started = time.perf_counter()
-    deadline = None if time_limit is None else started + time_limit
-    stats = (0, 0, 0, 0, 0)  # proposals, checked, tiling, blocked, cut short
-
-    def work(send: Send) -> None:
-        _lazy_child(send, frames, solver or DEFAULT_SOLVER, budget)
-
     try:
-        with closing(child_messages(work, deadline)) as messages:
-            for kind, data in messages:
-                if kind == "progress":
-                    stats = data
-                    if progress:
-                        progress(*stats[:4])
-                    continue
-                status, sets, stats = data
-                return LazyResult(status, sets, *stats, time.perf_counter() - started)
+        with engine.open(model) as session:
+            while True:
+                left = None if deadline is None else deadline - time.perf_counter()
+                if left is not None and left <= 0:
+                    return result("unknown", None)
+                status = session.check(time_limit=left)
+                if status is Status.UNKNOWN:
+                    return result("unknown", None)
+                if status is Status.UNSAT:
+                    return result("unknown" if checker.cut_short else "unsat", None)
+                proposals += 1
+                where = session.values().reshape(x.shape)  # (pieces, frames)
+                failed = [k for k in range(frames.n) if not checker.tiles(where[:, k], budget)]
+                if not failed:
+                    return result("sat", where.T.copy())
+                for k in failed:  # that set, in no frame of its composition
+                    pieces = np.flatnonzero(where[:, k])
+                    session.add_clauses([-x[pieces, j] for j in kinds[comps[k]]])
+                    blocked += 1
+                now = time.perf_counter()
+                if progress and now - last > 0.2:
+                    last = now
+                    progress(proposals, checker.checked, checker.tiling, blocked)
     except KeyboardInterrupt:
-        pass
-    return LazyResult("unknown", None, *stats, time.perf_counter() - started)
+        return result("unknown", None)

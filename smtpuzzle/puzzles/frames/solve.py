@@ -16,8 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends import get_backend
-from smtpuzzle.backends.sat import DEFAULT_SOLVER
+from smtpuzzle.backends import Backend, get_backend
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.frames.dive import DiveProgress, DiveResult, solve_dive
 from smtpuzzle.puzzles.frames.lazy import LazyProgress, LazyResult, solve_lazy
@@ -276,15 +275,25 @@ def _lay_out_found(frames: Frames, opts: FramesOptions, answer: FramesAnswer,
 def _solve_lazy(frames: Frames, opts: FramesOptions, time_limit: float | None, hooks: _Hooks,
                 listed: SetList | None) -> FramesAnswer:
     _one_answer_only(opts, "lazy")
-    solver = (opts.solver if opts.stage2 == "sat" else None) or DEFAULT_SOLVER
-    lazy = solve_lazy(frames, solver, time_limit, hooks.lazy_progress)
+    engine = _lazy_engine(opts)
+    lazy = solve_lazy(frames, engine, time_limit, hooks.lazy_progress)
     answer = FramesAnswer(lazy.status, [], listed, lazy=lazy)
-    answer.stage2 = {"backend": f"sat:{solver} (lazy)",
+    answer.stage2 = {"backend": f"{engine.label()} (lazy)",
                      "model": "assignment", "time_s": round(lazy.time_s, 3),
                      "proposals": lazy.proposals}
     _lay_out_found(frames, opts, answer, lazy.sets)
     answer.complete = lazy.status == "unsat"
     return answer
+
+
+def _lazy_engine(opts: FramesOptions) -> Backend:
+    """The stage-2 back end proposes sets when it takes clauses and keeps what it learnt
+    between proposals (sat, z3); otherwise (exact cover, cpsat) the sat back end does."""
+    engine = get_backend(opts.stage2, opts.solver if opts.stage2 == opts.backend else None)
+    caps = engine.capabilities
+    if caps.any_constraint and caps.incremental:
+        return engine
+    return get_backend("sat", opts.solver if opts.backend == "sat" else None)
 
 
 def _solve_dive(frames: Frames, opts: FramesOptions, time_limit: float | None,

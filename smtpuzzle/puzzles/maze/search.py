@@ -20,19 +20,15 @@ exists.
 from __future__ import annotations
 
 import ctypes
-import signal
-import threading
 import time
-from collections.abc import Callable
-from contextlib import closing
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends.child import Send, child_messages
-from smtpuzzle.backends.sat import DEFAULT_SOLVER
+from smtpuzzle.backends import Backend, get_backend
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import export_file
 from smtpuzzle.model import Groups, Model
@@ -48,6 +44,7 @@ from smtpuzzle.puzzles.maze.cases import (
 )
 from smtpuzzle.puzzles.maze.local import LocalProgress, local_search
 from smtpuzzle.puzzles.maze.mdd import DiagramTooLarge, mdd_search
+from smtpuzzle.result import Status
 
 SEARCH_BACKENDS = ("mdd", "sat", "z3", "cpsat", "local")
 BATCH = 1  # failing cases added per round
@@ -87,12 +84,20 @@ class Encoder:
     """Clauses over letter variables 1..4L (move t, letter d -> 4t + d + 1) and fresh
     position variables per case."""
 
-    def __init__(self, pattern: str) -> None:
+    def __init__(self, pattern: str, fresh: Callable[[int], np.ndarray] | None = None) -> None:
         self.pattern = pattern
         self.length = len(pattern)
         self.letters = np.arange(1, 4 * self.length + 1, dtype=np.int64).reshape(-1, 4)
         self.top = 4 * self.length
+        # Where fresh position variables come from: a solver session's new_vars, or a
+        # counter here (for the exported formula).
+        self.fresh = fresh or self._count
         self._shared: dict[Any, np.ndarray] = {}
+
+    def _count(self, n: int) -> np.ndarray:
+        ids = np.arange(self.top + 1, self.top + n + 1, dtype=np.int64)
+        self.top += n
+        return ids
 
     def base(self) -> list[Groups]:
         x = self.letters
@@ -143,9 +148,7 @@ class Encoder:
                 nlit = shared
             else:
                 nlit = np.zeros(n_cells, dtype=np.int64)
-                count = int(nxt.sum())
-                nlit[nxt] = np.arange(self.top + 1, self.top + count + 1)
-                self.top += count
+                nlit[nxt] = self.fresh(int(nxt.sum()))
                 self._shared[key] = nlit
             if free:
                 q = np.repeat(src, 4)
@@ -214,8 +217,7 @@ class Encoder:
             else:
                 later[i] = seen | later[i + 1][to]
         v = np.zeros((n + 1, n_cells), dtype=np.int64)
-        v[1:, req] = np.arange(self.top + 1, self.top + n * len(req) + 1).reshape(n, len(req))
-        self.top += n * len(req)
+        v[1:, req] = self.fresh(n * len(req)).reshape(n, len(req))
         clauses: list[list[int]] = []
         for c in req:
             if not (later[0][start] >> c) & 1:
@@ -249,19 +251,21 @@ class Encoder:
         flat = np.array([lit for cl in clauses for lit in cl], dtype=np.int64)
         return [Groups(flat, np.concatenate([[0], np.cumsum(sizes)]))]
 
-    def decode(self, true_vars: set[int]) -> str:
-        return "".join(LETTERS[next(d for d in range(4) if int(self.letters[t, d]) in true_vars)]
-                       for t in range(self.length))
+    def decode(self, letters: np.ndarray) -> str:
+        """The string that the letter variables' values (one-hot per move) spell."""
+        picked = np.asarray(letters, dtype=bool).reshape(self.length, 4).argmax(axis=1)
+        return "".join(LETTERS[d] for d in picked.tolist())
 
-    def model(self, cases: Cases, added: list[int]) -> Model:
-        """The final formula as a neutral model (for DIMACS export); letters are the user
-        variables, named ``m1=N`` ..."""
+    def model(self, cases: Cases | None = None, added: Sequence[int] = ()) -> Model:
+        """The letters (the user variables, named ``m1=N`` ...) and the pattern, with the
+        constraints of the ``added`` cases: the final formula, for DIMACS export."""
         again = Encoder(self.pattern)
         m = Model(name="maze-search")
         names = [f"m{t + 1}={ch}" for t in range(self.length) for ch in LETTERS]
         m.new_bools(4 * self.length, user=True, names=names)
         parts = again.base()
         for k in added:
+            assert cases is not None
             parts += again.case(cases, k)
         m.num_vars = again.top
         m.add_clauses(Groups.concat(parts))
@@ -308,171 +312,34 @@ def _dead_sets(moves: np.ndarray, steps: list[tuple[bool, np.ndarray, np.ndarray
     return out
 
 
-def _lists(parts: list[Groups]) -> list[list[int]]:
-    return Groups.concat(parts).as_lists()
-
-
-def _loop(check: Callable[[float | None], tuple[str, set[int] | None]],
-          add: Callable[[list[Groups]], None], enc: Encoder, cases: Cases,
-          report: Callable[[str, Any], None], deadline: float | None) -> None:
-    """The CEGAR loop shared by the back ends; ``report`` gets progress and the result."""
+def _run_session(pattern: str, size: int, engine: Backend, deadline: float | None,
+                 progress: Progress | None) -> tuple[str, str | None, list[int], float]:
+    """The CEGAR loop on one solver session: check, walk the candidate through the cases,
+    add the first case it fails, check again."""
+    cases = reduced_cases(size)
+    enc = Encoder(pattern)
     added: list[int] = []
     solver_time = 0.0
-    while True:
-        left = None if deadline is None else deadline - time.perf_counter()
-        if left is not None and left <= 0:
-            report("done", ("unknown", None, added, solver_time))
-            return
-        t0 = time.perf_counter()
-        status, true_vars = check(left)
-        solver_time += time.perf_counter() - t0
-        if status != "sat":
-            report("done", (status, None, added, solver_time))
-            return
-        string = enc.decode(true_vars)
-        bad = failing(cases, string)
-        if len(bad) == 0:
-            report("done", ("sat", string, added, solver_time))
-            return
-        new = [int(k) for k in bad[:BATCH]]
-        add([g for k in new for g in enc.case(cases, k)])
-        added.extend(new)
-        report("progress", (len(added), solver_time))
-
-
-def _sat_child(send: Send, solver_name: str, pattern: str, size: int) -> None:
-    from pysat.solvers import Solver
-
-    cases = reduced_cases(size)
-    enc = Encoder(pattern)
-    with Solver(name=solver_name, bootstrap_with=_lists(enc.base())) as s:
-        def check(_left: float | None) -> tuple[str, set[int] | None]:
-            if not s.solve():
-                return "unsat", None
-            return "sat", {v for v in s.get_model() if v > 0}
-
-        def add(parts: list[Groups]) -> None:
-            s.append_formula(_lists(parts))
-
-        _loop(check, add, enc, cases, lambda kind, data: send((kind, data)), None)
-
-
-def _run_sat(pattern: str, size: int, solver: str, deadline: float | None,
-             progress: Progress | None) -> tuple[str, str | None, list[int], float]:
-    """The incremental solver runs in a child process (CaDiCaL ignores interrupts), which
-    is killed at the deadline."""
-    solver_time = 0.0
-
-    def work(send: Send) -> None:
-        _sat_child(send, solver, pattern, size)
-
-    with closing(child_messages(work, deadline)) as messages:
-        for kind, data in messages:
-            if kind == "done":
-                return data
-            solver_time = data[1]
+    with engine.open(enc.model()) as session:
+        enc.fresh = session.new_vars
+        while True:
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                return "unknown", None, added, solver_time
+            t0 = time.perf_counter()
+            status = session.check(time_limit=left)
+            solver_time += time.perf_counter() - t0
+            if status is not Status.SAT:
+                return status.value, None, added, solver_time
+            string = enc.decode(session.values())
+            bad = failing(cases, string)
+            if len(bad) == 0:
+                return "sat", string, added, solver_time
+            new = [int(k) for k in bad[:BATCH]]
+            session.add_clauses(Groups.concat([g for k in new for g in enc.case(cases, k)]))
+            added.extend(new)
             if progress:
-                progress(*data)
-    return "unknown", None, [], solver_time
-
-
-def _run_z3(pattern: str, size: int, deadline: float | None, progress: Progress | None,
-            ) -> tuple[str, str | None, list[int], float]:
-    import z3
-
-    cases = reduced_cases(size)
-    enc = Encoder(pattern)
-    ctx = z3.Context()
-    solver = z3.Solver(ctx=ctx)
-    declared = [0]
-
-    def text(parts: list[Groups]) -> str:
-        lines = [f"(declare-fun v{i} () Bool)" for i in range(declared[0] + 1, enc.top + 1)]
-        declared[0] = enc.top
-        for clause in _lists(parts):
-            words = " ".join(f"v{v}" if v > 0 else f"(not v{-v})" for v in clause)
-            lines.append(f"(assert (or {words} false))")
-        return "\n".join(lines)
-
-    solver.from_string(text(enc.base()))
-
-    stop = [False]
-
-    def check(left: float | None) -> tuple[str, set[int] | None]:
-        if stop[0]:
-            raise KeyboardInterrupt
-        solver.set("timeout", 2**32 - 1 if left is None else max(1, int(left * 1000)))
-        answer = solver.check()
-        if stop[0]:
-            raise KeyboardInterrupt
-        if answer == z3.unsat:
-            return "unsat", None
-        if answer != z3.sat:
-            return "unknown", None
-        m = solver.model()
-        return "sat", {int(d.name()[1:]) for d in m.decls() if z3.is_true(m[d])}
-
-    def on_sigint(_signum: int, _frame: Any) -> None:
-        # Raising here could land in a z3 object's __del__, where Python only prints the
-        # exception and the search goes on: stop the solver and raise from check() instead.
-        stop[0] = True
-        ctx.interrupt()
-
-    main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, on_sigint) if main else None
-    try:
-        return _drive(check, lambda parts: solver.from_string(text(parts)), enc, cases,
-                      deadline, progress)
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
-
-
-def _run_cpsat(pattern: str, size: int, deadline: float | None, progress: Progress | None,
-               ) -> tuple[str, str | None, list[int], float]:
-    from ortools.sat.python import cp_model
-
-    cases = reduced_cases(size)
-    enc = Encoder(pattern)
-    m = cp_model.CpModel()
-    bools: list[Any] = [None]
-
-    def add(parts: list[Groups]) -> None:
-        while len(bools) <= enc.top:
-            bools.append(m.new_bool_var(f"v{len(bools)}"))
-        for clause in _lists(parts):
-            m.add_bool_or([bools[v] if v > 0 else bools[-v].negated() for v in clause])
-
-    add(enc.base())
-
-    def check(left: float | None) -> tuple[str, set[int] | None]:
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 8
-        if left is not None:
-            solver.parameters.max_time_in_seconds = max(left, 0.001)
-        code = solver.solve(m)
-        if code == cp_model.INFEASIBLE:
-            return "unsat", None
-        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return "unknown", None
-        return "sat", {v for v in range(1, 4 * enc.length + 1) if solver.boolean_value(bools[v])}
-
-    return _drive(check, add, enc, cases, deadline, progress)
-
-
-def _drive(check: Any, add: Any, enc: Encoder, cases: Cases, deadline: float | None,
-           progress: Progress | None) -> tuple[str, str | None, list[int], float]:
-    result: list[Any] = []
-
-    def report(kind: str, data: Any) -> None:
-        if kind == "progress":
-            if progress:
-                progress(*data)
-        else:
-            result.append(data)
-
-    _loop(check, add, enc, cases, report, deadline)
-    return result[0]
+                progress(len(added), solver_time)
 
 
 def search(pattern: str, size: int = 3, backend: str = "mdd", solver: str | None = None,
@@ -501,18 +368,15 @@ def search(pattern: str, size: int = 3, backend: str = "mdd", solver: str | None
         if progress:
             progress(n_added, solver_s)
 
-    label = f"sat:{solver or DEFAULT_SOLVER}" if backend == "sat" else backend
+    engine = None if backend == "mdd" else get_backend(backend, solver)
+    label = backend if engine is None else engine.label()
     interrupted, note = False, ""
     try:
-        if backend == "mdd":
+        if engine is None:
             status, string, added, solver_time = mdd_search(searched, size, deadline, tracked)
-        elif backend == "sat":
-            status, string, added, solver_time = _run_sat(
-                searched, size, solver or DEFAULT_SOLVER, deadline, tracked)
-        elif backend == "z3":
-            status, string, added, solver_time = _run_z3(searched, size, deadline, tracked)
         else:
-            status, string, added, solver_time = _run_cpsat(searched, size, deadline, tracked)
+            status, string, added, solver_time = _run_session(searched, size, engine,
+                                                              deadline, tracked)
     except (KeyboardInterrupt, ctypes.ArgumentError) as exc:  # Ctrl-C: report how far it got
         if isinstance(exc, ctypes.ArgumentError) and "KeyboardInterrupt" not in str(exc):
             raise  # z3's ctypes calls wrap a Ctrl-C in ArgumentError; anything else is a bug

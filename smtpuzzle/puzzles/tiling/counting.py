@@ -23,7 +23,6 @@ import numpy as np
 
 from smtpuzzle.backends import get_backend
 from smtpuzzle.backends.base import Backend
-from smtpuzzle.backends.exactcover.backend import ExactCoverBackend
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
@@ -172,7 +171,7 @@ def _left(deadline: float | None) -> float | None:
 def solve_subproblem(model: Model, sp: SubProblem, backend: Backend, deadline: float | None,
                      progress: Callable[[int], None] | None = None) -> tuple[int, bool]:
     """Solutions of one sub-problem (distinct under its stabilizer): (count, complete)."""
-    if sp.stabilizer is None and isinstance(backend, ExactCoverBackend):
+    if sp.stabilizer is None:
         count, complete, _ = backend.count(submodel(model, sp), _left(deadline), progress)
         return count, complete
     stream, enum = _distinct_stream(model, sp, backend, _left(deadline))
