@@ -53,10 +53,13 @@ class CoverSearch:
     def restart(self, forced: np.ndarray, forbidden: np.ndarray) -> None:
         """A fresh search with these rows forced and forbidden (and the rest free)."""
         self.forced = np.unique(np.asarray(forced, dtype=np.int64))
+        forbidden = np.asarray(forbidden, dtype=np.int64)
         self.row_ok[:] = True
-        self.row_ok[np.asarray(forbidden, dtype=np.int64)] = False
+        self.row_ok[forbidden] = False
         self.row_ok[self.forced] = False
         self._engine.restart(self.forced)
+        if np.isin(self.forced, forbidden).any():  # a row both forced and forbidden
+            self._engine.st[kernel.DONE] = 1
 
     @property
     def done(self) -> bool:

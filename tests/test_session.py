@@ -1,0 +1,138 @@
+"""Solver sessions: constraints added after opening, assumptions and cores, time limits, and
+models that own their data (a copy changed never changes the original, nor a cached search)."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from smtpuzzle import Model, Status, get_backend, load
+
+ANY = ["cpsat", "sat", "z3"]
+ALL = [*ANY, "exact-cover"]
+
+
+def _cover() -> tuple[Model, np.ndarray]:
+    """Four rows, two cells: rows 1 and 2 cover cell a, rows 3 and 4 cell b (4 solutions)."""
+    m = Model("tiny")
+    x = m.new_bools(4, user=True, names=["a1", "a2", "b1", "b2"])
+    m.add_exactly_one([x[:2], x[2:]])
+    return m, x
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_solve_add_solve_again_obeys_the_new_constraint(name):
+    backend = get_backend(name)
+    m, x = _cover()
+    first = backend.solve(m)
+    assert first.status is Status.SAT
+    chosen = np.flatnonzero(first.values)
+    m.add_clauses([[-int(x[chosen[0]])]])  # not the row the first answer took
+    second = backend.solve(m)
+    assert second.status is Status.SAT
+    assert not second.values[chosen[0]]
+    assert len(list(backend.solutions(m))) == 2
+    m.add_clauses([[-int(x[1 - chosen[0]])]])  # now cell a has no row left
+    assert backend.solve(m).status is Status.UNSAT
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_a_copy_never_changes_the_original(name):
+    backend = get_backend(name)
+    m, x = _cover()
+    assert len(list(backend.solutions(m))) == 4
+    sub = m.with_units([x[0]])
+    sub.add_clauses([[int(x[2])]])
+    assert len(list(backend.solutions(sub))) == 1
+    assert len(list(backend.solutions(m))) == 4
+    assert len(m.clauses) == 0 and m.num_vars == 4
+    p = m.projected(x[:2], ["a1", "a2"])
+    p.new_bools(3)
+    assert m.num_vars == 4 and len(m.user_vars) == 4
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_sessions_take_units_and_assumptions(name):
+    m, x = _cover()
+    with get_backend(name).open(m) as s:
+        assert s.check([int(x[0]), int(x[3])]) is Status.SAT
+        assert s.values().tolist() == [True, False, False, True]
+        assert s.check([int(x[0]), int(x[1])]) is Status.UNSAT
+        assert set(s.core()) <= {int(x[0]), int(x[1])} and s.core()
+        s.add_units([-int(x[0])])
+        assert s.check() is Status.SAT and s.values()[1]
+        assert s.check([int(x[0])]) is Status.UNSAT
+
+
+@pytest.mark.parametrize("name", ANY)
+def test_sessions_take_new_variables_clauses_and_cardinalities(name):
+    m = Model("free")
+    x = m.new_bools(5, user=True, names=list("abcde"))
+    with get_backend(name).open(m) as s:
+        s.add_cardinality([x], "==", 2)
+        y = s.new_vars(1)  # y <-> (a and b)
+        s.add_clauses([[-y[0], x[0]], [-y[0], x[1]], [y[0], -x[0], -x[1]]])
+        s.add_units(y)
+        assert s.check() is Status.SAT
+        assert s.values().tolist() == [True, True, False, False, False]
+        s.add_units([-x[0]])
+        assert s.check() is Status.UNSAT
+        assert s.check() is Status.UNSAT  # and again, once the solver has said so
+
+
+@pytest.mark.parametrize("name", ANY)
+def test_enumeration_counts_agree_with_a_brute_force_after_adding(name):
+    m = Model("cards")
+    x = m.new_bools(6, user=True, names=list("abcdef"))
+    m.add_cardinality([x[:4], x[2:]], ">=", 2)
+    with get_backend(name).open(m) as s:
+        s.add_at_most_one([x[::2]])
+        found = {tuple(r.values.tolist()) for r in s.solutions()}
+    brute = {bits for bits in itertools.product([False, True], repeat=6)
+             if sum(bits[:4]) >= 2 and sum(bits[2:]) >= 2 and sum(bits[::2]) <= 1}
+    assert found == brute
+
+
+def test_a_sat_session_survives_its_time_limit():
+    """The child is killed at the deadline; the next check starts a new one from the
+    clauses kept, learnt clauses lost but nothing else."""
+    model = load("pentomino-8x8-center-hole").build_model()
+    with get_backend("sat").open(model) as s:
+        assert s.check(time_limit=0.0001) is Status.UNKNOWN
+        assert s.check() is Status.SAT
+        first = s.values()
+        s.add_clauses([s.blocking(first)])
+        assert s.check() is Status.SAT
+        assert (s.values() != first).any()
+
+
+def test_exact_cover_search_is_keyed_on_content_not_identity():
+    backend = get_backend("exact-cover")
+    m, x = _cover()
+    assert backend.count(m)[0] == 4
+    m.add_exactly_one([[x[0], x[2]]])  # a new cell, covered by a1 or b1: a1+b2, a2+b1
+    assert backend.count(m)[0] == 2
+
+
+def test_cpsat_streams_pure_models_and_blocks_on_auxiliaries():
+    """Every boolean a user variable: CP-SAT's enumeration streams. With an auxiliary
+    variable, each projected solution is listed once all the same."""
+    m, x = _cover()
+    aux = m.new_bools(1)  # free: doubles every assignment
+    m.add_clauses([[aux[0], -aux[0]]])
+    assert len(list(get_backend("cpsat").solutions(m))) == 4
+    tiling = load("pentomino-3x20").build_model()
+    enum = get_backend("cpsat").solutions(tiling, limit=3)
+    assert len(list(enum)) == 3 and not enum.complete
+
+
+def test_no_solver_package_is_imported_outside_the_back_ends():
+    root = Path(__file__).resolve().parents[1] / "smtpuzzle"
+    found = subprocess.run(["grep", "-rnE", r"import (z3|ortools|pysat)|from (z3|ortools|pysat)",
+                            str(root)], capture_output=True, text=True).stdout.splitlines()
+    outside = [line for line in found if not line.startswith(str(root / "backends"))]
+    assert found and not outside, outside
