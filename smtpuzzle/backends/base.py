@@ -198,11 +198,6 @@ class Backend(ABC):
     def label(self) -> str:
         return self.name
 
-    @property
-    def uses_hints(self) -> bool:
-        """Whether a first search starts from the model's hints (Model.hints)."""
-        return self.capabilities.guided
-
     @abstractmethod
     def _open(self, model: Model, stats: Stats) -> Session:
         """Compile ``model``; ``stats`` gets the build time and sizes."""

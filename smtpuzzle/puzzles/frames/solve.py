@@ -1,7 +1,7 @@
 """Frames stages 2 and 3, and the whole two-stage solve.
 
 Stage 2 chooses n of the stage-1 sets that are pairwise disjoint and use every piece, on
-one of the two neutral models of frames_stage2 (``cover`` or ``index``), by any back end.
+one of the two neutral models of stage2.py (``cover`` or ``index``), by any back end.
 
 Stage 3 lays out each chosen set in its frame (a tiling solve) and the whole answer is
 verified before anyone sees it.
@@ -145,7 +145,7 @@ def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
                  note: Callable[[str], None] | None = None, **settings: Any) -> FramesAnswer:
     """The two-stage solve: list the sets that fill one frame, choose n disjoint ones that
     use every piece, lay each out. When the sets are too many to list (method "auto" past
-    AUTO_MAX_SETS, or "lazy"), proposed sets are checked instead (frames_lazy). With a hole
+    AUTO_MAX_SETS, or "lazy"), proposed sets are checked instead (lazy.py). With a hole
     to place, each place (one per symmetry class) is tried in turn. ``settings`` are
     :class:`FramesOptions` fields."""
     opts = options or FramesOptions(**settings)

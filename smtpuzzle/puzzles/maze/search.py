@@ -11,9 +11,9 @@ A case's constraints: one literal per (move t, cell c) the walk can be in after 
 position after move t and letter t give the position after move t + 1; every cell to visit
 is the position after some move.
 
-Back end ``mdd`` (the default, maze_mdd) runs the same loop over exact decision diagrams
+Back end ``mdd`` (the default, mdd.py) runs the same loop over exact decision diagrams
 instead of a solver. Back end ``local`` is the other way round: simulated annealing
-(maze_local) finds strings fast where they are plentiful, and never proves that none
+(local.py) finds strings fast where they are plentiful, and never proves that none
 exists.
 """
 
@@ -348,7 +348,7 @@ def search(pattern: str, size: int = 3, backend: str = "mdd", solver: str | None
            local_progress: LocalProgress | None = None, seed: int = 0) -> SearchResult:
     """Complete ``pattern`` (letters and ``*``) to a string that solves every case, or prove
     that none exists. Found strings are verified on every case before they are returned.
-    Back end ``local`` (simulated annealing, maze_local) only finds strings: it answers sat
+    Back end ``local`` (simulated annealing, local.py) only finds strings: it answers sat
     or unknown, never unsat, reports to ``local_progress`` and draws from ``seed``."""
     pattern = parse_string(pattern, allow_free=True)
     searched = _break_symmetry(pattern, size)

@@ -1,4 +1,4 @@
-"""Nonograms: the clues, their validation, the two encodings and an independent verifier.
+"""Nonograms: the clues, their validation, its three encodings and an independent verifier.
 
 A solution is a list of row strings, ``#`` filled and ``.`` empty. Models have one user
 variable per cell (row-major), so every back end projects, blocks and counts on the grid.
@@ -8,7 +8,7 @@ Encodings:
   j+1 starts after run j and a gap (clauses both ways, the second one redundant but a
   help to propagation); a filled cell lies in a chosen run, a chosen run fills its cells.
 - ``order``: the same runs, each start an integer spelled by bound literals ("run j starts
-  at t or later"), see nonogram_order; what SAT solvers learn from it generalises better.
+  at t or later"), see order.py; what SAT solvers learn from it generalises better.
 - ``automaton``: each line is a word of a small deterministic automaton
   (``0* 1^r1 0+ 1^r2 ... 0*``); CP-SAT takes it natively, sat and z3 unroll it.
 """
@@ -79,7 +79,7 @@ class Nonogram:
         return model.new_bools(self.height * self.width, user=True, names=names).reshape(
             self.height, self.width)
 
-    def build_model(self, encoding: str = "runs", known: np.ndarray | None = None,
+    def build_model(self, encoding: str = DEFAULT_ENCODING, known: np.ndarray | None = None,
                     same: np.ndarray | None = None) -> Model:
         """The puzzle as a neutral model; ``known`` (H x W of -1/0/1) fixes presolved cells.
 

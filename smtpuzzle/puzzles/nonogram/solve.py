@@ -4,12 +4,12 @@ The verdict is ``unique``, ``multiple`` (two differing solutions shown), ``none`
 ``unknown`` (time limit or Ctrl-C). Uniqueness is proved by enumerating on the cell
 variables with a limit of two; counting raises the limit. Every solution is verified.
 
-The sat and z3 back ends start from guesses: belief propagation (nonogram_beliefs) rates
+The sat and z3 back ends start from guesses: belief propagation (beliefs.py) rates
 every open cell, and the most confident half are assumed while the first solution is
 searched, those a conflict blames given up. A guess never decides anything: the last resort is the
 search that assumes nothing. On faase this turns minutes into seconds.
 
-When the clues have a symmetry (nonogram_symmetry), deciding uses it: solutions with that
+When the clues have a symmetry (symmetry.py), deciding uses it: solutions with that
 symmetry are searched first (a much smaller search), and a solution that the symmetry moves
 gives a second one, its image, so the verdict is ``multiple`` at once.
 """
@@ -104,7 +104,7 @@ def solve_nonogram(
     """Decide ``puzzle``: find up to ``limit`` (at least 2; None for all) solutions, each
     verified. A larger limit counts solutions; ``complete`` says whether the count is exact
     (the search ended rather than stopping at the limit). ``guess`` lets the back end
-    start from the cells' beliefs (nonogram_beliefs), which never changes the answer."""
+    start from the cells' beliefs (beliefs.py), which never changes the answer."""
     limit = None if limit is None else max(limit, 2)
     engine = get_backend(backend, solver)
     start = time.perf_counter()
@@ -128,7 +128,7 @@ def solve_nonogram(
             if pre.solved:
                 return answer("unique", [grid_strings(pre.grid == 1)], True)
             known = pre.grid
-        if guess and engine.uses_hints:
+        if guess and engine.capabilities.guided:
             grid = known if known is not None else np.full(
                 (puzzle.height, puzzle.width), UNKNOWN, dtype=np.int8)
             belief = beliefs(puzzle, grid, deadline)
