@@ -21,15 +21,19 @@ def blocks(lang: str) -> list[str]:
 
 def test_python_examples_run_and_print_what_they_say():
     code = blocks("python")
-    assert len(code) == 2
+    assert len(code) == 3
     out = []
     for block in code:
         p = subprocess.run([sys.executable, "-c", block], cwd=ROOT, capture_output=True,
                            text=True, timeout=600)
         assert p.returncode == 0, p.stderr
         out.append(p.stdout)
-    assert "cpsat sat" in out[0] and "z3 sat" in out[0]
-    assert out[1].splitlines() == ["multiple [['#.', '.#'], ['.#', '#.']]", "multiple"]
+    session, tiling, nonogram = out
+    first, verdict, core = session.splitlines()
+    assert first.startswith("sat [True, ") and first.count("True") == 2
+    assert verdict == "unsat" and core == "[2, 3]"
+    assert "cpsat sat" in tiling and "z3 sat" in tiling
+    assert nonogram.splitlines() == ["multiple [['#.', '.#'], ['.#', '#.']]", "multiple"]
 
 
 def command_lines() -> list[str]:
