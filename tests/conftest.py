@@ -1,8 +1,21 @@
-"""Shared fixtures; slow oracles run only with --runslow."""
+"""Shared fixtures; slow oracles run only with --runslow.
+
+Back-end fixtures: a test that runs the same thing on several back ends takes one of these
+(the test id then names the back end, e.g. ``test_x[z3]``):
+
+- ``backend_name``: "cpsat", "sat", "z3", the back ends that take any model;
+- ``cover_backend_name``: "exact-cover" too, for pure cover models;
+- ``solver_variant``: (back end, solver) pairs with a few PySAT solvers and z3 kinds
+  (ids like ``sat:minisat22``), for ``get_backend(*solver_variant)``.
+
+The sets themselves live in tests/helpers.py, for tests that need a set of their own.
+"""
 
 from __future__ import annotations
 
 import pytest
+
+from tests.helpers import ANY_MODEL_BACKENDS, COVER_BACKENDS, SOLVER_VARIANTS, variant_id
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -16,3 +29,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(params=ANY_MODEL_BACKENDS)
+def backend_name(request: pytest.FixtureRequest) -> str:
+    """Each back end that takes any model: cpsat, sat, z3."""
+    return request.param
+
+
+@pytest.fixture(params=COVER_BACKENDS)
+def cover_backend_name(request: pytest.FixtureRequest) -> str:
+    """Each back end that takes a pure cover model: exact-cover, cpsat, sat, z3."""
+    return request.param
+
+
+@pytest.fixture(params=SOLVER_VARIANTS, ids=variant_id)
+def solver_variant(request: pytest.FixtureRequest) -> tuple[str, str | None]:
+    """(back end, solver) pairs: every back end, a few PySAT solvers, both z3 kinds."""
+    return request.param

@@ -29,7 +29,7 @@ from smtpuzzle.puzzles.nonogram.puzzle import (
 from smtpuzzle.puzzles.nonogram.solve import solve_nonogram
 from smtpuzzle.puzzles.nonogram.symmetry import clue_symmetries
 from smtpuzzle.result import Status
-from tests.helpers import ROOT
+from tests.helpers import PYSAT_SOLVERS, ROOT, variant_id
 from tests.helpers import cli as run
 
 WEBPBN = ROOT / "models" / "nonograms" / "webpbn-free"
@@ -450,15 +450,14 @@ def test_beliefs_of_a_switch_are_undecided_and_guesses_come_most_confident_first
     assert len(guesses(known, belief, 0.5)[0]) == len(cells) // 2
 
 
-@pytest.mark.parametrize("backend_name,solver", [
-    ("sat", "cadical195"), ("sat", "glucose4"), ("sat", "minisat22"), ("sat", "kissat404"),
-    ("z3", None), ("cpsat", None)])
-def test_wrong_guesses_never_change_the_answer(backend_name: str, solver: str | None):
+@pytest.mark.parametrize("solver_variant", [*(("sat", s) for s in PYSAT_SOLVERS),
+                                            ("z3", None), ("cpsat", None)], ids=variant_id)
+def test_wrong_guesses_never_change_the_answer(solver_variant: tuple[str, str | None]):
     # Every cell guessed wrong, and every cell guessed right: the goal, proved unique, all
     # the same; a contradictory puzzle with guesses is still none.
     p = load_nonogram(WEBPBN / "webpbn-00065.non")
     goal = grid_array(p.goal).ravel()
-    backend = get_backend(backend_name, solver)
+    backend = get_backend(*solver_variant)
     for wrong in (True, False):
         model = p.build_model("order")
         cells = model.user_vars

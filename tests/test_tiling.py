@@ -14,8 +14,7 @@ from smtpuzzle import (
     parse_picture,
     piece_set,
 )
-
-ALL_BACKENDS = [("cpsat", None), ("sat", None), ("z3", None)]
+from tests.helpers import ANY_MODEL_BACKENDS, variant_id
 
 
 def pentominoes(**kw):
@@ -31,44 +30,42 @@ def test_placement_counts_on_the_8x8_board():
 
 
 @pytest.mark.parametrize("name", ["pentomino-6x10", "pentomino-8x8-square", "soma-3x3x3"])
-@pytest.mark.parametrize("backend,solver", ALL_BACKENDS)
-def test_every_backend_finds_a_verified_tiling(name, backend, solver):
+def test_every_backend_finds_a_verified_tiling(name, backend_name):
     t = load(name)
-    r = get_backend(backend, solver).solve(t.build_model(), time_limit=120)
+    r = get_backend(backend_name).solve(t.build_model(), time_limit=120)
     assert r.status is Status.SAT
     solution = t.decode(r.values)
     t.verify(solution)
     assert len(solution.placements) == len(t.pieces)
 
 
-@pytest.mark.parametrize("backend,solver", ALL_BACKENDS + [("sat", "glucose4")])
-def test_twelve_pentominoes_on_a_2x30_strip_are_unsat(backend, solver):
+@pytest.mark.parametrize("solver_variant", [(b, None) for b in ANY_MODEL_BACKENDS]
+                         + [("sat", "glucose4")], ids=variant_id)
+def test_twelve_pentominoes_on_a_2x30_strip_are_unsat(solver_variant):
     # precheck=False: the back end must prove it (the file-level check refuses it at once).
     t = Tiling(Board([2, 30]), pentominoes(), precheck=False)
-    r = get_backend(backend, solver).solve(t.build_model(), time_limit=120)
+    r = get_backend(*solver_variant).solve(t.build_model(), time_limit=120)
     assert r.status is Status.UNSAT
 
 
-@pytest.mark.parametrize("backend,solver", ALL_BACKENDS)
-def test_mutilated_board_of_the_right_area_is_unsat(backend, solver):
+def test_mutilated_board_of_the_right_area_is_unsat(backend_name):
     board = Board([4, 4], holes=[(0, 0), (3, 3)])
     t = Tiling(board, [Piece("I2", parse_picture("##"), count=7)])
-    r = get_backend(backend, solver).solve(t.build_model(), time_limit=60)
+    r = get_backend(backend_name).solve(t.build_model(), time_limit=60)
     assert r.status is Status.UNSAT
 
 
-def test_packing_leaves_cells_empty_and_respects_at_most():
+def test_packing_leaves_cells_empty_and_respects_at_most(backend_name):
     t = Tiling(Board([3, 3]), [Piece("X", piece_set("pentominoes")["X"], count=1),
                                Piece("O1", parse_picture("#"), count=2, at_most=True)],
                cover="pack")
-    for backend, solver in ALL_BACKENDS:
-        enum = get_backend(backend, solver).solutions(t.build_model())
-        sols = [t.decode(r.values) for r in enum]
-        assert enum.complete
-        for s in sols:
-            t.verify(s)
-        # X in the middle; 0, 1 or 2 monominoes in the 4 corners: 1 + 4 + 6.
-        assert len(sols) == 11, backend
+    enum = get_backend(backend_name).solutions(t.build_model())
+    sols = [t.decode(r.values) for r in enum]
+    assert enum.complete
+    for s in sols:
+        t.verify(s)
+    # X in the middle; 0, 1 or 2 monominoes in the 4 corners: 1 + 4 + 6.
+    assert len(sols) == 11
 
 
 def test_multiplicities_exactly_k():

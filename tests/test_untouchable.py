@@ -17,8 +17,6 @@ from smtpuzzle import (
 )
 from smtpuzzle.puzzles.tiling.counting import count
 
-BACKENDS = [("exact-cover", None), ("cpsat", None), ("sat", None), ("z3", None)]
-
 
 def kings(n: int, board: Board, encoding: str = "vertex") -> Tiling:
     return Tiling(board, [Piece("K", parse_picture("#"), count=n)], cover="pack", touch="none",
@@ -26,11 +24,10 @@ def kings(n: int, board: Board, encoding: str = "vertex") -> Tiling:
 
 
 @pytest.mark.parametrize("encoding", ["vertex", "pairs"])
-@pytest.mark.parametrize("backend,solver", BACKENDS)
-def test_non_attacking_kings(backend, solver, encoding):
+def test_non_attacking_kings(cover_backend_name, encoding):
     # 36 pairs of cells on 3x3, 20 of them touch (6 + 6 across edges, 8 across corners).
     t = kings(2, Board([3, 3]), encoding)
-    enum = get_backend(backend, solver).solutions(t.build_model())
+    enum = get_backend(cover_backend_name).solutions(t.build_model())
     sols = [t.decode(r.values) for r in enum]
     assert enum.complete and len(sols) == 16
     for s in sols:
