@@ -400,13 +400,6 @@ def test_exact_cover_refuses_models_that_are_not_covers():
             list(get_backend("exact-cover").solutions(model))
 
 
-# Degenerate automata and integers: valid models whose answers are plain (no word is
-# accepted, or only the empty one; no value to take), which CP-SAT's own constraints
-# refuse (and z3's integer declaration, for the empty domain).
-CPSAT_AUTOMATON_BUG = ("cpsat back end passes degenerate automata to CpModel.add_automaton, "
-                       "which raises ValueError (empty final states, empty word or no "
-                       "transitions) instead of the model being unsatisfiable or trivially "
-                       "true")
 LOOPS = [(0, 0, 0), (0, 1, 0)]  # state 0 reads anything
 
 
@@ -416,10 +409,7 @@ LOOPS = [(0, 0, 0), (0, 1, 0)]  # state 0 reads anything
     pytest.param("", LOOPS + [(1, 0, 1)], 0, [1], 0, id="empty-word-rejected"),
     pytest.param("abc", [], 0, [0], 0, id="no-transitions"),
 ])
-def test_degenerate_automata(word, transitions, start, finals, count, backend_name, request):
-    if backend_name == "cpsat":
-        request.applymarker(pytest.mark.xfail(strict=True, raises=ValueError,
-                                              reason=CPSAT_AUTOMATON_BUG))
+def test_degenerate_automata(word, transitions, start, finals, count, backend_name):
     m = Model("degenerate")
     v = dict(zip("abc", m.new_bools(3, user=True, names=list("abc")), strict=True))
     m.add_automaton([v[c] for c in word], np.asarray(transitions, dtype=np.int64).reshape(-1, 3),
@@ -427,15 +417,15 @@ def test_degenerate_automata(word, transitions, start, finals, count, backend_na
     assert len(solutions_of(backend_name, m)) == count
 
 
-def test_an_integer_with_an_empty_domain_is_unsat(backend_name, request):
-    if backend_name != "sat":
-        request.applymarker(pytest.mark.xfail(
-            strict=True, raises=(RuntimeError, ValueError),
-            reason="an integer with no values (Model.new_int(name, [])) crashes the cpsat "
-            "back end (RuntimeError: CP-SAT rejected the model, no domain) and the z3 back "
-            "end (ValueError: values.min() of the empty domain where it declares the Int) "
-            "instead of being unsatisfiable, as the sat back end says"))
+def test_an_integer_with_an_empty_domain_is_unsat(backend_name):
     m = Model("empty domain")
     m.new_bools(2, user=True, names=["a", "b"])
     m.new_int("x", [], user=False)
     assert len(solutions_of(backend_name, m)) == 0
+
+
+def test_implications_take_single_literals():
+    m = Model("one implication")
+    a, b = m.new_bools(2, user=True, names=["a", "b"]).tolist()
+    m.add_implications(a, b)
+    assert m.all_implications().tolist() == [[a, b]]

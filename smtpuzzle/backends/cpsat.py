@@ -69,10 +69,19 @@ class CpSatSession(Session):
         for card in model.cardinalities:
             self._add_cardinality(card.groups, card.cmp, card.bounds)
         for a in model.automata:
+            # CP-SAT refuses automata without a letter, a final state or a transition:
+            # those accept the empty word alone, nothing, or the empty word alone.
+            if not len(a.literals) or not len(a.finals) or not len(a.transitions):
+                if len(a.literals) or a.start not in a.finals.tolist():
+                    m.add_bool_or([])
+                continue
             word = [self.bools[x] if x > 0 else 1 - self.bools[-x] for x in a.literals.tolist()]
             m.add_automaton(word, a.start, a.finals.tolist(),
                             [tuple(t) for t in a.transitions.tolist()])
         for iv in model.int_vars:
+            if not len(iv.values):  # no value to take: no solution
+                m.add_bool_or([])
+                continue
             x = m.new_int_var_from_domain(cp_model.Domain.from_values(iv.values.tolist()), iv.name)
             for v, lit in zip(iv.values.tolist(), iv.literals.tolist(), strict=True):
                 m.add(x == v).only_enforce_if(self.bools[lit])

@@ -75,6 +75,9 @@ class Z3Session(Session):
         for card in model.cardinalities:
             asserts += self.text.pbs(card.groups, card.cmp, card.bounds)
         for i, iv in enumerate(model.int_vars):
+            if not len(iv.values):  # no value to take: no solution
+                asserts.append("false")
+                continue
             lines.append(f"(declare-fun i{i} () Int)")
             lo, hi = int(iv.values.min()), int(iv.values.max())
             asserts.append(f"(and (>= i{i} {lo}) (<= i{i} {hi}))")

@@ -234,7 +234,7 @@ class Model:
 
     def add_implications(self, a: Any, b: Any) -> None:
         """Literal ``a[i]`` implies literal ``b[i]`` for every i."""
-        pairs = np.stack(np.broadcast_arrays(np.asarray(a), np.asarray(b)), axis=1)
+        pairs = np.stack(np.broadcast_arrays(np.atleast_1d(a), np.atleast_1d(b)), axis=1)
         self.implications.append(pairs.astype(np.int64).reshape(-1, 2))
 
     def add_automaton(self, literals: Any, transitions: Any, start: int, finals: Any) -> None:

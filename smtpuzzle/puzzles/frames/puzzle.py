@@ -16,13 +16,16 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.geometry.board import Board
 from smtpuzzle.puzzles.tiling.puzzle import Piece, Tiling, TilingSolution, check_fits, check_pieces
+
+if TYPE_CHECKING:
+    from smtpuzzle.model import Model
 
 # How the frames are solved: list every set, check proposed sets, dive on the LP relaxation
 # over sampled sets, or auto (list, then lazy past the cap, unless the puzzle names one).
@@ -41,6 +44,7 @@ class FramesSolution:
 
 @dataclass
 class Frames:
+    family: ClassVar[str] = "frames"
     frame: Board
     pieces: list[Piece]
     n: int
@@ -161,6 +165,14 @@ class Frames:
         board = Board(self.frame.dims, [hole])
         return replace(self, frame=board, hole_search=False,
                        name=f"{self.name}-hole-{'-'.join(map(str, hole))}")
+
+    # -- models ----------------------------------------------------------------------------
+
+    def build_model(self, encoding: str | None = None) -> Model:
+        """Frames have no one model of the whole puzzle (see smtpuzzle.puzzles.Puzzle): they
+        are solved in stages (solve_frames). Raises PuzzleError."""
+        raise PuzzleError(f"{self.name} is a frames puzzle: its models are built in stages "
+                          f"(`smtpuzzle frames {self.name}`)")
 
     # -- tilings of one frame --------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from smtpuzzle.backends import get_backend
+from smtpuzzle.backends import Backend, get_backend
 from smtpuzzle.backends.exactcover import CoverSearch, from_model
 from smtpuzzle.model import Model, headed_groups
 from smtpuzzle.puzzles.frames.puzzle import Frames
@@ -164,8 +164,9 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
         hit = load_cached(frames)
         if hit is not None:
             return hit
-    if backend != "exact-cover":
-        result = _enumerate_projected(frames, backend, solver, time_limit, max_sets, progress)
+    engine = get_backend(backend, solver)
+    if engine.capabilities.any_constraint:  # a solver: the projected model, blocked on sets
+        result = _enumerate_projected(frames, engine, time_limit, max_sets, progress)
         if result.complete and cache:
             store(frames, result)
         return result
@@ -249,11 +250,9 @@ def projected_model(frames: Frames) -> Model:
     return model.projected(used, [p.name for p in tiling.pieces])
 
 
-def _enumerate_projected(frames: Frames, backend: str, solver: str | None,
-                         time_limit: float | None, max_sets: int | None,
-                         progress: Stage1Progress | None) -> SetList:
+def _enumerate_projected(frames: Frames, engine: Backend, time_limit: float | None,
+                         max_sets: int | None, progress: Stage1Progress | None) -> SetList:
     started = time.monotonic()
-    engine = get_backend(backend, solver)
     enum = engine.solutions(projected_model(frames), time_limit=time_limit)
     rows: list[np.ndarray] = []
     stopped = ""

@@ -43,7 +43,7 @@ DEFAULT_MODEL = {"exact-cover": "cover", "sat": "cover", "cpsat": "index", "z3":
 
 @dataclass
 class FramesAnswer:
-    status: str  # "sat" | "unsat" | "unknown"
+    status: Status  # sat | unsat | unknown
     solutions: list[FramesSolution]
     stage1: SetList | None
     stage2: dict[str, Any] = field(default_factory=dict)
@@ -56,10 +56,13 @@ class FramesAnswer:
     interrupted: bool = False
     note: str = ""
 
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)
+
     def as_json(self) -> dict[str, Any]:
         first = self.solutions[0].as_json()["frames"] if self.solutions else []
         data: dict[str, Any] = {
-            "status": self.status, "frames": first,
+            "status": self.status.value, "frames": first,
             "stage1": self.lazy.as_json() if self.lazy else (
                 self.dive.as_json() if self.dive else (
                     self.stage1.as_json() if self.stage1 else None)),
@@ -113,11 +116,11 @@ class FramesOptions:
             raise PuzzleError(f"--stage2 must be one of {', '.join(STAGE2_BACKENDS)}")
         if self.model_kind not in STAGE2_MODELS:
             raise PuzzleError(f"the stage-2 model must be one of {', '.join(STAGE2_MODELS)}")
-        if self.model_kind == "index" and self.stage2 == "exact-cover":
+        if self.model_kind == "index" and not get_backend(self.stage2).capabilities.any_constraint:
             raise PuzzleError("the index model has integers: exact cover takes the cover model")
         if self.method not in METHODS:
             raise PuzzleError(f"--method must be one of {', '.join(METHODS)}")
-        if self.ray and self.backend != "exact-cover":
+        if self.ray and get_backend(self.backend, self.solver).capabilities.any_constraint:
             raise PuzzleError("--ray shares out stage 1 of the exact-cover back end only")
         get_backend(self.backend, self.solver)  # bad names fail before any work
 
@@ -178,7 +181,8 @@ def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
             all_complete = False
             break
     if not answer.solutions:
-        answer.status = "unsat" if all_complete and answer.status == "unsat" else "unknown"
+        answer.status = Status.UNSAT if all_complete and answer.status is Status.UNSAT \
+            else Status.UNKNOWN
     answer.time_s = time.monotonic() - started
     return answer
 
@@ -212,7 +216,7 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
     missing = np.flatnonzero(~sets.sets.any(axis=0)) if len(sets.sets) else np.arange(
         len(frames.pieces))
     if sets.complete and len(missing):
-        answer.status = "unsat"
+        answer.status = Status.UNSAT
         answer.note = _no_frame_for(frames.pieces[int(missing[0])].name)
         answer.complete = True
         return answer
@@ -244,9 +248,9 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
     answer.stage3 = {"backend": opts.backend, "time_s": round(time.monotonic() - t0, 3)}
     answer.complete = enum.complete and sets.complete
     if answer.solutions:
-        answer.status = "sat"
+        answer.status = Status.SAT
     elif enum.complete and sets.complete:
-        answer.status = "unsat"
+        answer.status = Status.UNSAT
     return answer
 
 

@@ -54,7 +54,7 @@ Progress = Callable[[int, float], None]  # (cases added, solver seconds so far)
 
 @dataclass
 class SearchResult:
-    status: str  # sat | unsat | unknown
+    status: Status  # sat | unsat | unknown
     string: str | None
     mazes_added: int
     time_s: float
@@ -67,8 +67,11 @@ class SearchResult:
     best_failing: int | None = None  # local search, nothing found: cases its best string fails
     note: str = ""  # why an answer is unknown, where it is not the time limit or Ctrl-C
 
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)
+
     def as_json(self) -> dict[str, Any]:
-        data = {"status": self.status, "string": self.string, "mazes_added": self.mazes_added,
+        data = {"status": self.status.value, "string": self.string, "mazes_added": self.mazes_added,
                 "searched_pattern": self.searched,
                 "time_s": round(self.time_s, 4), "solver_time_s": round(self.solver_time_s, 4),
                 "backend": self.backend}

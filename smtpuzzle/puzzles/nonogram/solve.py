@@ -47,7 +47,7 @@ GUESS_SHARE = 0.5  # the most confident share of the open cells that the back en
 
 @dataclass
 class NonogramAnswer:
-    status: str
+    status: Status  # unique | multiple | none | unknown
     solutions: list[list[str]]
     complete: bool  # the search ended: the count is exact
     time_s: float
@@ -59,13 +59,16 @@ class NonogramAnswer:
     notes: list[str] = field(default_factory=list)
     guesses: int = 0  # literals offered to the back end as guesses (Model.hints)
 
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)
+
     @property
     def count(self) -> int:
         """Solutions found (all of them when complete)."""
         return len(self.solutions)
 
     def as_json(self, with_solutions: bool = True) -> dict[str, Any]:
-        out: dict[str, Any] = {"status": self.status, "time_s": round(self.time_s, 4)}
+        out: dict[str, Any] = {"status": self.status.value, "time_s": round(self.time_s, 4)}
         if with_solutions:
             out["solutions"] = self.solutions
         out.update(count=self.count, complete=self.complete, backend=self.backend,
