@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 # How the frames are solved: list every set, check proposed sets, dive on the LP relaxation
 # over sampled sets, or auto (list, then lazy past the cap, unless the puzzle names one).
 METHODS = ("auto", "enumerate", "lazy", "dive")
+# The back ends that choose the sets (stage 2): here, not in solve, so that the command
+# line can name them without importing the solver.
+STAGE2_BACKENDS = ("exact-cover", "cpsat", "z3", "sat")
 
 
 @dataclass

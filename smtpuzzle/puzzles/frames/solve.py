@@ -20,7 +20,7 @@ from smtpuzzle.backends import Backend, get_backend
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.frames.dive import DiveProgress, DiveResult, solve_dive
 from smtpuzzle.puzzles.frames.lazy import LazyProgress, LazyResult, solve_lazy
-from smtpuzzle.puzzles.frames.puzzle import METHODS, Frames, FramesSolution
+from smtpuzzle.puzzles.frames.puzzle import METHODS, STAGE2_BACKENDS, Frames, FramesSolution
 from smtpuzzle.puzzles.frames.sets import (
     SetList,
     Stage1Progress,
@@ -36,7 +36,6 @@ from smtpuzzle.puzzles.frames.stage2 import (
 )
 from smtpuzzle.result import Status
 
-STAGE2_BACKENDS = ("exact-cover", "cpsat", "z3", "sat")
 STAGE2_MODELS = ("cover", "index")
 DEFAULT_MODEL = {"exact-cover": "cover", "sat": "cover", "cpsat": "index", "z3": "index"}
 

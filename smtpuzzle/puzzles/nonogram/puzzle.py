@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
@@ -32,6 +33,7 @@ UNKNOWN, EMPTY, FILLED = -1, 0, 1
 
 @dataclass
 class Nonogram:
+    family: ClassVar[str] = "nonogram"
     rows: list[Clue]
     cols: list[Clue]
     name: str = "nonogram"
@@ -79,13 +81,16 @@ class Nonogram:
         return model.new_bools(self.height * self.width, user=True, names=names).reshape(
             self.height, self.width)
 
-    def build_model(self, encoding: str = DEFAULT_ENCODING, known: np.ndarray | None = None,
-                    same: np.ndarray | None = None) -> Model:
+    def build_model(self, encoding: str | None = DEFAULT_ENCODING,
+                    known: np.ndarray | None = None, same: np.ndarray | None = None) -> Model:
         """The puzzle as a neutral model; ``known`` (H x W of -1/0/1) fixes presolved cells.
 
         ``same`` (per cell, row-major, the cell it must equal: a symmetry's orbits) builds
         the quotient: lines speak of one variable per orbit, and a line that reads the same
-        variables with the same clue as one already built (its image) is built once."""
+        variables with the same clue as one already built (its image) is built once.
+        ``encoding`` None is the default one (DEFAULT_ENCODING)."""
+        if encoding is None:
+            encoding = DEFAULT_ENCODING
         if encoding not in ENCODINGS:
             raise PuzzleError(f"unknown nonogram encoding {encoding!r} "
                               f"(known: {', '.join(ENCODINGS)})")

@@ -11,7 +11,7 @@ import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -89,6 +89,7 @@ class _PlacementNames(Sequence):
 class Tiling:
     """A board, pieces with multiplicities, and whether every cell must be covered."""
 
+    family: ClassVar[str] = "tiling"
     board: Board
     pieces: list[Piece]
     cover: str = "exact"
@@ -185,7 +186,11 @@ class Tiling:
 
     # -- model -----------------------------------------------------------------------------
 
-    def build_model(self) -> Model:
+    def build_model(self, encoding: str | None = None) -> Model:
+        """The puzzle as a neutral model: one user variable per placement. A tiling has one
+        encoding: naming one (as a nonogram may) is an error."""
+        if encoding is not None:
+            raise PuzzleError(f"--encoding: for nonograms only ({self.name} is a tiling)")
         model = Model(self.name)
         var = model.new_bools(self.num_placements, user=True, names=_PlacementNames(self))
         # Cell constraints: group the placements covering each cell (CSR by cell), cells in
