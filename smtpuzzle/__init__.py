@@ -18,7 +18,6 @@ from smtpuzzle.formats.puzzle_toml import load_puzzle_file, parse_puzzle
 from smtpuzzle.geometry import Board, Shape, free_polyominoes, parse_picture, piece_set
 from smtpuzzle.library import list_models, load, load_frames, load_puzzle
 from smtpuzzle.model import Cmp, Groups, IntVar, Model
-from smtpuzzle.puzzles.tiling.counting import CountResult, count
 from smtpuzzle.puzzles.tiling.puzzle import Piece, Placement, Tiling, TilingSolution
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
@@ -30,10 +29,20 @@ if TYPE_CHECKING:
     from smtpuzzle.puzzles.maze.search import search as search_maze
     from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
     from smtpuzzle.puzzles.nonogram.solve import NonogramAnswer, solve_nonogram
+    from smtpuzzle.puzzles.tiling.counting import CountResult, count
+    from smtpuzzle.puzzles.tiling.solve import (
+        TilingAnswer,
+        TilingListing,
+        list_tilings,
+        solve_tiling,
+    )
 
-# The puzzle families load on first use (frames pulls in scipy): `import smtpuzzle`, and
-# so every command, starts faster. Name -> (module, attribute).
+# The puzzle families' solvers load on first use (frames pulls in scipy, counting the
+# exact-cover engine and numba): `import smtpuzzle`, and so every command, starts faster.
+# Name -> (module, attribute).
 _LAZY = {
+    "CountResult": ("smtpuzzle.puzzles.tiling.counting", "CountResult"),
+    "count": ("smtpuzzle.puzzles.tiling.counting", "count"),
     "load_nonogram": ("smtpuzzle.formats.nonogram_files", "load_nonogram"),
     "Frames": ("smtpuzzle.puzzles.frames.puzzle", "Frames"),
     "FramesSolution": ("smtpuzzle.puzzles.frames.puzzle", "FramesSolution"),
@@ -45,6 +54,10 @@ _LAZY = {
     "Nonogram": ("smtpuzzle.puzzles.nonogram.puzzle", "Nonogram"),
     "NonogramAnswer": ("smtpuzzle.puzzles.nonogram.solve", "NonogramAnswer"),
     "solve_nonogram": ("smtpuzzle.puzzles.nonogram.solve", "solve_nonogram"),
+    "TilingAnswer": ("smtpuzzle.puzzles.tiling.solve", "TilingAnswer"),
+    "TilingListing": ("smtpuzzle.puzzles.tiling.solve", "TilingListing"),
+    "list_tilings": ("smtpuzzle.puzzles.tiling.solve", "list_tilings"),
+    "solve_tiling": ("smtpuzzle.puzzles.tiling.solve", "solve_tiling"),
 }
 
 
@@ -87,6 +100,8 @@ __all__ = [
     "Stats",
     "Status",
     "Tiling",
+    "TilingAnswer",
+    "TilingListing",
     "TilingSolution",
     "VerificationError",
     "count",
@@ -94,6 +109,7 @@ __all__ = [
     "free_polyominoes",
     "get_backend",
     "list_models",
+    "list_tilings",
     "load",
     "load_frames",
     "load_nonogram",
@@ -107,6 +123,7 @@ __all__ = [
     "search_maze",
     "solve_frames",
     "solve_nonogram",
+    "solve_tiling",
     "summarise",
     "to_cnf",
     "write_dimacs",

@@ -1,0 +1,150 @@
+"""Solving a tiling: one solution or a proof that there is none (solve_tiling), or solutions
+listed, every one, the first N or one per symmetry class (list_tilings).
+
+Every solution is verified against the puzzle's definition before it is returned or handed
+on. Counting without listing is smtpuzzle.puzzles.tiling.counting.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from smtpuzzle.backends import Backend, get_backend
+from smtpuzzle.puzzles.tiling.puzzle import Tiling, TilingSolution
+from smtpuzzle.result import Result, Stats, Status
+
+DEFAULT_BACKEND = "cpsat"  # for one solution
+DEFAULT_LIST_BACKEND = "exact-cover"  # for listing
+
+
+@dataclass
+class TilingAnswer:
+    """One solution, verified (status sat), a proof that there is none (unsat), or unknown:
+    the time limit, or Ctrl-C (``interrupted``; no stats then)."""
+
+    model: str  # the puzzle's name
+    status: Status
+    solutions: list[TilingSolution]
+    backend: str  # the back end's label, e.g. sat:cadical195
+    time_s: float  # building the model and solving it
+    interrupted: bool = False
+    stats: Stats | None = None
+
+    @property
+    def complete(self) -> bool:
+        """The back end decided: sat or unsat, not unknown."""
+        return self.status is not Status.UNKNOWN
+
+    def as_json(self) -> dict[str, Any]:
+        return {"model": self.model, "status": self.status.value, "backend": self.backend,
+                "time_s": round(self.time_s, 4), "complete": self.complete,
+                "stats": self.stats.as_dict() if self.stats else None,
+                "solutions": [s.as_json() for s in self.solutions]}
+
+
+@dataclass
+class TilingListing:
+    """Solutions listed by list_tilings, each verified: every one, the first ``limit``, or
+    one per class of the board's symmetries (``distinct``)."""
+
+    model: str  # the puzzle's name
+    backend: str  # the back end's label
+    distinct: bool
+    limit: int | None = None
+    count: int = 0  # solutions listed
+    complete: bool = False  # the search ended: every solution (or class) was listed
+    interrupted: bool = False  # stopped by Ctrl-C
+    time_s: float = 0.0
+    solutions: list[TilingSolution] = field(default_factory=list)  # those kept (keep=True)
+
+    @property
+    def stopped_at_limit(self) -> bool:
+        return self.limit is not None and self.count >= self.limit
+
+    def as_json(self) -> dict[str, Any]:
+        return {"model": self.model, "backend": self.backend, "distinct": self.distinct,
+                "complete": self.complete, "count": self.count,
+                "time_s": round(self.time_s, 4),
+                "solutions": [s.as_json() for s in self.solutions]}
+
+
+def _engine(backend: str | Backend, solver: str | None) -> Backend:
+    if isinstance(backend, Backend):
+        if solver is not None:
+            raise ValueError("solver goes with a back end's name, not with a Backend")
+        return backend
+    return get_backend(backend, solver)
+
+
+def solve_tiling(tiling: Tiling, backend: str | Backend = DEFAULT_BACKEND,
+                 solver: str | None = None, time_limit: float | None = None) -> TilingAnswer:
+    """Find one solution of ``tiling`` and verify it, or prove there is none.
+
+    ``backend`` is a name (with ``solver``, see get_backend) or a Backend. Ctrl-C while the
+    back end searches answers unknown, ``interrupted`` (CP-SAT and Z3 catch it themselves
+    and answer unknown early, with stats)."""
+    engine = _engine(backend, solver)
+    started = time.perf_counter()
+    model = tiling.build_model()
+    interrupted = False
+    result: Result | None = None
+    try:
+        result = engine.solve(model, time_limit)
+    except KeyboardInterrupt:
+        interrupted = True
+    elapsed = time.perf_counter() - started
+    status = result.status if result is not None else Status.UNKNOWN
+    solutions = []
+    if result is not None and status is Status.SAT:
+        solution = tiling.decode(result.values)
+        tiling.verify(solution)
+        solutions.append(solution)
+    return TilingAnswer(tiling.name, status, solutions, engine.label(), elapsed, interrupted,
+                        result.stats if result is not None else None)
+
+
+def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
+                 solver: str | None = None, limit: int | None = None, distinct: bool = False,
+                 time_limit: float | None = None,
+                 on_solution: Callable[[int, TilingSolution], None] | None = None,
+                 keep: bool = True) -> TilingListing:
+    """List the solutions of ``tiling``: every one, or the first ``limit``; with
+    ``distinct``, one per class of the board's symmetries.
+
+    Each solution is verified, then handed to ``on_solution(n, solution)`` as soon as it is
+    found (n counts from 1) and, with ``keep``, kept in the listing (leave it out to list
+    millions). The time limit or Ctrl-C (in the search or in ``on_solution``) ends the
+    listing early: ``complete`` is then false, and ``interrupted`` tells Ctrl-C."""
+    engine = _engine(backend, solver)
+    started = time.perf_counter()
+    model = tiling.build_model()
+    if distinct:
+        from smtpuzzle.puzzles.tiling import counting  # the exact-cover engine: on first use
+
+        enum = counting.iter_distinct(model, counting.plan(tiling, distinct=True), engine,
+                                      time_limit)
+    else:
+        enum = engine.solutions(model, limit=limit, time_limit=time_limit)
+    listing = TilingListing(tiling.name, engine.label(), distinct, limit)
+    exhausted = False
+    try:
+        for result in enum:
+            solution = tiling.decode(result.values)
+            tiling.verify(solution)
+            listing.count += 1
+            if keep:
+                listing.solutions.append(solution)
+            if on_solution is not None:
+                on_solution(listing.count, solution)
+            if listing.stopped_at_limit:
+                break
+        else:
+            exhausted = True
+    except KeyboardInterrupt:
+        listing.interrupted = True
+    listing.time_s = time.perf_counter() - started
+    listing.complete = exhausted and enum.complete
+    return listing
