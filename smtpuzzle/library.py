@@ -40,6 +40,9 @@ class ModelEntry:
     path: Path
     title: str
 
+    def as_json(self) -> dict[str, str]:
+        return {"name": self.name, "title": self.title, "path": str(self.path)}
+
 
 def list_models() -> list[ModelEntry]:
     found: dict[str, ModelEntry] = {}

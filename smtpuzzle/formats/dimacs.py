@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -11,6 +12,9 @@ from smtpuzzle.backends.cnf import CNF, to_cnf
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Model
 from smtpuzzle.result import Status
+
+if TYPE_CHECKING:
+    from smtpuzzle.puzzles import Puzzle
 
 
 def write_dimacs(model: Model, out: IO[str], cnf: CNF | None = None) -> CNF:
@@ -98,3 +102,34 @@ def decode_answer(model: Model, cnf_path: Path, output_path: Path) -> tuple[Stat
 def export_file(model: Model, path: Path) -> CNF:
     with open(path, "w", encoding="utf-8") as fh:
         return write_dimacs(model, fh)
+
+
+@dataclass
+class DimacsAnswer:
+    """An outside solver's answer to an exported CNF, read back (read_answer): its status
+    and, when sat, the puzzle's solution, decoded and verified."""
+
+    model: str  # the puzzle's name
+    status: Status
+    solutions: list[Any]  # the puzzle's own solutions (a tiling's, a nonogram's rows)
+
+    def as_json(self) -> dict[str, Any]:
+        # A solution is JSON already (a nonogram's rows) or says how (a tiling's as_json).
+        return {"model": self.model, "status": self.status.value, "backend": "dimacs",
+                "solutions": [s.as_json() if hasattr(s, "as_json") else s
+                              for s in self.solutions]}
+
+
+def read_answer(puzzle: Puzzle, cnf_path: Path, output_path: Path,
+                encoding: str | None = None) -> DimacsAnswer:
+    """Read an outside solver's answer (``output_path``) to the CNF that ``puzzle``'s model
+    was exported as (``cnf_path``, with the same ``encoding``); a solution is decoded and
+    verified (VerificationError otherwise)."""
+    for path in (cnf_path, output_path):
+        if not Path(path).is_file():
+            raise PuzzleError("no such file", str(path))
+    status, values = decode_answer(puzzle.build_model(encoding), cnf_path, output_path)
+    solutions = [puzzle.decode(values)] if status is Status.SAT else []
+    for solution in solutions:
+        puzzle.verify(solution)
+    return DimacsAnswer(puzzle.name, status, solutions)

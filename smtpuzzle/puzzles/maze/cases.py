@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -220,6 +221,30 @@ class CheckResult:
     unsolved: int
     cases: int
     first_failing: int | None  # index into the checked cases
+
+    def as_json(self) -> dict[str, Any]:
+        return {"unsolved": self.unsolved, "cases": self.cases}
+
+
+@dataclass
+class CaseStats:
+    """The reduced case set of a size (what a search checks) against all its cases."""
+
+    size: int
+    mazes: int  # reduced cases
+    all_cases: int
+    by_reachable_cells: dict[int, int]  # reduced cases by reachable cells, largest first
+
+    def as_json(self) -> dict[str, Any]:
+        return {"mazes": self.mazes, "all_cases": self.all_cases, "size": self.size,
+                "by_reachable_cells": self.by_reachable_cells}
+
+
+def case_stats(size: int = 3) -> CaseStats:
+    cases = reduced_cases(size)
+    sizes = reachable_sizes(cases)
+    by_size = {int(k): int((sizes == k).sum()) for k in np.unique(sizes)[::-1]}
+    return CaseStats(size, len(cases), len(all_cases(size)), by_size)
 
 
 def walk(cases: Cases, string: str) -> np.ndarray:
