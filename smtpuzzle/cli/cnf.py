@@ -1,0 +1,64 @@
+"""`export-cnf` and `decode`: a puzzle's model as DIMACS CNF for any SAT solver, and that
+solver's answer read back, verified and drawn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.text import Text
+
+from smtpuzzle.cli.common import EXIT_UNKNOWN, JsonOpt, ModelArg, friendly, out, print_json
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.dimacs import export_file, read_answer
+from smtpuzzle.library import load_puzzle
+from smtpuzzle.puzzles import Puzzle
+from smtpuzzle.render.text import nonogram_picture, tiling_picture
+from smtpuzzle.result import Status
+
+
+@friendly
+def export_cnf(
+    model: ModelArg,
+    output: Annotated[Path, typer.Option("-o", "--output", help="The .cnf file to write.")],
+    encoding: Annotated[str | None, typer.Option(
+        help="Nonograms: runs (default) or automaton.")] = None,
+) -> None:
+    """Write the model as DIMACS CNF for any SAT solver (comments name the user variables)."""
+    m = load_puzzle(model, precheck=False).build_model(encoding)
+    try:
+        cnf = export_file(m, output)
+    except OSError as exc:
+        raise PuzzleError(f"cannot write ({exc.strerror})", str(output)) from None
+    out.print(f"wrote {output}: {cnf.num_vars} variables, {len(cnf.clauses)} clauses, "
+              f"{cnf.num_user_vars} user variables")
+
+
+@friendly
+def decode(
+    model: ModelArg,
+    cnf_file: Annotated[Path, typer.Argument(help="The CNF written by export-cnf.")],
+    solver_output: Annotated[Path, typer.Argument(help="The solver's answer (s/v lines).")],
+    encoding: Annotated[str | None, typer.Option(
+        help="Nonograms: the encoding the CNF was exported with.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Read an external solver's answer to an exported CNF, verify it and draw it."""
+    puzzle = load_puzzle(model, precheck=False)
+    answer = read_answer(puzzle, cnf_file, solver_output, encoding)
+    if as_json:
+        print_json(answer.as_json())
+    else:
+        out.print(f"[bold]{puzzle.name}[/bold]: {answer.status.value} (from {solver_output})")
+        for solution in answer.solutions:
+            out.print(_picture(puzzle, solution), end="")
+            out.print("[dim]verified[/dim]")
+    if answer.status is Status.UNKNOWN:
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+def _picture(puzzle: Puzzle, solution: Any) -> Text:
+    if puzzle.family == "nonogram":
+        return nonogram_picture([solution])
+    return tiling_picture(puzzle, solution)

@@ -1,0 +1,69 @@
+"""What every command shares: the consoles, exit codes, option types, the error wrapper, JSON
+output and progress displays."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from typing import Annotated, Any, TypeVar, cast
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import Progress, ProgressColumn
+
+from smtpuzzle.errors import PuzzleError, VerificationError
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+# 0 answered (a solution, or a proof that there is none); then these.
+EXIT_UNKNOWN, EXIT_BAD_INPUT, EXIT_UNVERIFIED = 1, 2, 3
+
+ModelArg = Annotated[str, typer.Argument(help="A model name from `smtpuzzle list`, or a file.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+RayOpt = Annotated[str | None, typer.Option(
+    help="Run the sub-problems on a Ray cluster: its address, auto (the cluster this machine "
+         "is in) or local (a private instance here); needs pip install 'smtpuzzle[ray]'.")]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def friendly(fn: F) -> F:
+    """Bad input becomes one line on stderr and exit code 2, never a traceback; a solution
+    that fails verification, exit code 3."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except PuzzleError as exc:
+            err.print(f"[red]error:[/red] {escape(str(exc))}", markup=True)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+        except VerificationError as exc:
+            err.print(f"[red]verification failed (a bug, please report):[/red] {exc}")
+            raise typer.Exit(EXIT_UNVERIFIED) from None
+
+    return cast(F, wrapper)
+
+
+def print_json(data: Any) -> None:
+    """One JSON object on stdout (plain print: no markup, no wrapping)."""
+    print(json.dumps(data))
+
+
+def interactive(as_json: bool = False) -> bool:
+    """Whether to show progress: stderr is a terminal (and the output is not JSON)."""
+    return err.is_terminal and not as_json
+
+
+def spinner(text: str, show: bool) -> AbstractContextManager[Any]:
+    """A spinner with ``text`` on stderr while the block runs, if ``show``."""
+    return err.status(text) if show else nullcontext()
+
+
+def progress(*columns: str | ProgressColumn, show: bool, transient: bool = True) -> Progress:
+    """A progress display on stderr, hidden unless ``show``."""
+    return Progress(*columns, console=err, disable=not show, transient=transient)

@@ -1,0 +1,93 @@
+"""`count`: a tiling's solutions counted, distinct up to the board's symmetries or raw, on
+local processes or Ray, resumable from a checkpoint; or the first N listed."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
+from smtpuzzle.backends import BACKENDS, get_backend
+from smtpuzzle.cli.common import (
+    EXIT_UNKNOWN,
+    JsonOpt,
+    ModelArg,
+    RayOpt,
+    friendly,
+    interactive,
+    out,
+    print_json,
+    progress,
+)
+from smtpuzzle.cli.solve import list_solutions
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.library import load
+
+
+@friendly
+def count(
+    model: ModelArg,
+    backend: Annotated[str, typer.Option(help=f"One of {', '.join(BACKENDS)}.")] = "exact-cover",
+    solver: Annotated[str | None, typer.Option(help="As for solve.")] = None,
+    raw: Annotated[bool, typer.Option(
+        "--raw", help="Count every placement-distinct solution, not classes.")] = False,
+    workers: Annotated[int, typer.Option(help="Processes sharing the sub-problems.", min=1)] = 1,
+    time_limit: Annotated[float | None, typer.Option(help="Seconds; then report so far.")] = None,
+    ray: RayOpt = None,
+    checkpoint: Annotated[Path | None, typer.Option(
+        help="Record each finished sub-problem in this JSON file, and resume from it: "
+             "what it holds is not searched again.")] = None,
+    limit: Annotated[int | None, typer.Option(
+        help="Stop after N solutions, listing (and drawing) each.", min=1)] = None,
+    svg: Annotated[Path | None, typer.Option(
+        help="With --limit: an SVG picture of the solutions listed.")] = None,
+    png: Annotated[Path | None, typer.Option(
+        help="With --limit: a PNG picture of the solutions listed.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Count solutions, distinct up to the board's symmetries (or --raw)."""
+    tiling = load(model)
+    get_backend(backend, solver)  # reject bad names before any work
+    if (svg or png) and limit is None:
+        raise PuzzleError("--svg / --png draw the solutions of --limit N: give --limit")
+    if limit is not None:
+        if workers > 1 or ray or checkpoint:
+            raise PuzzleError("--limit lists solutions in one process: leave out --workers, "
+                              "--ray and --checkpoint")
+        list_solutions(tiling, backend, solver, limit, not raw, time_limit, as_json,
+                       [p for p in (svg, png) if p])
+        return
+    from smtpuzzle.puzzles.tiling import counting
+
+    columns = [TextColumn("[bold]{task.description}"), BarColumn(),
+               MofNCompleteColumn(), TextColumn("sub-problems"),
+               TextColumn("{task.fields[found]} solutions, {task.fields[rate]}/s"),
+               TimeElapsedColumn()]
+    with progress(*columns, show=interactive()) as bar:
+        task = bar.add_task(f"counting {tiling.name}", total=None, found=0, rate=0)
+        t0 = time.perf_counter()
+
+        def on_progress(found: int, done: int, total: int) -> None:
+            rate = found / max(time.perf_counter() - t0, 1e-9)
+            bar.update(task, completed=done, total=total, found=found, rate=f"{rate:,.0f}")
+
+        result = counting.count(tiling, backend, solver, distinct=not raw, workers=workers,
+                                time_limit=time_limit, progress=on_progress, ray=ray,
+                                checkpoint=checkpoint)
+    if as_json:
+        print_json(result.as_json())
+    else:
+        kind = "solutions" if raw else f"solutions distinct up to {result.group}"
+        state = "" if result.complete else (
+            f" so far: INCOMPLETE ({result.subproblems_done} of {result.subproblems} "
+            "sub-problems finished)")
+        out.print(f"[bold]{tiling.name}[/bold]: {result.count} {kind}{state} "
+                  f"({result.backend}, {result.time_s:.2f} s)")
+        if result.resumed:
+            out.print(f"{result.resumed} sub-problems were taken from {checkpoint}; all runs "
+                      f"together took {result.time_s + result.checkpoint_time_s:.0f} s")
+    if not result.complete:
+        raise typer.Exit(EXIT_UNKNOWN)

@@ -1,0 +1,166 @@
+"""`frames`: one piece set packed into n identical frames (list the sets that fill a frame,
+choose n disjoint ones that use every piece, lay each one out)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+
+from smtpuzzle.backends import BACKENDS
+from smtpuzzle.cli.common import (
+    EXIT_UNKNOWN,
+    JsonOpt,
+    ModelArg,
+    RayOpt,
+    friendly,
+    interactive,
+    out,
+    print_json,
+    progress,
+)
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.library import load_frames
+from smtpuzzle.puzzles.frames.puzzle import STAGE2_BACKENDS
+from smtpuzzle.render.pictures import frames_picture_cells, write_picture
+from smtpuzzle.render.text import frames_picture
+
+
+@friendly
+def frames_cmd(
+    model: ModelArg,
+    backend: Annotated[str, typer.Option(
+        help=f"Stages 1 and 3 (listing sets, laying them out): {', '.join(BACKENDS)}."
+    )] = "exact-cover",
+    solver: Annotated[str | None, typer.Option(help="As for solve.")] = None,
+    stage2: Annotated[str, typer.Option(
+        help=f"Choosing the sets: {', '.join(STAGE2_BACKENDS)}.")] = "exact-cover",
+    stage2_model: Annotated[str | None, typer.Option(
+        help="cover (a boolean per set) or index (each piece's frame number); "
+             "default: cover for exact-cover and sat, index for z3 and cpsat.")] = None,
+    all_solutions: Annotated[bool, typer.Option("--all", help="List every stage-2 answer.")]
+    = False,
+    limit: Annotated[int | None, typer.Option(help="List at most N answers.", min=1)] = None,
+    workers: Annotated[int, typer.Option(help="Processes for stage 1.", min=1)] = 1,
+    ray: RayOpt = None,
+    time_limit: Annotated[float | None, typer.Option(help="Seconds; then report so far.")]
+    = None,
+    hole: Annotated[str | None, typer.Option(
+        help="Frames with a hole to place: fix it at ROW,COL (default: try each place).")]
+    = None,
+    method: Annotated[str, typer.Option(
+        help="enumerate (list every set that fills a frame), lazy (check the sets stage 2 "
+             "proposes), dive (sample sets, choose frames by the LP relaxation) or auto "
+             "(the puzzle file's method if it names one, else list and turn lazy past "
+             "--max-sets).")] = "auto",
+    seed: Annotated[int, typer.Option(help="The dive method's random choices.")] = 0,
+    max_sets: Annotated[int | None, typer.Option(
+        help="Stop listing sets beyond this many (auto: 1,000,000, then lazy; enumerate: "
+             "the answer may then be unknown).", min=1)] = None,
+    no_cache: Annotated[bool, typer.Option(
+        "--no-cache", help="List the sets again instead of reading the stage-1 cache.")]
+    = False,
+    svg: Annotated[Path | None, typer.Option(help="Write an SVG picture.")] = None,
+    png: Annotated[Path | None, typer.Option(help="Write a PNG picture.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Pack one piece set into n identical frames, in two stages: list the piece sets that
+    fill one frame, choose n disjoint ones that use every piece, lay each one out."""
+    from smtpuzzle.puzzles.frames.solve import FramesOptions, solve_frames  # scipy: on use
+
+    puzzle = load_frames(model)
+    if all_solutions and limit is not None:
+        raise PuzzleError("give --all or --limit, not both")
+    hole_at = _parse_cell(hole) if hole is not None else None
+    options = FramesOptions(backend=backend, solver=solver, stage2=stage2,
+                            stage2_model=stage2_model,
+                            limit=None if all_solutions else (limit or 1), workers=workers,
+                            time_limit=time_limit, hole=hole_at, method=method,
+                            max_sets=max_sets, cache=not no_cache, ray=ray, seed=seed)
+    columns = [TextColumn("[bold]{task.description}"), BarColumn(),
+               TextColumn("{task.fields[info]}"), TimeElapsedColumn()]
+    with progress(*columns, show=interactive(as_json)) as bar:
+        task = bar.add_task(f"stage 1 {puzzle.name}", total=None, info="")
+
+        def on_sets(sets: int, tilings: int, done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total,
+                       info=f"{done}/{total} sub-problems, {sets:,} sets from {tilings:,} "
+                            "tilings")
+
+        def lazy_progress(proposals: int, checked: int, tiling: int, blocked: int) -> None:
+            bar.update(task, info=f"{proposals:,} proposals, {checked:,} sets checked, "
+                                  f"{tiling:,} tile, {blocked:,} blocked")
+
+        def dive_progress(dives: int, fixed: int, pool: int) -> None:
+            bar.update(task, info=f"dive {dives}: {fixed}/{puzzle.n} frames chosen, "
+                                  f"{pool:,} sets sampled")
+
+        def note(text: str) -> None:
+            bar.update(task, description=text)
+
+        answer = solve_frames(puzzle, options, progress=on_sets, lazy_progress=lazy_progress,
+                              dive_progress=dive_progress, note=note)
+    board = (puzzle.with_hole(answer.hole) if answer.hole is not None else puzzle).frame
+    names = [p.name for p in puzzle.pieces]
+    if answer.solutions:  # one row of frames per answer listed
+        frames_drawn = [f for sol in answer.solutions for f in sol.frames]
+        for path in (svg, png):
+            if path is not None:
+                write_picture(frames_picture_cells(board, names, frames_drawn,
+                                                   per_row=puzzle.n), path)
+    if as_json:
+        print_json({"model": puzzle.name, **answer.as_json()})
+    else:
+        s1 = answer.stage1
+        why = ""
+        if answer.status == "unknown":
+            why = " (interrupted)" if answer.interrupted else (
+                " (too many sets to list: try --method lazy)"
+                if s1 is not None and s1.too_many and answer.lazy is None
+                else " (time limit reached)")
+        out.print(f"[bold]{puzzle.name}[/bold]: {answer.status}{why} in {answer.time_s:.2f} s")
+        if answer.hole is not None:
+            out.print(f"hole at {list(answer.hole)}")
+        if s1 is not None:
+            src = "read from the cache" if s1.cached else f"from {s1.tilings:,} tilings"
+            state = "" if s1.complete else (
+                " (too many to list)" if s1.too_many else " (INCOMPLETE)")
+            out.print(f"stage 1: {len(s1.sets):,} sets fill a frame{state}, {src}, "
+                      f"{s1.time_s:.2f} s")
+        if answer.lazy is not None:
+            lz = answer.lazy
+            out.print(f"lazy stage 1: {lz.proposals:,} proposals, {lz.checked:,} sets checked "
+                      f"({lz.tiling_sets:,} tile, {lz.blocked:,} blocked), {lz.time_s:.2f} s")
+        if answer.dive is not None:
+            dv = answer.dive
+            out.print(f"dive: {dv.pool:,} sets sampled, {dv.dives} dives, {dv.lps} LPs, "
+                      f"{dv.time_s:.2f} s")
+        if answer.stage2 and answer.lazy is None and answer.dive is None:
+            s2 = answer.stage2
+            out.print(f"stage 2: {s2['backend']} on the {s2['model']} model, {s2['time_s']:.2f} s"
+                      f" ({s2['variables']:,} variables)")
+        if answer.note:
+            out.print(answer.note)
+        for i, solution in enumerate(answer.solutions):
+            if len(answer.solutions) > 1:
+                out.print(f"[bold]solution {i + 1}[/bold]")
+            out.print(frames_picture(board, names, solution.frames), end="")
+        if answer.solutions:
+            listed = "" if not (all_solutions or limit) else (
+                "; all of them" if answer.complete else "; there may be more")
+            out.print(f"[dim]{len(answer.solutions)} verified (every frame checked, every "
+                      f"piece used once){listed}[/dim]")
+    if answer.status == "unknown":
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+def _parse_cell(text: str) -> tuple[int, ...]:
+    try:
+        cell = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        cell = ()
+    if len(cell) not in (2, 3):
+        raise PuzzleError(f"--hole takes ROW,COL (or X,Y,Z), got {text!r}")
+    return cell

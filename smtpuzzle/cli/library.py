@@ -1,0 +1,66 @@
+"""`list` and `show`: the model library, and a puzzle's board and pieces drawn."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+
+from smtpuzzle.cli.common import JsonOpt, ModelArg, friendly, out, print_json
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.library import list_models, load_puzzle
+from smtpuzzle.render.text import board_picture, pieces_picture
+
+if TYPE_CHECKING:
+    from smtpuzzle.puzzles.frames.puzzle import Frames
+    from smtpuzzle.puzzles.tiling.puzzle import Tiling
+
+
+@friendly
+def list_cmd(as_json: JsonOpt = False) -> None:
+    """List the puzzles in the model library."""
+    entries = list_models()
+    if as_json:
+        print_json([e.as_json() for e in entries])
+        return
+    table = Table(box=None, show_header=True, header_style="bold")
+    table.add_column("model")
+    table.add_column("title")
+    for e in entries:
+        table.add_row(e.name, e.title)
+    out.print(table)
+
+
+@friendly
+def show(model: ModelArg) -> None:
+    """Draw a puzzle's board and pieces."""
+    puzzle = load_puzzle(model, precheck=False)
+    if puzzle.family == "nonogram":
+        raise PuzzleError(f"{model} is a nonogram: `smtpuzzle solve {model}` draws it")
+    if puzzle.family == "frames":
+        _show_frames(puzzle)
+    else:
+        _show_tiling(puzzle)
+
+
+def _show_frames(puzzle: Frames) -> None:
+    hole = " (one hole, placed by the solver)" if puzzle.hole_search else ""
+    out.print(f"[bold]{puzzle.name}[/bold]: {puzzle.title}")
+    out.print(f"{puzzle.n} frames of {puzzle.frame.size_text}{hole}, "
+              f"{puzzle.frame_area} cells each; {len(puzzle.pieces)} pieces; a frame holds, "
+              f"of pieces of size {', '.join(map(str, puzzle.size_classes()[0].tolist()))}:"
+              f" {' or '.join(map(str, puzzle.compositions()))}", markup=False)
+    frame = puzzle.with_hole(puzzle.hole_places()[0]) if puzzle.hole_search else puzzle
+    out.print(pieces_picture(frame.frame_tiling()), end="")
+
+
+def _show_tiling(tiling: Tiling) -> None:
+    board = tiling.board
+    area = sum(p.count * p.shape.size for p in tiling.pieces)
+    out.print(f"[bold]{tiling.name}[/bold]: {tiling.title}")
+    out.print(f"board {board.size_text}, {board.num_cells} cells, {len(board.holes())} holes; "
+              f"{len(tiling.pieces)} pieces, {area} cells at most; cover: {tiling.cover}; "
+              f"{tiling.num_placements} placements")
+    out.print(board_picture(tiling), end="")
+    out.print()
+    out.print(pieces_picture(tiling), end="")

@@ -1,0 +1,211 @@
+"""`solve`: one solution of a tiling or a proof there is none, solutions listed (--all,
+--limit, --distinct), or a nonogram decided (unique, multiple, none) or counted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from smtpuzzle.backends import BACKENDS
+from smtpuzzle.cli.common import (
+    EXIT_UNKNOWN,
+    JsonOpt,
+    ModelArg,
+    friendly,
+    interactive,
+    out,
+    print_json,
+    spinner,
+)
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.library import load_puzzle
+
+if TYPE_CHECKING:
+    from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
+    from smtpuzzle.puzzles.tiling.puzzle import Tiling, TilingSolution
+
+COUNT_LIMIT = 10_000  # nonograms: --count stops here unless --limit says otherwise
+
+
+@friendly
+def solve(
+    model: ModelArg,
+    backend: Annotated[str | None, typer.Option(
+        help=f"One of {', '.join(BACKENDS)}; default cpsat for one solution, exact-cover for "
+             "--all / --limit.")] = None,
+    solver: Annotated[str | None, typer.Option(
+        help="sat: the PySAT solver (cadical195, minisat22, glucose4, lingeling...); "
+             "z3: qffd or default; exact-cover: the kernel, auto, sweep or mrv.")] = None,
+    time_limit: Annotated[float | None, typer.Option(help="Seconds; then answer unknown.")] = None,
+    all_solutions: Annotated[bool, typer.Option("--all", help="List every solution.")] = False,
+    limit: Annotated[int | None, typer.Option(help="List at most N solutions.", min=1)] = None,
+    distinct: Annotated[bool, typer.Option(
+        help="With --all / --limit: one solution per symmetry class.")] = False,
+    encoding: Annotated[str | None, typer.Option(
+        help="Nonograms: order (default), runs or automaton.")] = None,
+    no_presolve: Annotated[bool, typer.Option(
+        "--no-presolve", help="Nonograms: skip line solving and probing.")] = False,
+    no_probing: Annotated[bool, typer.Option(
+        "--no-probing", help="Nonograms: line solving only, no probing.")] = False,
+    no_guess: Annotated[bool, typer.Option(
+        "--no-guess", help="Nonograms: sat and z3 search without the "
+                           "belief-propagation guesses.")] = False,
+    count_solutions: Annotated[bool, typer.Option(
+        "--count", help="Nonograms: count solutions (up to --limit, default 10000).")] = False,
+    svg: Annotated[Path | None, typer.Option(
+        help="Write an SVG picture of the solution (with --all / --limit: of each).")] = None,
+    png: Annotated[Path | None, typer.Option(
+        help="Write a PNG picture of the solution (with --all / --limit: of each).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Find one solution, or prove there is none; --all / --limit N list solutions.
+
+    Nonograms (.non, .nin, .clues) answer unique, multiple, none or unknown."""
+    puzzle = load_puzzle(model)
+    if puzzle.family == "frames":
+        raise PuzzleError(f"{model} is a frames puzzle: use `smtpuzzle frames {model}`")
+    if puzzle.family == "nonogram":
+        limit_n = None if all_solutions else (
+            limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
+        _solve_nonogram(puzzle, backend, solver, encoding, not no_presolve, not no_probing,
+                        not no_guess, time_limit, limit_n,
+                        count_solutions or all_solutions or limit is not None,
+                        all_solutions or (limit is not None and not count_solutions), svg, png,
+                        as_json)
+        return
+    nonogram_only = {"--encoding": encoding is not None, "--no-presolve": no_presolve,
+                     "--no-probing": no_probing, "--no-guess": no_guess,
+                     "--count": count_solutions}
+    used = [k for k, v in nonogram_only.items() if v]
+    if used:
+        raise PuzzleError(f"{', '.join(used)}: for nonograms only ({model} is a tiling)")
+    if all_solutions or limit is not None:
+        list_solutions(puzzle, backend, solver, None if all_solutions else limit, distinct,
+                       time_limit, as_json, [p for p in (svg, png) if p])
+        return
+    if distinct:
+        raise PuzzleError("--distinct goes with --all or --limit")
+    _solve_tiling(puzzle, backend, solver, time_limit, svg, png, as_json)
+
+
+def _solve_tiling(tiling: Tiling, backend: str | None, solver: str | None,
+                  time_limit: float | None, svg: Path | None, png: Path | None,
+                  as_json: bool) -> None:
+    from smtpuzzle.backends import get_backend
+    from smtpuzzle.puzzles.tiling.solve import DEFAULT_BACKEND, solve_tiling
+    from smtpuzzle.render.pictures import tiling_picture_cells, write_picture
+    from smtpuzzle.render.text import tiling_picture
+
+    engine = get_backend(backend or DEFAULT_BACKEND, solver)
+    with spinner(f"solving {tiling.name} with {engine.label()}...", interactive(as_json)):
+        answer = solve_tiling(tiling, engine, time_limit=time_limit)
+    for solution in answer.solutions:
+        for path in (svg, png):
+            if path is not None:
+                write_picture(tiling_picture_cells(tiling, solution), path)
+    if as_json:
+        print_json(answer.as_json())
+    else:
+        # CP-SAT and Z3 catch Ctrl-C themselves and answer unknown early.
+        timed_out = time_limit is not None and answer.time_s >= time_limit
+        why = "" if answer.complete else (
+            " (time limit reached)" if timed_out and not answer.interrupted else " (interrupted)")
+        line = f"[bold]{tiling.name}[/bold]: {answer.status.value}{why} with {answer.backend} " \
+               f"in {answer.time_s:.2f} s"
+        if answer.stats is not None:
+            stats = answer.stats
+            line += f" (build {stats.build_time:.2f} s, solve {stats.solve_time:.2f} s; " \
+                    f"{stats.variables} variables, {stats.constraints} constraints)"
+        out.print(line)
+        for solution in answer.solutions:
+            out.print(tiling_picture(tiling, solution), end="")
+            out.print("[dim]verified[/dim]")
+    if not answer.complete:
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+def list_solutions(tiling: Tiling, backend: str | None, solver: str | None, limit: int | None,
+                   distinct: bool, time_limit: float | None, as_json: bool,
+                   pictures: list[Path]) -> None:
+    """List a tiling's solutions (solve --all / --limit, count --limit): each printed as it
+    is found, or all in one JSON object; ``pictures`` draw them, several to a row."""
+    from smtpuzzle.puzzles.tiling.solve import DEFAULT_LIST_BACKEND, list_tilings
+    from smtpuzzle.render.pictures import frames_picture_cells, write_picture
+    from smtpuzzle.render.text import tiling_picture
+
+    def show(n: int, solution: TilingSolution) -> None:
+        out.print(f"[bold]solution {n}[/bold]")
+        out.print(tiling_picture(tiling, solution), end="")
+
+    # Solutions are kept for --json and pictures only: text is printed at once.
+    listing = list_tilings(tiling, backend or DEFAULT_LIST_BACKEND, solver, limit, distinct,
+                           time_limit, on_solution=None if as_json else show,
+                           keep=as_json or bool(pictures))
+    for path in pictures:  # every solution listed, several to a row
+        write_picture(frames_picture_cells(tiling.board, [p.name for p in tiling.pieces],
+                                           listing.solutions, caption="solution", per_row=4),
+                      path)
+    if as_json:
+        print_json(listing.as_json())
+    else:
+        if listing.complete:
+            note = "all of them"
+        elif listing.interrupted:
+            note = "interrupted: there may be more"
+        elif listing.stopped_at_limit:
+            note = f"stopped at --limit {limit}: there may be more"
+        else:
+            note = "time limit reached: there may be more"
+        what = "distinct " if distinct else ""
+        out.print(f"[bold]{tiling.name}[/bold]: {listing.count} {what}solutions, each verified "
+                  f"({note}; {listing.backend}, {listing.time_s:.2f} s)")
+    if not listing.complete and not listing.stopped_at_limit:
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+def _solve_nonogram(puzzle: Nonogram, backend: str | None, solver: str | None,
+                    encoding: str | None, use_presolve: bool, probing: bool, guess: bool,
+                    time_limit: float | None, limit: int | None, counting: bool,
+                    listing: bool, svg: Path | None, png: Path | None, as_json: bool) -> None:
+    from smtpuzzle.puzzles.nonogram.puzzle import DEFAULT_ENCODING
+    from smtpuzzle.puzzles.nonogram.solve import DEFAULT_BACKEND, solve_nonogram
+    from smtpuzzle.render.pictures import nonogram_cells, write_picture
+    from smtpuzzle.render.text import nonogram_picture
+
+    backend = backend or DEFAULT_BACKEND
+    with spinner(f"solving {puzzle.name} with {backend}...", interactive(as_json)):
+        ans = solve_nonogram(puzzle, backend, solver, encoding or DEFAULT_ENCODING,
+                             use_presolve, probing, time_limit, limit, guess)
+    # --all / --limit draw every solution; --count reports the number and draws two.
+    shown = ans.solutions if listing or (counting and as_json) else ans.solutions[:2]
+    for path in (svg, png):
+        if path is not None:
+            write_picture(nonogram_cells(shown), path)
+    if as_json:
+        data = ans.as_json(with_solutions=False)
+        data["solutions"] = shown
+        print_json({"model": puzzle.name, **data})
+    else:
+        pre = ans.presolve
+        how = f"{ans.backend}, {ans.encoding} encoding" if ans.stats else "presolve"
+        if ans.guesses:
+            how += f", {ans.guesses} cells guessed"
+        if pre is not None:
+            how += f"; line solving settled {pre.line_known}, probing {pre.known} of " \
+                   f"{pre.grid.size} cells"
+        why = ""
+        if ans.status == "unknown":
+            why = " (interrupted)" if ans.interrupted else " (time limit reached)"
+        out.print(f"[bold]{puzzle.name}[/bold]: {ans.status}{why} in {ans.time_s:.2f} s ({how})")
+        for note in ans.notes:
+            out.print(f"[dim]{note}[/dim]")
+        if counting:
+            exact = "all of them" if ans.complete else "stopped at the limit or time: maybe more"
+            out.print(f"{ans.count} solutions ({exact})")
+        if shown:
+            out.print(nonogram_picture(shown), end="")
+            out.print("[dim]verified[/dim]")
+    if ans.status == "unknown" or (counting and not ans.complete and limit is None):
+        raise typer.Exit(EXIT_UNKNOWN)

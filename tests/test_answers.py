@@ -1,0 +1,138 @@
+"""The library answers the command line renders: a tiling solved or its solutions listed
+(verified, with the JSON the CLI prints), the puzzle protocol (family, build_model), an
+outside solver's answer read back, the model library's and the maze commands' JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pysat.formula import CNF as PysatCNF
+from pysat.solvers import Solver
+
+from smtpuzzle import (
+    Board,
+    Nonogram,
+    Piece,
+    PuzzleError,
+    Status,
+    Tiling,
+    TilingAnswer,
+    TilingListing,
+    get_backend,
+    list_models,
+    list_tilings,
+    load,
+    load_frames,
+    parse_picture,
+    solve_tiling,
+)
+from smtpuzzle.formats.dimacs import export_file, read_answer
+from smtpuzzle.puzzles.maze import cases
+
+SOLVE_KEYS = ["model", "status", "backend", "time_s", "complete", "stats", "solutions"]
+LIST_KEYS = ["model", "backend", "distinct", "complete", "count", "time_s", "solutions"]
+
+
+def test_solve_tiling_answers_sat_with_a_verified_solution():
+    tiling = load("pentomino-6x10")
+    answer = solve_tiling(tiling, "sat")
+    assert isinstance(answer, TilingAnswer)
+    assert answer.status is Status.SAT and answer.complete and not answer.interrupted
+    assert len(answer.solutions) == 1
+    tiling.verify(answer.solutions[0])
+    data = json.loads(json.dumps(answer.as_json()))
+    assert list(data) == SOLVE_KEYS
+    assert data["status"] == "sat" and data["backend"].startswith("sat:")
+    assert data["stats"]["variables"] > 0 and len(data["solutions"][0]["placements"]) == 12
+
+
+def test_solve_tiling_proves_none_and_takes_a_backend_object():
+    # A domino cannot fill a 1x3 strip (the precheck would say so at once: off).
+    strip = Tiling(Board([1, 3]), [Piece("I2", parse_picture("##"), 1)], cover="exact",
+                   precheck=False)
+    answer = solve_tiling(strip, get_backend("exact-cover"))
+    assert answer.status is Status.UNSAT and answer.complete and answer.solutions == []
+    assert answer.as_json()["solutions"] == [] and answer.as_json()["complete"] is True
+    with pytest.raises(ValueError):
+        solve_tiling(strip, get_backend("sat"), solver="minisat22")
+
+
+def test_list_tilings_streams_each_solution_verified():
+    tiling = load("pentomino-3x20")
+    seen = []
+    listing = list_tilings(tiling, distinct=True, on_solution=lambda n, s: seen.append(n))
+    assert isinstance(listing, TilingListing)
+    assert seen == [1, 2] and listing.count == 2 and listing.complete
+    assert not listing.stopped_at_limit and not listing.interrupted
+    data = listing.as_json()
+    assert list(data) == LIST_KEYS and data["distinct"] and len(data["solutions"]) == 2
+    for s in listing.solutions:
+        tiling.verify(s)
+
+
+def test_list_tilings_stops_at_the_limit_and_keeps_nothing_if_asked():
+    listing = list_tilings(load("pentomino-6x10"), "exact-cover", limit=3, keep=False)
+    assert listing.count == 3 and listing.stopped_at_limit and not listing.complete
+    assert listing.solutions == [] and listing.as_json()["count"] == 3
+
+
+def test_every_family_builds_through_one_method():
+    tiling = load("soma-3x3x3")
+    assert tiling.family == "tiling"
+    assert len(tiling.build_model(None).user_vars) == tiling.num_placements
+    with pytest.raises(PuzzleError, match="--encoding: for nonograms only"):
+        tiling.build_model("runs")
+    frames = load_frames("hexomino-6x6x6")
+    assert frames.family == "frames"
+    with pytest.raises(PuzzleError, match="built in stages"):
+        frames.build_model()
+    ng = Nonogram(rows=[(1,), (1,)], cols=[(1,), (1,)])
+    assert ng.family == "nonogram"
+    assert ng.build_model(None).num_vars == ng.build_model().num_vars
+    assert len(ng.build_model("runs").user_vars) == 4
+
+
+def _external(cnf: Path, out: Path) -> None:
+    with Solver(name="minisat22", bootstrap_with=PysatCNF(from_file=str(cnf)).clauses) as s:
+        if s.solve():
+            out.write_text("s SATISFIABLE\nv " + " ".join(map(str, s.get_model())) + " 0\n")
+        else:
+            out.write_text("s UNSATISFIABLE\n")
+
+
+@pytest.mark.parametrize("encoding", [None, "automaton"])
+def test_read_answer_decodes_and_verifies_a_nonogram(tmp_path: Path, encoding):
+    ng = Nonogram(rows=[(2,), (1,)], cols=[(2,), (1,)], name="corner")
+    export_file(ng.build_model(encoding), tmp_path / "c.cnf")
+    _external(tmp_path / "c.cnf", tmp_path / "c.out")
+    answer = read_answer(ng, tmp_path / "c.cnf", tmp_path / "c.out", encoding)
+    assert answer.status is Status.SAT and answer.solutions == [["##", "#."]]
+    assert answer.as_json() == {"model": "corner", "status": "sat", "backend": "dimacs",
+                                "solutions": [["##", "#."]]}
+
+
+def test_read_answer_of_a_tiling_and_missing_files(tmp_path: Path):
+    tiling = load("soma-3x3x3")
+    export_file(tiling.build_model(), tmp_path / "s.cnf")
+    _external(tmp_path / "s.cnf", tmp_path / "s.out")
+    answer = read_answer(tiling, tmp_path / "s.cnf", tmp_path / "s.out")
+    assert answer.status is Status.SAT
+    data = answer.as_json()
+    assert data["backend"] == "dimacs" and len(data["solutions"][0]["placements"]) == 7
+    with pytest.raises(PuzzleError, match="no such file"):
+        read_answer(tiling, tmp_path / "s.cnf", tmp_path / "missing.out")
+
+
+def test_library_and_maze_json():
+    entry = next(e for e in list_models() if e.name == "pentomino-6x10")
+    assert entry.as_json() == {"name": "pentomino-6x10", "title": entry.title,
+                               "path": str(entry.path)}
+    assert cases.check("NNWS").as_json() == {"unsolved": cases.check("NNWS").unsolved,
+                                             "cases": 4096 * 9}
+    stats = cases.case_stats(3).as_json()
+    assert stats["mazes"] == 10_772 and stats["size"] == 3
+    assert sum(stats["by_reachable_cells"].values()) == stats["mazes"]
+    assert list(stats["by_reachable_cells"]) == sorted(stats["by_reachable_cells"],
+                                                       reverse=True)
