@@ -23,7 +23,7 @@ def export_cnf(
     model: ModelArg,
     output: Annotated[Path, typer.Option("-o", "--output", help="The .cnf file to write.")],
     encoding: Annotated[str | None, typer.Option(
-        help="Nonograms: runs (default) or automaton.")] = None,
+        help="Nonograms: order (default), runs or automaton.")] = None,
 ) -> None:
     """Write the model as DIMACS CNF for any SAT solver (comments name the user variables)."""
     m = load_puzzle(model, precheck=False).build_model(encoding)
