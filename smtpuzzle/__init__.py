@@ -17,7 +17,19 @@ from smtpuzzle.formats.dimacs import decode_answer, write_dimacs
 from smtpuzzle.formats.puzzle_toml import load_puzzle_file, parse_puzzle
 from smtpuzzle.geometry import Board, Shape, free_polyominoes, parse_picture, piece_set
 from smtpuzzle.library import list_models, load, load_frames, load_puzzle
-from smtpuzzle.model import Cmp, Groups, IntVar, Model
+from smtpuzzle.model import (
+    AllDifferent,
+    BoolArray,
+    Cmp,
+    Count,
+    Element,
+    Groups,
+    IntArray,
+    IntVar,
+    Model,
+    Regular,
+    Table,
+)
 from smtpuzzle.puzzles.tiling.puzzle import Piece, Placement, Tiling, TilingSolution
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
@@ -75,18 +87,23 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "AllDifferent",
     "BACKENDS",
     "Backend",
     "Board",
+    "BoolArray",
     "CNF",
     "Cmp",
+    "Count",
     "CountResult",
+    "Element",
     "Enumeration",
     "Frames",
     "FramesAnswer",
     "FramesOptions",
     "FramesSolution",
     "Groups",
+    "IntArray",
     "IntVar",
     "MazeSearchResult",
     "Model",
@@ -95,10 +112,12 @@ __all__ = [
     "Piece",
     "Placement",
     "PuzzleError",
+    "Regular",
     "Result",
     "Shape",
     "Stats",
     "Status",
+    "Table",
     "Tiling",
     "TilingAnswer",
     "TilingListing",

@@ -32,6 +32,7 @@ class Capabilities:
     guided: bool = False  # the first search assumes the model's hints (see guided())
     any_constraint: bool = True  # takes every constraint kind (exact cover: covers only)
     counts: bool = False  # counts solutions without listing them (Backend.count)
+    optimises: bool = False  # finds an optimum of the model's objective itself
 
 
 class Session(ABC):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.model.lower import lowered
 
 PAIRWISE_MAX = 6  # larger at-most-one groups get a sequential counter
 
@@ -119,8 +120,9 @@ def cardinality_clauses(groups: Groups, cmp: Cmp, bounds: np.ndarray,
 
 
 def to_cnf(model: Model) -> CNF:
-    """Encode every constraint of ``model`` as clauses over its variables (plus auxiliaries)."""
-    model = model.lower_automata()
+    """Encode every constraint of ``model`` as clauses over its variables (plus auxiliaries);
+    integers, automata and the other kinds a CNF lacks are decomposed first."""
+    model = lowered(model, native=set())
     b = _Builder(model.num_vars)
     b.add(model.all_clauses())
     eo = model.all_exactly_one()

@@ -19,9 +19,15 @@ import numpy as np
 
 from smtpuzzle.backends.base import Backend, Capabilities, Session
 from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.model.ints import EQ, GE, LE, NE
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 STREAM_QUEUE = 256  # solutions the solver thread may run ahead of the reader
+
+
+def cp_model_sum(cp_model: Any, terms: list, coefs: list) -> Any:
+    """``sum(coefs * terms)`` as one CP-SAT expression."""
+    return cp_model.LinearExpr.weighted_sum(terms, coefs)
 
 
 class CpSatBackend(Backend):
@@ -34,7 +40,7 @@ class CpSatBackend(Backend):
     """
 
     name = "cpsat"
-    capabilities = Capabilities(assumptions=True, native_ints=True)
+    capabilities = Capabilities(assumptions=True, native_ints=True, optimises=True)
 
     def __init__(self, workers: int = 8) -> None:
         self.workers = workers
@@ -85,14 +91,65 @@ class CpSatSession(Session):
             x = m.new_int_var_from_domain(cp_model.Domain.from_values(iv.values.tolist()), iv.name)
             for v, lit in zip(iv.values.tolist(), iv.literals.tolist(), strict=True):
                 m.add(x == v).only_enforce_if(self.bools[lit])
+        self._add_ints(model)
         # Every boolean a user variable: enumerating all assignments lists each answer once.
-        self.pure = model.num_vars == len(self.user)
+        self.pure = model.num_vars == len(self.user) and model.ints.count == 0
         self._user_vars = [self.bools[x] for x in self.user.tolist()]
         self._solver: Any = None
         self._core: list[int] = []
         stats.variables = model.num_vars
         stats.constraints = len(m.proto.constraints)
         stats.build_time += time.perf_counter() - t0
+
+    def _add_ints(self, model: Model) -> None:
+        """Integers as IntVars, and every integer constraint natively."""
+        ints = model.ints
+        if ints.count == 0 and not ints.has_constraints():
+            return
+        m = self.m
+        lo, hi = ints.bounds()
+        xs = [m.new_int_var(a, b, f"i{k}") for k, (a, b) in enumerate(zip(lo.tolist(),
+                                                                         hi.tolist(),
+                                                                         strict=True))]
+        self.xs = xs
+        ci, cv, cl = ints.channels()
+        for x, v, lit in zip(ci.tolist(), cv.tolist(), cl.tolist(), strict=True):
+            b = self.bools[lit]
+            m.add(xs[x] == v).only_enforce_if(b)
+            m.add(xs[x] != v).only_enforce_if(b.negated())
+        cmps = {EQ: "__eq__", NE: "__ne__", LE: "__le__", GE: "__ge__"}
+        for batch in ints.linear:
+            for i in range(len(batch)):
+                a, b = batch.ints.offsets[i], batch.ints.offsets[i + 1]
+                c, d = batch.bools.offsets[i], batch.bools.offsets[i + 1]
+                terms = [xs[k] for k in batch.ints.flat[a:b].tolist()]
+                terms += self._lits(batch.bools.flat[c:d])
+                coefs = batch.icoef[a:b].tolist() + batch.bcoef[c:d].tolist()
+                expr = cp_model_sum(self.cp_model, terms, coefs)
+                ct = m.add(getattr(expr, cmps[int(batch.cmp[i])])(int(batch.rhs[i])))
+                if batch.enforce[i]:
+                    ct.only_enforce_if(self._lits([batch.enforce[i]])[0])
+        for groups in ints.alldiff:
+            for g in groups:
+                m.add_all_different([xs[k] for k in g.tolist()])
+        for t in ints.tables:
+            tuples = t.tuples.tolist()
+            add = m.add_forbidden_assignments if t.forbidden else m.add_allowed_assignments
+            for scope in t.scopes.tolist():
+                add([xs[k] for k in scope], tuples)
+        for e in ints.elements:
+            for i, arr, t in zip(e.index.tolist(), e.arrays.tolist(), e.targets.tolist(),
+                                 strict=True):
+                m.add_element(xs[i], [xs[k] for k in arr], xs[t])
+        for r in ints.regulars:
+            trans = [tuple(t) for t in r.transitions.tolist()]
+            for word in r.words.tolist():
+                m.add_automaton([xs[k] for k in word], r.start, r.finals.tolist(), trans)
+        obj = ints.objective
+        if obj is not None:
+            terms = [xs[k] for k in obj.ints.tolist()] + self._lits(obj.bools)
+            expr = cp_model_sum(self.cp_model, terms, obj.icoef.tolist() + obj.bcoef.tolist())
+            m.minimize(expr + obj.constant)
 
     def _grow(self, top: int) -> None:
         while len(self.bools) <= top:

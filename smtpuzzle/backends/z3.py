@@ -17,6 +17,8 @@ import numpy as np
 from smtpuzzle.backends.base import Backend, Capabilities, Session
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.model.ints import EQ, GE, LE, NE
+from smtpuzzle.model.lower import lowered
 from smtpuzzle.result import Stats, Status
 
 SOLVER_KINDS = ("default", "qffd")
@@ -29,7 +31,7 @@ class Z3Backend(Backend):
 
     name = "z3"
     capabilities = Capabilities(incremental=True, assumptions=True, native_ints=True,
-                                guided=True)
+                                guided=True, optimises=True)
 
     def __init__(self, kind: str = "default") -> None:
         if kind not in SOLVER_KINDS:
@@ -53,12 +55,16 @@ class Z3Session(Session):
 
         t0 = time.perf_counter()
         super().__init__(model.user_vars, model.num_vars, stats, model.hints)
-        model = model.lower_automata()
+        model = lowered(model, native={"ints"})
         self.top = model.num_vars
         self.z3 = z3
         self.ctx = z3.Context()
-        self.solver = (z3.SolverFor("QF_FD", ctx=self.ctx) if kind == "qffd"
-                       else z3.Solver(ctx=self.ctx))
+        if model.ints.objective is not None:
+            self.solver = z3.Optimize(ctx=self.ctx)
+        elif kind == "qffd":
+            self.solver = z3.SolverFor("QF_FD", ctx=self.ctx)
+        else:
+            self.solver = z3.Solver(ctx=self.ctx)
         self.text = _Smt(model.num_vars)
         self._declared = model.num_vars
         lines = [f"(declare-fun v{i} () Bool)" for i in range(1, model.num_vars + 1)]
@@ -83,9 +89,13 @@ class Z3Session(Session):
             asserts.append(f"(and (>= i{i} {lo}) (<= i{i} {hi}))")
             for v, lit in zip(iv.values.tolist(), iv.literals.tolist(), strict=True):
                 asserts.append(f"(= v{lit} (= i{i} {v}))")
+        int_lines, int_asserts, objective = _int_text(model, self.text)
+        lines += int_lines
+        asserts += int_asserts
         lines.extend(f"(assert {a})" for a in asserts)
+        lines += objective
         self.solver.from_string("\n".join(lines))
-        stats.variables = model.num_vars + len(model.int_vars)
+        stats.variables = model.num_vars + len(model.int_vars) + model.ints.count
         stats.constraints = len(asserts)
         self._model: Any = None
         self._core: list[int] = []
@@ -179,6 +189,70 @@ def _interruptible(ctx: Any, check: Any) -> Any:
     if stop[0]:
         raise KeyboardInterrupt
     return answer
+
+
+def _num(v: int) -> str:
+    return str(v) if v >= 0 else f"(- {-v})"
+
+
+def _sum(terms: list[str]) -> str:
+    return "0" if not terms else (terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})")
+
+
+def _int_text(model: Model, text: _Smt) -> tuple[list[str], list[str], list[str]]:
+    """Declarations, assertions and the objective of the model's integers, as SMT-LIB:
+    each integer an ``Int`` with its bounds, linear rows as arithmetic, AllDifferent as
+    ``distinct``, tables as disjunctions of conjunctions, element as implications."""
+    ints = model.ints
+    if ints.count == 0 and not ints.has_constraints():
+        return [], [], []
+    lo, hi = ints.bounds()
+    names = np.array([f"n{k}" for k in range(ints.count)], dtype=object)
+    lines = [f"(declare-fun {n} () Int)" for n in names.tolist()]
+    asserts = [f"(and (>= {n} {_num(a)}) (<= {n} {_num(b)}))"
+               for n, a, b in zip(names.tolist(), lo.tolist(), hi.tolist(), strict=True)]
+    ci, cv, cl = ints.channels()
+    asserts += [f"(= {w} (= {names[x]} {_num(v)}))" for w, x, v in
+                zip(text.words(cl).tolist(), ci.tolist(), cv.tolist(), strict=True)]
+
+    def terms(ids: np.ndarray, coefs: np.ndarray, lits: np.ndarray, bcoefs: np.ndarray
+              ) -> list[str]:
+        out = [names[k] if c == 1 else f"(* {_num(c)} {names[k]})"
+               for k, c in zip(ids.tolist(), coefs.tolist(), strict=True)]
+        out += [f"(ite {w} {_num(c)} 0)" for w, c in
+                zip(text.words(lits).tolist(), bcoefs.tolist(), strict=True)]
+        return out
+
+    ops = {EQ: "=", NE: "distinct", LE: "<=", GE: ">="}
+    for batch in ints.linear:
+        io, bo = batch.ints.offsets, batch.bools.offsets
+        for i in range(len(batch)):
+            body = _sum(terms(batch.ints.flat[io[i]:io[i + 1]], batch.icoef[io[i]:io[i + 1]],
+                              batch.bools.flat[bo[i]:bo[i + 1]], batch.bcoef[bo[i]:bo[i + 1]]))
+            row = f"({ops[int(batch.cmp[i])]} {body} {_num(int(batch.rhs[i]))})"
+            e = int(batch.enforce[i])
+            asserts.append(row if e == 0 else f"(=> {text.words(np.array([e]))[0]} {row})")
+    for groups in ints.alldiff:
+        asserts += [f"(distinct {' '.join(names[g].tolist())})" for g in groups if len(g) > 1]
+    for t in ints.tables:
+        for scope in t.scopes:
+            ors = " ".join("(and " + " ".join(f"(= {names[x]} {_num(v)})" for x, v in
+                                              zip(scope.tolist(), row, strict=True)) + ")"
+                           for row in t.tuples.tolist())
+            body = f"(or {ors} false)"
+            asserts.append(f"(not {body})" if t.forbidden else body)
+    for e in ints.elements:
+        for i, arr, tgt in zip(e.index.tolist(), e.arrays.tolist(), e.targets.tolist(),
+                               strict=True):
+            asserts.append(f"(and (>= {names[i]} 0) (<= {names[i]} {len(arr) - 1}))")
+            asserts += [f"(=> (= {names[i]} {k}) (= {names[tgt]} {names[a]}))"
+                        for k, a in enumerate(arr)]
+    objective = []
+    obj = ints.objective
+    if obj is not None:
+        body = _sum(terms(obj.ints, obj.icoef, obj.bools, obj.bcoef) + [_num(obj.constant)])
+        objective.append(f"(minimize {body})")
+    return lines, asserts, objective
 
 
 class _Smt:

@@ -1,15 +1,33 @@
-"""The backend-neutral model: variables, constraint kinds and their decompositions."""
+"""The backend-neutral model: variables, constraint kinds and their decompositions.
+
+Booleans and bounded integers in numpy shapes (:class:`BoolArray`, :class:`IntArray`),
+linear expressions and comparisons over them, global constraints (AllDifferent, Table,
+Element, Regular, Count), reification with ``b.implies(...)`` and ``b == (...)``, an
+objective; ``model.solve()`` / ``solutions()`` / ``count()`` / ``is_unique()`` on any back end.
+"""
 
 from smtpuzzle.model.core import (
     Automaton,
     Cardinality,
     Cmp,
-    Groups,
     IntVar,
     LitArray,
     Model,
     headed_groups,
 )
+from smtpuzzle.model.expr import (
+    AllDifferent,
+    BoolArray,
+    Count,
+    Element,
+    IntArray,
+    LinCons,
+    LinExpr,
+    Regular,
+    Table,
+)
+from smtpuzzle.model.groups import Groups
 
-__all__ = ["Automaton", "Cardinality", "Cmp", "Groups", "IntVar", "LitArray", "Model",
-           "headed_groups"]
+__all__ = ["AllDifferent", "Automaton", "BoolArray", "Cardinality", "Cmp", "Count", "Element",
+           "Groups", "IntArray", "IntVar", "LinCons", "LinExpr", "LitArray", "Model",
+           "Regular", "Table", "headed_groups"]

@@ -10,104 +10,48 @@ them, blocked on them and counted on them, never on auxiliary variables.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from smtpuzzle.model.expr import BoolArray, IntArray, as_lin
+from smtpuzzle.model.groups import Groups
+from smtpuzzle.model.ints import Element, IntPart, Linear, Objective, Regular, Table
+
+if TYPE_CHECKING:
+    from smtpuzzle.result import Status
 
 LitArray = np.ndarray
 
 
-class Groups:
-    """A list of literal lists, stored as ``flat`` literals and ``offsets`` (len = n + 1).
+class _IndexNames(Sequence[str]):
+    """Names like ``x[2,3]`` (and ``x[2,3]=5`` with values), made when asked for: a model
+    with a million answer literals does not build a million strings."""
 
-    Immutable: the arrays are read-only (copied when they were someone else's writable
-    arrays), so models can share groups between copies and key caches on their content."""
-
-    __slots__ = ("_digest", "flat", "offsets")
-
-    def __init__(self, flat: np.ndarray, offsets: np.ndarray, *, owned: bool = False) -> None:
-        # ``owned``: the arrays were made for this object (no copy needed to freeze them)
-        self.flat = _frozen(flat, owned)
-        self.offsets = _frozen(offsets, owned)
-        self._digest: bytes | None = None
-
-    def digest(self) -> bytes:
-        """A fingerprint of the content (computed once: the groups never change)."""
-        if self._digest is None:
-            h = hashlib.blake2b(digest_size=16)
-            h.update(len(self.flat).to_bytes(8, "little"))
-            h.update(self.flat.data)
-            h.update(self.offsets.data)
-            self._digest = h.digest()
-        return self._digest
-
-    @classmethod
-    def of(cls, groups: Any) -> Groups:
-        """Accept a Groups, a 2D array (one group per row) or a sequence of 1D arrays."""
-        if isinstance(groups, Groups):
-            return groups
-        if isinstance(groups, np.ndarray) and groups.ndim == 2:
-            n, k = groups.shape
-            return cls(groups.reshape(-1), np.arange(n + 1, dtype=np.int64) * k)
-        arrays = [np.asarray(g, dtype=np.int64).reshape(-1) for g in groups]
-        sizes = np.array([len(a) for a in arrays], dtype=np.int64)
-        flat = np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
-        return cls(flat, np.concatenate([[0], np.cumsum(sizes)]), owned=True)
-
-    @classmethod
-    def concat(cls, parts: Sequence[Groups]) -> Groups:
-        if not parts:
-            return cls(np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64))
-        if len(parts) == 1:
-            return parts[0]
-        flat = np.concatenate([p.flat for p in parts])
-        sizes = np.concatenate([np.diff(p.offsets) for p in parts])
-        return cls(flat, np.concatenate([[0], np.cumsum(sizes)]), owned=True)
+    def __init__(self, name: str, shape: tuple[int, ...], values: np.ndarray | None = None):
+        self.name, self.shape = name, shape
+        self.values = values
+        self.n = int(np.prod(shape, dtype=np.int64)) * (1 if values is None else len(values))
 
     def __len__(self) -> int:
-        return len(self.offsets) - 1
+        return self.n
 
-    @property
-    def sizes(self) -> np.ndarray:
-        return np.diff(self.offsets)
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self.n))]
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        k = 1 if self.values is None else len(self.values)
+        cell, v = divmod(i, k)
+        index = ",".join(map(str, np.unravel_index(cell, self.shape))) if self.shape else ""
+        text = f"{self.name}[{index}]"
+        return text if self.values is None else f"{text}={self.values[v]}"
 
-    def __getitem__(self, i: int) -> np.ndarray:
-        return self.flat[self.offsets[i] : self.offsets[i + 1]]
-
-    def __iter__(self):
-        for i in range(len(self)):
-            yield self[i]
-
-    def as_lists(self) -> list[list[int]]:
-        """The groups as Python lists, in order (what PySAT takes). Groups of one size are
-        converted together: twice as fast as slicing one flat list."""
-        out: list[list[int]] = [[]] * len(self)
-        for idx, mat in self.by_size():
-            for i, group in zip(idx.tolist(), mat.tolist(), strict=True):
-                out[i] = group
-        return out
-
-    def by_size(self):
-        """Yield ``(indices, matrix)``: the groups of each size stacked into a 2D array."""
-        sizes = self.sizes
-        for s in np.unique(sizes):
-            idx = np.flatnonzero(sizes == s)
-            starts = self.offsets[idx]
-            yield idx, self.flat[starts[:, None] + np.arange(s)[None, :]]
-
-
-def _frozen(a: Any, owned: bool = False) -> np.ndarray:
-    """``a`` as a read-only contiguous int64 array; copied when someone else could still
-    write to it."""
-    arr = np.asarray(a, dtype=np.int64)
-    if not arr.flags.c_contiguous or (arr.flags.writeable and not (owned and arr.base is None)):
-        arr = np.array(arr, dtype=np.int64, order="C")
-    arr.flags.writeable = False
-    return arr
 
 
 class Cmp(StrEnum):
@@ -175,8 +119,10 @@ class Model:
     # an answer, only how soon it comes. The sat and z3 back ends use them (CP-SAT's
     # solution hints did not help: faase stayed undecided after 120 s with them).
     hints: np.ndarray | None = None
+    ints: IntPart = field(default_factory=IntPart)  # bounded integers (see model/ints.py)
     _user_vars: list[np.ndarray] = field(default_factory=list)
     _user_names: list[Sequence[str]] = field(default_factory=list)
+    _values: np.ndarray | None = field(default=None, repr=False)  # the last solution found
 
     # -- variables -------------------------------------------------------------------------
 
@@ -248,7 +194,8 @@ class Model:
         automaton (back ends may expand them into more)."""
         groups = self.clauses + self.exactly_one + self.at_most_one
         return (sum(len(g) for g in groups) + sum(len(c.groups) for c in self.cardinalities)
-                + sum(len(i) for i in self.implications) + len(self.automata))
+                + sum(len(i) for i in self.implications) + len(self.automata)
+                + self.ints.num_constraints())
 
     def copy(self) -> Model:
         """An independent copy: constraints or variables added to either one are not seen
@@ -258,8 +205,9 @@ class Model:
             at_most_one=list(self.at_most_one), cardinalities=list(self.cardinalities),
             implications=list(self.implications), int_vars=list(self.int_vars),
             automata=list(self.automata),
-            hints=None if self.hints is None else self.hints.copy(),
-            _user_vars=list(self._user_vars), _user_names=list(self._user_names))
+            hints=None if self.hints is None else self.hints.copy(), ints=self.ints.copy(),
+            _user_vars=list(self._user_vars), _user_names=list(self._user_names),
+            _values=None)
 
     def projected(self, variables: np.ndarray, names: Sequence[str]) -> Model:
         """A copy whose user variables are ``variables`` (already in the model) instead:
@@ -274,6 +222,207 @@ class Model:
         out = self.copy()
         out.clauses.append(Groups.of(np.asarray(literals, dtype=np.int64).reshape(-1, 1)))
         return out
+
+    # -- the modelling API: integers, expressions, global constraints ---------------------
+
+    def int_array(self, shape: int | tuple[int, ...], lo: int, hi: int, name: str = "x",
+                  user: bool = True) -> IntArray:
+        """Integers in ``lo..hi`` in a numpy shape. User integers (the default) are the
+        answer: solutions are told apart, counted and shown by their values."""
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        n = int(np.prod(shape, dtype=np.int64))
+        if hi < lo:
+            raise ValueError(f"{name}: empty range {lo}..{hi}")
+        first = self.ints.count
+        ids = np.arange(first, first + n, dtype=np.int64)
+        self.ints.lo.extend([int(lo)] * n)
+        self.ints.hi.extend([int(hi)] * n)
+        self.ints.names.extend(_IndexNames(name, shape))
+        if user:
+            values = np.arange(lo, hi + 1, dtype=np.int64)
+            k = len(values)
+            lits = self.new_bools(n * k, user=True, names=_IndexNames(name, shape, values))
+            self._channel(np.repeat(ids, k), np.tile(values, n), lits)
+            self.ints.user.append(ids)
+        return IntArray(self, ids.reshape(shape))
+
+    def bool_array(self, shape: int | tuple[int, ...], name: str = "b",
+                   user: bool = True) -> BoolArray:
+        """Booleans in a numpy shape (user ones are part of the answer)."""
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        n = int(np.prod(shape, dtype=np.int64))
+        names = _IndexNames(name, shape) if user else None
+        return BoolArray(self, self.new_bools(n, user=user, names=names).reshape(shape))
+
+    def _channel(self, ints: np.ndarray, values: np.ndarray, lits: np.ndarray) -> None:
+        self.ints.eq_ints.append(ints)
+        self.ints.eq_values.append(values)
+        self.ints.eq_lits.append(lits)
+        self.ints._eq_cache.update(zip(zip(ints.tolist(), values.tolist(), strict=True),
+                                       lits.tolist(), strict=True))
+
+    def eq_literals(self, ints: Any, values: Any) -> np.ndarray:
+        """A literal for each "integer == value" (made once, then shared)."""
+        ints = np.asarray(ints, dtype=np.int64).reshape(-1)
+        values = np.broadcast_to(np.asarray(values, dtype=np.int64), ints.shape)
+        cache = self.ints._eq_cache
+        out = np.fromiter((cache.get(k, 0) for k in zip(ints.tolist(), values.tolist(),
+                                                         strict=True)),
+                          dtype=np.int64, count=len(ints))
+        missing = np.flatnonzero(out == 0)
+        if len(missing):
+            pairs = np.unique(np.stack([ints[missing], values[missing]], axis=1), axis=0)
+            lits = self.new_bools(len(pairs))
+            self._channel(pairs[:, 0].copy(), pairs[:, 1].copy(), lits)
+            out[missing] = [cache[k] for k in zip(ints[missing].tolist(),
+                                                   values[missing].tolist(), strict=True)]
+        return out
+
+    def add(self, *constraints: Any) -> None:
+        """Post constraints: linear comparisons, ``b.implies(...)``, global constraints
+        (AllDifferent, Table, Element, Regular), boolean arrays (each must be true), or any
+        nesting of lists and generators of them."""
+        from smtpuzzle.model.expr import BoolArray, Enforced, LinCons, flatten_constraints
+
+        for c in flatten_constraints(constraints):
+            if isinstance(c, bool | np.bool_):
+                if not c:
+                    self.add_false()
+            elif isinstance(c, BoolArray):
+                self.add_clauses(c.ids.reshape(-1, 1))
+            elif isinstance(c, LinCons):
+                c.post(self)
+            elif isinstance(c, Enforced):
+                c.post(self)
+            else:
+                c.post(self)
+
+    def _post_linear(self, cons: Any, enforce: np.ndarray | None) -> None:
+        e = cons.expr
+        rows = int(np.prod(e.shape, dtype=np.int64))
+        ti, tb = e.ints.shape[-1], e.bools.shape[-1]
+        ints = np.ascontiguousarray(e.ints).reshape(rows, ti)
+        icoef = np.ascontiguousarray(e.icoef).reshape(rows, ti)
+        bools = np.ascontiguousarray(e.bools).reshape(rows, tb)
+        bcoef = np.ascontiguousarray(e.bcoef).reshape(rows, tb)
+        rhs = np.ascontiguousarray(cons.rhs).reshape(rows)
+        enf = np.zeros(rows, dtype=np.int64) if enforce is None else \
+            np.ascontiguousarray(enforce, dtype=np.int64).reshape(rows)
+        self.ints.linear.append(Linear(Groups.of(ints), icoef.reshape(-1).copy(),
+                                       Groups.of(bools), bcoef.reshape(-1).copy(),
+                                       np.full(rows, cons.code, dtype=np.int64), rhs.copy(),
+                                       enf.copy()))
+
+    def _post_alldiff(self, rows: np.ndarray) -> None:
+        self.ints.alldiff.append(Groups.of(rows))
+
+    def _post_table(self, scopes: np.ndarray, tuples: np.ndarray, forbidden: bool) -> None:
+        self.ints.tables.append(Table(scopes.copy(), tuples.copy(), forbidden))
+
+    def _as_ints(self, x: Any, shape: tuple[int, ...]) -> np.ndarray:
+        """Integer ids for ``x``: an IntArray's own, or fixed integers for constants."""
+        from smtpuzzle.model.expr import IntArray
+
+        if isinstance(x, IntArray):
+            return np.broadcast_to(x.ids, shape)
+        c = np.broadcast_to(np.asarray(x, dtype=np.int64), shape)
+        first = self.ints.count
+        ids = np.arange(first, first + c.size, dtype=np.int64)
+        self.ints.lo.extend(c.ravel().tolist())
+        self.ints.hi.extend(c.ravel().tolist())
+        self.ints.names.extend(f"const{v}" for v in c.ravel().tolist())
+        return ids.reshape(shape)
+
+    def _post_element(self, array: Any, index: Any, target: Any) -> None:
+        from smtpuzzle.model.expr import IntArray
+
+        idx = index.ids if isinstance(index, IntArray) else np.asarray(index)
+        arr = array.ids if isinstance(array, IntArray) else np.asarray(array)
+        if arr.ndim == 1:
+            arr = np.broadcast_to(arr, (*idx.shape, len(arr)))
+        arr_ids = self._as_ints(array, arr.shape) if not isinstance(array, IntArray) else \
+            np.broadcast_to(array.ids, arr.shape)
+        tgt = self._as_ints(target, idx.shape)
+        self.ints.elements.append(Element(idx.reshape(-1).copy(),
+                                          arr_ids.reshape(-1, arr.shape[-1]).copy(),
+                                          tgt.reshape(-1).copy()))
+
+    def _post_regular(self, words: np.ndarray, transitions: np.ndarray, start: int,
+                      finals: np.ndarray) -> None:
+        self.ints.regulars.append(Regular(words.copy(), transitions.copy(), start,
+                                          finals.copy()))
+
+    def minimize(self, expr: Any) -> None:
+        """The objective: back ends that optimise (cpsat, z3) find an optimum; sat by
+        linear search on the bound."""
+        self._objective(expr, "min")
+
+    def maximize(self, expr: Any) -> None:
+        self._objective(-as_lin(expr), "max")
+
+    def _objective(self, expr: Any, sense: str) -> None:
+        e = as_lin(expr)
+        if e.shape != ():
+            e = e.sum()
+        self.ints.objective = Objective(e.ints.copy(), e.icoef.copy(), e.bools.copy(),
+                                        e.bcoef.copy(), int(e.const), sense)
+
+    # -- solving from the model ------------------------------------------------------------
+
+    def solve(self, backend: str = "cpsat", solver: str | None = None,
+              time_limit: float | None = None) -> Status:
+        """Find a solution (an optimum, with an objective); ``x.value()`` then reads it."""
+        from smtpuzzle.model.solving import solve
+
+        return solve(self, backend, solver, time_limit)
+
+    def solutions(self, limit: int | None = None, backend: str = "cpsat",
+                  solver: str | None = None, time_limit: float | None = None) -> Iterator[Model]:
+        """Distinct solutions on the answer variables, streamed; at each one ``x.value()``
+        reads it (the model itself is yielded, for convenience)."""
+        from smtpuzzle.model.solving import solutions
+
+        return solutions(self, limit, backend, solver, time_limit)
+
+    def count(self, backend: str = "cpsat", solver: str | None = None,
+              time_limit: float | None = None) -> tuple[int, bool]:
+        """(number of solutions, whether that is all of them)."""
+        from smtpuzzle.model.solving import count
+
+        return count(self, backend, solver, time_limit)
+
+    def is_unique(self, backend: str = "cpsat", solver: str | None = None,
+                  time_limit: float | None = None) -> bool | None:
+        """True (one solution), False (none or several) or None (the time ran out)."""
+        found, complete = self.count_up_to(2, backend, solver, time_limit)
+        if found >= 2 or (complete and found == 0):
+            return False
+        return True if complete else None
+
+    def count_up_to(self, limit: int, backend: str = "cpsat", solver: str | None = None,
+                    time_limit: float | None = None) -> tuple[int, bool]:
+        from smtpuzzle.model.solving import count
+
+        return count(self, backend, solver, time_limit, limit)
+
+    def _bool_values(self, lits: np.ndarray) -> Any:
+        return self._read(lits, lambda v: v)
+
+    def _int_values(self, ids: np.ndarray) -> Any:
+        from smtpuzzle.model.solving import int_values
+
+        return int_values(self, ids)
+
+    def _read(self, lits: np.ndarray, convert: Any) -> Any:
+        if self._values is None:
+            raise ValueError("no solution yet: call solve() first")
+        position = np.full(self.num_vars + 1, -1, dtype=np.int64)
+        position[self.user_vars] = np.arange(len(self.user_vars))
+        where = position[np.abs(lits)]
+        if (where < 0).any():
+            raise ValueError("only answer (user) variables have values")
+        out = self._values[where] == (lits > 0)
+        return bool(out) if out.ndim == 0 else out
 
     # -- views for back ends ---------------------------------------------------------------
 
@@ -295,62 +444,9 @@ class Model:
     def lower_automata(self) -> Model:
         """A copy with every automaton unrolled into state literals and clauses, for back
         ends without a native automaton constraint (sat, z3, DIMACS)."""
-        if not self.automata:
-            return self
-        out = self.copy()
-        out.automata = []
-        for a in self.automata:
-            _unroll(out, a)
-        return out
+        from smtpuzzle.model.lower import lower_automata
 
-
-def _unroll(model: Model, a: Automaton) -> None:
-    """One literal per (position, state) that some accepted word can be in; exactly one per
-    position; (state, letter) -> next state as clauses; dead ends forbidden."""
-    lits, n = a.literals, len(a.literals)
-    q = int(max(a.transitions[:, [0, 2]].max(initial=0), a.start, a.finals.max(initial=0))) + 1
-    delta = np.full((q, 2), -1, dtype=np.int64)
-    delta[a.transitions[:, 0], a.transitions[:, 1]] = a.transitions[:, 2]
-    alive = np.zeros((n + 1, q), dtype=bool)
-    alive[0, a.start] = True
-    for t in range(n):
-        for b in (0, 1):
-            d = delta[alive[t], b]
-            alive[t + 1, d[d >= 0]] = True
-    back = np.zeros((n + 1, q), dtype=bool)
-    back[n, a.finals] = True
-    for t in range(n - 1, -1, -1):
-        for b in (0, 1):
-            ok = delta[:, b] >= 0
-            back[t, ok] |= back[t + 1, delta[ok, b]]
-    alive &= back
-    if not alive[0, a.start]:
-        model.add_false()
-        return
-    var = np.zeros((n + 1, q), dtype=np.int64)
-    var[alive] = model.new_bools(int(alive.sum()))
-    model.add_exactly_one([var[t][alive[t]] for t in range(n + 1)])
-    ts, qs = np.nonzero(alive[:-1])
-    pred_keys, pred_members = [], []
-    for b in (0, 1):
-        word = lits if b else -lits  # "position t reads b"
-        d = delta[qs, b]
-        ok = d >= 0
-        ok[ok] = alive[ts[ok] + 1, d[ok]]
-        here, there = var[ts[ok], qs[ok]], var[ts[ok] + 1, d[ok]]
-        model.add_clauses(np.stack([-here, -word[ts[ok]], there], axis=1))
-        model.add_clauses(np.stack([-var[ts[~ok], qs[~ok]], -word[ts[~ok]]], axis=1))
-        # Supports (redundant, for propagation): the letter needs a state that reads it,
-        # and a state needs a predecessor.
-        model.add_clauses(headed_groups(-word, ts[ok], here))
-        pred_keys.append(there)
-        pred_members.append(here)
-    tgt_t, tgt_q = np.nonzero(alive[1:])
-    targets = var[tgt_t + 1, tgt_q]
-    slot = np.full(model.num_vars + 1, -1, dtype=np.int64)
-    slot[targets] = np.arange(len(targets))
-    model.add_clauses(headed_groups(-targets, slot[np.concatenate(pred_keys)],
-                                    np.concatenate(pred_members)))
+        return lower_automata(self)
 
 
 def headed_groups(heads: np.ndarray, keys: np.ndarray, members: np.ndarray) -> Groups:

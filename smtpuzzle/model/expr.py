@@ -1,0 +1,457 @@
+"""Numpy-shaped variables and expressions: the modelling API.
+
+``model.int_array((9, 9), 1, 9)`` gives an :class:`IntArray`; indexing, reshaping and
+transposing it are numpy operations on variable ids. Arithmetic gives a :class:`LinExpr`
+(every element a linear sum, kept as arrays of terms), comparison a :class:`LinCons`, and
+``model.add`` posts a whole array of them as one batch. Nothing here makes a Python object
+per variable or per term.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from smtpuzzle.model.ints import EQ, GE, LE, NE
+
+if TYPE_CHECKING:
+    from smtpuzzle.model.core import Model
+
+_I = np.int64
+
+
+def _empty(shape: tuple[int, ...]) -> np.ndarray:
+    return np.zeros((*shape, 0), dtype=_I)
+
+
+class _Shaped:
+    """Numpy-style indexing and reshaping of an id array."""
+
+    __array_priority__ = 1000  # numpy defers to our operators
+    __hash__ = None  # type: ignore[assignment]  # == builds a constraint
+
+    def __init__(self, model: Model, ids: Any) -> None:
+        self.model = model
+        self.ids = np.asarray(ids, dtype=_I)
+
+    def _new(self, ids: np.ndarray) -> Any:
+        return type(self)(self.model, ids)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.ids.shape
+
+    @property
+    def ndim(self) -> int:
+        return self.ids.ndim
+
+    @property
+    def size(self) -> int:
+        return self.ids.size
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._new(self.ids[key])
+
+    def __iter__(self) -> Any:
+        for i in range(len(self.ids)):
+            yield self[i]
+
+    def reshape(self, *shape: Any) -> Any:
+        return self._new(self.ids.reshape(*shape))
+
+    def transpose(self, *axes: Any) -> Any:
+        return self._new(self.ids.transpose(*axes))
+
+    @property
+    def T(self) -> Any:  # noqa: N802  numpy's name
+        return self._new(self.ids.T)
+
+    def ravel(self) -> Any:
+        return self._new(self.ids.ravel())
+
+    flatten = ravel
+
+
+class IntArray(_Shaped):
+    """Bounded integers of one model, in a numpy shape."""
+
+    def lin(self) -> LinExpr:
+        shape = self.shape
+        return LinExpr(self.ids[..., None], np.ones((*shape, 1), dtype=_I), _empty(shape),
+                       _empty(shape), np.zeros(shape, dtype=_I))
+
+    def value(self) -> np.ndarray | int:
+        """The values in the last solution found (user integers only)."""
+        return self.model._int_values(self.ids)
+
+    def __add__(self, other: Any) -> LinExpr:
+        return self.lin() + other
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> LinExpr:
+        return self.lin() - other
+
+    def __rsub__(self, other: Any) -> LinExpr:
+        return -self.lin() + other
+
+    def __neg__(self) -> LinExpr:
+        return -self.lin()
+
+    def __mul__(self, other: Any) -> LinExpr:
+        return self.lin() * other
+
+    __rmul__ = __mul__
+
+    def sum(self, axis: int | None = None) -> LinExpr:
+        return self.lin().sum(axis)
+
+    def __eq__(self, other: Any) -> LinCons:  # type: ignore[override]
+        return self.lin() == other
+
+    def __ne__(self, other: Any) -> LinCons:  # type: ignore[override]
+        return self.lin() != other
+
+    def __le__(self, other: Any) -> LinCons:
+        return self.lin() <= other
+
+    def __ge__(self, other: Any) -> LinCons:
+        return self.lin() >= other
+
+    def __lt__(self, other: Any) -> LinCons:
+        return self.lin() < other
+
+    def __gt__(self, other: Any) -> LinCons:
+        return self.lin() > other
+
+
+class BoolArray(_Shaped):
+    """Literals of one model, in a numpy shape; posted, each must be true."""
+
+    def lin(self) -> LinExpr:
+        shape = self.shape
+        return LinExpr(_empty(shape), _empty(shape), self.ids[..., None],
+                       np.ones((*shape, 1), dtype=_I), np.zeros(shape, dtype=_I))
+
+    def value(self) -> np.ndarray | bool:
+        """The values in the last solution found (user variables only)."""
+        return self.model._bool_values(self.ids)
+
+    def __invert__(self) -> BoolArray:
+        return self._new(-self.ids)
+
+    def _tseitin(self, other: Any, conj: bool) -> BoolArray:
+        a, b = np.broadcast_arrays(self.ids, _lits(other))
+        t = self.model.new_bools(a.size).reshape(a.shape)
+        af, bf, tf = a.ravel(), b.ravel(), t.ravel()
+        if conj:  # t <-> a & b
+            self.model.add_clauses(np.stack([-tf, af], axis=1))
+            self.model.add_clauses(np.stack([-tf, bf], axis=1))
+            self.model.add_clauses(np.stack([tf, -af, -bf], axis=1))
+        else:  # t <-> a | b
+            self.model.add_clauses(np.stack([-tf, af, bf], axis=1))
+            self.model.add_clauses(np.stack([tf, -af], axis=1))
+            self.model.add_clauses(np.stack([tf, -bf], axis=1))
+        return BoolArray(self.model, t)
+
+    def __and__(self, other: Any) -> BoolArray:
+        return self._tseitin(other, True)
+
+    __rand__ = __and__
+
+    def __or__(self, other: Any) -> BoolArray:
+        return self._tseitin(other, False)
+
+    __ror__ = __or__
+
+    def implies(self, other: Any) -> Any:
+        """Half-reification: where these literals are true, ``other`` holds."""
+        if isinstance(other, LinCons):
+            return Enforced(other, self.ids)
+        return (~self) | other
+
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        if isinstance(other, LinCons):  # full reification
+            return [Enforced(other, self.ids), Enforced(~other, -self.ids)]
+        if isinstance(other, BoolArray | bool | np.bool_):
+            return (self.implies(other)) & (BoolArray(self.model, _lits(other)).implies(self))
+        return self.lin() == other
+
+    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
+        if isinstance(other, LinCons):
+            return self == ~other
+        if isinstance(other, BoolArray):
+            return self == ~other
+        return self.lin() != other
+
+    def __add__(self, other: Any) -> LinExpr:
+        return self.lin() + other
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> LinExpr:
+        return self.lin() - other
+
+    def __mul__(self, other: Any) -> LinExpr:
+        return self.lin() * other
+
+    __rmul__ = __mul__
+
+    def sum(self, axis: int | None = None) -> LinExpr:
+        return self.lin().sum(axis)
+
+    def __le__(self, other: Any) -> LinCons:
+        return self.lin() <= other
+
+    def __ge__(self, other: Any) -> LinCons:
+        return self.lin() >= other
+
+    def __lt__(self, other: Any) -> LinCons:
+        return self.lin() < other
+
+    def __gt__(self, other: Any) -> LinCons:
+        return self.lin() > other
+
+
+def _lits(x: Any) -> np.ndarray:
+    if isinstance(x, BoolArray):
+        return x.ids
+    raise TypeError(f"expected literals (a BoolArray), got {type(x).__name__}")
+
+
+class LinExpr:
+    """An array of linear sums: element ``i`` is ``sum(icoef[i] * ints[i]) +
+    sum(bcoef[i] * bools[i]) + const[i]`` (the term arrays have one more axis)."""
+
+    __array_priority__ = 1000
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, ints: np.ndarray, icoef: np.ndarray, bools: np.ndarray,
+                 bcoef: np.ndarray, const: np.ndarray) -> None:
+        self.ints, self.icoef, self.bools, self.bcoef = ints, icoef, bools, bcoef
+        self.const = np.asarray(const, dtype=_I)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.const.shape
+
+    def __getitem__(self, key: Any) -> LinExpr:
+        return LinExpr(self.ints[key], self.icoef[key], self.bools[key], self.bcoef[key],
+                       self.const[key])
+
+    def _grown(self, shape: tuple[int, ...]) -> LinExpr:
+        def b(a: np.ndarray) -> np.ndarray:
+            return np.broadcast_to(a, (*shape, a.shape[-1]))
+        return LinExpr(b(self.ints), b(self.icoef), b(self.bools), b(self.bcoef),
+                       np.broadcast_to(self.const, shape))
+
+    def __add__(self, other: Any) -> LinExpr:
+        o = as_lin(other)
+        shape = np.broadcast_shapes(self.shape, o.shape)
+        a, c = self._grown(shape), o._grown(shape)
+        return LinExpr(np.concatenate([a.ints, c.ints], axis=-1),
+                       np.concatenate([a.icoef, c.icoef], axis=-1),
+                       np.concatenate([a.bools, c.bools], axis=-1),
+                       np.concatenate([a.bcoef, c.bcoef], axis=-1), a.const + c.const)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> LinExpr:
+        return LinExpr(self.ints, -self.icoef, self.bools, -self.bcoef, -self.const)
+
+    def __sub__(self, other: Any) -> LinExpr:
+        return self + (-as_lin(other))
+
+    def __rsub__(self, other: Any) -> LinExpr:
+        return (-self) + other
+
+    def __mul__(self, factor: Any) -> LinExpr:
+        if isinstance(factor, _Shaped | LinExpr):
+            raise TypeError("only products with constants are linear")
+        f = np.asarray(factor, dtype=_I)
+        shape = np.broadcast_shapes(self.shape, f.shape)
+        a = self._grown(shape)
+        return LinExpr(a.ints, a.icoef * f[..., None], a.bools, a.bcoef * f[..., None],
+                       a.const * f)
+
+    __rmul__ = __mul__
+
+    def sum(self, axis: int | None = None) -> LinExpr:
+        """The sum over ``axis`` (all elements when None): the terms are concatenated."""
+        if axis is None:
+            def flat(a: np.ndarray) -> np.ndarray:
+                return a.reshape(-1)
+            return LinExpr(flat(self.ints), flat(self.icoef), flat(self.bools),
+                           flat(self.bcoef), self.const.sum())
+        axis = axis % len(self.shape)
+
+        def merge(a: np.ndarray) -> np.ndarray:
+            moved = np.moveaxis(a, axis, -2)
+            return moved.reshape(*moved.shape[:-2], -1)
+        return LinExpr(merge(self.ints), merge(self.icoef), merge(self.bools),
+                       merge(self.bcoef), self.const.sum(axis=axis))
+
+    def _cmp(self, other: Any, code: int, shift: int = 0) -> LinCons:
+        diff = self - other
+        return LinCons(diff, code, -diff.const + shift)
+
+    def __eq__(self, other: Any) -> LinCons:  # type: ignore[override]
+        return self._cmp(other, EQ)
+
+    def __ne__(self, other: Any) -> LinCons:  # type: ignore[override]
+        return self._cmp(other, NE)
+
+    def __le__(self, other: Any) -> LinCons:
+        return self._cmp(other, LE)
+
+    def __ge__(self, other: Any) -> LinCons:
+        return self._cmp(other, GE)
+
+    def __lt__(self, other: Any) -> LinCons:
+        return self._cmp(other, LE, -1)
+
+    def __gt__(self, other: Any) -> LinCons:
+        return self._cmp(other, GE, 1)
+
+
+def as_lin(x: Any) -> LinExpr:
+    if isinstance(x, LinExpr):
+        return x
+    if isinstance(x, IntArray | BoolArray):
+        return x.lin()
+    if isinstance(x, _Global):
+        raise TypeError(f"{type(x).__name__} is a constraint, not a number")
+    c = np.asarray(x, dtype=_I)
+    return LinExpr(_empty(c.shape), _empty(c.shape), _empty(c.shape), _empty(c.shape), c)
+
+
+class LinCons:
+    """An array of linear constraints ``terms <code> rhs``."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, expr: LinExpr, code: int, rhs: np.ndarray) -> None:
+        self.expr, self.code = expr, code
+        self.rhs = np.broadcast_to(np.asarray(rhs, dtype=_I), expr.shape)
+
+    def __invert__(self) -> LinCons:
+        flip = {EQ: (NE, 0), NE: (EQ, 0), LE: (GE, 1), GE: (LE, -1)}[self.code]
+        return LinCons(self.expr, flip[0], self.rhs + flip[1])
+
+    def __bool__(self) -> bool:
+        raise TypeError("a constraint has no truth value before solving: post it with "
+                        "model.add(...)")
+
+    def post(self, model: Model, enforce: np.ndarray | None = None) -> None:
+        model._post_linear(self, enforce)
+
+
+class Enforced:
+    """A linear constraint array that holds where ``literals`` are true."""
+
+    def __init__(self, cons: LinCons, literals: np.ndarray) -> None:
+        self.cons, self.literals = cons, literals
+
+    def post(self, model: Model) -> None:
+        shape = np.broadcast_shapes(self.cons.expr.shape, np.shape(self.literals))
+        self.cons.expr = self.cons.expr._grown(shape)
+        self.cons.rhs = np.broadcast_to(self.cons.rhs, shape)
+        self.cons.post(model, np.broadcast_to(self.literals, shape))
+
+
+class _Global:
+    """A global constraint over integer arrays, posted as one batch."""
+
+    def post(self, model: Model) -> None:
+        raise NotImplementedError
+
+
+def _groups(x: IntArray, axis: int | None) -> np.ndarray:
+    """The id array as rows: all of it (axis None) or one row per slice along ``axis``."""
+    if axis is None:
+        return x.ids.reshape(1, -1)
+    moved = np.moveaxis(x.ids, axis, -1)
+    return moved.reshape(-1, moved.shape[-1])
+
+
+class AllDifferent(_Global):
+    """All of ``x`` different, or (with ``axis``) each slice along that axis."""
+
+    def __init__(self, x: IntArray, axis: int | None = None) -> None:
+        self.rows = _groups(x, axis)
+
+    def post(self, model: Model) -> None:
+        model._post_alldiff(self.rows)
+
+
+class Table(_Global):
+    """Each row of ``x`` (its last axis) is one of ``tuples`` (or, ``forbidden``, none)."""
+
+    def __init__(self, x: IntArray, tuples: Any, forbidden: bool = False) -> None:
+        ids = x.ids if x.ndim > 1 else x.ids[None, :]
+        self.scopes = ids.reshape(-1, ids.shape[-1])
+        self.tuples = np.asarray(tuples, dtype=_I).reshape(-1, self.scopes.shape[1])
+        self.forbidden = forbidden
+
+    def post(self, model: Model) -> None:
+        model._post_table(self.scopes, self.tuples, self.forbidden)
+
+
+class Element:
+    """``array[index]`` with a variable index (counted from 0); compare it with ``==``."""
+
+    def __init__(self, array: Any, index: IntArray) -> None:
+        self.array, self.index = array, index
+
+    def __eq__(self, target: Any) -> _ElementCons:  # type: ignore[override]
+        return _ElementCons(self.array, self.index, target)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _ElementCons(_Global):
+    def __init__(self, array: Any, index: IntArray, target: Any) -> None:
+        self.array, self.index, self.target = array, index, target
+
+    def post(self, model: Model) -> None:
+        model._post_element(self.array, self.index, self.target)
+
+
+class Regular(_Global):
+    """Each row of ``x`` (its last axis), read as a word of values, is accepted by the
+    automaton: ``transitions`` are (state, value, next state) triples."""
+
+    def __init__(self, x: IntArray, transitions: Any, start: int, finals: Any) -> None:
+        ids = x.ids if x.ndim > 1 else x.ids[None, :]
+        self.words = ids.reshape(-1, ids.shape[-1])
+        self.transitions = np.asarray(transitions, dtype=_I).reshape(-1, 3)
+        self.start, self.finals = int(start), np.asarray(finals, dtype=_I).reshape(-1)
+
+    def post(self, model: Model) -> None:
+        model._post_regular(self.words, self.transitions, self.start, self.finals)
+
+
+def Count(x: IntArray, value: int, axis: int | None = None) -> LinExpr:  # noqa: N802
+    """How many of ``x`` (or of each slice along ``axis``) equal ``value``: a linear
+    expression over the literals "x == value"."""
+    rows = _groups(x, axis)
+    lits = x.model.eq_literals(rows.ravel(), np.full(rows.size, int(value))).reshape(rows.shape)
+    expr = BoolArray(x.model, lits).sum(axis=1)
+    return expr if axis is not None else expr[0]
+
+
+def flatten_constraints(items: Any) -> Iterable[Any]:
+    """Constraints as given to ``Model.add``: one, or any nesting of iterables of them."""
+    if isinstance(items, LinCons | Enforced | _Global | BoolArray | bool | np.bool_):
+        yield items
+        return
+    if isinstance(items, Iterable):
+        for item in items:
+            yield from flatten_constraints(item)
+        return
+    raise TypeError(f"not a constraint: {items!r}")

@@ -1,0 +1,98 @@
+"""Literal lists in CSR form: the storage of every constraint kind."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+
+class Groups:
+    """A list of literal lists, stored as ``flat`` literals and ``offsets`` (len = n + 1).
+
+    Immutable: the arrays are read-only (copied when they were someone else's writable
+    arrays), so models can share groups between copies and key caches on their content."""
+
+    __slots__ = ("_digest", "flat", "offsets")
+
+    def __init__(self, flat: np.ndarray, offsets: np.ndarray, *, owned: bool = False) -> None:
+        # ``owned``: the arrays were made for this object (no copy needed to freeze them)
+        self.flat = _frozen(flat, owned)
+        self.offsets = _frozen(offsets, owned)
+        self._digest: bytes | None = None
+
+    def digest(self) -> bytes:
+        """A fingerprint of the content (computed once: the groups never change)."""
+        if self._digest is None:
+            h = hashlib.blake2b(digest_size=16)
+            h.update(len(self.flat).to_bytes(8, "little"))
+            h.update(self.flat.data)
+            h.update(self.offsets.data)
+            self._digest = h.digest()
+        return self._digest
+
+    @classmethod
+    def of(cls, groups: Any) -> Groups:
+        """Accept a Groups, a 2D array (one group per row) or a sequence of 1D arrays."""
+        if isinstance(groups, Groups):
+            return groups
+        if isinstance(groups, np.ndarray) and groups.ndim == 2:
+            n, k = groups.shape
+            return cls(groups.reshape(-1), np.arange(n + 1, dtype=np.int64) * k)
+        arrays = [np.asarray(g, dtype=np.int64).reshape(-1) for g in groups]
+        sizes = np.array([len(a) for a in arrays], dtype=np.int64)
+        flat = np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
+        return cls(flat, np.concatenate([[0], np.cumsum(sizes)]), owned=True)
+
+    @classmethod
+    def concat(cls, parts: Sequence[Groups]) -> Groups:
+        if not parts:
+            return cls(np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64))
+        if len(parts) == 1:
+            return parts[0]
+        flat = np.concatenate([p.flat for p in parts])
+        sizes = np.concatenate([np.diff(p.offsets) for p in parts])
+        return cls(flat, np.concatenate([[0], np.cumsum(sizes)]), owned=True)
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def sizes(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def __getitem__(self, i: int) -> np.ndarray:
+        return self.flat[self.offsets[i] : self.offsets[i + 1]]
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def as_lists(self) -> list[list[int]]:
+        """The groups as Python lists, in order (what PySAT takes). Groups of one size are
+        converted together: twice as fast as slicing one flat list."""
+        out: list[list[int]] = [[]] * len(self)
+        for idx, mat in self.by_size():
+            for i, group in zip(idx.tolist(), mat.tolist(), strict=True):
+                out[i] = group
+        return out
+
+    def by_size(self):
+        """Yield ``(indices, matrix)``: the groups of each size stacked into a 2D array."""
+        sizes = self.sizes
+        for s in np.unique(sizes):
+            idx = np.flatnonzero(sizes == s)
+            starts = self.offsets[idx]
+            yield idx, self.flat[starts[:, None] + np.arange(s)[None, :]]
+
+
+def _frozen(a: Any, owned: bool = False) -> np.ndarray:
+    """``a`` as a read-only contiguous int64 array; copied when someone else could still
+    write to it."""
+    arr = np.asarray(a, dtype=np.int64)
+    if not arr.flags.c_contiguous or (arr.flags.writeable and not (owned and arr.base is None)):
+        arr = np.array(arr, dtype=np.int64, order="C")
+    arr.flags.writeable = False
+    return arr

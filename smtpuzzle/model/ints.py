@@ -1,0 +1,138 @@
+"""Bounded integers and the constraints over them, stored by kind as numpy arrays.
+
+Integers are numbered 0..n-1 (apart from the boolean variables). Each kind keeps whole
+batches: a linear batch is rows of terms in CSR form, a table batch is many scopes sharing
+one list of tuples, so that posting 10^5 terms or a 25 x 25 Sudoku is a handful of array
+operations. Back ends take what they can natively (z3 and CP-SAT: all of it) and the rest is
+decomposed (see :mod:`smtpuzzle.model.lower`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from smtpuzzle.model.groups import Groups
+
+# Comparison codes of linear rows (LT and GT are posted as LE and GE with the bound moved).
+EQ, NE, LE, GE = 0, 1, 2, 3
+NEGATED = np.array([NE, EQ, GE, LE])  # the code of "not (row)", with LE <-> GE shifted by one
+CMP_NAMES = ("==", "!=", "<=", ">=")
+
+
+@dataclass
+class Linear:
+    """Rows ``sum(icoef * ints) + sum(bcoef * literals) <cmp> rhs``, each enforced only when
+    its ``enforce`` literal is true (0: always)."""
+
+    ints: Groups  # integer ids per row
+    icoef: np.ndarray  # aligned with ints.flat
+    bools: Groups  # literals per row (a literal counts 1 when true)
+    bcoef: np.ndarray  # aligned with bools.flat
+    cmp: np.ndarray  # code per row
+    rhs: np.ndarray
+    enforce: np.ndarray  # literal per row, 0 for none
+
+    def __len__(self) -> int:
+        return len(self.rhs)
+
+
+@dataclass
+class Table:
+    """Each row of ``scopes`` (m, k) takes one of the ``tuples`` (n, k) (``forbidden``: none)."""
+
+    scopes: np.ndarray
+    tuples: np.ndarray
+    forbidden: bool = False
+
+
+@dataclass
+class Element:
+    """``targets[i] == arrays[i, index[i]]`` (integer ids; the index counts from 0)."""
+
+    index: np.ndarray
+    arrays: np.ndarray
+    targets: np.ndarray
+
+
+@dataclass
+class Regular:
+    """Each row of ``words`` (m, n), read as a word of integer values, is accepted by the
+    automaton: ``transitions`` rows are (state, value, next state)."""
+
+    words: np.ndarray
+    transitions: np.ndarray
+    start: int
+    finals: np.ndarray
+
+
+@dataclass
+class Objective:
+    """Minimise ``sum(icoef * ints) + sum(bcoef * literals)`` (maximising is minimising its
+    negation; ``sense`` says which the user asked for)."""
+
+    ints: np.ndarray
+    icoef: np.ndarray
+    bools: np.ndarray
+    bcoef: np.ndarray
+    constant: int
+    sense: str  # "min" | "max"
+
+
+@dataclass
+class IntPart:
+    """Every integer of a model and the constraints over integers."""
+
+    lo: list[int] = field(default_factory=list)
+    hi: list[int] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    # Channels: literal ``eq_lits[i]`` is true exactly when integer ``eq_ints[i]`` equals
+    # ``eq_values[i]``. User integers have one per value (their answer is read from them);
+    # decompositions ask for more.
+    eq_ints: list[np.ndarray] = field(default_factory=list)
+    eq_values: list[np.ndarray] = field(default_factory=list)
+    eq_lits: list[np.ndarray] = field(default_factory=list)
+    linear: list[Linear] = field(default_factory=list)
+    alldiff: list[Groups] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    elements: list[Element] = field(default_factory=list)
+    regulars: list[Regular] = field(default_factory=list)
+    objective: Objective | None = None
+    user: list[np.ndarray] = field(default_factory=list)  # user integers, in order
+    _eq_cache: dict[tuple[int, int], int] = field(default_factory=dict)
+
+    @property
+    def count(self) -> int:
+        return len(self.lo)
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return np.asarray(self.lo, dtype=np.int64), np.asarray(self.hi, dtype=np.int64)
+
+    def copy(self) -> IntPart:
+        return replace(self, lo=list(self.lo), hi=list(self.hi), names=list(self.names),
+                       eq_ints=list(self.eq_ints), eq_values=list(self.eq_values),
+                       eq_lits=list(self.eq_lits), linear=list(self.linear),
+                       alldiff=list(self.alldiff), tables=list(self.tables),
+                       elements=list(self.elements), regulars=list(self.regulars),
+                       user=list(self.user), _eq_cache=dict(self._eq_cache))
+
+    def has_constraints(self) -> bool:
+        return bool(self.linear or self.alldiff or self.tables or self.elements
+                    or self.regulars or self.objective is not None)
+
+    def num_constraints(self) -> int:
+        return (sum(len(x) for x in self.linear) + sum(len(g) for g in self.alldiff)
+                + sum(len(t.scopes) for t in self.tables) + sum(len(e.index) for e in self.elements)
+                + sum(len(r.words) for r in self.regulars))
+
+    def channels(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(integers, values, literals) of every channel."""
+        if not self.eq_ints:
+            z = np.zeros(0, dtype=np.int64)
+            return z, z, z
+        return (np.concatenate(self.eq_ints), np.concatenate(self.eq_values),
+                np.concatenate(self.eq_lits))
+
+    def user_ints(self) -> np.ndarray:
+        return np.concatenate(self.user) if self.user else np.zeros(0, dtype=np.int64)

@@ -1,0 +1,364 @@
+"""Decompositions: what a back end does not take natively, rewritten into what it does.
+
+One registry (:data:`DECOMPOSITIONS`) names each rewrite; a back end lists the kinds it
+takes (:func:`lowered` applies the rest). ``automata`` unrolls 0/1 automata into clauses;
+``regular`` turns automata over integers into the same unrolling over "x == v" literals;
+``ints`` removes integers altogether (direct and order literals per integer, linear rows as
+decision diagrams over partial sums or as cardinalities, AllDifferent as at-most-one per
+value, tables by tuple selectors, element by implications), for the sat back end and DIMACS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from smtpuzzle.model.core import Model, headed_groups
+from smtpuzzle.model.groups import Groups
+from smtpuzzle.model.ints import EQ, GE, LE, NE, IntPart, Linear
+
+
+def unroll(model: Model, letters: np.ndarray, transitions: np.ndarray, start: int,
+           finals: np.ndarray) -> None:
+    """The word whose letter at position t is the label b with ``letters[t, b]`` true (a
+    literal; 0 where that label cannot be read there) is accepted by the automaton. One
+    literal per (position, state) that an accepted word can be in; (state, letter) -> next
+    state as clauses; dead ends forbidden; supports added for propagation."""
+    n, labels = letters.shape
+    q = int(max(transitions[:, [0, 2]].max(initial=0), start, finals.max(initial=0))) + 1
+    delta = np.full((q, labels), -1, dtype=np.int64)
+    ok_t = (transitions[:, 1] >= 0) & (transitions[:, 1] < labels)
+    delta[transitions[ok_t, 0], transitions[ok_t, 1]] = transitions[ok_t, 2]
+    readable = letters != 0
+    alive = np.zeros((n + 1, q), dtype=bool)
+    alive[0, start] = True
+    for t in range(n):
+        for b in np.flatnonzero(readable[t]).tolist():
+            d = delta[alive[t], b]
+            alive[t + 1, d[d >= 0]] = True
+    back = np.zeros((n + 1, q), dtype=bool)
+    back[n, finals] = True
+    for t in range(n - 1, -1, -1):
+        for b in np.flatnonzero(readable[t]).tolist():
+            ok = delta[:, b] >= 0
+            back[t, ok] |= back[t + 1, delta[ok, b]]
+    alive &= back
+    if not alive[0, start]:
+        model.add_false()
+        return
+    var = np.zeros((n + 1, q), dtype=np.int64)
+    var[alive] = model.new_bools(int(alive.sum()))
+    model.add_exactly_one([var[t][alive[t]] for t in range(n + 1)])
+    ts, qs = np.nonzero(alive[:-1])
+    pred_keys, pred_members = [], []
+    for b in range(labels):
+        word = letters[:, b]  # "position t reads b"
+        can = word[ts] != 0
+        t_b, q_b = ts[can], qs[can]
+        d = delta[q_b, b]
+        ok = d >= 0
+        ok[ok] = alive[t_b[ok] + 1, d[ok]]
+        here, there = var[t_b[ok], q_b[ok]], var[t_b[ok] + 1, d[ok]]
+        model.add_clauses(np.stack([-here, -word[t_b[ok]], there], axis=1))
+        model.add_clauses(np.stack([-var[t_b[~ok], q_b[~ok]], -word[t_b[~ok]]], axis=1))
+        # Supports (redundant, for propagation): the letter needs a state that reads it.
+        nz = np.flatnonzero(word)
+        slot = np.full(n, -1, dtype=np.int64)
+        slot[nz] = np.arange(len(nz))
+        model.add_clauses(headed_groups(-word[nz], slot[t_b[ok]], here))
+        pred_keys.append(there)
+        pred_members.append(here)
+    # ... and a state needs a predecessor.
+    tgt_t, tgt_q = np.nonzero(alive[1:])
+    targets = var[tgt_t + 1, tgt_q]
+    slot = np.full(model.num_vars + 1, -1, dtype=np.int64)
+    slot[targets] = np.arange(len(targets))
+    model.add_clauses(headed_groups(-targets, slot[np.concatenate(pred_keys)],
+                                    np.concatenate(pred_members)))
+
+
+def lower_automata(model: Model) -> Model:
+    """0/1 automata unrolled into state literals and clauses."""
+    if not model.automata:
+        return model
+    out = model.copy()
+    out.automata = []
+    for a in model.automata:
+        letters = np.stack([-a.literals, a.literals], axis=1)
+        unroll(out, letters, a.transitions, a.start, a.finals)
+    return out
+
+
+def lower_regular(model: Model) -> Model:
+    """Automata over integers as unrollings over "x == v" literals (channels)."""
+    if not model.ints.regulars:
+        return model
+    out = model.copy()
+    out.ints.regulars = []
+    lo, hi = out.ints.bounds()
+    for r in model.ints.regulars:
+        vmin = int(lo[r.words].min())
+        vmax = int(hi[r.words].max())
+        values = np.arange(vmin, vmax + 1)
+        trans = r.transitions.copy()
+        trans[:, 1] -= vmin
+        for word in r.words:
+            inside = (values[None, :] >= lo[word][:, None]) & (values[None, :] <= hi[word][:, None])
+            w, v = np.nonzero(inside)
+            letters = np.zeros(inside.shape, dtype=np.int64)
+            letters[w, v] = out.eq_literals(word[w], values[v])
+            unroll(out, letters, trans, r.start, r.finals)
+    return out
+
+
+class _Encoding:
+    """Direct ("x == v") and order ("x >= v") literals of every integer, laid out flat:
+    integer x owns positions ``off[x] .. off[x + 1] - 1``, one per value from lo[x] up."""
+
+    def __init__(self, out: Model, ints: IntPart) -> None:
+        self.lo, self.hi = ints.bounds()
+        size = self.hi - self.lo + 1
+        self.off = np.concatenate([[0], np.cumsum(size)]).astype(np.int64)
+        total = int(self.off[-1])
+        direct = np.zeros(total, dtype=np.int64)
+        ci, cv, cl = ints.channels()
+        inside = (cv >= self.lo[ci]) & (cv <= self.hi[ci])
+        direct[self.off[ci[inside]] + cv[inside] - self.lo[ci[inside]]] = cl[inside]
+        if (~inside).any():
+            out.add_clauses(-cl[~inside][:, None])  # a value outside the range
+        missing = direct == 0
+        direct[missing] = out.new_bools(int(missing.sum()))
+        self.direct = direct
+        self.true = int(out.new_bools(1)[0])
+        out.add_clauses([[self.true]])
+        out.add_exactly_one(Groups(direct, self.off))
+        # order[p] = "x >= lo + k" at position p = off[x] + k; k = 0 is always true.
+        first = np.zeros(total, dtype=bool)
+        first[self.off[:-1]] = True
+        order = np.full(total, self.true, dtype=np.int64)
+        order[~first] = out.new_bools(int((~first).sum()))
+        self.order = order
+        last = np.zeros(total, dtype=bool)
+        last[self.off[1:] - 1] = True
+        p = np.flatnonzero(~first)
+        out.add_clauses(np.stack([-order[p], order[p - 1]], axis=1))  # x >= v -> x >= v-1
+        out.add_clauses(np.stack([-direct[p], order[p]], axis=1))  # x == v -> x >= v
+        p2 = np.flatnonzero(~last)
+        out.add_clauses(np.stack([-direct[p2], -order[p2 + 1]], axis=1))  # x == v -> x < v+1
+        # x >= v and not x >= v+1 -> x == v
+        nxt = np.where(last, -self.true, np.roll(order, -1))
+        out.add_clauses(np.stack([-order, nxt, direct], axis=1))
+
+    def eq(self, x: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """The literal "x == v" (false where v is out of range)."""
+        x, v = np.broadcast_arrays(np.asarray(x), np.asarray(v))
+        inside = (v >= self.lo[x]) & (v <= self.hi[x])
+        out = np.full(x.shape, -self.true, dtype=np.int64)
+        out[inside] = self.direct[self.off[x[inside]] + v[inside] - self.lo[x[inside]]]
+        return out
+
+    def ge(self, x: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """The literal "x >= v"."""
+        x, v = np.broadcast_arrays(np.asarray(x), np.asarray(v))
+        out = np.where(v <= self.lo[x], self.true, -self.true).astype(np.int64)
+        inside = (v > self.lo[x]) & (v <= self.hi[x])
+        out[inside] = self.order[self.off[x[inside]] + v[inside] - self.lo[x[inside]]]
+        return out
+
+    def values(self, x: int) -> np.ndarray:
+        return np.arange(self.lo[x], self.hi[x] + 1)
+
+
+def lower_ints(model: Model) -> Model:
+    """A copy without integers (see the module docstring); the objective is dropped (the
+    solving layer searches on its bound instead)."""
+    ints = model.ints
+    if ints.count == 0 and not ints.has_constraints():
+        return model
+    out = model.copy()
+    out.ints = IntPart()
+    enc = _Encoding(out, ints)
+    for batch in ints.linear:
+        _linear(out, enc, batch)
+    for g in ints.alldiff:
+        _alldiff(out, enc, g)
+    for t in ints.tables:
+        _table(out, enc, t.scopes, t.tuples, t.forbidden)
+    for e in ints.elements:
+        _element(out, enc, e.index, e.arrays, e.targets)
+    for r in ints.regulars:
+        vmin, vmax = int(enc.lo[r.words].min()), int(enc.hi[r.words].max())
+        values = np.arange(vmin, vmax + 1)
+        trans = r.transitions.copy()
+        trans[:, 1] -= vmin
+        for word in r.words:
+            letters = enc.eq(word[:, None], values[None, :])
+            letters[letters == -enc.true] = 0
+            unroll(out, letters, trans, r.start, r.finals)
+    return out
+
+
+def _linear(out: Model, enc: _Encoding, batch: Linear) -> None:
+    isz, bsz = batch.ints.sizes, batch.bools.sizes
+    for i in range(len(batch)):
+        xs = batch.ints[i]
+        xc = batch.icoef[batch.ints.offsets[i]:batch.ints.offsets[i + 1]]
+        bs = batch.bools[i]
+        bc = batch.bcoef[batch.bools.offsets[i]:batch.bools.offsets[i + 1]]
+        code, rhs, e = int(batch.cmp[i]), int(batch.rhs[i]), int(batch.enforce[i])
+        if isz[i] == 1 and bsz[i] == 0 and abs(int(xc[0])) == 1:
+            lit = _single(enc, int(xs[0]), int(xc[0]), code, rhs)
+            out.add_clauses([[lit] if e == 0 else [-e, lit]])
+            continue
+        if code == NE:  # e -> (sum <= rhs - 1 or sum >= rhs + 1)
+            below, above = out.new_bools(2).tolist()
+            out.add_clauses([[below, above] if e == 0 else [-e, below, above]])
+            _diagram(out, enc, xs, xc, bs, bc, LE, rhs - 1, below)
+            _diagram(out, enc, xs, xc, bs, bc, GE, rhs + 1, above)
+            continue
+        _diagram(out, enc, xs, xc, bs, bc, code, rhs, e)
+
+
+def _single(enc: _Encoding, x: int, c: int, code: int, rhs: int) -> int:
+    """The literal of ``c * x <code> rhs`` with c = +-1."""
+    if c < 0:
+        rhs, code = -rhs, {EQ: EQ, NE: NE, LE: GE, GE: LE}[code]
+    if code == EQ:
+        return int(enc.eq(np.array([x]), np.array([rhs]))[0])
+    if code == NE:
+        return -int(enc.eq(np.array([x]), np.array([rhs]))[0])
+    if code == GE:
+        return int(enc.ge(np.array([x]), np.array([rhs]))[0])
+    return -int(enc.ge(np.array([x]), np.array([rhs + 1]))[0])
+
+
+def _diagram(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, bs: np.ndarray,
+             bc: np.ndarray, code: int, rhs: int, enforce: int) -> None:
+    """``sum <code> rhs`` (EQ, LE or GE) where ``enforce`` holds, as a decision diagram over
+    partial sums: a literal per reachable, still undecided sum after each term."""
+    terms: list[tuple[np.ndarray, np.ndarray]] = []  # (values times coefficient, literals)
+    for x, c in zip(xs.tolist(), xc.tolist(), strict=True):
+        vals = enc.values(x)
+        terms.append((vals * c, enc.eq(np.full(len(vals), x), vals)))
+    for b, c in zip(bs.tolist(), bc.tolist(), strict=True):
+        terms.append((np.array([0, c]), np.array([-b, b])))
+    n = len(terms)
+    lo_rest = np.zeros(n + 1, dtype=np.int64)
+    hi_rest = np.zeros(n + 1, dtype=np.int64)
+    for t in range(n - 1, -1, -1):
+        lo_rest[t] = lo_rest[t + 1] + terms[t][0].min()
+        hi_rest[t] = hi_rest[t + 1] + terms[t][0].max()
+    accept = {EQ: lambda s: s == rhs, LE: lambda s: s <= rhs, GE: lambda s: s >= rhs}[code]
+
+    def settle(t: int, s: int) -> str:
+        """'dead', 'done' (accepted whatever comes) or 'open'."""
+        lo_s, hi_s = s + lo_rest[t], s + hi_rest[t]
+        if code == LE:
+            return "done" if hi_s <= rhs else ("dead" if lo_s > rhs else "open")
+        if code == GE:
+            return "done" if lo_s >= rhs else ("dead" if hi_s < rhs else "open")
+        return "dead" if rhs < lo_s or rhs > hi_s else ("done" if lo_s == hi_s else "open")
+
+    head = enforce if enforce else None
+    start = settle(0, 0)
+    if start == "done":
+        return
+    if start == "dead":
+        out.add_clauses([[-head] if head else []])
+        return
+    layer = {0: head}  # sum -> literal (None: true)
+    for t in range(n):
+        weights, lits = terms[t]
+        nxt: dict[int, int] = {}
+        clauses: list[list[int]] = []
+        for s, q in layer.items():
+            pre = [] if q is None else [-q]
+            for w, lit in zip(weights.tolist(), lits.tolist(), strict=True):
+                s2 = s + w
+                state = settle(t + 1, s2) if t + 1 < n else ("done" if accept(s2) else "dead")
+                if state == "done":
+                    continue
+                if state == "dead":
+                    clauses.append([*pre, -lit])
+                    continue
+                if s2 not in nxt:
+                    nxt[s2] = int(out.new_bools(1)[0])
+                clauses.append([*pre, -lit, nxt[s2]])
+        if clauses:
+            out.add_clauses(clauses)
+        layer = nxt
+        if not layer:
+            return
+
+
+def _alldiff(out: Model, enc: _Encoding, groups: Groups) -> None:
+    amo, alo = [], []
+    for g in groups:
+        values = np.arange(int(enc.lo[g].min()), int(enc.hi[g].max()) + 1)
+        lits = enc.eq(g[None, :], values[:, None])  # (values, members)
+        possible = lits != -enc.true
+        for row, ok in zip(lits, possible, strict=True):
+            if ok.sum() > 1:
+                amo.append(row[ok])
+            if len(values) == len(g):  # a permutation: every value is taken
+                alo.append(row[ok])
+    if amo:
+        out.add_at_most_one(amo)
+    if alo:
+        out.add_clauses(alo)
+
+
+def _table(out: Model, enc: _Encoding, scopes: np.ndarray, tuples: np.ndarray,
+           forbidden: bool) -> None:
+    m, k = scopes.shape
+    n = len(tuples)
+    lits = enc.eq(scopes[:, None, :], tuples[None, :, :])  # (m, n, k): "x_i == t_ji"
+    if forbidden:
+        out.add_clauses((-lits).reshape(m * n, k))
+        return
+    sel = out.new_bools(m * n).reshape(m, n)
+    out.add_clauses(sel)  # some tuple
+    out.add_clauses(np.stack([np.repeat(-sel.ravel(), k), lits.reshape(-1)], axis=1))
+    # Supports: a value needs a tuple that has it.
+    for i in range(m):
+        for j in range(k):
+            col = tuples[:, j]
+            for v in np.unique(col).tolist():
+                lit = int(enc.eq(np.array([scopes[i, j]]), np.array([v]))[0])
+                if lit != -enc.true:
+                    out.add_clauses([[-lit, *sel[i, col == v].tolist()]])
+
+
+def _element(out: Model, enc: _Encoding, index: np.ndarray, arrays: np.ndarray,
+             targets: np.ndarray) -> None:
+    length = arrays.shape[1]
+    for i, arr, t in zip(index.tolist(), arrays, targets.tolist(), strict=True):
+        ks = enc.values(i)
+        out.add_clauses([[-int(lit)] for lit in enc.eq(np.full(len(ks), i), ks)[
+            (ks < 0) | (ks >= length)].tolist()])
+        for k in ks[(ks >= 0) & (ks < length)].tolist():
+            pick = int(enc.eq(np.array([i]), np.array([k]))[0])
+            vals = np.arange(min(enc.lo[arr[k]], enc.lo[t]), max(enc.hi[arr[k]], enc.hi[t]) + 1)
+            a = enc.eq(np.full(len(vals), arr[k]), vals)
+            b = enc.eq(np.full(len(vals), t), vals)
+            out.add_clauses(np.stack([np.full(len(vals), -pick), -a, b], axis=1))
+            out.add_clauses(np.stack([np.full(len(vals), -pick), -b, a], axis=1))
+
+
+DECOMPOSITIONS: dict[str, Callable[[Model], Model]] = {
+    "automata": lower_automata,
+    "regular": lower_regular,
+    "ints": lower_ints,
+}
+
+
+def lowered(model: Model, native: set[str]) -> Model:
+    """``model`` with every kind the back end does not take (``native``) decomposed, in
+    the registry's order."""
+    if "ints" not in native:  # integers go first: the rest is then boolean
+        model = lower_ints(model)
+    for kind, rewrite in DECOMPOSITIONS.items():
+        if kind not in native and kind != "ints":
+            model = rewrite(model)
+    return model
