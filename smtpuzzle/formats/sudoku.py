@@ -1,0 +1,90 @@
+"""The one-line Sudoku format: a puzzle per line, its cells row by row, ``1``-``9`` then
+``A`` = 10, ``B`` = 11, ... (up to 25), ``.`` or ``0`` for a blank; 16, 81, 256 or 625
+characters (n = 2..5). Blank lines and lines starting with ``#`` are skipped; anything
+after the cells, separated by white space, is the puzzle's name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.puzzles.sudoku.puzzle import Sudoku
+
+SIZES = {16: 4, 81: 9, 256: 16, 625: 25}
+DIGITS = "123456789ABCDEFGHIJKLMNOP"
+
+
+def parse_line(text: str, where: str) -> Sudoku:
+    cells, _, name = text.strip().partition(" ")
+    if len(cells) not in SIZES:
+        raise PuzzleError(f"a Sudoku line has 16, 81, 256 or 625 cells, this one "
+                          f"{len(cells)}", where)
+    size = SIZES[len(cells)]
+    values = np.zeros(len(cells), dtype=np.int64)
+    for i, ch in enumerate(cells.upper()):
+        if ch in ".0":
+            continue
+        v = DIGITS.find(ch) + 1
+        if v == 0 or v > size:
+            raise PuzzleError(f"cell {i + 1}: {ch!r} is not a value of a {size}x{size} "
+                              f"Sudoku (1-{DIGITS[size - 1]}, . or 0 for a blank)", where)
+        values[i] = v
+    return Sudoku(values.reshape(size, size), name.strip() or where)
+
+
+def load_sudokus(path: Path) -> list[Sudoku]:
+    """Every puzzle of a ``.sudoku`` file, in order."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise PuzzleError("not a text file (UTF-8)", str(path)) from None
+    except OSError as exc:
+        raise PuzzleError(exc.strerror or str(exc), str(path)) from None
+    out = []
+    for k, line in enumerate(text.splitlines(), start=1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            out.append(parse_line(line, f"{path}:{k}"))
+    if not out:
+        raise PuzzleError("no Sudoku in the file", str(path))
+    return out
+
+
+@dataclass
+class SudokuFile:
+    """The puzzles of one ``.sudoku`` file (answered one after another)."""
+
+    path: Path
+    puzzles: list[Sudoku]
+    family = "sudoku"
+
+    @classmethod
+    def load(cls, path: Path) -> SudokuFile:
+        return cls(path, load_sudokus(path))
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+    def build_model(self, encoding: str | None = None) -> object:
+        if encoding is not None:
+            raise PuzzleError("--encoding: for nonograms only")
+        if len(self.puzzles) != 1:
+            raise PuzzleError(f"{len(self.puzzles)} puzzles in the file: one model needs one",
+                              str(self.path))
+        return self.puzzles[0].build_model()
+
+
+def grid_text(grid: np.ndarray) -> str:
+    """A grid in rows of digits (letters past 9), boxes separated by spaces."""
+    size = len(grid)
+    n = int(round(size ** 0.5))
+    rows = []
+    for r, row in enumerate(np.asarray(grid).tolist()):
+        if r and r % n == 0:
+            rows.append("")
+        rows.append(" ".join("".join(DIGITS[v - 1] if v else "." for v in row[c:c + n])
+                             for c in range(0, size, n)))
+    return "\n".join(rows)

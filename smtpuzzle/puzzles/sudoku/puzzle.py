@@ -1,0 +1,53 @@
+"""A Sudoku and its model: a textbook one, written with the public modelling API only.
+
+The grid has n^2 x n^2 cells for n = 2..5; each cell an integer 1..n^2; every row, column
+and n x n box all different; the givens fixed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from smtpuzzle import AllDifferent, IntArray, Model
+from smtpuzzle.errors import VerificationError
+
+
+@dataclass
+class Sudoku:
+    givens: np.ndarray  # (N, N) ints, 0 for a blank
+    name: str = "sudoku"
+    family = "sudoku"
+
+    @property
+    def box(self) -> int:
+        return int(round(len(self.givens) ** 0.5))
+
+    def build(self) -> tuple[Model, IntArray]:
+        """The model and its cells."""
+        n, size = self.box, len(self.givens)
+        m = Model(self.name)
+        x = m.int_array((size, size), 1, size, name="cell")
+        boxes = x.reshape(n, n, n, n).transpose(0, 2, 1, 3).reshape(size, size)
+        m.add(AllDifferent(x, axis=1), AllDifferent(x, axis=0), AllDifferent(boxes, axis=1))
+        given = self.givens > 0
+        m.add(x[given] == self.givens[given])
+        return m, x
+
+    def build_model(self, encoding: str | None = None) -> Model:
+        return self.build()[0]
+
+    def verify(self, grid: np.ndarray) -> None:
+        """Raise unless ``grid`` fills the puzzle by the rules (independent of any model)."""
+        n, size = self.box, len(self.givens)
+        grid = np.asarray(grid)
+        full = np.arange(1, size + 1)
+        boxes = grid.reshape(n, n, n, n).transpose(0, 2, 1, 3).reshape(size, size)
+        for what, lines in (("row", grid), ("column", grid.T), ("box", boxes)):
+            for i, line in enumerate(lines):
+                if not np.array_equal(np.sort(line), full):
+                    raise VerificationError(f"{self.name}: {what} {i + 1} is not 1..{size}")
+        given = self.givens > 0
+        if not np.array_equal(grid[given], self.givens[given]):
+            raise VerificationError(f"{self.name}: a given was changed")
