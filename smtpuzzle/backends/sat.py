@@ -73,7 +73,6 @@ class SatSession(Session):
         self._parts: list[Groups] = [cnf.clauses]
         self._sent = 0  # parts the child has
         self._child: Child | None = None
-        self._loaded = False  # a first child has loaded (its time is build time)
         self._values: np.ndarray | None = None
         self._core: list[int] = []
         stats.variables = cnf.num_vars
@@ -92,18 +91,19 @@ class SatSession(Session):
         """The child, started (from every clause kept) if there is none."""
         if self._child is not None:
             return self._child
+        t0 = time.perf_counter()
         parts = list(self._parts)  # the forked child sees them: nothing is sent
         self._sent = len(parts)
         child = Child(partial(_serve, self.solver, parts, self.user, self.top,
                               self.capabilities.incremental))
         self._child = child
-        message = self._receive(deadline)
-        if message is None:
-            return None
-        if not self._loaded:
-            self._loaded = True
-            self.stats.build_time += message[1]
-        return child
+        try:
+            message = self._receive(deadline)
+        finally:
+            loading = time.perf_counter() - t0
+            self.setup_s += loading
+            self.stats.build_time += loading
+        return None if message is None else child
 
     def _pending(self) -> list[Groups]:
         new = self._parts[self._sent:]
