@@ -22,6 +22,7 @@ from smtpuzzle.cli.common import (
     print_json,
     progress,
 )
+from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.cli.solve import list_solutions
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.library import load
@@ -43,22 +44,25 @@ def count(
     limit: Annotated[int | None, typer.Option(
         help="Stop after N solutions, listing (and drawing) each.", min=1)] = None,
     svg: Annotated[Path | None, typer.Option(
-        help="With --limit: an SVG picture of the solutions listed.")] = None,
+        help="With --limit: an SVG contact sheet of the solutions listed.")] = None,
     png: Annotated[Path | None, typer.Option(
-        help="With --limit: a PNG picture of the solutions listed.")] = None,
+        help="With --limit: a PNG contact sheet of the solutions listed.")] = None,
+    html: HtmlOpt = None,
+    cell_size: CellSizeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Count solutions, distinct up to the board's symmetries (or --raw)."""
+    files = PictureFiles(svg, png, html, cell_size)
+    files.check()
     tiling = load(model)
     get_backend(backend, solver)  # reject bad names before any work
-    if (svg or png) and limit is None:
-        raise PuzzleError("--svg / --png draw the solutions of --limit N: give --limit")
+    if files and limit is None:
+        raise PuzzleError("--svg / --png / --html draw the solutions of --limit N: give --limit")
     if limit is not None:
         if workers > 1 or ray or checkpoint:
             raise PuzzleError("--limit lists solutions in one process: leave out --workers, "
                               "--ray and --checkpoint")
-        list_solutions(tiling, backend, solver, limit, not raw, time_limit, as_json,
-                       [p for p in (svg, png) if p])
+        list_solutions(tiling, backend, solver, limit, not raw, time_limit, as_json, files)
         return
     from smtpuzzle.puzzles.tiling import counting
 

@@ -4,7 +4,7 @@ choose n disjoint ones that use every piece, lay each one out)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
@@ -21,11 +21,14 @@ from smtpuzzle.cli.common import (
     print_json,
     progress,
 )
+from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.library import load_frames
 from smtpuzzle.puzzles.frames.puzzle import STAGE2_BACKENDS
-from smtpuzzle.render.pictures import frames_picture_cells, write_picture
 from smtpuzzle.render.text import frames_picture
+
+if TYPE_CHECKING:
+    from smtpuzzle.render.layout import Drawing
 
 
 @friendly
@@ -62,14 +65,20 @@ def frames_cmd(
     no_cache: Annotated[bool, typer.Option(
         "--no-cache", help="List the sets again instead of reading the stage-1 cache.")]
     = False,
-    svg: Annotated[Path | None, typer.Option(help="Write an SVG picture.")] = None,
-    png: Annotated[Path | None, typer.Option(help="Write a PNG picture.")] = None,
+    svg: Annotated[Path | None, typer.Option(
+        help="Write an SVG picture: the frames side by side, a row per answer.")] = None,
+    png: Annotated[Path | None, typer.Option(
+        help="Write a PNG picture: the frames side by side, a row per answer.")] = None,
+    html: HtmlOpt = None,
+    cell_size: CellSizeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Pack one piece set into n identical frames, in two stages: list the piece sets that
     fill one frame, choose n disjoint ones that use every piece, lay each one out."""
     from smtpuzzle.puzzles.frames.solve import FramesOptions, solve_frames  # scipy: on use
 
+    files = PictureFiles(svg, png, html, cell_size)
+    files.check()
     puzzle = load_frames(model)
     if all_solutions and limit is not None:
         raise PuzzleError("give --all or --limit, not both")
@@ -104,12 +113,17 @@ def frames_cmd(
                               dive_progress=dive_progress, note=note)
     board = (puzzle.with_hole(answer.hole) if answer.hole is not None else puzzle).frame
     names = [p.name for p in puzzle.pieces]
-    if answer.solutions:  # one row of frames per answer listed
-        frames_drawn = [f for sol in answer.solutions for f in sol.frames]
-        for path in (svg, png):
-            if path is not None:
-                write_picture(frames_picture_cells(board, names, frames_drawn,
-                                                   per_row=puzzle.n), path)
+    if files:
+        from smtpuzzle.render.tilings import frames_drawing
+
+        answers = [sol.frames for sol in answer.solutions]
+        summary = {k: v for k, v in answer.as_json().items() if k not in ("frames", "solutions")}
+
+        def drawing() -> Drawing:
+            return frames_drawing(board, puzzle.pieces, answers)
+
+        files.write(drawing if answers else None, lambda: [drawing()] if answers else [],
+                    puzzle.name, summary, puzzle.title)
     if as_json:
         print_json({"model": puzzle.name, **answer.as_json()})
     else:

@@ -1,10 +1,11 @@
-"""`maze check`, `maze stats`, `maze search`: universal move strings for mazes (one string
-that solves every maze of a size), checked, and searched for or proved impossible."""
+"""`maze check`, `maze stats`, `maze search`, `maze show`: universal move strings for mazes
+(one string that solves every maze of a size), checked, searched for or proved impossible,
+and walked on one maze."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import TextColumn, TimeElapsedColumn
@@ -18,7 +19,11 @@ from smtpuzzle.cli.common import (
     print_json,
     progress,
 )
+from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.puzzles.maze import cases
+
+if TYPE_CHECKING:
+    from smtpuzzle.render.layout import Drawing
 
 app = typer.Typer(no_args_is_help=True, help="Universal move strings for mazes.")
 SizeOpt = Annotated[int, typer.Option(help="3 (thin walls, visit every reachable cell) or 4 "
@@ -109,3 +114,49 @@ def search(
             out.print(f"wrote {export_cnf}")
     if result.status == "unknown":
         raise typer.Exit(EXIT_UNKNOWN)
+
+
+@app.command("show")
+@friendly
+def show(
+    string: Annotated[str, typer.Argument(help="Moves, N E S W.")],
+    maze: Annotated[int | None, typer.Option(
+        help="The maze's id. 3x3: bit e set = edge e open, the edges numbered left-right "
+             "pairs row by row (0-5), then up-down pairs (6-11). 4x4: bit b set = the b-th "
+             "cell (row by row, start and goal left out) open. Default: the first case "
+             "the string fails, else the first of the reduced set.")] = None,
+    start: Annotated[int | None, typer.Option(
+        help="3x3: the start cell, 0-8 row by row (default 0).")] = None,
+    size: SizeOpt = 3,
+    svg: Annotated[Path | None, typer.Option(help="Write an SVG picture of the walk.")] = None,
+    png: Annotated[Path | None, typer.Option(help="Write a PNG picture of the walk.")] = None,
+    html: HtmlOpt = None,
+    cell_size: CellSizeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Walk STRING on one maze: the cells it visits, drawn (the picture shows the walk)."""
+    from smtpuzzle.render.mazes import MAZE_CELL
+
+    files = PictureFiles(svg, png, html, cell_size or MAZE_CELL)
+    files.check()
+    walk = cases.walk_case(string, size, maze, start)
+    if files:
+        from smtpuzzle.render.mazes import maze_drawing
+
+        def drawing() -> Drawing:
+            return maze_drawing(walk, string)
+
+        files.write(drawing, lambda: [drawing()], f"maze {walk.maze}", walk.as_json())
+    if as_json:
+        print_json(walk.as_json())
+        return
+    verdict = "solved" if walk.solved else "FAILS"
+    moves = len(walk.cells) - 1
+    if size == 3:
+        out.print(f"maze {walk.maze}, start {walk.start}: {verdict}, {moves} moves visit "
+                  f"{walk.visited} of the {walk.to_visit} reachable cells")
+    else:
+        reached = "reach the goal" if walk.solved else "never reach the goal"
+        out.print(f"maze {walk.maze}: {verdict}, {moves} moves {reached}")
+    out.print(cases.draw(cases.all_cases(size), walk.index))
+    out.print("cells visited, numbered row by row from 0: " + " ".join(map(str, walk.cells)))

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -19,12 +19,14 @@ from smtpuzzle.cli.common import (
     print_json,
     spinner,
 )
+from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.library import load_puzzle
 
 if TYPE_CHECKING:
     from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
     from smtpuzzle.puzzles.tiling.puzzle import Tiling, TilingSolution
+    from smtpuzzle.render.layout import Drawing
 
 COUNT_LIMIT = 10_000  # nonograms: --count stops here unless --limit says otherwise
 
@@ -55,14 +57,23 @@ def solve(
     count_solutions: Annotated[bool, typer.Option(
         "--count", help="Nonograms: count solutions (up to --limit, default 10000).")] = False,
     svg: Annotated[Path | None, typer.Option(
-        help="Write an SVG picture of the solution (with --all / --limit: of each).")] = None,
+        help="Write an SVG picture of the solution (with --all / --limit: a contact sheet "
+             "of them, numbered).")] = None,
     png: Annotated[Path | None, typer.Option(
-        help="Write a PNG picture of the solution (with --all / --limit: of each).")] = None,
+        help="Write a PNG picture of the solution (with --all / --limit: a contact sheet "
+             "of them, numbered).")] = None,
+    html: HtmlOpt = None,
+    cell_size: CellSizeOpt = None,
+    mark_cells: Annotated[bool, typer.Option(
+        "--mark-cells", help="Nonogram pictures: a dot in each cell saying what decided it "
+                             "(line solving, probing, a guess) (debug).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Find one solution, or prove there is none; --all / --limit N list solutions.
 
     Nonograms (.non, .nin, .clues) answer unique, multiple, none or unknown."""
+    files = PictureFiles(svg, png, html, cell_size)
+    files.check()
     puzzle = load_puzzle(model)
     if puzzle.family == "frames":
         raise PuzzleError(f"{model} is a frames puzzle: use `smtpuzzle frames {model}`")
@@ -72,39 +83,41 @@ def solve(
         _solve_nonogram(puzzle, backend, solver, encoding, not no_presolve, not no_probing,
                         not no_guess, time_limit, limit_n,
                         count_solutions or all_solutions or limit is not None,
-                        all_solutions or (limit is not None and not count_solutions), svg, png,
-                        as_json)
+                        all_solutions or (limit is not None and not count_solutions), files,
+                        mark_cells, as_json)
         return
     nonogram_only = {"--encoding": encoding is not None, "--no-presolve": no_presolve,
                      "--no-probing": no_probing, "--no-guess": no_guess,
-                     "--count": count_solutions}
+                     "--count": count_solutions, "--mark-cells": mark_cells}
     used = [k for k, v in nonogram_only.items() if v]
     if used:
         raise PuzzleError(f"{', '.join(used)}: for nonograms only ({model} is a tiling)")
     if all_solutions or limit is not None:
         list_solutions(puzzle, backend, solver, None if all_solutions else limit, distinct,
-                       time_limit, as_json, [p for p in (svg, png) if p])
+                       time_limit, as_json, files)
         return
     if distinct:
         raise PuzzleError("--distinct goes with --all or --limit")
-    _solve_tiling(puzzle, backend, solver, time_limit, svg, png, as_json)
+    _solve_tiling(puzzle, backend, solver, time_limit, files, as_json)
 
 
 def _solve_tiling(tiling: Tiling, backend: str | None, solver: str | None,
-                  time_limit: float | None, svg: Path | None, png: Path | None,
-                  as_json: bool) -> None:
+                  time_limit: float | None, files: PictureFiles, as_json: bool) -> None:
     from smtpuzzle.backends import get_backend
     from smtpuzzle.puzzles.tiling.solve import DEFAULT_BACKEND, solve_tiling
-    from smtpuzzle.render.pictures import tiling_picture_cells, write_picture
     from smtpuzzle.render.text import tiling_picture
+    from smtpuzzle.render.tilings import tiling_drawing
 
     engine = get_backend(backend or DEFAULT_BACKEND, solver)
     with spinner(f"solving {tiling.name} with {engine.label()}...", interactive(as_json)):
         answer = solve_tiling(tiling, engine, time_limit=time_limit)
-    for solution in answer.solutions:
-        for path in (svg, png):
-            if path is not None:
-                write_picture(tiling_picture_cells(tiling, solution), path)
+    if files:
+        def drawing() -> Drawing:
+            return tiling_drawing(tiling.board, tiling.pieces, answer.solutions)
+
+        sols = answer.solutions
+        files.write(drawing if sols else None, lambda: [drawing()] if sols else [],
+                    tiling.name, _summary(answer.as_json()), tiling.title)
     if as_json:
         print_json(answer.as_json())
     else:
@@ -126,14 +139,20 @@ def _solve_tiling(tiling: Tiling, backend: str | None, solver: str | None,
         raise typer.Exit(EXIT_UNKNOWN)
 
 
+def _summary(data: dict[str, Any]) -> dict[str, Any]:
+    """A JSON answer without its solutions: the run's summary for an HTML page."""
+    return {k: v for k, v in data.items() if k not in ("solutions", "frames")}
+
+
 def list_solutions(tiling: Tiling, backend: str | None, solver: str | None, limit: int | None,
                    distinct: bool, time_limit: float | None, as_json: bool,
-                   pictures: list[Path]) -> None:
+                   files: PictureFiles) -> None:
     """List a tiling's solutions (solve --all / --limit, count --limit): each printed as it
-    is found, or all in one JSON object; ``pictures`` draw them, several to a row."""
+    is found, or all in one JSON object; ``files`` draw them: a numbered contact sheet (SVG,
+    PNG), a page with each one (HTML)."""
     from smtpuzzle.puzzles.tiling.solve import DEFAULT_LIST_BACKEND, list_tilings
-    from smtpuzzle.render.pictures import frames_picture_cells, write_picture
     from smtpuzzle.render.text import tiling_picture
+    from smtpuzzle.render.tilings import solution_pages, tiling_drawing
 
     def show(n: int, solution: TilingSolution) -> None:
         out.print(f"[bold]solution {n}[/bold]")
@@ -142,11 +161,15 @@ def list_solutions(tiling: Tiling, backend: str | None, solver: str | None, limi
     # Solutions are kept for --json and pictures only: text is printed at once.
     listing = list_tilings(tiling, backend or DEFAULT_LIST_BACKEND, solver, limit, distinct,
                            time_limit, on_solution=None if as_json else show,
-                           keep=as_json or bool(pictures))
-    for path in pictures:  # every solution listed, several to a row
-        write_picture(frames_picture_cells(tiling.board, [p.name for p in tiling.pieces],
-                                           listing.solutions, caption="solution", per_row=4),
-                      path)
+                           keep=as_json or bool(files))
+    if files:
+        board, pieces, found = tiling.board, tiling.pieces, listing.solutions
+
+        def sheet() -> Drawing:
+            return tiling_drawing(board, pieces, found, caption="solution")
+
+        files.write(sheet if found else None, lambda: solution_pages(board, pieces, found),
+                    tiling.name, _summary(listing.as_json()), tiling.title)
     if as_json:
         print_json(listing.as_json())
     else:
@@ -168,10 +191,11 @@ def list_solutions(tiling: Tiling, backend: str | None, solver: str | None, limi
 def _solve_nonogram(puzzle: Nonogram, backend: str | None, solver: str | None,
                     encoding: str | None, use_presolve: bool, probing: bool, guess: bool,
                     time_limit: float | None, limit: int | None, counting: bool,
-                    listing: bool, svg: Path | None, png: Path | None, as_json: bool) -> None:
+                    listing: bool, files: PictureFiles, mark_cells: bool,
+                    as_json: bool) -> None:
     from smtpuzzle.puzzles.nonogram.puzzle import DEFAULT_ENCODING
     from smtpuzzle.puzzles.nonogram.solve import DEFAULT_BACKEND, solve_nonogram
-    from smtpuzzle.render.pictures import nonogram_cells, write_picture
+    from smtpuzzle.render.nonograms import nonogram_drawing
     from smtpuzzle.render.text import nonogram_picture
 
     backend = backend or DEFAULT_BACKEND
@@ -180,9 +204,14 @@ def _solve_nonogram(puzzle: Nonogram, backend: str | None, solver: str | None,
                              use_presolve, probing, time_limit, limit, guess)
     # --all / --limit draw every solution; --count reports the number and draws two.
     shown = ans.solutions if listing or (counting and as_json) else ans.solutions[:2]
-    for path in (svg, png):
-        if path is not None:
-            write_picture(nonogram_cells(shown), path)
+    if files:
+        marks = ans.origins() if mark_cells and shown else None
+
+        def drawing() -> Drawing:
+            return nonogram_drawing(puzzle, shown, marks)
+
+        files.write(drawing if shown else None, lambda: [drawing()] if shown else [],
+                    puzzle.name, ans.as_json(with_solutions=False), puzzle.title)
     if as_json:
         data = ans.as_json(with_solutions=False)
         data["solutions"] = shown

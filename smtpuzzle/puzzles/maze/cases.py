@@ -294,3 +294,94 @@ def draw(cases: Cases, k: int) -> str:
             below += ("   " if (n == 3 and south_open) or (n == 4 and r < n - 1) else "---") + "+"
         lines += [row, below]
     return "\n".join(lines)
+
+
+def case_index(size: int, maze: int, start: int | None = None) -> int:
+    """The index in ``all_cases(size)`` of ``maze`` (its id: size 3, bit e set = edge e open,
+    edges numbered left-right pairs row by row, then up-down pairs; size 4, bit b set = the
+    b-th cell other than start and goal open) from ``start`` (size 3: a cell 0-8, default
+    0; size 4 always starts top-left)."""
+    if size == 3:
+        if not 0 <= maze < 4096:
+            raise PuzzleError(f"a 3x3 maze id is 0 to 4095, not {maze}")
+        start = 0 if start is None else start
+        if not 0 <= start < 9:
+            raise PuzzleError(f"a 3x3 maze starts at a cell 0 to 8, not {start}")
+        return maze * 9 + start
+    if size == 4:
+        if start not in (None, 0):
+            raise PuzzleError("4x4 mazes start at the top-left cell (0)")
+        ids = all_cases(4).maze
+        found = np.flatnonzero(ids == maze)
+        if not 0 <= maze < 1 << 14:
+            raise PuzzleError(f"a 4x4 maze id is 0 to 16383, not {maze}")
+        if not len(found):
+            raise PuzzleError(f"the goal cannot be reached in 4x4 maze {maze}")
+        return int(found[0])
+    raise PuzzleError(f"maze size must be one of {SIZES}, not {size}")
+
+
+def trace(cases: Cases, k: int, string: str) -> list[int]:
+    """The cells case ``k``'s walk is in: the start, then after each move (a move into a
+    wall stays). Unlike the search's tables, the goal does not absorb here."""
+    pos = [int(cases.start[k])]
+    for ch in parse_string(string):
+        pos.append(int(cases.moves[k, pos[-1], LETTERS.index(ch)]))
+    return pos
+
+
+def is_open_cell(cases: Cases, k: int, cell: int) -> bool:
+    """Size 4: whether ``cell`` of case ``k`` is open (start and goal always are)."""
+    n = cases.size
+    if n == 3 or cell in (0, n * n - 1):
+        return True
+    free = [c for c in range(n * n) if c not in (0, n * n - 1)]
+    return bool((int(cases.maze[k]) >> free.index(cell)) & 1)
+
+
+@dataclass
+class CaseWalk:
+    """A string walked on one case: the cells it is in, step by step, and the verdict."""
+
+    size: int
+    maze: int
+    start: int
+    index: int  # into all_cases(size)
+    cells: list[int]  # the start, then the cell after each move
+    to_visit: int  # cells the walk must visit (3x3: all reachable; 4x4: the goal)
+    visited: int  # of those, how many it visits
+
+    @property
+    def solved(self) -> bool:
+        return self.visited == self.to_visit
+
+    def as_json(self) -> dict[str, Any]:
+        return {"size": self.size, "maze": self.maze, "start": self.start,
+                "moves": len(self.cells) - 1, "cells": self.cells, "solved": self.solved,
+                "visited": self.visited, "to_visit": self.to_visit}
+
+
+def walk_case(string: str, size: int = 3, maze: int | None = None,
+              start: int | None = None) -> CaseWalk:
+    """Walk ``string`` on ``maze`` from ``start`` (see case_index). Without a maze: the first
+    case the string fails, else the first case of the reduced set (a largest one)."""
+    string = parse_string(string)
+    cases = all_cases(size)
+    if maze is not None:
+        k = case_index(size, maze, start)
+    else:
+        if start is not None:
+            raise PuzzleError("--start goes with --maze")
+        bad = failing(cases, string)
+        if len(bad):
+            k = int(bad[0])
+        else:
+            first = reduced_cases(size)
+            k = case_index(size, int(first.maze[0]), int(first.start[0]))
+    cells = trace(cases, k, string)
+    target = int(cases.target[k])
+    seen = 0
+    for c in set(cells):
+        seen |= 1 << c
+    return CaseWalk(size, int(cases.maze[k]), int(cases.start[k]), k, cells,
+                    bin(target).count("1"), bin(target & seen).count("1"))

@@ -204,6 +204,7 @@ class Presolve:
     line_known: int  # cells fixed by line solving alone
     time_s: float
     probing_complete: bool = True  # False when a deadline cut probing short
+    line_grid: np.ndarray | None = None  # the grid after line solving alone (before probing)
 
     @property
     def known(self) -> int:
@@ -231,6 +232,7 @@ def presolve(puzzle: Nonogram, probing: bool = True, deadline: float | None = No
     ok = _propagate(grid, flat, offs, np.ones(puzzle.height, np.bool_),
                     np.ones(puzzle.width, np.bool_))
     line_known = int((grid != UNKNOWN).sum())
+    line_grid = grid.copy()
     complete = True
     if ok and probing:
         first, learnt = 0, False
@@ -247,4 +249,4 @@ def presolve(puzzle: Nonogram, probing: bool = True, deadline: float | None = No
                 if not learnt:
                     break
                 first, learnt = 0, False
-    return Presolve(grid, not ok, line_known, time.perf_counter() - t0, complete)
+    return Presolve(grid, not ok, line_known, time.perf_counter() - t0, complete, line_grid)

@@ -58,6 +58,24 @@ class NonogramAnswer:
     interrupted: bool = False
     notes: list[str] = field(default_factory=list)
     guesses: int = 0  # literals offered to the back end as guesses (Model.hints)
+    guessed: Guesses | None = None  # those guesses: cells (row-major) and values
+
+    def origins(self) -> np.ndarray:
+        """What decided each cell of the first solution (H x W): 1 line solving, 2 probing,
+        3 a guess offered to the back end that the solution kept, 4 one it gave up, 0 the
+        back end's search."""
+        first = grid_array(self.solutions[0])
+        out = np.zeros(first.shape, dtype=np.int8)
+        if self.guessed is not None:
+            cells, values = self.guessed
+            kept = first.ravel()[cells] == np.asarray(values, dtype=bool)
+            out.ravel()[cells] = np.where(kept, 3, 4)
+        pre = self.presolve
+        if pre is not None and not pre.contradiction:
+            out[pre.grid != UNKNOWN] = 2
+            if pre.line_grid is not None:
+                out[pre.line_grid != UNKNOWN] = 1
+        return out
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
@@ -121,7 +139,8 @@ def solve_nonogram(
             puzzle.verify(s)
         offered = 0 if guess_cells is None else len(guess_cells[0])
         return NonogramAnswer(status, sols, complete, time.perf_counter() - start,
-                              engine.label(), encoding, pre, guesses=offered, **kw)
+                              engine.label(), encoding, pre, guesses=offered,
+                              guessed=guess_cells, **kw)
 
     try:
         if use_presolve:

@@ -1,0 +1,56 @@
+"""The picture options the commands share (--svg, --png, --html, --cell-size) and writing
+the files they name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from smtpuzzle.render.layout import Drawing
+
+CellSizeOpt = Annotated[int | None, typer.Option(
+    "--cell-size", help="Pixels per cell in pictures (default 32).", min=4, max=400)]
+HtmlOpt = Annotated[Path | None, typer.Option(
+    help="Write one self-contained HTML page: the run's summary and every solution drawn.")]
+
+
+@dataclass
+class PictureFiles:
+    """The picture files a command was asked for."""
+
+    svg: Path | None = None
+    png: Path | None = None
+    html: Path | None = None
+    cell: int | None = None
+
+    def __bool__(self) -> bool:
+        return any((self.svg, self.png, self.html))
+
+    def check(self) -> None:
+        """Refuse bad file names before any solving."""
+        from smtpuzzle.render.pictures import check_picture_path
+
+        for path in (self.svg, self.png):
+            if path is not None:
+                check_picture_path(path)
+
+    def write(self, drawing: Callable[[], Drawing] | None,
+              pages: Callable[[], Sequence[Drawing]], title: str, summary: dict[str, Any],
+              subtitle: str = "") -> None:
+        """``drawing()`` into the SVG and PNG files (None: nothing to draw, no files),
+        ``pages()`` (one drawing per solution, say) into the HTML page with ``summary``;
+        each made only if a file wants it."""
+        from smtpuzzle.render.pictures import write_drawing, write_page
+
+        if (self.svg or self.png) and drawing is not None:
+            picture = drawing()
+            for path in (self.svg, self.png):
+                if path is not None:
+                    write_drawing(picture, path, self.cell)
+        if self.html is not None:
+            write_page(self.html, title, summary, pages(), self.cell, subtitle)
