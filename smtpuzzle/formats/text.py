@@ -1,0 +1,39 @@
+"""Reading an input file as text: every way it can fail is a one-line PuzzleError naming the
+file (and, for bytes that are not UTF-8, the line and column)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from smtpuzzle.errors import PuzzleError
+
+
+def check_file(path: str | Path) -> Path:
+    """``path`` if it names a file; a PuzzleError saying what it is otherwise."""
+    path = Path(path)
+    if path.is_dir():
+        raise PuzzleError("is a directory, not a file", str(path))
+    if not path.exists():
+        raise PuzzleError("no such file", str(path))
+    return path
+
+
+def read_text(path: str | Path) -> str:
+    """The file's text, decoded as UTF-8 (a byte-order mark is dropped)."""
+    path = check_file(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise PuzzleError(f"cannot read the file ({exc.strerror})", str(path)) from None
+    return decode_utf8(data, str(path))
+
+
+def decode_utf8(data: bytes, where: str) -> str:
+    """``data`` as UTF-8 text; bytes that are not UTF-8 are an error at their line."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise PuzzleError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} "
+                          "(a binary file?)", f"{where}:{line}") from None
