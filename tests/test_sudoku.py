@@ -1,0 +1,108 @@
+"""The shipped hard-Sudoku sets (models/sudoku/, sources in its README.md): every puzzle
+loads, has exactly one solution (uniqueness proven, not just one found) and that solution
+passes the independent verifier; cpsat, sat and z3 agree on a few. The full sets are slow
+(run with --runslow); a few representatives run by default."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from smtpuzzle.errors import VerificationError
+from smtpuzzle.formats.sudoku import load_sudokus
+from smtpuzzle.puzzles.sudoku.puzzle import Sudoku
+from smtpuzzle.puzzles.sudoku.solve import solve_sudoku
+from smtpuzzle.result import Status
+from tests.helpers import ANY_MODEL_BACKENDS, ROOT
+
+SETS = ROOT / "models" / "sudoku"
+# file name -> (number of puzzles, side of the grid), as README.md lists them
+SHIPPED = {"norvig-top95.sudoku": (95, 9), "norvig-hardest.sudoku": (11, 9),
+           "royle-17clue-first40.sudoku": (40, 9), "janko-16x16.sudoku": (12, 16)}
+# The solution Norvig's essay prints for its "grid2", the first line of top95.txt.
+TOP95_FIRST = ("417369825632158947958724316825437169791586432346912758289643571573291684"
+               "164875293")
+
+
+def _puzzles(name: str) -> list[Sudoku]:
+    return load_sudokus(SETS / name)
+
+
+def _assert_unique(puzzle: Sudoku, backend: str = "cpsat") -> np.ndarray:
+    ans = solve_sudoku(puzzle, backend, time_limit=300)
+    assert ans.status is Status.UNIQUE, (puzzle.name, ans.status)
+    assert ans.complete and len(ans.solutions) == 1
+    grid = ans.solutions[0]
+    puzzle.verify(grid)  # again, outside solve_sudoku: the verifier is the judge
+    assert grid.shape == puzzle.givens.shape
+    given = puzzle.givens > 0
+    assert (grid[given] == puzzle.givens[given]).all()
+    return grid
+
+
+def test_every_shipped_set_is_listed_and_loads_with_its_count():
+    on_disk = {p.name for p in SETS.glob("*.sudoku")}
+    assert on_disk == set(SHIPPED)
+    readme = (SETS / "README.md").read_text(encoding="utf-8")
+    for name, (count, side) in SHIPPED.items():
+        puzzles = _puzzles(name)
+        assert len(puzzles) == count, name
+        assert all(p.givens.shape == (side, side) for p in puzzles), name
+        assert name in readme
+        lines = {p.givens.tobytes() for p in puzzles}
+        assert len(lines) == count, f"{name}: a puzzle appears twice"
+
+
+def test_the_17_clue_sample_has_17_givens_each():
+    assert {int((p.givens > 0).sum()) for p in _puzzles("royle-17clue-first40.sudoku")} == {17}
+
+
+def test_norvigs_first_top95_puzzle_has_his_published_solution():
+    grid = _assert_unique(_puzzles("norvig-top95.sudoku")[0])
+    assert "".join(map(str, grid.ravel().tolist())) == TOP95_FIRST
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_first_puzzle_of_each_set_is_unique_and_verified(name):
+    _assert_unique(_puzzles(name)[0])
+
+
+@pytest.mark.parametrize("name, index", [("norvig-hardest.sudoku", 1),
+                                         ("royle-17clue-first40.sudoku", 4)])
+def test_back_ends_agree_on_a_few(name, index):
+    puzzle = _puzzles(name)[index]
+    grids = [_assert_unique(puzzle, backend) for backend in ANY_MODEL_BACKENDS]
+    for grid in grids[1:]:
+        assert np.array_equal(grid, grids[0])
+
+
+def test_the_verifier_rejects_a_broken_solution():
+    puzzle = _puzzles("norvig-hardest.sudoku")[0]
+    grid = _assert_unique(puzzle).copy()
+    blank = np.argwhere(puzzle.givens == 0)
+    (r1, c1), (r2, c2) = [tuple(b) for b in blank[:2]]
+    assert r1 == r2  # two blanks of one row: swapping them keeps the row a permutation
+    grid[r1, c1], grid[r2, c2] = grid[r2, c2], grid[r1, c1]
+    with pytest.raises(VerificationError):
+        puzzle.verify(grid)
+
+
+def test_a_puzzle_without_a_solution_and_one_with_many():
+    givens = np.zeros((9, 9), dtype=np.int64)
+    assert solve_sudoku(Sudoku(givens.copy(), "empty")).status is Status.MULTIPLE
+    givens[0, :2] = 5  # two 5s in one row
+    assert solve_sudoku(Sudoku(givens, "clash")).status is Status.NONE
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_every_puzzle_of_the_set_is_unique_and_verified(name):
+    for puzzle in _puzzles(name):
+        _assert_unique(puzzle)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sat", "z3"])
+def test_other_back_ends_agree_on_the_hardest_set(backend):
+    for puzzle in _puzzles("norvig-hardest.sudoku"):
+        assert np.array_equal(_assert_unique(puzzle, backend), _assert_unique(puzzle))
