@@ -1,0 +1,96 @@
+"""A KenKen and its model: a textbook one, written with the public modelling API only.
+
+The grid has n x n cells, each an integer 1..n, every row and column all different (a Latin
+square). Each cage has a target and an operation: ``+`` its cells sum to the target, ``*``
+they multiply to it (a table of the allowed tuples), ``-`` and ``/`` two cells whose
+difference or quotient it is (a table of the allowed pairs), ``=`` one cell given.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from smtpuzzle import AllDifferent, IntArray, Model, Table
+from smtpuzzle.errors import VerificationError
+
+OPERATIONS = "+-*/="
+
+
+@dataclass(frozen=True)
+class Cage:
+    name: str
+    cells: tuple[tuple[int, int], ...]  # (row, column), counted from 0
+    target: int
+    op: str  # one of OPERATIONS
+
+    def holds(self, values: list[int]) -> bool:
+        """Whether ``values`` (the cells' values, in order) meet the cage's clue."""
+        if self.op == "+":
+            return sum(values) == self.target
+        if self.op == "*":
+            return math.prod(values) == self.target
+        if self.op == "=":
+            return values == [self.target]
+        a, b = max(values), min(values)
+        return a - b == self.target if self.op == "-" else a == b * self.target
+
+
+def allowed(cage: Cage, n: int) -> list[tuple[int, ...]]:
+    """Every tuple of values 1..n the cage's cells may take (for ``*``, ``-`` and ``/``)."""
+    if cage.op != "*":
+        return [t for t in itertools.product(range(1, n + 1), repeat=len(cage.cells))
+                if cage.holds(list(t))]
+
+    def factors(rest: int, k: int) -> list[tuple[int, ...]]:
+        if k == 1:
+            return [(rest,)] if 1 <= rest <= n else []
+        return [(v, *t) for v in range(1, n + 1) if rest % v == 0
+                for t in factors(rest // v, k - 1)]
+    return factors(cage.target, len(cage.cells))
+
+
+@dataclass
+class KenKen:
+    size: int
+    cages: list[Cage]
+    name: str = "kenken"
+    family = "kenken"
+
+    def build(self) -> tuple[Model, IntArray]:
+        """The model and its cells."""
+        n = self.size
+        m = Model(self.name)
+        x = m.int_array((n, n), 1, n, name="cell")
+        m.add(AllDifferent(x, axis=0), AllDifferent(x, axis=1))
+        for cage in self.cages:
+            rows, cols = np.array(cage.cells).T
+            cells = x[rows, cols]
+            if cage.op == "+":
+                m.add(cells.sum() == cage.target)
+            elif cage.op == "=":
+                m.add(cells == cage.target)
+            else:
+                tuples = np.array(allowed(cage, n), dtype=np.int64).reshape(-1, len(rows))
+                m.add(Table(cells, tuples))
+        return m, x
+
+    def build_model(self, encoding: str | None = None) -> Model:
+        return self.build()[0]
+
+    def verify(self, grid: np.ndarray) -> None:
+        """Raise unless ``grid`` fills the puzzle by the rules (independent of any model)."""
+        n, grid = self.size, np.asarray(grid)
+        full = list(range(1, n + 1))
+        for what, lines in (("row", grid), ("column", grid.T)):
+            for i, line in enumerate(lines):
+                if sorted(line.tolist()) != full:
+                    raise VerificationError(f"{self.name}: {what} {i + 1} is not 1..{n}")
+        for cage in self.cages:
+            values = [int(grid[r, c]) for r, c in cage.cells]
+            if not cage.holds(values):
+                raise VerificationError(f"{self.name}: cage {cage.name} ({cage.target}"
+                                        f"{cage.op}) does not hold for {values}")
