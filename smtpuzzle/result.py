@@ -50,6 +50,7 @@ class Result:
     status: Status
     values: np.ndarray | None
     stats: Stats
+    ints: np.ndarray | None = None  # the user integers' values (Model.int_array), when SAT
 
 
 class Enumeration:

@@ -134,21 +134,7 @@ def test_a_cage_with_no_solution_gives_none(clue, backend_name):
     assert control.status is Status.MULTIPLE
 
 
-# Modeller regression in the working tree (not in HEAD): Model._post_linear now turns a
-# single-term "x == c" into bounds (Model._tighten); with c outside x's range it leaves
-# lo > hi and calls add_false(), but the back ends still build the integer: cpsat rejects
-# the model ("var #0 has no domain"); sat raises IndexError in model/lower.py _Encoding
-# (first[self.off[:-1]]) when that integer is the last one; z3 answers unsat. Minimal:
-#   m = Model("t"); x = m.int_array(2, 1, 2); m.add(x[1] == 5); m.solve("cpsat" or "sat")
-EMPTY_DOMAIN = "modeller: x == c outside x's range leaves an empty domain the back end rejects"
-
-
-@pytest.mark.parametrize("backend", [
-    pytest.param("cpsat", marks=pytest.mark.xfail(strict=True, reason=EMPTY_DOMAIN,
-                                                  raises=RuntimeError)),
-    pytest.param("sat", marks=pytest.mark.xfail(strict=True, reason=EMPTY_DOMAIN,
-                                                raises=IndexError)),
-    "z3"])
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "z3"])
 def test_a_given_outside_1_to_n_gives_none(backend):
     # the out-of-range given in the last cell: sat fails when that integer comes last
     text = "size 4\nA B B B\nB B B B\nB B B B\nB B B C\nA 1\nB 34+\nC 5\n"

@@ -42,8 +42,10 @@ class Session(ABC):
     capabilities = Capabilities()
 
     def __init__(self, user: np.ndarray, num_vars: int, stats: Stats,
-                 hints: np.ndarray | None = None) -> None:
+                 hints: np.ndarray | None = None, user_ints: np.ndarray | None = None) -> None:
         self.user = np.asarray(user, dtype=np.int64)
+        # The answer integers (Model.int_array), told apart by value like the user booleans.
+        self.user_ints = np.zeros(0, dtype=np.int64) if user_ints is None else user_ints
         self.top = num_vars
         self.stats = stats
         self.hints = hints
@@ -105,6 +107,19 @@ class Session(ABC):
         the solver names no smaller set)."""
         return list(self._assumed)
 
+    def int_values(self) -> np.ndarray | None:
+        """The answer integers' values after a SAT check (None when there are none)."""
+        if len(self.user_ints):
+            raise NotImplementedError(f"{self.stats.backend} has no integers")
+        return None
+
+    def block(self, values: np.ndarray, ints: np.ndarray | None) -> None:
+        """Exclude this answer (its booleans and integers) from now on."""
+        self.add_clauses([self.blocking(values)])
+
+    def _answer(self) -> Result:
+        return Result(Status.SAT, self.values(), self.stats, self.int_values())
+
     def close(self) -> None:
         """Release the solver (a child process, a context)."""
         self._assumed = []
@@ -148,13 +163,13 @@ class Session(ABC):
         if status is not Status.SAT:
             enum.complete = status is Status.UNSAT
             return
-        values = self.values()
-        self.add_clauses([self.blocking(values)])
+        first = self._answer()
+        self.block(first.values, first.ints)
         # Started before the first solution is handed out: a back end that searches in
         # another process goes on while the caller looks at it.
         rest = None if limit == 1 else self._more(None if limit is None else limit - 1,
                                                   deadline, enum)
-        yield Result(Status.SAT, values, self.stats)
+        yield first
         if rest is None:
             return
         yield from rest
@@ -168,13 +183,14 @@ class Session(ABC):
             if status is not Status.SAT:
                 enum.complete = status is Status.UNSAT
                 return
-            values = self.values()
-            key = np.packbits(values).tobytes()
+            found = self._answer()
+            key = np.packbits(found.values).tobytes() + (
+                b"" if found.ints is None else found.ints.tobytes())
             if key in seen:
                 raise RuntimeError(f"{self.stats.backend} returned the same solution twice")
             seen.add(key)
-            self.add_clauses([self.blocking(values)])
-            yield Result(Status.SAT, values, self.stats)
+            self.block(found.values, found.ints)
+            yield found
 
     def _timed(self, check: Callable[[], Status], deadline: float | None) -> Status:
         """``check()``, its time added to the solve time (less any set-up it did, such as
@@ -214,8 +230,9 @@ class Backend(ABC):
         deadline = _deadline(time_limit)
         with self.open(model) as session:
             status = session._timed(lambda: session.first(_left(deadline)), deadline)
-            values = session.values() if status is Status.SAT else None
-            return Result(status, values, session.stats)
+            if status is Status.SAT:
+                return session._answer()
+            return Result(status, None, session.stats)
 
     def solutions(self, model: Model, limit: int | None = None,
                   time_limit: float | None = None) -> Enumeration:

@@ -56,7 +56,8 @@ class CpSatSession(Session):
         from ortools.sat.python import cp_model
 
         t0 = time.perf_counter()
-        super().__init__(model.user_vars, model.num_vars, stats, model.hints)
+        super().__init__(model.user_vars, model.num_vars, stats, model.hints,
+                         model.ints.user_ints())
         self.cp_model = cp_model
         self.workers = workers
         m = self.m = cp_model.CpModel()
@@ -221,6 +222,22 @@ class CpSatSession(Session):
 
     def core(self) -> list[int]:
         return list(self._core)
+
+    def int_values(self) -> np.ndarray | None:
+        if not len(self.user_ints):
+            return None
+        if self._solver is None:
+            raise RuntimeError("int_values() needs a SAT check first")
+        solver = self._solver
+        return np.fromiter((solver.value(self.xs[k]) for k in self.user_ints.tolist()),
+                           dtype=np.int64, count=len(self.user_ints))
+
+    def block(self, values: np.ndarray, ints: np.ndarray | None) -> None:
+        if ints is None:
+            super().block(values, ints)
+            return
+        scope = self._user_vars + [self.xs[k] for k in self.user_ints.tolist()]
+        self.m.add_forbidden_assignments(scope, [values.astype(int).tolist() + ints.tolist()])
 
     def _solutions(self, limit: int | None, deadline: float | None,
                    enum: Enumeration) -> Iterator[Result]:

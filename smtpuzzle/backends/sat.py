@@ -22,6 +22,7 @@ from smtpuzzle.backends.child import Child
 from smtpuzzle.backends.cnf import cardinality_clauses, to_cnf
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.model.lower import lowered
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 DEFAULT_SOLVER = "cadical195"
@@ -66,8 +67,12 @@ class SatSession(Session):
 
     def __init__(self, solver: str, model: Model, stats: Stats) -> None:
         t0 = time.perf_counter()
-        cnf = to_cnf(model)
-        super().__init__(model.user_vars, cnf.num_vars, stats, model.hints)
+        flat = lowered(model, native=set())  # booleans only: integers by their literals
+        cnf = to_cnf(flat)
+        super().__init__(flat.user_vars, cnf.num_vars, stats, model.hints,
+                         model.ints.user_ints())
+        self._n_bools = len(model.user_vars)
+        self._layout = flat.int_answer
         self.solver = solver
         self.capabilities = _capabilities(solver)
         self._parts: list[Groups] = [cnf.clauses]
@@ -148,7 +153,28 @@ class SatSession(Session):
     def values(self) -> np.ndarray:
         if self._values is None:
             raise RuntimeError("values() needs a SAT check first")
-        return self._values
+        return self._values[:self._n_bools]
+
+    def int_values(self) -> np.ndarray | None:
+        if self._values is None:
+            raise RuntimeError("int_values() needs a SAT check first")
+        return self._decode(self._values)
+
+    def _decode(self, full: np.ndarray) -> np.ndarray | None:
+        """The answer integers from their "x == v" literals (after the booleans)."""
+        if self._layout is None:
+            return None
+        offsets, lo = self._layout
+        picked = np.flatnonzero(full[self._n_bools:])
+        return lo + picked - offsets[:-1]
+
+    def block(self, values: np.ndarray, ints: np.ndarray | None) -> None:
+        full = np.zeros(len(self.user), dtype=bool)
+        full[:self._n_bools] = values
+        if ints is not None and self._layout is not None:
+            offsets, lo = self._layout
+            full[self._n_bools + offsets[:-1] + ints - lo] = True
+        self.add_clauses([self.blocking(full)])
 
     def core(self) -> list[int]:
         return list(self._core)
@@ -179,11 +205,11 @@ class SatSession(Session):
                     finished = True
                     enum.complete = message[1]
                     return
-                values = _unpack(message[1], len(self.user))
+                full = _unpack(message[1], len(self.user))
                 # The child blocked it already; kept here for a child started anew.
-                self._parts.insert(self._sent, Groups.of([self.blocking(values)]))
+                self._parts.insert(self._sent, Groups.of([self.blocking(full)]))
                 self._sent += 1
-                yield Result(Status.SAT, values, self.stats)
+                yield Result(Status.SAT, full[:self._n_bools], self.stats, self._decode(full))
         finally:
             if not finished:  # the child is still enumerating: it cannot take requests
                 self._drop()

@@ -54,7 +54,8 @@ class Z3Session(Session):
         import z3
 
         t0 = time.perf_counter()
-        super().__init__(model.user_vars, model.num_vars, stats, model.hints)
+        super().__init__(model.user_vars, model.num_vars, stats, model.hints,
+                         model.ints.user_ints())
         model = lowered(model, native={"ints"})
         self.top = model.num_vars
         self.z3 = z3
@@ -167,6 +168,25 @@ class Z3Session(Session):
 
     def core(self) -> list[int]:
         return list(self._core)
+
+    def int_values(self) -> np.ndarray | None:
+        if not len(self.user_ints):
+            return None
+        m = self._model
+        if m is None:
+            raise RuntimeError("int_values() needs a SAT check first")
+        z3 = self.z3
+        return np.array([m.eval(z3.Int(f"n{k}", self.ctx), model_completion=True).as_long()
+                         for k in self.user_ints.tolist()], dtype=np.int64)
+
+    def block(self, values: np.ndarray, ints: np.ndarray | None) -> None:
+        if ints is None:
+            super().block(values, ints)
+            return
+        same = self.text.words(np.where(values, self.user, -self.user)).tolist()
+        same += [f"(= n{k} {_num(v)})" for k, v in zip(self.user_ints.tolist(), ints.tolist(),
+                                                     strict=True)]
+        self._assert(lambda: [f"(not (and {' '.join(same)} true))"])
 
 
 def _interruptible(ctx: Any, check: Any) -> Any:

@@ -19,7 +19,17 @@ import numpy as np
 
 from smtpuzzle.model.expr import BoolArray, IntArray, as_lin
 from smtpuzzle.model.groups import Groups
-from smtpuzzle.model.ints import Element, IntPart, Linear, Objective, Regular, Table
+from smtpuzzle.model.ints import (
+    EQ,
+    LE,
+    NE,
+    Element,
+    IntPart,
+    Linear,
+    Objective,
+    Regular,
+    Table,
+)
 
 if TYPE_CHECKING:
     from smtpuzzle.result import Status
@@ -120,9 +130,13 @@ class Model:
     # solution hints did not help: faase stayed undecided after 120 s with them).
     hints: np.ndarray | None = None
     ints: IntPart = field(default_factory=IntPart)  # bounded integers (see model/ints.py)
+    # After the integers are decomposed (model/lower.py): the answer integers' "x == v"
+    # literals are the last user variables, integer i's from offsets[i] on, for lo[i] up.
+    int_answer: tuple[np.ndarray, np.ndarray] | None = None
     _user_vars: list[np.ndarray] = field(default_factory=list)
     _user_names: list[Sequence[str]] = field(default_factory=list)
     _values: np.ndarray | None = field(default=None, repr=False)  # the last solution found
+    _ints: np.ndarray | None = field(default=None, repr=False)  # ... its user integers
 
     # -- variables -------------------------------------------------------------------------
 
@@ -207,7 +221,7 @@ class Model:
             automata=list(self.automata),
             hints=None if self.hints is None else self.hints.copy(), ints=self.ints.copy(),
             _user_vars=list(self._user_vars), _user_names=list(self._user_names),
-            _values=None)
+            _values=None, _ints=None)
 
     def projected(self, variables: np.ndarray, names: Sequence[str]) -> Model:
         """A copy whose user variables are ``variables`` (already in the model) instead:
@@ -239,10 +253,6 @@ class Model:
         self.ints.hi.extend([int(hi)] * n)
         self.ints.names.extend(_IndexNames(name, shape))
         if user:
-            values = np.arange(lo, hi + 1, dtype=np.int64)
-            k = len(values)
-            lits = self.new_bools(n * k, user=True, names=_IndexNames(name, shape, values))
-            self._channel(np.repeat(ids, k), np.tile(values, n), lits)
             self.ints.user.append(ids)
         return IntArray(self, ids.reshape(shape))
 
@@ -308,10 +318,35 @@ class Model:
         rhs = np.ascontiguousarray(cons.rhs).reshape(rows)
         enf = np.zeros(rows, dtype=np.int64) if enforce is None else \
             np.ascontiguousarray(enforce, dtype=np.int64).reshape(rows)
+        if ti == 1 and tb == 0 and cons.code != NE and enforce is None:
+            # x == c, x <= c, x >= c (a given, a bound): the bounds, not a constraint.
+            self._tighten(ints[:, 0], icoef[:, 0], cons.code, rhs)
+            return
         self.ints.linear.append(Linear(Groups.of(ints), icoef.reshape(-1).copy(),
                                        Groups.of(bools), bcoef.reshape(-1).copy(),
                                        np.full(rows, cons.code, dtype=np.int64), rhs.copy(),
                                        enf.copy()))
+
+    def _tighten(self, x: np.ndarray, c: np.ndarray, code: int, rhs: np.ndarray) -> None:
+        """``c * x <code> rhs`` for single terms, applied to the bounds of x."""
+        lo, hi = self.ints.bounds()
+        q_floor, q_ceil = np.floor_divide(rhs, c), -np.floor_divide(-rhs, c)
+        exact = q_floor * c == rhs
+        up = (code == LE) == (c > 0)  # x <= rhs / c (else x >= rhs / c)
+        if code == EQ:
+            new_lo = np.where(exact, q_floor, hi[x] + 1)  # no whole solution: empty
+            new_hi = np.where(exact, q_floor, lo[x] - 1)
+            np.maximum.at(lo, x, new_lo)
+            np.minimum.at(hi, x, new_hi)
+        elif up:
+            np.minimum.at(hi, x, q_floor)
+        else:
+            np.maximum.at(lo, x, q_ceil)
+        empty = lo > hi
+        if empty.any():  # no value left: no solution (the domain kept, for the back ends)
+            self.add_false()
+            hi[empty] = lo[empty]
+        self.ints.lo, self.ints.hi = lo.tolist(), hi.tolist()
 
     def _post_alldiff(self, rows: np.ndarray) -> None:
         self.ints.alldiff.append(Groups.of(rows))
@@ -404,6 +439,13 @@ class Model:
         from smtpuzzle.model.solving import count
 
         return count(self, backend, solver, time_limit, limit)
+
+    def take(self, result: Any) -> None:
+        """Make ``result`` (a back end's answer on this model) the solution that
+        ``x.value()`` reads."""
+        from smtpuzzle.model.solving import _keep
+
+        _keep(self, result)
 
     def _bool_values(self, lits: np.ndarray) -> Any:
         return self._read(lits, lambda v: v)

@@ -89,6 +89,11 @@ class IntArray(_Shaped):
         """The values in the last solution found (user integers only)."""
         return self.model._int_values(self.ids)
 
+    def eq(self, values: Any) -> BoolArray:
+        """The literals "x == v" (broadcast): booleans to sum, count or reify with."""
+        ids, vals = np.broadcast_arrays(self.ids, np.asarray(values, dtype=_I))
+        return BoolArray(self.model, self.model.eq_literals(ids, vals).reshape(ids.shape))
+
     def __add__(self, other: Any) -> LinExpr:
         return self.lin() + other
 

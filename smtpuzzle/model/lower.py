@@ -179,6 +179,15 @@ def lower_ints(model: Model) -> Model:
     out = model.copy()
     out.ints = IntPart()
     enc = _Encoding(out, ints)
+    user = ints.user_ints()
+    if len(user):  # the answer integers, told apart by their "x == v" literals
+        starts, ends = enc.off[user], enc.off[user + 1]
+        picks = np.concatenate([np.arange(a, b) for a, b in zip(starts.tolist(), ends.tolist(),
+                                                                strict=True)])
+        out._user_vars.append(enc.direct[picks])
+        out._user_names.append([f"{ints.names[x]}={v}" for x in user.tolist()
+                                for v in range(int(enc.lo[x]), int(enc.hi[x]) + 1)])
+        out.int_answer = (np.concatenate([[0], np.cumsum(ends - starts)]), enc.lo[user])
     for batch in ints.linear:
         _linear(out, enc, batch)
     for g in ints.alldiff:

@@ -17,7 +17,7 @@ from smtpuzzle.backends import get_backend
 from smtpuzzle.model.core import Model
 from smtpuzzle.model.expr import LinExpr
 from smtpuzzle.model.ints import Objective
-from smtpuzzle.result import Status
+from smtpuzzle.result import Result, Status
 
 MISSING = np.iinfo(np.int64).min
 
@@ -27,7 +27,7 @@ def solve(model: Model, backend: str, solver: str | None, time_limit: float | No
     obj = model.ints.objective
     if obj is None or engine.capabilities.optimises:
         result = engine.solve(model, time_limit)
-        model._values = result.values if result.status is Status.SAT else None
+        _keep(model, result)
         return result.status
     return _linear_search(model, engine, obj, time_limit)
 
@@ -45,7 +45,7 @@ def _linear_search(model: Model, engine: object, obj: Objective,
     z = work.int_array((), bound_lo, bound_hi, name="objective")
     expr = LinExpr(obj.ints, obj.icoef, obj.bools, obj.bcoef, np.asarray(obj.constant))
     work.add(z == expr)
-    n_user = len(model.user_vars)
+    n_ints = len(model.ints.user_ints())
     found = None
     status = Status.UNKNOWN
     while True:
@@ -56,15 +56,16 @@ def _linear_search(model: Model, engine: object, obj: Objective,
         status = result.status
         if status is not Status.SAT:
             break
-        found = result.values
-        work._values = found
+        found = result
+        _keep(work, result)
         best = int(int_values(work, z.ids))
         work = work.copy()
         work.add(z <= best - 1)
     if found is None:  # unsat, or no solution before the time limit
         model._values = None
         return status
-    model._values = found[:n_user]
+    model._values = found.values
+    model._ints = None if found.ints is None else found.ints[:n_ints]
     return Status.SAT  # optimal when the last search said unsat, else the best found
 
 
@@ -72,7 +73,7 @@ def solutions(model: Model, limit: int | None, backend: str, solver: str | None,
               time_limit: float | None) -> Iterator[Model]:
     enum = get_backend(backend, solver).solutions(model, limit=limit, time_limit=time_limit)
     for r in enum:
-        model._values = r.values
+        _keep(model, r)
         yield model
 
 
@@ -82,28 +83,26 @@ def count(model: Model, backend: str, solver: str | None, time_limit: float | No
     n = 0
     for r in enum:
         n += 1
-        model._values = r.values
+        _keep(model, r)
     return n, enum.complete
 
 
+def _keep(model: Model, result: Result) -> None:
+    """The result's answer, for ``x.value()``."""
+    sat = result.status is Status.SAT
+    model._values = result.values if sat else None
+    model._ints = result.ints if sat else None
+
+
 def int_values(model: Model, ids: np.ndarray) -> np.ndarray | int:
-    """The values of integers ``ids`` in the last solution, read from their answer
-    literals."""
+    """The values of integers ``ids`` in the last solution (answer integers only)."""
     if model._values is None:
         raise ValueError("no solution yet: call solve() first")
-    user = model.user_vars
-    position = np.full(model.num_vars + 1, -1, dtype=np.int64)
+    user = model.ints.user_ints()
+    position = np.full(model.ints.count, -1, dtype=np.int64)
     position[user] = np.arange(len(user))
-    ci, cv, cl = model.ints.channels()
-    where = position[cl]
-    mine = where >= 0
-    true = np.zeros(len(cl), dtype=bool)
-    true[mine] = model._values[where[mine]]
-    value = np.full(model.ints.count, MISSING, dtype=np.int64)
-    value[ci[true]] = cv[true]
-    out = value[np.asarray(ids)]
-    if (out == MISSING).any():
+    where = position[np.asarray(ids)]
+    if (where < 0).any() or model._ints is None:
         raise ValueError("only answer integers have values (make them with user=True)")
+    out = model._ints[where]
     return int(out) if out.ndim == 0 else out
-
-

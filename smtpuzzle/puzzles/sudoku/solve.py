@@ -48,7 +48,7 @@ def solve_sudoku(puzzle: Sudoku, backend: str = "cpsat", solver: str | None = No
     interrupted = False
     try:
         for r in enum:
-            model._values = r.values
+            model.take(r)
             grid = np.asarray(x.value())
             puzzle.verify(grid)
             found.append(grid)
