@@ -15,7 +15,8 @@ from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
 
-PUZZLE_EXTENSIONS = (".toml", *NONOGRAM_EXTENSIONS)
+SUDOKU_EXTENSION = ".sudoku"
+PUZZLE_EXTENSIONS = (".toml", *NONOGRAM_EXTENSIONS, SUDOKU_EXTENSION)
 
 
 def model_dirs() -> list[Path]:
@@ -78,6 +79,7 @@ def resolve(name_or_path: str) -> Path:
         candidates = [d / f"{name_or_path}.toml"]
         candidates += sorted(p for ext in NONOGRAM_EXTENSIONS
                              for p in (d / "nonograms").rglob(f"{name_or_path}{ext}"))
+        candidates.append(d / "sudoku" / f"{name_or_path}{SUDOKU_EXTENSION}")
         for candidate in candidates:
             if candidate.is_file():
                 return candidate
@@ -90,6 +92,10 @@ def load_puzzle(name_or_path: str, precheck: bool = True) -> Tiling | Frames | N
     path = resolve(name_or_path)
     if path.suffix.lower() in NONOGRAM_EXTENSIONS:
         return load_nonogram(path)
+    if path.suffix.lower() == SUDOKU_EXTENSION:
+        from smtpuzzle.formats.sudoku import SudokuFile
+
+        return SudokuFile.load(path)  # type: ignore[return-value]
     if path.suffix != ".toml":
         raise PuzzleError(f"unknown puzzle file type {path.suffix!r} "
                           f"(known: {', '.join(PUZZLE_EXTENSIONS)})", str(path))

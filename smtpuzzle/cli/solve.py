@@ -55,7 +55,8 @@ def solve(
         "--no-guess", help="Nonograms: sat and z3 search without the "
                            "belief-propagation guesses.")] = False,
     count_solutions: Annotated[bool, typer.Option(
-        "--count", help="Nonograms: count solutions (up to --limit, default 10000).")] = False,
+        "--count", help="Nonograms and Sudoku: count solutions (up to --limit, default "
+                        "10000).")] = False,
     svg: Annotated[Path | None, typer.Option(
         help="Write an SVG picture of the solution (with --all / --limit: a contact sheet "
              "of them, numbered).")] = None,
@@ -71,12 +72,21 @@ def solve(
 ) -> None:
     """Find one solution, or prove there is none; --all / --limit N list solutions.
 
-    Nonograms (.non, .nin, .clues) answer unique, multiple, none or unknown."""
+    Nonograms (.non, .nin, .clues) and Sudoku files (.sudoku, one puzzle a line) answer
+    unique, multiple, none or unknown."""
     files = PictureFiles(svg, png, html, cell_size)
     files.check()
     puzzle = load_puzzle(model)
     if puzzle.family == "frames":
         raise PuzzleError(f"{model} is a frames puzzle: use `smtpuzzle frames {model}`")
+    if puzzle.family == "sudoku":
+        from smtpuzzle.cli.sudoku import solve_sudokus
+
+        limit_n = None if all_solutions else (
+            limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
+        solve_sudokus(puzzle, backend or "cpsat", solver, time_limit, limit_n,
+                      count_solutions or all_solutions or limit is not None, as_json)
+        return
     if puzzle.family == "nonogram":
         limit_n = None if all_solutions else (
             limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
