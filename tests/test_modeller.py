@@ -134,3 +134,16 @@ def test_values_need_a_solution_and_an_answer_variable():
     assert m.solve("cpsat") is Status.SAT
     with pytest.raises(ValueError, match="answer"):
         y.value()
+
+
+def test_send_more_money_weighted_sums_on_every_back_end(backend_name):
+    m = Model("send-more-money")
+    letters = m.int_array(8, 0, 9, name="SENDMORY")
+    s, e, n, d, mm, o, r, y = letters
+    send = 1000 * s + 100 * e + 10 * n + d
+    more = 1000 * mm + 100 * o + 10 * r + e
+    money = 10000 * mm + 1000 * o + 100 * n + 10 * e + y
+    m.add(AllDifferent(letters), s >= 1, mm >= 1, send + more == money)
+    assert m.solve(backend_name) is Status.SAT
+    assert letters.value().tolist() == [9, 5, 6, 7, 1, 0, 8, 2]
+    assert m.is_unique(backend_name) is True
