@@ -54,6 +54,18 @@ class FramesAnswer:
     time_s: float = 0.0
     interrupted: bool = False
     note: str = ""
+    puzzle: Frames | None = field(default=None, repr=False, compare=False)
+
+    def _repr_svg_(self) -> str | None:
+        """The frames of each answer side by side (in a notebook)."""
+        if self.puzzle is None or not self.solutions:
+            return None
+        from smtpuzzle.render.pictures import svg_text
+        from smtpuzzle.render.tilings import frames_drawing
+
+        p = self.puzzle.with_hole(self.hole) if self.hole is not None else self.puzzle
+        return svg_text(frames_drawing(p.frame, self.puzzle.pieces,
+                                       [s.frames for s in self.solutions]))
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
@@ -183,6 +195,7 @@ def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
         answer.status = Status.UNSAT if all_complete and answer.status is Status.UNSAT \
             else Status.UNKNOWN
     answer.time_s = time.monotonic() - started
+    answer.puzzle = frames
     return answer
 
 

@@ -58,6 +58,16 @@ class NonogramAnswer:
     interrupted: bool = False
     notes: list[str] = field(default_factory=list)
     guesses: int = 0  # literals offered to the back end as guesses (Model.hints)
+    puzzle: Nonogram | None = field(default=None, repr=False, compare=False)
+
+    def _repr_svg_(self) -> str | None:
+        """The puzzle with its clues and (up to two of) its solutions (in a notebook)."""
+        if self.puzzle is None:
+            return None
+        from smtpuzzle.render.nonograms import nonogram_drawing
+        from smtpuzzle.render.pictures import svg_text
+
+        return svg_text(nonogram_drawing(self.puzzle, self.solutions[:2]))
     guessed: Guesses | None = None  # those guesses: cells (row-major) and values
 
     def origins(self) -> np.ndarray:
@@ -140,7 +150,7 @@ def solve_nonogram(
         offered = 0 if guess_cells is None else len(guess_cells[0])
         return NonogramAnswer(status, sols, complete, time.perf_counter() - start,
                               engine.label(), encoding, pre, guesses=offered,
-                              guessed=guess_cells, **kw)
+                              guessed=guess_cells, **kw, puzzle=puzzle)
 
     try:
         if use_presolve:

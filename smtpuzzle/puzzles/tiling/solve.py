@@ -32,11 +32,16 @@ class TilingAnswer:
     time_s: float  # building the model and solving it
     interrupted: bool = False
     stats: Stats | None = None
+    puzzle: Tiling | None = field(default=None, repr=False, compare=False)
 
     @property
     def complete(self) -> bool:
         """The back end decided: sat or unsat, not unknown."""
         return self.status is not Status.UNKNOWN
+
+    def _repr_svg_(self) -> str | None:
+        """The solution as a picture (in a notebook)."""
+        return _tiling_svg(self.puzzle, self.solutions)
 
     def as_json(self) -> dict[str, Any]:
         return {"model": self.model, "status": self.status.value, "backend": self.backend,
@@ -59,6 +64,11 @@ class TilingListing:
     interrupted: bool = False  # stopped by Ctrl-C
     time_s: float = 0.0
     solutions: list[TilingSolution] = field(default_factory=list)  # those kept (keep=True)
+    puzzle: Tiling | None = field(default=None, repr=False, compare=False)
+
+    def _repr_svg_(self) -> str | None:
+        """The solutions kept, as a contact sheet (in a notebook)."""
+        return _tiling_svg(self.puzzle, self.solutions, "solution")
 
     @property
     def stopped_at_limit(self) -> bool:
@@ -103,7 +113,7 @@ def solve_tiling(tiling: Tiling, backend: str | Backend = DEFAULT_BACKEND,
         tiling.verify(solution)
         solutions.append(solution)
     return TilingAnswer(tiling.name, status, solutions, engine.label(), elapsed, interrupted,
-                        result.stats if result is not None else None)
+                        result.stats if result is not None else None, puzzle=tiling)
 
 
 def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
@@ -128,7 +138,7 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
                                       time_limit)
     else:
         enum = engine.solutions(model, limit=limit, time_limit=time_limit)
-    listing = TilingListing(tiling.name, engine.label(), distinct, limit)
+    listing = TilingListing(tiling.name, engine.label(), distinct, limit, puzzle=tiling)
     exhausted = False
     try:
         for result in enum:
@@ -148,3 +158,13 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
     listing.time_s = time.perf_counter() - started
     listing.complete = exhausted and enum.complete
     return listing
+
+
+def _tiling_svg(tiling: Tiling | None, solutions: list[TilingSolution],
+                caption: str = "") -> str | None:
+    if tiling is None or not solutions:
+        return None
+    from smtpuzzle.render.pictures import svg_text
+    from smtpuzzle.render.tilings import tiling_drawing
+
+    return svg_text(tiling_drawing(tiling.board, tiling.pieces, solutions, caption))
