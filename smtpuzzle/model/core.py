@@ -120,6 +120,9 @@ class Model:
     implications: list[np.ndarray] = field(default_factory=list)
     int_vars: list[IntVar] = field(default_factory=list)
     automata: list[Automaton] = field(default_factory=list)
+    # Weighted sums of literals, from decomposed integers only (model/lower.py): each
+    # (literals, weights, "<=" or ">=", bound); CNF encodes them as pseudo-booleans.
+    weighted: list[tuple[np.ndarray, np.ndarray, str, int]] = field(default_factory=list)
     # Optional hint: pairs of neighbouring cells, as indices into the cell groups (the
     # exactly-one groups, then the at-most-one groups, in order). Search back ends use it to
     # spot regions that no row can fill; solvers ignore it.
@@ -218,7 +221,7 @@ class Model:
             self, clauses=list(self.clauses), exactly_one=list(self.exactly_one),
             at_most_one=list(self.at_most_one), cardinalities=list(self.cardinalities),
             implications=list(self.implications), int_vars=list(self.int_vars),
-            automata=list(self.automata),
+            automata=list(self.automata), weighted=list(self.weighted),
             hints=None if self.hints is None else self.hints.copy(), ints=self.ints.copy(),
             _user_vars=list(self._user_vars), _user_names=list(self._user_names),
             _values=None, _ints=None)

@@ -247,11 +247,8 @@ def _linear(out: Model, enc: _Encoding, batch: Linear) -> None:
 def _pseudo_boolean(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray,
                     bs: np.ndarray, bc: np.ndarray, code: int, rhs: int, enforce: int) -> None:
     """``sum <code> rhs`` where ``enforce`` holds, over the order literals (x = lo + the
-    number of true "x >= v"), by pysat's pseudo-boolean BDD encoding (the default, a
-    totalizer, made 5.4 million clauses for SEND+MORE=MONEY, the BDD 11 thousand); the
-    condition enters as a big-M term."""
-    from pysat.pb import EncType, PBEnc
-
+    number of true "x >= v"), as weighted sums of literals (``Model.weighted``, which the
+    CNF encodes as pseudo-booleans); the condition enters as a big-M term."""
     lits, weights = [bs], [bc]
     const = int((xc * enc.lo[xs]).sum())
     for x, c in zip(xs.tolist(), xc.tolist(), strict=True):
@@ -262,28 +259,19 @@ def _pseudo_boolean(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray,
     bound = rhs - const
     low, high = int(np.minimum(w, 0).sum()), int(np.maximum(w, 0).sum())
     for cmp in ((LE, GE) if code == EQ else (code,)):
-        terms, weights_, b = lit.tolist(), w.tolist(), bound
+        terms, weights_, b = lit, w, bound
         if cmp == LE:
             if high <= b:
                 continue
             if enforce:  # not e: slack of high - b
-                terms.append(enforce)
-                weights_.append(high - b)
-                b = high
-            cnf = PBEnc.atmost(lits=terms, weights=weights_, bound=b, top_id=out.num_vars,
-                               encoding=EncType.bdd)
+                terms, weights_, b = np.append(lit, enforce), np.append(w, high - b), high
+            out.weighted.append((terms, weights_, "<=", int(b)))
         else:
             if low >= b:
                 continue
             if enforce:
-                terms.append(enforce)
-                weights_.append(low - b)
-                b = low
-            cnf = PBEnc.atleast(lits=terms, weights=weights_, bound=b, top_id=out.num_vars,
-                                encoding=EncType.bdd)
-        out.num_vars = max(out.num_vars, cnf.nv)
-        if cnf.clauses:
-            out.add_clauses(cnf.clauses)
+                terms, weights_, b = np.append(lit, enforce), np.append(w, low - b), low
+            out.weighted.append((terms, weights_, ">=", int(b)))
 
 
 def _single(enc: _Encoding, x: int, c: int, code: int, rhs: int) -> int:

@@ -43,7 +43,8 @@ def from_model(model: Model) -> CoverProblem:
     row_of[user] = np.arange(n)
     if len(user) != model.num_vars:
         raise NotExactCover("the model has auxiliary variables; exact cover needs rows only")
-    if model.int_vars or len(model.all_implications()) or model.automata:
+    if model.int_vars or len(model.all_implications()) or model.automata or \
+            model.ints.count or model.ints.has_constraints() or model.weighted:
         raise NotExactCover("the model has integers, implications or automata; exact cover "
                             "takes none of them")
 
@@ -97,7 +98,8 @@ def structure_key(model: Model) -> bytes:
     # Kinds exact cover cannot take are counted too, so that from_model sees and refuses them.
     h.update(np.array([model.num_vars, len(model.exactly_one), len(model.at_most_one),
                        len(model.cardinalities), len(model.implications), len(model.int_vars),
-                       len(model.automata)], dtype=np.int64).data)
+                       len(model.automata), model.ints.count, len(model.weighted)],
+                      dtype=np.int64).data)
     for g in [*model.exactly_one, *model.at_most_one]:
         h.update(g.digest())
     for card in model.cardinalities:
