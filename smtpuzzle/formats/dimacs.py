@@ -11,6 +11,7 @@ import numpy as np
 from smtpuzzle.backends.cnf import CNF, to_cnf
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Model
+from smtpuzzle.model.lower import lowered
 from smtpuzzle.result import Status
 
 if TYPE_CHECKING:
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
 def write_dimacs(model: Model, out: IO[str], cnf: CNF | None = None) -> CNF:
     """Write ``model`` as DIMACS CNF; ``c user VAR NAME`` lines name the user variables."""
+    model = lowered(model, native=set())  # integers by their "x == v" literals, named
     cnf = cnf or to_cnf(model)
     out.write(f"c smtpuzzle model {model.name}\n")
     out.write(f"c smtpuzzle {len(model.user_vars)} user variables (solutions are read on these)\n")
