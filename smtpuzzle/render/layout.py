@@ -47,10 +47,10 @@ def in_rows(panels: list[Panel], per_row: int = 0) -> list[list[Panel]]:
 
 def sheet_columns(n: int, width: float, height: float) -> int:
     """How many panels of ``width`` x ``height`` cells to a row, so ``n`` of them make a
-    roughly square sheet."""
+    sheet of about 4:3, landscape (captions and gaps counted)."""
     if n <= 1:
         return 1
-    return max(1, min(n, round(math.sqrt(n * (height + 1.5) / (width + 0.8)))))
+    return max(1, min(n, round(math.sqrt(n * 4 / 3 * (height + 1.5) / (width + 0.8)))))
 
 
 def layout(drawing: Drawing, cell: float = DEFAULT_CELL) -> Scene:
@@ -65,7 +65,7 @@ def layout(drawing: Drawing, cell: float = DEFAULT_CELL) -> Scene:
         items.append(Label(margin, y + title_size, drawing.title, title_size, "start",
                            bold=True, kind="title"))
         y += title_size * 1.6
-    width = 0.0
+    width = text_width(drawing.title, cap_size * 1.15) + 2 * margin if drawing.title else 0.0
     for row in drawing.rows:
         cap_h = cap_size * 1.5 if any(p.caption for p in row) else 0.0
         x, row_h = margin, 0.0

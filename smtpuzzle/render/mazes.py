@@ -60,6 +60,8 @@ def _walk(cells: list[int], directions: list[int], n: int) -> list[Item]:
     for i, ((p, q), colour) in enumerate(zip(ends, colours, strict=True)):
         points = (p, q) + ((ends[i + 1][0],) if i + 1 < len(ends) else ())
         items.append(Path((points,), stroke=colour, width=0.05, closed=False, kind="walk"))
+    for (p, q), colour in zip(ends, colours, strict=True):  # which way each move goes
+        items.append(_arrowhead(p, q, colour))
     for t in range(moves):  # bumps on top of the lines
         a, b = cells[t], cells[t + 1]
         if a == b:
@@ -68,6 +70,18 @@ def _walk(cells: list[int], directions: list[int], n: int) -> list[Item]:
             items.append(Dot(x, y, 0.05, blend(FIRST, LAST, t / max(moves - 1, 1)),
                              kind="bump"))
     return items
+
+
+def _arrowhead(p: tuple[float, float], q: tuple[float, float], colour: str) -> Path:
+    """A small triangle halfway from ``p`` to ``q``, pointing at ``q``."""
+    (px, py), (qx, qy) = p, q
+    length = ((qx - px) ** 2 + (qy - py) ** 2) ** 0.5
+    ux, uy = (qx - px) / length, (qy - py) / length
+    mx, my, a = (px + qx) / 2, (py + qy) / 2, 0.06
+    tip = (mx + ux * a, my + uy * a)
+    left = (mx - ux * a - uy * a * 0.8, my - uy * a + ux * a * 0.8)
+    right = (mx - ux * a + uy * a * 0.8, my - uy * a - ux * a * 0.8)
+    return Path(((tip, left, right),), fill=colour, kind="arrow")
 
 
 def maze_drawing(walk: Any, string: str) -> Drawing:
@@ -99,7 +113,7 @@ def maze_drawing(walk: Any, string: str) -> Drawing:
     walls = _walls(cases, k)
     over: list[Item] = []
     if walls:
-        over.append(Path(tuple(walls), stroke=INK, width=0.1, closed=False, kind="wall"))
+        over.append(Path(tuple(walls), stroke=INK, width=0.07, closed=False, kind="wall"))
     start = cells[0]
     over.append(Label(start % n + 0.2, start // n + 0.32, "S", 0.26, bold=True, kind="mark"))
     if n == 4:

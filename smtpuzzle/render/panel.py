@@ -66,7 +66,7 @@ class Panel:
         for r, text in self.labels.items():
             if r not in regions:
                 continue
-            size = min(0.5, 0.85 / (0.62 * max(len(text), 1)))
+            size = min(0.5, 0.75 / (0.62 * max(len(text), 1)))  # fits in one cell
             colour = ink_on(self.fills[r]) if r in self.fills else INK
             for part in edges.parts(regions[r]):
                 x, y = edges.centre(edges.central_cell(part))

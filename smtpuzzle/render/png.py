@@ -1,25 +1,34 @@
 """A scene as PNG, drawn by matplotlib's Agg renderer (imported here, on first use).
 
-One pixel is one point (72 dpi), so line widths and font sizes mean what they mean in the
-SVG. Text is in matplotlib's DejaVu Sans, the SVG's first font.
+Items go straight to the renderer (its public draw_path / draw_text), without figures or
+artists: a 100-solution contact sheet draws in a fraction of the time. One pixel is one
+point (72 dpi), so line widths and font sizes mean what they mean in the SVG; text is in
+matplotlib's DejaVu Sans, the SVG's first font. Pillow (matplotlib's own dependency)
+writes the file.
 """
 
 from __future__ import annotations
 
 import io
+from functools import cache
 from typing import Any
 
 from smtpuzzle.render.colours import rgb
 from smtpuzzle.render.scene import Dot, Label, Path, Scene
 
-COMPRESS_LEVEL = 3  # zlib level: measured in bench/RESULTS.md, "Pictures (issue 26)"
+COMPRESS_LEVEL = 6  # files a third smaller than levels 1-3, as fast: bench/RESULTS.md
 
 
-def _rgba(colour: str | None, alpha: float = 1.0) -> Any:
-    if colour is None:
-        return "none"
+def _rgba(colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
     r, g, b = rgb(colour)
-    return (r / 255, g / 255, b / 255, alpha)
+    return r / 255, g / 255, b / 255, alpha
+
+
+@cache
+def _font(size: float, bold: bool) -> Any:
+    from matplotlib.font_manager import FontProperties
+
+    return FontProperties(family="DejaVu Sans", size=size, weight="bold" if bold else "normal")
 
 
 def _mpl_path(path: Path) -> Any:
@@ -36,50 +45,56 @@ def _mpl_path(path: Path) -> Any:
     return MPath(vertices, codes)
 
 
-def _artist(item: Path | Label | Dot) -> Any:
-    from matplotlib.patches import Circle, PathPatch
-    from matplotlib.text import Text
-
-    if isinstance(item, Path):
-        style = ("round", "round") if item.round else ("miter", "butt")
-        dash = "solid" if not item.dash or item.width <= 0 else (
-            0, tuple(d / item.width for d in item.dash))
-        return PathPatch(_mpl_path(item), facecolor=_rgba(item.fill),
-                         edgecolor=_rgba(item.stroke, item.opacity),
-                         linewidth=item.width if item.stroke else 0,
-                         joinstyle=style[0], capstyle=style[1], linestyle=dash)
-    if isinstance(item, Label):
-        ha = {"start": "left", "middle": "center", "end": "right"}[item.anchor]
-        return Text(item.x, item.y, item.text, fontsize=item.size, ha=ha, va="baseline",
-                    color=_rgba(item.colour), fontweight="bold" if item.bold else "normal",
-                    fontfamily="DejaVu Sans")
-    return Circle((item.x, item.y), item.r, facecolor=_rgba(item.fill),
-                  edgecolor=_rgba(item.stroke), linewidth=item.width if item.stroke else 0)
-
-
 def render_rgb(scene: Scene) -> Any:
     """The scene as an (height, width, 3) uint8 array."""
     import numpy as np
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.path import Path as MPath
+    from matplotlib.transforms import Affine2D
 
-    fig = Figure(figsize=(scene.width / 72, scene.height / 72), dpi=72, facecolor="white")
-    canvas = FigureCanvasAgg(fig)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, scene.width)
-    ax.set_ylim(scene.height, 0)
-    ax.set_axis_off()
+    renderer = RendererAgg(scene.width, scene.height, 72)
+    flip = Affine2D().scale(1, -1).translate(0, scene.height)  # y down, as in the SVG
+    gc = renderer.new_gc()
+    gc.set_antialiased(True)
+    page = MPath([(0, 0), (scene.width, 0), (scene.width, scene.height), (0, scene.height),
+                  (0, 0)], closed=True)
+    gc.set_linewidth(0)
+    renderer.draw_path(gc, page, flip, (1, 1, 1, 1))
     for item in scene.items:
-        artist = _artist(item)
-        artist.set_clip_on(False)
-        ax.add_artist(artist)
-    canvas.draw()
-    return np.asarray(canvas.buffer_rgba())[:, :, :3]
+        if isinstance(item, Path):
+            stroke = item.stroke is not None and item.width > 0
+            gc.set_linewidth(item.width if stroke else 0)
+            if stroke:
+                gc.set_foreground(_rgba(item.stroke, item.opacity), isRGBA=True)
+            gc.set_joinstyle("round" if item.round else "miter")
+            gc.set_capstyle("round" if item.round else "butt")
+            gc.set_dashes(0, list(item.dash) if item.dash else None)
+            face = _rgba(item.fill) if item.fill else None
+            renderer.draw_path(gc, _mpl_path(item), flip, face)
+        elif isinstance(item, Label):
+            font = _font(item.size, item.bold)
+            x = item.x
+            if item.anchor != "start":
+                width = renderer.get_text_width_height_descent(item.text, font, False)[0]
+                x -= width if item.anchor == "end" else width / 2
+            gc.set_foreground(_rgba(item.colour), isRGBA=True)
+            y = item.y if renderer.flipy() else scene.height - item.y  # text's y: flipy
+            renderer.draw_text(gc, x, y, item.text, font, 0)
+        elif isinstance(item, Dot):
+            circle = MPath.circle((item.x, item.y), item.r)
+            stroke = item.stroke is not None and item.width > 0
+            gc.set_linewidth(item.width if stroke else 0)
+            if stroke:
+                gc.set_foreground(_rgba(item.stroke), isRGBA=True)
+            gc.set_dashes(0, None)
+            renderer.draw_path(gc, circle, flip, _rgba(item.fill))
+    gc.restore()
+    return np.asarray(renderer.buffer_rgba())[:, :, :3]
 
 
 def png_bytes(scene: Scene) -> bytes:
     """The scene as a PNG file's bytes (width x height pixels)."""
-    from PIL import Image  # matplotlib's own dependency
+    from PIL import Image
 
     buf = io.BytesIO()
     Image.fromarray(render_rgb(scene)).save(buf, "PNG", compress_level=COMPRESS_LEVEL)

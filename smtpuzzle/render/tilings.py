@@ -40,8 +40,8 @@ def _from_a_set(piece: Any) -> bool:
         sets.append("heptominoes")
     for name in sets:
         shape = piece_set(name).get(piece.name)
-        if shape is not None and shape.dim == piece.shape.dim and \
-                shape.canonical() == piece.shape.canonical():
+        if shape is not None and shape.dim <= piece.shape.dim and \
+                shape.lifted(piece.shape.dim).canonical() == piece.shape.canonical():
             return True
     return False
 
