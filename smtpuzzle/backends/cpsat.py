@@ -112,9 +112,8 @@ class CpSatSession(Session):
             return
         m = self.m
         lo, hi = ints.bounds()
-        xs = [m.new_int_var(a, b, f"i{k}") for k, (a, b) in enumerate(zip(lo.tolist(),
-                                                                         hi.tolist(),
-                                                                         strict=True))]
+        # Unnamed: naming each IntVar costs a third of the time to make it.
+        xs = [m.new_int_var(a, b, "") for a, b in zip(lo.tolist(), hi.tolist(), strict=True)]
         self.xs = xs
         ci, cv, cl = ints.channels()
         for x, v, lit in zip(ci.tolist(), cv.tolist(), cl.tolist(), strict=True):

@@ -254,7 +254,7 @@ class Model:
         ids = np.arange(first, first + n, dtype=np.int64)
         self.ints.lo.extend([int(lo)] * n)
         self.ints.hi.extend([int(hi)] * n)
-        self.ints.names.extend(_IndexNames(name, shape))
+        self.ints.names.add(_IndexNames(name, shape))
         if user:
             self.ints.user.append(ids)
         return IntArray(self, ids.reshape(shape))
@@ -368,7 +368,7 @@ class Model:
         ids = np.arange(first, first + c.size, dtype=np.int64)
         self.ints.lo.extend(c.ravel().tolist())
         self.ints.hi.extend(c.ravel().tolist())
-        self.ints.names.extend(f"const{v}" for v in c.ravel().tolist())
+        self.ints.names.add([f"const{v}" for v in c.ravel().tolist()])
         return ids.reshape(shape)
 
     def _post_element(self, array: Any, index: Any, target: Any) -> None:

@@ -9,6 +9,8 @@ decomposed (see :mod:`smtpuzzle.model.lower`).
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -80,13 +82,37 @@ class Objective:
     sense: str  # "min" | "max"
 
 
+class Names:
+    """The integers' names, kept as the blocks they were made in (each a sequence, often a
+    lazy one): a million integers do not make a million strings."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.blocks: list[Sequence[str]] = []
+        self.count = 0
+
+    def add(self, block: Sequence[str]) -> None:
+        self.starts.append(self.count)
+        self.blocks.append(block)
+        self.count += len(block)
+
+    def __getitem__(self, k: int) -> str:
+        i = bisect.bisect_right(self.starts, k) - 1
+        return self.blocks[i][k - self.starts[i]]
+
+    def copy(self) -> Names:
+        out = Names()
+        out.starts, out.blocks, out.count = list(self.starts), list(self.blocks), self.count
+        return out
+
+
 @dataclass
 class IntPart:
     """Every integer of a model and the constraints over integers."""
 
     lo: list[int] = field(default_factory=list)
     hi: list[int] = field(default_factory=list)
-    names: list[str] = field(default_factory=list)
+    names: Names = field(default_factory=Names)
     # Channels: literal ``eq_lits[i]`` is true exactly when integer ``eq_ints[i]`` equals
     # ``eq_values[i]``. User integers have one per value (their answer is read from them);
     # decompositions ask for more.
@@ -110,7 +136,7 @@ class IntPart:
         return np.asarray(self.lo, dtype=np.int64), np.asarray(self.hi, dtype=np.int64)
 
     def copy(self) -> IntPart:
-        return replace(self, lo=list(self.lo), hi=list(self.hi), names=list(self.names),
+        return replace(self, lo=list(self.lo), hi=list(self.hi), names=self.names.copy(),
                        eq_ints=list(self.eq_ints), eq_values=list(self.eq_values),
                        eq_lits=list(self.eq_lits), linear=list(self.linear),
                        alldiff=list(self.alldiff), tables=list(self.tables),
