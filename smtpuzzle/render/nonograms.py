@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from smtpuzzle.render.colours import FILLED, INK
-from smtpuzzle.render.layout import Drawing, LegendEntry, in_rows
+from smtpuzzle.render.layout import Drawing, LegendEntry, in_rows, sheet_columns
 from smtpuzzle.render.outline import CellEdges, SquareCells
 from smtpuzzle.render.panel import Panel
 from smtpuzzle.render.scene import Dot, Item, Label, Path, text_width
@@ -59,7 +59,8 @@ def _fives(height: int, width: int) -> Path | None:
 def nonogram_drawing(puzzle: Any, solutions: Sequence[Sequence[str]],
                      marks: Any = None) -> Drawing:
     """``solutions`` (rows of ``#`` / ``.``) of ``puzzle`` with its clues; ``marks`` (an
-    H x W array of the codes in MARKS, 0 for the search) puts the debug dots in."""
+    H x W array of the codes in MARKS, 0 for the search: what decided each cell of the
+    first solution) puts the debug dots in the first one."""
     grid = SquareCells()
     h, w = puzzle.height, puzzle.width
     polygons = [grid.polygon((r, c)) for r in range(h) for c in range(w)]
@@ -76,7 +77,7 @@ def nonogram_drawing(puzzle: Any, solutions: Sequence[Sequence[str]],
             if differ:
                 overlay.append(Path(tuple(edges.loops(differ)), stroke=DIFFERS, width=0.1,
                                     kind="differs"))
-        if marks is not None:
+        if marks is not None and k == 0:  # how the first solution was found
             for i in range(h * w):
                 code = int(marks[i // w, i % w])
                 if code in MARKS:
@@ -95,7 +96,8 @@ def nonogram_drawing(puzzle: Any, solutions: Sequence[Sequence[str]],
     if len(solutions) > 1 and any(a != b for s in solutions[1:]
                                   for a, b in zip(solutions[0], s, strict=True)):
         legend.append(LegendEntry("differs from solution 1", colour="#ffffff", edge=DIFFERS))
-    return Drawing(in_rows(panels, 2), legend, title=_title(puzzle))
+    per_row = sheet_columns(len(panels), w + left, h + top)
+    return Drawing(in_rows(panels, per_row), legend, title=_title(puzzle))
 
 
 def _title(puzzle: Any) -> str:
