@@ -7,7 +7,8 @@ For each model and back end (CPMpy's ortools, z3 and pysat:cadical195 against sm
 cpsat, z3 and sat:cadical195), each repeat builds the model with both APIs and solves it
 once: build = the Python model plus handing it to the solver (smtpuzzle: Model and
 Backend.open; CPMpy: Model and SolverLookup.get), solve = the first solution (a check;
-CPMpy's solve()). Prints medians as Markdown rows. Needs the bench extra (cpmpy).
+CPMpy's solve(); the sat back end's loading of its solver, at the first check, counts as
+build). Prints medians as Markdown rows. Needs the bench extra (cpmpy).
 """
 
 from __future__ import annotations
@@ -80,7 +81,10 @@ def ours(name: str, backend: str, data: object) -> tuple[float, float, str]:
     build = time.perf_counter() - t0
     t0 = time.perf_counter()
     status = session.check()
-    solve = time.perf_counter() - t0
+    # Loading the clauses into the sat back end's solver (in its child process) happens at
+    # the first check: it is building, as CPMpy's posting to PySAT is.
+    solve = time.perf_counter() - t0 - session.setup_s
+    build += session.setup_s
     session.close()
     return build, solve, status.value
 
