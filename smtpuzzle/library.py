@@ -11,6 +11,7 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.nonogram_files import EXTENSIONS as NONOGRAM_EXTENSIONS
 from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.formats.puzzle_toml import load_puzzle_file
+from smtpuzzle.formats.text import check_file, read_text
 from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
@@ -52,8 +53,8 @@ def list_models() -> list[ModelEntry]:
             if path.stem in found:
                 continue
             try:
-                title = str(tomllib.loads(path.read_text(encoding="utf-8")).get("title", ""))
-            except (OSError, tomllib.TOMLDecodeError):
+                title = str(tomllib.loads(read_text(path)).get("title", ""))
+            except (PuzzleError, tomllib.TOMLDecodeError):
                 title = "(unreadable)"
             found[path.stem] = ModelEntry(path.stem, path, title)
         for path in sorted((d / "nonograms").rglob("*")):
@@ -71,10 +72,8 @@ def list_models() -> list[ModelEntry]:
 def resolve(name_or_path: str) -> Path:
     """A model name from the library, or a path to a puzzle file."""
     path = Path(name_or_path)
-    if path.suffix or os.sep in name_or_path:
-        if not path.is_file():
-            raise PuzzleError("no such file", name_or_path)
-        return path
+    if path.suffix or os.sep in name_or_path or path.is_dir():
+        return check_file(path)
     for d in model_dirs():
         candidates = [d / f"{name_or_path}.toml"]
         candidates += sorted(p for ext in NONOGRAM_EXTENSIONS

@@ -109,8 +109,10 @@ def test_read_answer_decodes_and_verifies_a_nonogram(tmp_path: Path, encoding):
     _external(tmp_path / "c.cnf", tmp_path / "c.out")
     answer = read_answer(ng, tmp_path / "c.cnf", tmp_path / "c.out", encoding)
     assert answer.status is Status.SAT and answer.solutions == [["##", "#."]]
-    assert answer.as_json() == {"model": "corner", "status": "sat", "backend": "dimacs",
-                                "solutions": [["##", "#."]]}
+    data = answer.as_json()
+    assert data.pop("claim").startswith("sat (verified")
+    assert data == {"model": "corner", "status": "sat", "backend": "dimacs", "verified": True,
+                    "solutions": [["##", "#."]]}
 
 
 def test_read_answer_of_a_tiling_and_missing_files(tmp_path: Path):

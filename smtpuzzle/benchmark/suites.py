@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.text import read_text
 
 # The back ends each task can run on, in table order.
 TASK_BACKENDS = {
@@ -73,7 +74,7 @@ def find_suite(name: str) -> Path:
 def load_suite(name: str) -> Suite:
     path = find_suite(name)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_text(path))
     except tomllib.TOMLDecodeError as exc:
         raise PuzzleError(f"not valid TOML: {exc}", str(path)) from None
     unknown = set(data) - _SUITE_KEYS

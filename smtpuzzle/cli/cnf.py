@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.text import Text
 
 from smtpuzzle.cli.common import EXIT_UNKNOWN, JsonOpt, ModelArg, friendly, out, print_json
@@ -50,7 +51,8 @@ def decode(
     if as_json:
         print_json(answer.as_json())
     else:
-        out.print(f"[bold]{puzzle.name}[/bold]: {answer.status.value} (from {solver_output})")
+        out.print(f"[bold]{puzzle.name}[/bold]: {escape(answer.claim)} (from "
+                  f"{escape(str(solver_output))})")
         for solution in answer.solutions:
             out.print(_picture(puzzle, solution), end="")
             out.print("[dim]verified[/dim]")

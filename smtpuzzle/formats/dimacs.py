@@ -10,7 +10,8 @@ import numpy as np
 
 from smtpuzzle.backends.cnf import CNF, to_cnf
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.model import Model
+from smtpuzzle.formats.text import check_file, decode_utf8, read_text
+from smtpuzzle.model import Groups, Model
 from smtpuzzle.model.lower import lowered
 from smtpuzzle.result import Status
 
@@ -38,67 +39,241 @@ def write_dimacs(model: Model, out: IO[str], cnf: CNF | None = None) -> CNF:
 
 def read_user_map(cnf_path: Path) -> dict[str, int]:
     """The ``c user VAR NAME`` comments of an exported CNF: name -> variable."""
-    mapping: dict[str, int] = {}
-    with open(cnf_path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if line.startswith("p "):
-                break
-            if line.startswith("c user "):
-                parts = line.split(maxsplit=3)
-                if len(parts) != 4 or not parts[2].isdigit():
-                    raise PuzzleError(f"malformed user-variable comment {line.strip()!r}",
-                                      str(cnf_path), lineno)
-                mapping[parts[3].strip()] = int(parts[2])
-    if not mapping:
-        raise PuzzleError("no 'c user' comments: not a CNF exported by smtpuzzle",
-                          f"{cnf_path}")
-    return mapping
+    return read_cnf(cnf_path).user
+
+
+@dataclass
+class CnfFile:
+    """A DIMACS CNF file as read: the header's sizes, the clauses and the user variables
+    named in its comments."""
+
+    path: str
+    num_vars: int
+    clauses: Groups
+    user: dict[str, int]
+    body_line: int  # the line of the header (``p cnf``): clauses come after it
+
+    def clause_line(self, k: int) -> int | None:
+        """The line on which clause ``k`` (from 0) ends, for messages."""
+        try:
+            lines = decode_utf8(Path(self.path).read_bytes(), self.path).splitlines()
+        except (OSError, PuzzleError):
+            return None
+        closed = 0
+        for n, line in enumerate(lines[self.body_line:], self.body_line + 1):
+            if line.startswith(("c", "%")):
+                continue
+            closed += line.split().count("0")
+            if closed > k:
+                return n
+        return None
+
+
+def read_cnf(cnf_path: str | Path) -> CnfFile:
+    """Read a DIMACS CNF (as export-cnf writes it): any defect is a PuzzleError naming the
+    file and line."""
+    where = str(cnf_path)
+    lines = read_text(cnf_path).splitlines()
+    user: dict[str, int] = {}
+    header = None
+    for lineno, line in enumerate(lines, 1):
+        if line.startswith("p"):
+            header = lineno
+            break
+        if line.startswith("c user "):
+            parts = line.split(maxsplit=3)
+            if len(parts) != 4 or not parts[2].isdigit():
+                raise PuzzleError(f"malformed user-variable comment {line.strip()[:60]!r}",
+                                  f"{where}:{lineno}")
+            user[parts[3].strip()] = int(parts[2])
+        elif line.strip() and not line.startswith("c"):
+            raise PuzzleError(f"expected comments and a 'p cnf VARIABLES CLAUSES' line, found "
+                              f"{line.strip()[:40]!r}", f"{where}:{lineno}")
+    if header is None:
+        raise PuzzleError("no 'p cnf VARIABLES CLAUSES' line: not a DIMACS CNF", where)
+    words = lines[header - 1].split()
+    if len(words) != 4 or words[1] != "cnf" or not all(w.isdigit() for w in words[2:]):
+        raise PuzzleError(f"malformed header {lines[header - 1].strip()[:40]!r} (expected "
+                          "'p cnf VARIABLES CLAUSES')", f"{where}:{header}")
+    num_vars, num_clauses = int(words[2]), int(words[3])
+    if not user:
+        raise PuzzleError("no 'c user' comments: not a CNF exported by smtpuzzle", where)
+    body = [ln for ln in lines[header:] if not ln.startswith(("c", "%"))]
+    try:
+        ints = np.array(" ".join(body).split(), dtype=np.int64)
+    except (ValueError, OverflowError):
+        bad = next((n, w) for n, ln in enumerate(lines[header:], header + 1)
+                   if not ln.startswith(("c", "%")) for w in ln.split() if not _is_int(w))
+        raise PuzzleError(f"{bad[1][:20]!r} is not a literal", f"{where}:{bad[0]}") from None
+    zeros = np.flatnonzero(ints == 0)
+    if len(ints) and ints[-1] != 0:
+        raise PuzzleError("the last clause has no closing 0 (a truncated file?)", where)
+    if len(zeros) != num_clauses:
+        raise PuzzleError(f"the header says {num_clauses} clauses, the file has {len(zeros)}",
+                          f"{where}:{header}")
+    flat = ints[ints != 0]
+    if len(flat) and int(np.abs(flat).max()) > num_vars:
+        raise PuzzleError(f"a clause has literal {int(flat[np.argmax(np.abs(flat))])}, beyond "
+                          f"the header's {num_vars} variables", where)
+    offsets = np.concatenate([[0], zeros - np.arange(len(zeros))]).astype(np.int64)
+    return CnfFile(where, num_vars, Groups(flat, offsets, owned=True), user, header)
+
+
+def _is_int(word: str) -> bool:
+    try:
+        int(word)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass
+class SolverOutput:
+    """What a solver's output file says: its status and the literals it gives (with the line
+    each came from), and whether the values were closed by a 0."""
+
+    status: Status
+    literals: np.ndarray
+    lines: np.ndarray  # the output's line of each literal
+    closed: bool  # the values end with the closing 0
 
 
 def read_solver_output(path: Path) -> tuple[Status, set[int]]:
     """Parse a solver's answer: ``s SATISFIABLE`` + ``v ... 0`` lines (competition format),
     or MiniSat's result file (``SAT`` then literals). Returns the status and true variables."""
+    out = read_output(path)
+    return out.status, set(out.literals[out.literals > 0].tolist())
+
+
+_STATUS_WORDS = {"SATISFIABLE": Status.SAT, "SAT": Status.SAT, "UNSATISFIABLE": Status.UNSAT,
+                 "UNSAT": Status.UNSAT, "UNKNOWN": Status.UNKNOWN, "INDET": Status.UNKNOWN,
+                 "INDETERMINATE": Status.UNKNOWN}
+
+
+def read_output(path: str | Path) -> SolverOutput:
+    """A solver's output read strictly: one status at most, values as whole numbers."""
+    where = str(path)
     status: Status | None = None
-    true: set[int] = set()
-    saw_values = False
-    with open(path, encoding="utf-8") as fh:
-        for lineno, raw in enumerate(fh, 1):
-            line = raw.strip()
-            if not line or line.startswith("c"):
-                continue
-            if line.startswith("s ") or line in ("SAT", "UNSAT", "INDET", "UNKNOWN"):
-                word = line[2:].strip() if line.startswith("s ") else line
-                status = {"SATISFIABLE": Status.SAT, "SAT": Status.SAT,
-                          "UNSATISFIABLE": Status.UNSAT, "UNSAT": Status.UNSAT}.get(
-                    word, Status.UNKNOWN)
-                continue
-            words = line[2:].split() if line.startswith("v ") else line.split()
-            try:
-                lits = [int(w) for w in words]
-            except ValueError:
-                raise PuzzleError(f"cannot read solver output line {line[:40]!r}",
-                                  str(path), lineno) from None
-            saw_values = True
-            true.update(x for x in lits if x > 0)
+    chunks: list[np.ndarray] = []
+    line_of: list[np.ndarray] = []
+    closed = False
+    for lineno, raw in enumerate(read_text(path).splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("c"):
+            continue
+        if line.startswith("s ") or line in _STATUS_WORDS:
+            word = line[2:].strip() if line.startswith("s ") else line
+            said = _STATUS_WORDS.get(word.upper())
+            if said is None:
+                raise PuzzleError(f"unknown status {word[:30]!r} (expected SATISFIABLE, "
+                                  "UNSATISFIABLE or UNKNOWN)", f"{where}:{lineno}")
+            if status is not None and said is not status:
+                raise PuzzleError(f"a second, different status line {line[:30]!r}",
+                                  f"{where}:{lineno}")
+            status = said
+            continue
+        words = line[2:].split() if line.startswith("v ") else line.split()
+        try:
+            lits = np.array([int(w) for w in words], dtype=np.int64)
+        except (ValueError, OverflowError):
+            raise PuzzleError(f"cannot read solver output line {line[:40]!r}",
+                              f"{where}:{lineno}") from None
+        if closed and len(lits):
+            raise PuzzleError("values after the closing 0", f"{where}:{lineno}")
+        if len(lits) and (lits[:-1] == 0).any():
+            raise PuzzleError("a 0 in the middle of the values (0 closes them)",
+                              f"{where}:{lineno}")
+        if len(lits):
+            closed = bool(lits[-1] == 0)
+        lits = lits[lits != 0]
+        chunks.append(lits)
+        line_of.append(np.full(len(lits), lineno, dtype=np.int64))
+    literals = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int64)
     if status is None:
-        if not saw_values:
-            raise PuzzleError("no 's' status line and no values in the solver output", str(path))
+        if not chunks:
+            raise PuzzleError("no 's' status line and no values in the solver output", where)
         status = Status.SAT
-    return status, true
+    return SolverOutput(status, literals,
+                        np.concatenate(line_of) if line_of else np.zeros(0, np.int64), closed)
+
+
+def check_assignment(cnf: CnfFile, out: SolverOutput, output_path: str) -> np.ndarray:
+    """The solver's assignment (index 0 unused) after checking that it is well formed and
+    satisfies every clause of ``cnf``; variables it leaves out are taken as false. A wrong
+    answer is the solver's (or its file's), so every defect is a PuzzleError."""
+    lits, n = out.literals, cnf.num_vars
+    if out.status is not Status.SAT:
+        if len(lits):
+            raise PuzzleError(f"the solver says {out.status.value} but gives values",
+                              output_path)
+        return np.zeros(n + 1, dtype=bool)
+    if not len(lits) and not out.closed:
+        raise PuzzleError("the solver says SATISFIABLE but gives no values ('v' lines)",
+                          output_path)
+    if not out.closed:
+        raise PuzzleError("the values end without the closing 0: the answer looks truncated",
+                          output_path)
+    beyond = np.flatnonzero(np.abs(lits) > n)
+    if len(beyond):
+        i = int(beyond[0])
+        raise PuzzleError(f"literal {int(lits[i])} is beyond the CNF's {n} variables",
+                          f"{output_path}:{int(out.lines[i])}")
+    positive = np.zeros(n + 1, dtype=bool)
+    negative = np.zeros(n + 1, dtype=bool)
+    positive[lits[lits > 0]] = True
+    negative[-lits[lits < 0]] = True
+    both = np.flatnonzero(positive & negative)
+    if len(both):
+        v = int(both[0])
+        i = int(np.flatnonzero(np.abs(lits) == v)[-1])
+        raise PuzzleError(f"variable {v} is given both true and false",
+                          f"{output_path}:{int(out.lines[i])}")
+    flat, offs = cnf.clauses.flat, cnf.clauses.offsets
+    true = np.where(flat > 0, positive[np.abs(flat)], ~positive[np.abs(flat)])
+    sizes = np.diff(offs)
+    satisfied = np.zeros(len(sizes), dtype=bool)
+    nonempty = sizes > 0
+    if len(flat):
+        satisfied[nonempty] = np.logical_or.reduceat(true, offs[:-1][nonempty])
+    broken = np.flatnonzero(~satisfied)
+    if len(broken):
+        k = int(broken[0])
+        clause = " ".join(map(str, flat[offs[k]:offs[k + 1]].tolist()[:12]))
+        line = cnf.clause_line(k)
+        at = f" (line {line})" if line else ""
+        left_out = n - int((positive | negative)[1:].sum())
+        why = f"; it leaves {left_out} variables out, taken as false" if left_out else ""
+        raise PuzzleError(f"the assignment does not satisfy clause {k + 1} of {cnf.path}{at}: "
+                          f"{clause} 0 (a wrong or truncated answer{why})", output_path)
+    return positive
 
 
 def decode_answer(model: Model, cnf_path: Path, output_path: Path) -> tuple[Status, np.ndarray]:
-    """User-variable values of ``model`` from an external solver's answer to ``cnf_path``."""
-    mapping = read_user_map(cnf_path)
+    """User-variable values of ``model`` from an external solver's answer to ``cnf_path``.
+
+    The CNF must be the one ``model`` exports (same user variables, same clauses), and a
+    SATISFIABLE answer must be a well-formed assignment that satisfies every clause: any
+    defect is a PuzzleError (bad input, not a bug). UNSATISFIABLE cannot be checked
+    without a proof and is returned as claimed."""
+    cnf = read_cnf(cnf_path)
     names = model.user_names()
-    if set(names) != set(mapping):
+    if set(names) != set(cnf.user):
         raise PuzzleError("the CNF's user variables do not match this model "
                           "(was it exported from another model?)", str(cnf_path))
-    status, true = read_solver_output(output_path)
-    if status is not Status.SAT:
-        return status, np.zeros(len(names), dtype=bool)
-    values = np.array([mapping[n] in true for n in names], dtype=bool)
-    return status, values
+    if any(cnf.user[n] != v for n, v in zip(names, model.user_vars.tolist(), strict=True)):
+        raise PuzzleError("the CNF's user-variable comments number the variables unlike "
+                          "this model (was the file edited?)", str(cnf_path))
+    ours = to_cnf(model)
+    if ours.num_vars != cnf.num_vars or not (
+            np.array_equal(ours.clauses.offsets, cnf.clauses.offsets)
+            and np.array_equal(ours.clauses.flat, cnf.clauses.flat)):
+        raise PuzzleError("the CNF's clauses differ from this model's (was it edited, or "
+                          "exported with another --encoding or version?)", str(cnf_path))
+    out = read_output(output_path)
+    values = check_assignment(cnf, out, str(output_path))
+    if out.status is not Status.SAT:
+        return out.status, np.zeros(len(names), dtype=bool)
+    return out.status, values[[cnf.user[n] for n in names]]
 
 
 def export_file(model: Model, path: Path) -> CNF:
@@ -115,9 +290,26 @@ class DimacsAnswer:
     status: Status
     solutions: list[Any]  # the puzzle's own solutions (a tiling's, a nonogram's rows)
 
+    @property
+    def verified(self) -> bool:
+        """Whether the answer was checked here: a solution is (against every clause and the
+        puzzle's rules); unsat and unknown are the solver's word."""
+        return self.status is Status.SAT
+
+    @property
+    def claim(self) -> str:
+        """The answer in words, saying what was checked and what is taken on trust."""
+        if self.status is Status.SAT:
+            return "sat (verified: the assignment satisfies every clause, the solution " \
+                   "every rule of the puzzle)"
+        if self.status is Status.UNSAT:
+            return "unsat, as claimed by the solver, not verified"
+        return "unknown: the solver gave no answer"
+
     def as_json(self) -> dict[str, Any]:
         # A solution is JSON already (a nonogram's rows) or says how (a tiling's as_json).
         return {"model": self.model, "status": self.status.value, "backend": "dimacs",
+                "verified": self.verified, "claim": self.claim,
                 "solutions": [s.as_json() if hasattr(s, "as_json") else s
                               for s in self.solutions]}
 
@@ -125,11 +317,11 @@ class DimacsAnswer:
 def read_answer(puzzle: Puzzle, cnf_path: Path, output_path: Path,
                 encoding: str | None = None) -> DimacsAnswer:
     """Read an outside solver's answer (``output_path``) to the CNF that ``puzzle``'s model
-    was exported as (``cnf_path``, with the same ``encoding``); a solution is decoded and
-    verified (VerificationError otherwise)."""
+    was exported as (``cnf_path``, with the same ``encoding``). A malformed or wrong answer
+    is a PuzzleError; an assignment that satisfies the CNF decodes to a solution that must
+    pass the puzzle's verifier (VerificationError otherwise: our bug, not the solver's)."""
     for path in (cnf_path, output_path):
-        if not Path(path).is_file():
-            raise PuzzleError("no such file", str(path))
+        check_file(path)
     status, values = decode_answer(puzzle.build_model(encoding), cnf_path, output_path)
     solutions = [puzzle.decode(values)] if status is Status.SAT else []
     for solution in solutions:

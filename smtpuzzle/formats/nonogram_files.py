@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.text import read_text
 from smtpuzzle.puzzles.nonogram.puzzle import Clue, Nonogram
 
 EXTENSIONS = (".non", ".nin", ".clues")
@@ -52,6 +53,13 @@ def _goal(text: str, width: int, height: int, line: int) -> list[str]:
             for r in range(height)]
 
 
+def _is_key_line(line: str) -> bool:
+    """Whether a line of a .non file starts a key (``goal ...``) rather than giving a clue;
+    a clue with a stray letter (``1 a``) is a bad clue, not a key."""
+    word = line.strip().partition(" ")[0].lower()
+    return word in _NON_KEYS
+
+
 def read_non(text: str, name: str) -> Nonogram:
     """Steve Simpson's format: ``key value`` lines; ``rows`` / ``columns``, one clue a line."""
     lines = text.splitlines()
@@ -82,7 +90,7 @@ def read_non(text: str, name: str) -> Nonogram:
                                   line=i)
             clues, where = [], []
             while len(clues) < want:
-                if i >= len(lines) or re.match(r"\s*[a-zA-Z]", lines[i]):
+                if i >= len(lines) or _is_key_line(lines[i]):
                     raise PuzzleError(f"{key}: expected {want} clue lines, found {len(clues)}",
                                       line=i + 1 if i < len(lines) else i)
                 clues.append(_clue(lines[i], i + 1, r"[,\s]+"))
@@ -100,6 +108,7 @@ def read_non(text: str, name: str) -> Nonogram:
     return Nonogram(rows=sections["rows"][0], cols=sections["columns"][0], name=name,
                     title=meta.get("title", ""), author=meta.get("by", ""),
                     copyright=meta.get("copyright", ""), goal=goal,
+                    goal_line=goal_at[1] if goal_at else None,
                     row_lines=sections["rows"][1], col_lines=sections["columns"][1])
 
 
@@ -168,10 +177,7 @@ def load_nonogram(path: str | Path) -> Nonogram:
     if reader is None:
         raise PuzzleError(f"unknown nonogram file type {path.suffix!r} "
                           f"(known: {', '.join(EXTENSIONS)})", str(path))
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise PuzzleError(f"cannot read ({exc.strerror})", str(path)) from None
+    text = read_text(path)
     try:
         puzzle = reader(text, path.stem)
         puzzle.validate()

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.text import read_text
 from smtpuzzle.geometry.board import Board
 from smtpuzzle.geometry.piecesets import piece_set
 from smtpuzzle.geometry.shapes import Shape, parse_picture
 from smtpuzzle.puzzles.frames.puzzle import METHODS, Frames
-from smtpuzzle.puzzles.tiling.puzzle import Piece, Tiling
+from smtpuzzle.puzzles.tiling.puzzle import COVERS, TOUCH, TOUCH_ENCODINGS, Piece, Tiling
 
 _TOP_KEYS = {"name", "title", "description", "kind", "cover", "touch", "touch_encoding",
              "board", "pieces", "source", "apart", "frames", "method"}
@@ -28,10 +29,7 @@ _PIECE_KEYS = {"set", "only", "name", "picture", "cells", "count", "max", "flip"
 
 def load_puzzle_file(path: Path, precheck: bool = True) -> Tiling | Frames:
     """Read a puzzle file; errors carry ``path:line``. ``precheck``: see :class:`Tiling`."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PuzzleError(f"cannot read the file ({exc.strerror})", str(path)) from None
+    text = read_text(path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -49,6 +47,33 @@ def _line_of(text: str, pattern: str, nth: int = 0) -> int | None:
 
 def _fail(message: str, line: int | None) -> PuzzleError:
     return PuzzleError(message, line=line)
+
+
+BOARD = r"^[ \t]*\[\s*board\s*\]"
+PIECES = r"^[ \t]*\[\[\s*pieces\s*\]\]"
+
+
+def _key_line(text: str, header: str, key: str | None, nth: int = 0) -> int | None:
+    """The line of ``key = ...`` in the ``nth`` table whose header matches ``header`` (the
+    header's own line if the key is not found there; None without the header)."""
+    start = _line_of(text, header, nth)
+    if start is None or key is None:
+        return start
+    lines = text.splitlines()
+    for k in range(start, len(lines)):  # the lines after the header (start is 1-based)
+        if re.match(r"^[ \t]*\[\[?[ \t]*[A-Za-z_\"']", lines[k]):  # the next table
+            break
+        if re.match(rf"^[ \t]*{re.escape(key)}\s*=", lines[k]):
+            return k + 1
+    return start
+
+
+class _KeyError(PuzzleError):
+    """An error about one key of a table, located at that key's line when it is found."""
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 def parse_puzzle(
@@ -73,14 +98,27 @@ def parse_puzzle(
     if not isinstance(raw_pieces, list) or not raw_pieces:
         raise _fail("the puzzle needs a [[pieces]] table", None)
     pieces: list[Piece] = []
+    first_line: dict[str, int | None] = {}  # piece name -> the line of its [[pieces]]
     for i, entry in enumerate(raw_pieces):
-        line = _line_of(text, r"^[ \t]*\[\[\s*pieces\s*\]\]", i)
         try:
-            pieces.extend(_parse_pieces(entry, i))
-        except PuzzleError as exc:
-            raise _fail(exc.message, line) from None
+            parsed = _parse_pieces(entry, i)
+        except _KeyError as exc:
+            raise _fail(exc.message, _key_line(text, PIECES, exc.key, i)) from None
+        line = _line_of(text, PIECES, i)
+        for piece in parsed:
+            if piece.name in first_line:
+                where = first_line[piece.name]
+                raise _fail(f"piece name {piece.name!r} is used twice (first "
+                            f"{'at line ' + str(where) if where else 'above'}); give each "
+                            "piece its own name", line)
+            first_line[piece.name] = line
+        pieces.extend(parsed)
     name, title = str(data.get("name", default_name)), str(data.get("title", ""))
     apart = _names(data.get("apart", []), "apart", text)
+    missing = [n for n in apart if n not in first_line]
+    if missing:
+        raise _fail(f"apart: there is no piece {missing[0]!r}",
+                    _line_of(text, r"^[ \t]*apart\s*="))
     if kind == "frames":
         n = data.get("frames")
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
@@ -97,46 +135,66 @@ def parse_puzzle(
             raise _fail(exc.message, exc.line) from None
     touch = data.get("touch", "any")
     cover = data.get("cover", "pack" if touch == "none" else "exact")
+    touch_encoding = data.get("touch_encoding", "vertex")
+    for key, value, known in (("cover", cover, COVERS), ("touch", touch, TOUCH),
+                              ("touch_encoding", touch_encoding, TOUCH_ENCODINGS)):
+        if value not in known:
+            raise _fail(f"{key} must be one of {', '.join(map(repr, known))}, got {value!r}",
+                        _line_of(text, rf"^[ \t]*{key}\s*="))
+    if touch == "none" and cover == "exact":
+        raise _fail('touch = "none" leaves cells empty: it needs cover = "pack"',
+                    _line_of(text, r"^[ \t]*cover\s*="))
     try:
         return Tiling(board, pieces, cover=cover, name=name, title=title, precheck=precheck,
-                      touch=touch, touch_encoding=data.get("touch_encoding", "vertex"),
-                      apart=apart)
+                      touch=touch, touch_encoding=touch_encoding, apart=apart)
     except PuzzleError as exc:
         raise _fail(exc.message, exc.line) from None
 
 
 def _parse_board(raw: Any, text: str, frames: bool = False) -> tuple[Board, bool]:
     """The board (for frames: one frame) and whether its one hole is still to be placed."""
-    line = _line_of(text, r"^[ \t]*\[\s*board\s*\]")
     if not isinstance(raw, dict):
-        raise _fail("the puzzle needs a [board] table with size or picture", None)
+        raise _fail("the puzzle needs a [board] table with size or picture",
+                    _line_of(text, r"^[ \t]*board\s*="))
+
+    def line(key: str | None = None) -> int | None:
+        return _key_line(text, BOARD, key) or _line_of(text, r"^[ \t]*board\s*=")
+
     hole = raw.get("hole")
     if hole is not None and (not frames or hole != "search"):
         raise _fail('[board]: hole = "search" (one hole, placed by the solver, the same in '
                     "every frame) applies to frames puzzles only" if not frames else
-                    '[board]: hole must be "search"', line)
+                    '[board]: hole must be "search"', line("hole"))
     raw = {k: v for k, v in raw.items() if k != "hole"}
     unknown = set(raw) - _BOARD_KEYS
     if unknown:
-        raise _fail(f"[board]: unknown key {sorted(unknown)[0]!r} "
-                    f"(known: {', '.join(sorted(_BOARD_KEYS))})", line)
+        key = sorted(unknown)[0]
+        raise _fail(f"[board]: unknown key {key!r} (known: {', '.join(sorted(_BOARD_KEYS))})",
+                    line(key))
+    if "picture" in raw and "size" in raw:
+        raise _fail("[board]: give size or picture, not both", line("size"))
+    if "picture" not in raw and "size" not in raw:
+        raise _fail("[board] needs size = [rows, columns] (or [x, y, z]) or picture", line())
+    holes = raw.get("holes", [])
+    if not isinstance(holes, list) or not all(_int_list(h) for h in holes):
+        raise _fail("[board]: holes must be a list of cells, each a list of whole numbers",
+                    line("holes"))
+    key = "picture" if "picture" in raw else "size"
     try:
-        if "picture" in raw:
-            if "size" in raw:
-                raise PuzzleError("[board]: give size or picture, not both")
-            board = Board.from_picture(_text(raw["picture"], "[board] picture"))
-            if raw.get("holes"):
-                board = Board(board.dims, board.holes() + [tuple(h) for h in raw["holes"]])
-            return board, hole is not None
-        if "size" not in raw:
-            raise PuzzleError("[board] needs size = [rows, columns] (or [x, y, z]) or picture")
-        size, holes = raw["size"], raw.get("holes", [])
-        if not _int_list(size) or not all(_int_list(h) for h in holes):
-            raise PuzzleError("[board]: size and holes must be lists of whole numbers")
-        return Board(size, holes), hole is not None
+        if key == "picture":
+            board = Board.from_picture(_text(raw["picture"], "picture"))
+            holes = board.holes() + [tuple(h) for h in holes]
+        elif not _int_list(raw["size"]):
+            raise PuzzleError("size must be a list of whole numbers")
+        else:
+            board = Board(raw["size"])
+        if holes:
+            key = "holes"
+            board = Board(board.dims, holes)
+        return board, hole is not None
     except PuzzleError as exc:
         msg = exc.message if exc.message.startswith("[board]") else f"[board]: {exc.message}"
-        raise _fail(msg, line) from None
+        raise _fail(msg, line(key)) from None
 
 
 def _names(raw: Any, key: str, text: str) -> list[str]:
@@ -156,42 +214,55 @@ def _text(x: Any, what: str) -> str:
 
 
 def _parse_pieces(entry: Any, i: int) -> list[Piece]:
+    """The pieces of the ``i``-th [[pieces]] table; errors are _KeyError (with the key)."""
     where = f"pieces[{i}]"
     if not isinstance(entry, dict):
-        raise PuzzleError(f"{where} must be a table")
+        raise _KeyError(f"{where} must be a table")
     unknown = set(entry) - _PIECE_KEYS
     if unknown:
-        raise PuzzleError(f"{where}: unknown key {sorted(unknown)[0]!r} "
-                          f"(known: {', '.join(sorted(_PIECE_KEYS))})")
+        key = sorted(unknown)[0]
+        raise _KeyError(f"{where}: unknown key {key!r} "
+                        f"(known: {', '.join(sorted(_PIECE_KEYS))})", key)
     if "count" in entry and "max" in entry:
-        raise PuzzleError(f"{where}: give count (exactly) or max (at most), not both")
-    count = entry.get("max", entry.get("count", 1))
+        raise _KeyError(f"{where}: give count (exactly) or max (at most), not both", "max")
+    how = "max" if "max" in entry else "count"
+    count = entry.get(how, 1)
     if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-        raise PuzzleError(f"{where}: count must be a whole number >= 0")
+        raise _KeyError(f"{where}: {how} must be a whole number >= 0, got {count!r}", how)
     flip = entry.get("flip")
     if flip is not None and not isinstance(flip, bool):
-        raise PuzzleError(f"{where}: flip must be true or false")
+        raise _KeyError(f"{where}: flip must be true or false", "flip")
     common = dict(count=count, at_most="max" in entry, flip=flip)
     if "set" in entry:
         if {"name", "picture", "cells"} & set(entry):
-            raise PuzzleError(f"{where}: a set entry takes no name, picture or cells")
-        shapes = piece_set(_text(entry["set"], f"{where} set"))
+            raise _KeyError(f"{where}: a set entry takes no name, picture or cells")
+        try:
+            shapes = piece_set(_text(entry["set"], f"{where} set"))
+        except PuzzleError as exc:
+            raise _KeyError(exc.message, "set") from None
         only = entry.get("only")
         if only is not None:
+            if not isinstance(only, list) or not all(isinstance(n, str) for n in only):
+                example = f'only = ["{only}"]' if isinstance(only, str) else 'only = ["F", "I"]'
+                raise _KeyError(f"{where}: only must be a list of piece names ({example}), "
+                                f"not {only!r}", "only")
             missing = [n for n in only if n not in shapes]
             if missing:
-                raise PuzzleError(f"{where}: set {entry['set']!r} has no piece {missing[0]!r} "
-                                  f"(it has {' '.join(shapes)})")
+                raise _KeyError(f"{where}: set {entry['set']!r} has no piece {missing[0]!r} "
+                                f"(it has {' '.join(shapes)})", "only")
             shapes = {n: shapes[n] for n in only}
         return [Piece(name, shape, **common) for name, shape in shapes.items()]
     name = entry.get("name")
     if not isinstance(name, str) or not name or any(ch.isspace() for ch in name):
-        raise PuzzleError(f"{where}: a piece needs a name (no spaces), or a set")
+        raise _KeyError(f"{where}: a piece needs a name (no spaces), or a set",
+                        "name" if "name" in entry else None)
     where = f"piece {name}"
     if ("picture" in entry) == ("cells" in entry):
-        raise PuzzleError(f"{where}: give exactly one of picture or cells")
+        raise _KeyError(f"{where}: give exactly one of picture or cells",
+                        "cells" if "cells" in entry else None)
+    key = "picture" if "picture" in entry else "cells"
     try:
-        if "picture" in entry:
+        if key == "picture":
             shape = parse_picture(_text(entry["picture"], "picture"))
         else:
             cells = entry["cells"]
@@ -201,7 +272,7 @@ def _parse_pieces(entry: Any, i: int) -> list[Piece]:
                 raise PuzzleError("cells must all have 2 or all have 3 coordinates")
             shape = Shape(cells)
     except PuzzleError as exc:
-        raise PuzzleError(f"{where}: {exc.message}") from None
+        raise _KeyError(f"{where}: {exc.message}", key) from None
     if not shape.is_connected():
-        raise PuzzleError(f"{where}: the cells are not connected")
+        raise _KeyError(f"{where}: the cells are not connected", key)
     return [Piece(name, shape, **common)]

@@ -2,31 +2,38 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
+from functools import cached_property
 
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.geometry.shapes import picture_cells
 from smtpuzzle.geometry.symmetry import signed_permutations
+from smtpuzzle.memory import check_fits_in_memory
 
 
 class Board:
-    """A finite set of cells inside a box of size ``dims``; cells are numbered row-major."""
+    """A finite set of cells inside a box of size ``dims``; cells are numbered row-major.
+
+    Only the size and the holes are kept at first: the cell arrays (``mask``, ``cells``,
+    ``index``) are built on first use, so that what needs no board (the area, checked
+    against the pieces' before any search) is answered at once for any size."""
 
     def __init__(self, dims: Iterable[int], holes: Iterable[Iterable[int]] = ()) -> None:
         self.dims = tuple(int(d) for d in dims)
         if len(self.dims) not in (2, 3) or min(self.dims) < 1:
             raise PuzzleError(f"a board size needs 2 or 3 positive numbers, got {list(self.dims)}")
-        mask = np.ones(self.dims, dtype=bool)
+        kept: set[tuple[int, ...]] = set()
         for hole in holes:
             hole = tuple(int(x) for x in hole)
             if len(hole) != len(self.dims) or not all(
                 0 <= h < d for h, d in zip(hole, self.dims, strict=True)
             ):
                 raise PuzzleError(f"hole {list(hole)} is outside the {self.size_text} board")
-            mask[hole] = False
-        self._set_mask(mask)
+            kept.add(hole)
+        self._holes = sorted(kept)
 
     @classmethod
     def from_picture(cls, text: str) -> Board:
@@ -37,21 +44,43 @@ class Board:
         dims = tuple(max(c[i] for c in filled + empty) + 1 for i in range(len(filled[0])))
         return cls(dims, holes=empty)
 
-    def _set_mask(self, mask: np.ndarray) -> None:
-        self.mask = mask
-        self.mask.setflags(write=False)
-        self.cells = np.argwhere(mask)  # (n, dim), row-major order
-        self.index = np.full(self.dims, -1, dtype=np.int64)
-        self.index[mask] = np.arange(len(self.cells))
-        self.index.setflags(write=False)
+    @property
+    def box_size(self) -> int:
+        """Cells of the bounding box, holes included."""
+        return math.prod(self.dims)
+
+    @property
+    def num_cells(self) -> int:
+        return self.box_size - len(self._holes)
+
+    @cached_property
+    def mask(self) -> np.ndarray:
+        """True on the board's cells, False on holes (read-only)."""
+        # The mask (1 byte a cell), the index (8) and the cells' coordinates (8 per axis).
+        check_fits_in_memory(self.box_size * (9 + 8 * self.dim),
+                             f"the {self.size_text} board's cell arrays")
+        mask = np.ones(self.dims, dtype=bool)
+        if self._holes:
+            mask[tuple(np.array(self._holes).T)] = False
+        mask.setflags(write=False)
+        return mask
+
+    @cached_property
+    def cells(self) -> np.ndarray:
+        """The cells' coordinates, (n, dim), in row-major order."""
+        return np.argwhere(self.mask)
+
+    @cached_property
+    def index(self) -> np.ndarray:
+        """Each box cell's number, -1 on holes (read-only)."""
+        index = np.full(self.dims, -1, dtype=np.int64)
+        index[self.mask] = np.arange(len(self.cells))
+        index.setflags(write=False)
+        return index
 
     @property
     def dim(self) -> int:
         return len(self.dims)
-
-    @property
-    def num_cells(self) -> int:
-        return len(self.cells)
 
     @property
     def size_text(self) -> str:
@@ -73,4 +102,4 @@ class Board:
         return out
 
     def holes(self) -> list[tuple[int, ...]]:
-        return [tuple(h) for h in np.argwhere(~self.mask).tolist()]
+        return list(self._holes)

@@ -49,10 +49,12 @@ class Cases:
 def parse_string(text: str, allow_free: bool = False) -> str:
     s = text.strip().upper()
     allowed = set(LETTERS) | ({"*"} if allow_free else set())
+    what = "N, E, S, W" + (" and *" if allow_free else "")
+    if not s:
+        raise PuzzleError(f"the move string is empty: give moves, letters {what}")
     bad = sorted(set(s) - allowed)
-    if bad or not s:
-        what = "N, E, S, W" + (" and *" if allow_free else "")
-        raise PuzzleError(f"a move string is made of {what}; found {''.join(bad) or 'nothing'!r}")
+    if bad:
+        raise PuzzleError(f"a move string is made of {what}; found {''.join(bad)!r}")
     return s
 
 

@@ -40,7 +40,8 @@ class Nonogram:
     title: str = ""
     author: str = ""
     copyright: str = ""
-    goal: list[str] | None = None
+    goal: list[str] | None = None  # the picture the file says the clues come from
+    goal_line: int | None = None  # its line in the file
     # Source lines of the clues (for error messages), when read from a file.
     row_lines: list[int] = field(default_factory=list)
     col_lines: list[int] = field(default_factory=list)
@@ -73,6 +74,40 @@ class Nonogram:
         by_rows, by_cols = sum(map(sum, self.rows)), sum(map(sum, self.cols))
         if by_rows != by_cols:
             raise PuzzleError(f"the row clues fill {by_rows} cells, the column clues {by_cols}")
+
+    def goal_mismatch(self) -> str | None:
+        """Where the file's goal breaks the clues, in words (None: no goal, or it fits)."""
+        if self.goal is None:
+            return None
+        for kind, i, clue, _ in self.lines():
+            line = self.goal[i] if kind == "row" else "".join(r[i] for r in self.goal)
+            runs = line_runs(line)
+            if runs != clue:
+                return (f"{kind} {i + 1} of the goal reads {' '.join(map(str, runs)) or '0'}, "
+                        f"its clue is {' '.join(map(str, clue)) or '0'}")
+        return None
+
+    def goal_report(self, solutions: Sequence[Sequence[str]]) -> tuple[str, dict] | None:
+        """Whether the file's goal is among ``solutions`` (those an answer shows): a sentence
+        and its JSON (``fits_clues``, ``solution``: its number among them, or None); None
+        without a goal."""
+        if self.goal is None:
+            return None
+        at = next((k for k, s in enumerate(solutions, 1) if list(s) == list(self.goal)), None)
+        fits = self.goal_mismatch() is None
+        data = {"fits_clues": fits, "solution": at}
+        shown = "the solution shown is" if len(solutions) == 1 else "the solutions shown are"
+        if at is not None:
+            text = ("the solution is the file's goal" if len(solutions) == 1 else
+                    f"the file's goal is solution {at} of those shown")
+        elif not fits:
+            text = f"{shown} not the file's goal, which contradicts the clues" if solutions \
+                else "the file's goal contradicts the clues"
+        elif solutions:
+            text = f"{shown} not the file's goal (which is another solution)"
+        else:
+            text = "the file's goal fits the clues"
+        return text, data
 
     # -- models ----------------------------------------------------------------------------
 

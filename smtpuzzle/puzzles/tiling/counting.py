@@ -270,8 +270,9 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     forked processes; ``ray`` (an address, ``auto`` or ``local``) to a Ray cluster.
     ``checkpoint``: a file recording each finished sub-problem; the sub-problems it already
     holds are not searched again."""
-    started = time.monotonic()
     engine = get_backend(backend, solver)
+    tiling.check_memory(engine.name)
+    started = time.monotonic()
     model = tiling.build_model()
     build_s = time.monotonic() - started
     count_plan = plan(tiling, distinct, split=workers > 1 or bool(ray) or bool(checkpoint))

@@ -8,6 +8,7 @@ decoded solution against the puzzle's definition alone, not against the model.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,11 +19,18 @@ import numpy as np
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.geometry.board import Board
 from smtpuzzle.geometry.shapes import Shape
+from smtpuzzle.memory import check_fits_in_memory
 from smtpuzzle.model import Cmp, Groups, Model
 
 COVERS = ("exact", "pack")
 TOUCH = ("any", "none")
 TOUCH_ENCODINGS = ("vertex", "pairs")
+# What a placement's cell costs once placed and modelled (the placements' cell numbers and
+# the model's groups; measured in bench/RESULTS.md, "Hardening (issue 23)").
+_BYTES_PER_PLACEMENT_CELL = 64
+# What each back end takes per placement cell (N x N boards of tetrominoes, N = 256 and 384:
+# bench/RESULTS.md, "The largest model each back end handled").
+_BACKEND_BYTES_PER_PLACEMENT_CELL = {"cpsat": 1500, "sat": 1150, "z3": 900}
 
 
 @dataclass
@@ -116,17 +124,20 @@ class Tiling:
         if self.touch == "none" and self.cover == "exact":
             raise PuzzleError('touch = "none" leaves cells empty: it needs cover = "pack"')
         check_pieces(self.pieces, self.apart, self.board.dim, "board")
-        self._placed = [self._place(p) for p in self.pieces]
+        orients = [p.shape.orientations(p.reflections(self.board.dim)) for p in self.pieces]
+        if self.precheck:  # before any placement: the board's size is enough
+            self._check_obvious(orients)
+        check_fits_in_memory(self.estimate_bytes(orients),
+                             f"the {self.board.size_text} board's placements "
+                             f"(about {placements_bound(self.board, orients):,})")
+        self._placed = [self._place(p, o) for p, o in zip(self.pieces, orients, strict=True)]
         starts = np.cumsum([0] + [len(pp.cells) for pp in self._placed])
         self._starts = starts
-        if self.precheck:
-            self._check_obvious()
 
     # -- geometry --------------------------------------------------------------------------
 
-    def _place(self, piece: Piece) -> _PiecePlacements:
+    def _place(self, piece: Piece, orients: list[Shape]) -> _PiecePlacements:
         board, dims = self.board, np.array(self.board.dims)
-        orients = piece.shape.orientations(piece.reflections(board.dim))
         blocks = []
         for o in orients:
             room = dims - np.array(o.extent) + 1
@@ -139,11 +150,12 @@ class Tiling:
         cells = np.concatenate(blocks) if blocks else np.zeros((0, piece.shape.size), np.int64)
         return _PiecePlacements(piece, orients, cells)
 
-    def _check_obvious(self) -> None:
-        """Impossibilities that need no search: a piece that never fits, area mismatch."""
-        for pp in self._placed:
-            if pp.piece.required:
-                check_fits(pp.piece, pp.orientations, self.board, "board")
+    def _check_obvious(self, orients: list[list[Shape]]) -> None:
+        """Impossibilities that need no search (nor the board's cells): a piece that never
+        fits, area mismatch."""
+        for piece, shapes in zip(self.pieces, orients, strict=True):
+            if piece.required:
+                check_fits(piece, shapes, self.board, "board")
         area = self.board.num_cells
         low = sum(p.required * p.shape.size for p in self.pieces)
         high = sum(p.count * p.shape.size for p in self.pieces)
@@ -156,6 +168,32 @@ class Tiling:
             raise PuzzleError(
                 f"no solution: {what} cover {high} cells but the board has {area}"
             )
+
+    def estimate_bytes(self, orients: list[list[Shape]] | None = None) -> int:
+        """Memory that placing the pieces and building the model will take, at most about:
+        the board's cell arrays, the largest orientation's temporary arrays while it is
+        placed, and per placement cell what the placements and the model keep."""
+        if orients is None:
+            orients = [pp.orientations for pp in self._placed]
+        dim, peak, kept = self.board.dim, 0, 0
+        for shapes in orients:
+            for o in shapes:
+                n, k = _positions(self.board, o), o.size
+                peak = max(peak, n * (8 * dim + 8 * k * dim + 17 * k))
+                kept += n * k * _BYTES_PER_PLACEMENT_CELL
+        return self.board.box_size * (9 + 8 * dim) + peak + kept
+
+    def check_memory(self, backend: str) -> None:
+        """Refuse (PuzzleError, with the estimate) a model that back end ``backend`` could
+        not hold in the memory available; per placement cell as measured in bench/RESULTS.md
+        ("The largest model each back end handled"), the exact cover's bitsets by size."""
+        cells = sum(int(pp.cells.size) for pp in self._placed)
+        if backend == "exact-cover":  # a bitset over the cells per placement, and a copy
+            need = self.num_placements * self.board.num_cells / 4
+        else:
+            need = cells * _BACKEND_BYTES_PER_PLACEMENT_CELL.get(backend, 1500)
+        check_fits_in_memory(need + self.estimate_bytes(),
+                             f"{backend} on {self.num_placements:,} placements")
 
     @property
     def num_placements(self) -> int:
@@ -457,6 +495,16 @@ def check_pieces(pieces: list[Piece], apart: list[str], dim: int, where: str) ->
         if p.shape.dim > dim:
             raise PuzzleError(f"piece {p.name} is 3D but the {where} is 2D")
         p.shape = p.shape.lifted(dim)
+
+
+def placements_bound(board: Board, orients: list[list[Shape]]) -> int:
+    """At most this many placements: every position of every orientation in the box."""
+    return sum(_positions(board, o) for shapes in orients for o in shapes)
+
+
+def _positions(board: Board, shape: Shape) -> int:
+    room = [d - e + 1 for d, e in zip(board.dims, shape.extent, strict=True)]
+    return math.prod(room) if min(room) > 0 else 0
 
 
 def check_fits(piece: Piece, orientations: list[Shape], board: Board, where: str) -> None:

@@ -89,6 +89,14 @@ def _engine(backend: str | Backend, solver: str | None) -> Backend:
     return get_backend(backend, solver)
 
 
+def _left(time_limit: float | None, started: float) -> float | None:
+    """What is left of ``time_limit`` (from ``started``) after building the model: the
+    limit is the whole command's, not the back end's alone."""
+    if time_limit is None:
+        return None
+    return max(time_limit - (time.perf_counter() - started), 0.001)
+
+
 def solve_tiling(tiling: Tiling, backend: str | Backend = DEFAULT_BACKEND,
                  solver: str | None = None, time_limit: float | None = None) -> TilingAnswer:
     """Find one solution of ``tiling`` and verify it, or prove there is none.
@@ -97,12 +105,13 @@ def solve_tiling(tiling: Tiling, backend: str | Backend = DEFAULT_BACKEND,
     back end searches answers unknown, ``interrupted`` (CP-SAT and Z3 catch it themselves
     and answer unknown early, with stats)."""
     engine = _engine(backend, solver)
+    tiling.check_memory(engine.name)
     started = time.perf_counter()
     model = tiling.build_model()
     interrupted = False
     result: Result | None = None
     try:
-        result = engine.solve(model, time_limit)
+        result = engine.solve(model, _left(time_limit, started))
     except KeyboardInterrupt:
         interrupted = True
     elapsed = time.perf_counter() - started
@@ -129,15 +138,16 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
     millions). The time limit or Ctrl-C (in the search or in ``on_solution``) ends the
     listing early: ``complete`` is then false, and ``interrupted`` tells Ctrl-C."""
     engine = _engine(backend, solver)
+    tiling.check_memory(engine.name)
     started = time.perf_counter()
     model = tiling.build_model()
     if distinct:
         from smtpuzzle.puzzles.tiling import counting  # the exact-cover engine: on first use
 
-        enum = counting.iter_distinct(model, counting.plan(tiling, distinct=True), engine,
-                                      time_limit)
+        count_plan = counting.plan(tiling, distinct=True)
+        enum = counting.iter_distinct(model, count_plan, engine, _left(time_limit, started))
     else:
-        enum = engine.solutions(model, limit=limit, time_limit=time_limit)
+        enum = engine.solutions(model, limit=limit, time_limit=_left(time_limit, started))
     listing = TilingListing(tiling.name, engine.label(), distinct, limit, puzzle=tiling)
     exhausted = False
     try:
