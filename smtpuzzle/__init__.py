@@ -9,32 +9,30 @@
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from smtpuzzle.backends import BACKENDS, Backend, get_backend
-from smtpuzzle.backends.cnf import CNF, to_cnf
-from smtpuzzle.benchmark import load_suite, run_suites, summarise
 from smtpuzzle.errors import PuzzleError, VerificationError
-from smtpuzzle.formats.dimacs import decode_answer, write_dimacs
-from smtpuzzle.formats.puzzle_toml import load_puzzle_file, parse_puzzle
-from smtpuzzle.geometry import Board, Shape, free_polyominoes, parse_picture, piece_set
-from smtpuzzle.library import list_models, load, load_frames, load_puzzle
-from smtpuzzle.model import (
-    AllDifferent,
-    BoolArray,
-    Cmp,
-    Count,
-    Element,
-    Groups,
-    IntArray,
-    IntVar,
-    Model,
-    Regular,
-    Table,
-)
-from smtpuzzle.puzzles.tiling.puzzle import Piece, Placement, Tiling, TilingSolution
-from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 if TYPE_CHECKING:
+    from smtpuzzle.backends import BACKENDS, Backend, get_backend
+    from smtpuzzle.backends.cnf import CNF, to_cnf
+    from smtpuzzle.benchmark import load_suite, run_suites, summarise
+    from smtpuzzle.formats.dimacs import decode_answer, write_dimacs
     from smtpuzzle.formats.nonogram_files import load_nonogram
+    from smtpuzzle.formats.puzzle_toml import load_puzzle_file, parse_puzzle
+    from smtpuzzle.geometry import Board, Shape, free_polyominoes, parse_picture, piece_set
+    from smtpuzzle.library import list_models, load, load_frames, load_puzzle
+    from smtpuzzle.model import (
+        AllDifferent,
+        BoolArray,
+        Cmp,
+        Count,
+        Element,
+        Groups,
+        IntArray,
+        IntVar,
+        Model,
+        Regular,
+        Table,
+    )
     from smtpuzzle.puzzles.frames.puzzle import Frames, FramesSolution
     from smtpuzzle.puzzles.frames.solve import FramesAnswer, FramesOptions, solve_frames
     from smtpuzzle.puzzles.maze.search import SearchResult as MazeSearchResult
@@ -42,17 +40,59 @@ if TYPE_CHECKING:
     from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
     from smtpuzzle.puzzles.nonogram.solve import NonogramAnswer, solve_nonogram
     from smtpuzzle.puzzles.tiling.counting import CountResult, count
+    from smtpuzzle.puzzles.tiling.puzzle import Piece, Placement, Tiling, TilingSolution
     from smtpuzzle.puzzles.tiling.solve import (
         TilingAnswer,
         TilingListing,
         list_tilings,
         solve_tiling,
     )
+    from smtpuzzle.result import Enumeration, Result, Stats, Status
 
-# The puzzle families' solvers load on first use (frames pulls in scipy, counting the
-# exact-cover engine and numba): `import smtpuzzle`, and so every command, starts faster.
-# Name -> (module, attribute).
+# Every public name loads on first use: `import smtpuzzle` takes no time (numpy, the solver
+# packages, numba and scipy come with the names that need them), so the command line starts
+# fast and catches Ctrl-C from its first moment. Name -> (module, attribute).
 _LAZY = {
+    "BACKENDS": ("smtpuzzle.backends", "BACKENDS"),
+    "Backend": ("smtpuzzle.backends", "Backend"),
+    "get_backend": ("smtpuzzle.backends", "get_backend"),
+    "CNF": ("smtpuzzle.backends.cnf", "CNF"),
+    "to_cnf": ("smtpuzzle.backends.cnf", "to_cnf"),
+    "load_suite": ("smtpuzzle.benchmark", "load_suite"),
+    "run_suites": ("smtpuzzle.benchmark", "run_suites"),
+    "summarise": ("smtpuzzle.benchmark", "summarise"),
+    "decode_answer": ("smtpuzzle.formats.dimacs", "decode_answer"),
+    "write_dimacs": ("smtpuzzle.formats.dimacs", "write_dimacs"),
+    "load_puzzle_file": ("smtpuzzle.formats.puzzle_toml", "load_puzzle_file"),
+    "parse_puzzle": ("smtpuzzle.formats.puzzle_toml", "parse_puzzle"),
+    "Board": ("smtpuzzle.geometry", "Board"),
+    "Shape": ("smtpuzzle.geometry", "Shape"),
+    "free_polyominoes": ("smtpuzzle.geometry", "free_polyominoes"),
+    "parse_picture": ("smtpuzzle.geometry", "parse_picture"),
+    "piece_set": ("smtpuzzle.geometry", "piece_set"),
+    "list_models": ("smtpuzzle.library", "list_models"),
+    "load": ("smtpuzzle.library", "load"),
+    "load_frames": ("smtpuzzle.library", "load_frames"),
+    "load_puzzle": ("smtpuzzle.library", "load_puzzle"),
+    "AllDifferent": ("smtpuzzle.model", "AllDifferent"),
+    "BoolArray": ("smtpuzzle.model", "BoolArray"),
+    "Cmp": ("smtpuzzle.model", "Cmp"),
+    "Count": ("smtpuzzle.model", "Count"),
+    "Element": ("smtpuzzle.model", "Element"),
+    "Groups": ("smtpuzzle.model", "Groups"),
+    "IntArray": ("smtpuzzle.model", "IntArray"),
+    "IntVar": ("smtpuzzle.model", "IntVar"),
+    "Model": ("smtpuzzle.model", "Model"),
+    "Regular": ("smtpuzzle.model", "Regular"),
+    "Table": ("smtpuzzle.model", "Table"),
+    "Piece": ("smtpuzzle.puzzles.tiling.puzzle", "Piece"),
+    "Placement": ("smtpuzzle.puzzles.tiling.puzzle", "Placement"),
+    "Tiling": ("smtpuzzle.puzzles.tiling.puzzle", "Tiling"),
+    "TilingSolution": ("smtpuzzle.puzzles.tiling.puzzle", "TilingSolution"),
+    "Enumeration": ("smtpuzzle.result", "Enumeration"),
+    "Result": ("smtpuzzle.result", "Result"),
+    "Stats": ("smtpuzzle.result", "Stats"),
+    "Status": ("smtpuzzle.result", "Status"),
     "CountResult": ("smtpuzzle.puzzles.tiling.counting", "CountResult"),
     "count": ("smtpuzzle.puzzles.tiling.counting", "count"),
     "load_nonogram": ("smtpuzzle.formats.nonogram_files", "load_nonogram"),

@@ -9,17 +9,32 @@ Back-end fixtures: a test that runs the same thing on several back ends takes on
   (ids like ``sat:minisat22``), for ``get_backend(*solver_variant)``.
 
 The sets themselves live in tests/helpers.py, for tests that need a set of their own.
+
+Hypothesis profiles: "default" (a few examples per property) and "slow" (many), loaded with
+--runslow.
 """
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.helpers import ANY_MODEL_BACKENDS, COVER_BACKENDS, SOLVER_VARIANTS, variant_id
+
+# Property tests (hypothesis): few examples by default, to keep CI fast; many with --runslow.
+# No deadline: the first example of a test may pay for imports or a numba compilation.
+settings.register_profile("default", max_examples=12, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("slow", max_examples=300, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--runslow", action="store_true", help="also run the slow oracles")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    settings.load_profile("slow" if config.getoption("--runslow") else "default")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -1,8 +1,10 @@
 """The ``smtpuzzle`` command: parse arguments, call the library, render the answer.
 
 One module per command family (library: list, show; solve; count; frames; cnf: export-cnf,
-decode; maze; bench), what they share in common. The puzzle families' heavy modules are
-imported inside the commands that use them, so that ``smtpuzzle --help`` starts fast.
+decode; maze; bench), what they share in common, the application in app. The puzzle
+families' heavy modules are imported inside the commands that use them, so that
+``smtpuzzle --help`` starts fast; and this module imports nothing at all until ``main``
+runs, so that Ctrl-C during start-up is caught like Ctrl-C at any other time.
 
 Exit codes: 0 answered (a solution, or a proof that there is none), 1 no answer (time
 limit or Ctrl-C), 2 bad input, 3 a solution failed verification (a bug: please report).
@@ -11,33 +13,34 @@ limit or Ctrl-C), 2 bad input, 3 a solution failed verification (a bug: please r
 from __future__ import annotations
 
 import sys
-
-import typer
-
-from smtpuzzle.cli import bench, cnf, count, frames, library, maze, solve
-
-app = typer.Typer(
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    help="Model combinatorial puzzles once; solve them with Z3, CP-SAT, SAT or any DIMACS solver.",
-)
-app.command("list")(library.list_cmd)
-app.command("show")(library.show)
-app.command("solve")(solve.solve)
-app.command("count")(count.count)
-app.command("frames")(frames.frames_cmd)
-app.command("export-cnf")(cnf.export_cnf)
-app.command("decode")(cnf.decode)
-app.add_typer(maze.app, name="maze")
-app.command("bench")(bench.bench)
+import time
+from typing import Any
 
 
 def main() -> None:
+    """The console entry point: the exit code is the command's; Ctrl-C at any moment,
+    start-up included, prints ``interrupted`` and exits with code 1. Time limits count
+    from here."""
+    started = time.perf_counter()
     try:
-        app()
+        from smtpuzzle.cli.app import interrupted, run  # typer, rich, the commands
+
+        try:
+            code = run(started=started)
+        except KeyboardInterrupt:
+            code = interrupted()
     except KeyboardInterrupt:
-        sys.exit(130)
+        sys.stderr.write("interrupted: stopped before any answer\n")
+        code = 1
+    sys.exit(code)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":  # the typer application, loaded on first use
+        from smtpuzzle.cli.app import app
+
+        return app
+    raise AttributeError(f"module 'smtpuzzle.cli' has no attribute {name!r}")
 
 
 __all__ = ["app", "main"]

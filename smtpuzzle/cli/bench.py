@@ -19,6 +19,7 @@ from smtpuzzle.cli.common import (
     interactive,
     out,
     progress,
+    time_limit_option,
 )
 
 
@@ -33,8 +34,8 @@ def bench(
     solver: Annotated[list[str] | None, typer.Option(
         help="A solver of the sat or z3 back end or an exact-cover kernel (repeatable: one "
              "configuration each).")] = None,
-    time_limit: Annotated[float | None, typer.Option(
-        help="Seconds per run (default: each suite's own, else 60).")] = None,
+    time_limit: Annotated[float | None, time_limit_option(
+        "Seconds per run (default: each suite's own, else 60).")] = None,
     repeat: Annotated[int, typer.Option(min=1, help="Runs of each; medians are shown.")] = 1,
     out_dir: Annotated[Path, typer.Option("--out", help="Where results.json, .csv, .png and "
                                                         ".svg go.")] = Path("bench-results"),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import functools
 import json
+import math
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Annotated, Any, TypeVar, cast
@@ -16,6 +18,7 @@ from rich.progress import Progress, ProgressColumn
 
 from smtpuzzle.errors import PuzzleError, VerificationError
 
+_started = [time.perf_counter()]  # when the command started: see mark_start, budget
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -27,6 +30,38 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 RayOpt = Annotated[str | None, typer.Option(
     help="Run the sub-problems on a Ray cluster: its address, auto (the cluster this machine "
          "is in) or local (a private instance here); needs pip install 'smtpuzzle[ray]'.")]
+
+
+
+def seconds(text: str) -> float:
+    """A time limit: a positive, finite number of seconds (nan, inf, 0 and negatives are
+    usage errors, as is anything that is not a number)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise typer.BadParameter(f"a time limit is a positive number of seconds, not {text!r}")
+    return value
+
+
+def budget(time_limit: float | None) -> float | None:
+    """What is left of a command's ``--time-limit``: the limit counts from the start of the
+    command line (start-up and reading the puzzle included), not from the search's start."""
+    if time_limit is None:
+        return None
+    return max(time_limit - (time.perf_counter() - _started[0]), 0.001)
+
+
+def mark_start(at: float | None = None) -> None:
+    """Set when the command started (a ``time.perf_counter()`` value; default now)."""
+    _started[0] = time.perf_counter() if at is None else at
+
+
+def time_limit_option(help_text: str) -> Any:
+    """The --time-limit option, checked by :func:`seconds`."""
+    return typer.Option("--time-limit", help=help_text, parser=seconds, metavar="SECONDS")
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,8 +78,12 @@ def friendly(fn: F) -> F:
             err.print(f"[red]error:[/red] {escape(str(exc))}", markup=True)
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except VerificationError as exc:
-            err.print(f"[red]verification failed (a bug, please report):[/red] {exc}")
+            err.print(f"[red]verification failed (a bug, please report):[/red] "
+                      f"{escape(str(exc))}")
             raise typer.Exit(EXIT_UNVERIFIED) from None
+        except KeyboardInterrupt:  # Ctrl-C that no answer caught: nothing to show
+            err.print("interrupted: stopped before any answer")
+            raise typer.Exit(EXIT_UNKNOWN) from None
 
     return cast(F, wrapper)
 

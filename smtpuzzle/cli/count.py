@@ -16,11 +16,13 @@ from smtpuzzle.cli.common import (
     JsonOpt,
     ModelArg,
     RayOpt,
+    budget,
     friendly,
     interactive,
     out,
     print_json,
     progress,
+    time_limit_option,
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.cli.solve import list_solutions
@@ -36,7 +38,8 @@ def count(
     raw: Annotated[bool, typer.Option(
         "--raw", help="Count every placement-distinct solution, not classes.")] = False,
     workers: Annotated[int, typer.Option(help="Processes sharing the sub-problems.", min=1)] = 1,
-    time_limit: Annotated[float | None, typer.Option(help="Seconds; then report so far.")] = None,
+    time_limit: Annotated[float | None, time_limit_option(
+        "Seconds; then report so far.")] = None,
     ray: RayOpt = None,
     checkpoint: Annotated[Path | None, typer.Option(
         help="Record each finished sub-problem in this JSON file, and resume from it: "
@@ -62,7 +65,8 @@ def count(
         if workers > 1 or ray or checkpoint:
             raise PuzzleError("--limit lists solutions in one process: leave out --workers, "
                               "--ray and --checkpoint")
-        list_solutions(tiling, backend, solver, limit, not raw, time_limit, as_json, files)
+        list_solutions(tiling, backend, solver, limit, not raw, budget(time_limit), as_json,
+                       files)
         return
     from smtpuzzle.puzzles.tiling import counting
 
@@ -79,7 +83,7 @@ def count(
             bar.update(task, completed=done, total=total, found=found, rate=f"{rate:,.0f}")
 
         result = counting.count(tiling, backend, solver, distinct=not raw, workers=workers,
-                                time_limit=time_limit, progress=on_progress, ray=ray,
+                                time_limit=budget(time_limit), progress=on_progress, ray=ray,
                                 checkpoint=checkpoint)
     if as_json:
         print_json(result.as_json())

@@ -15,11 +15,13 @@ from smtpuzzle.cli.common import (
     JsonOpt,
     ModelArg,
     RayOpt,
+    budget,
     friendly,
     interactive,
     out,
     print_json,
     progress,
+    time_limit_option,
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
@@ -48,7 +50,7 @@ def frames_cmd(
     limit: Annotated[int | None, typer.Option(help="List at most N answers.", min=1)] = None,
     workers: Annotated[int, typer.Option(help="Processes for stage 1.", min=1)] = 1,
     ray: RayOpt = None,
-    time_limit: Annotated[float | None, typer.Option(help="Seconds; then report so far.")]
+    time_limit: Annotated[float | None, time_limit_option("Seconds; then report so far.")]
     = None,
     hole: Annotated[str | None, typer.Option(
         help="Frames with a hole to place: fix it at ROW,COL (default: try each place).")]
@@ -86,7 +88,7 @@ def frames_cmd(
     options = FramesOptions(backend=backend, solver=solver, stage2=stage2,
                             stage2_model=stage2_model,
                             limit=None if all_solutions else (limit or 1), workers=workers,
-                            time_limit=time_limit, hole=hole_at, method=method,
+                            time_limit=budget(time_limit), hole=hole_at, method=method,
                             max_sets=max_sets, cache=not no_cache, ray=ray, seed=seed)
     columns = [TextColumn("[bold]{task.description}"), BarColumn(),
                TextColumn("{task.fields[info]}"), TimeElapsedColumn()]

@@ -13,11 +13,13 @@ from rich.progress import TextColumn, TimeElapsedColumn
 from smtpuzzle.cli.common import (
     EXIT_UNKNOWN,
     JsonOpt,
+    budget,
     friendly,
     interactive,
     out,
     print_json,
     progress,
+    time_limit_option,
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.puzzles.maze import cases
@@ -71,7 +73,7 @@ def search(
                                               "(re-solve) or local (annealing: finds "
                                               "strings, cannot prove none exists).")] = "mdd",
     solver: Annotated[str | None, typer.Option(help="sat: the PySAT solver.")] = None,
-    time_limit: Annotated[float | None, typer.Option(help="Seconds; then unknown.")] = None,
+    time_limit: Annotated[float | None, time_limit_option("Seconds; then unknown.")] = None,
     export_cnf: Annotated[Path | None, typer.Option(
         "--export-cnf", help="Write the final formula as DIMACS CNF.")] = None,
     seed: Annotated[int, typer.Option(help="local: the random seed.")] = 0,
@@ -85,7 +87,7 @@ def search(
     with progress(*columns, show=interactive(as_json)) as bar:
         task = bar.add_task("searching", info="")
         result = search_maze(
-            pattern, size, backend, solver, time_limit,
+            pattern, size, backend, solver, budget(time_limit),
             progress=lambda n, t: bar.update(task, info=f"{n} mazes added, solver {t:.1f} s"),
             export_cnf=export_cnf,
             local_progress=lambda r, b: bar.update(

@@ -7,17 +7,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from smtpuzzle.backends import BACKENDS
 from smtpuzzle.cli.common import (
     EXIT_UNKNOWN,
     JsonOpt,
     ModelArg,
+    budget,
+    err,
     friendly,
     interactive,
     out,
     print_json,
     spinner,
+    time_limit_option,
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
@@ -40,7 +44,8 @@ def solve(
     solver: Annotated[str | None, typer.Option(
         help="sat: the PySAT solver (cadical195, minisat22, glucose4, lingeling...); "
              "z3: default, general or qffd; exact-cover: the kernel, auto, sweep or mrv.")] = None,
-    time_limit: Annotated[float | None, typer.Option(help="Seconds; then answer unknown.")] = None,
+    time_limit: Annotated[float | None, time_limit_option(
+        "Seconds; then answer unknown.")] = None,
     all_solutions: Annotated[bool, typer.Option("--all", help="List every solution.")] = False,
     limit: Annotated[int | None, typer.Option(help="List at most N solutions.", min=1)] = None,
     distinct: Annotated[bool, typer.Option(
@@ -84,14 +89,15 @@ def solve(
 
         limit_n = None if all_solutions else (
             limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
-        solve_sudokus(puzzle, backend or "cpsat", solver, time_limit, limit_n,
+        solve_sudokus(puzzle, backend or "cpsat", solver, budget(time_limit), limit_n,
                       count_solutions or all_solutions or limit is not None, as_json)
         return
     if puzzle.family == "nonogram":
+        _warn_of_the_goal(model, puzzle)
         limit_n = None if all_solutions else (
             limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
         _solve_nonogram(puzzle, backend, solver, encoding, not no_presolve, not no_probing,
-                        not no_guess, time_limit, limit_n,
+                        not no_guess, budget(time_limit), limit_n,
                         count_solutions or all_solutions or limit is not None,
                         all_solutions or (limit is not None and not count_solutions), files,
                         mark_cells, as_json)
@@ -104,11 +110,11 @@ def solve(
         raise PuzzleError(f"{', '.join(used)}: for nonograms only ({model} is a tiling)")
     if all_solutions or limit is not None:
         list_solutions(puzzle, backend, solver, None if all_solutions else limit, distinct,
-                       time_limit, as_json, files)
+                       budget(time_limit), as_json, files)
         return
     if distinct:
         raise PuzzleError("--distinct goes with --all or --limit")
-    _solve_tiling(puzzle, backend, solver, time_limit, files, as_json)
+    _solve_tiling(puzzle, backend, solver, budget(time_limit), files, as_json)
 
 
 def _solve_tiling(tiling: Tiling, backend: str | None, solver: str | None,
@@ -222,9 +228,12 @@ def _solve_nonogram(puzzle: Nonogram, backend: str | None, solver: str | None,
 
         files.write(drawing if shown else None, lambda: [drawing()] if shown else [],
                     puzzle.name, ans.as_json(with_solutions=False), puzzle.title)
+    goal = puzzle.goal_report(shown)
     if as_json:
         data = ans.as_json(with_solutions=False)
         data["solutions"] = shown
+        if goal is not None:
+            data["goal"] = goal[1]
         print_json({"model": puzzle.name, **data})
     else:
         pre = ans.presolve
@@ -246,5 +255,16 @@ def _solve_nonogram(puzzle: Nonogram, backend: str | None, solver: str | None,
         if shown:
             out.print(nonogram_picture(shown), end="")
             out.print("[dim]verified[/dim]")
+        if goal is not None:
+            out.print(goal[0])
     if ans.status == "unknown" or (counting and not ans.complete and limit is None):
         raise typer.Exit(EXIT_UNKNOWN)
+
+
+def _warn_of_the_goal(model: str, puzzle: Nonogram) -> None:
+    """A file's goal picture that contradicts its clues: a warning (the clues are solved)."""
+    mismatch = puzzle.goal_mismatch()
+    if mismatch is not None:
+        where = f"{model}:{puzzle.goal_line}" if puzzle.goal_line else model
+        err.print(f"[yellow]warning:[/yellow] {escape(where)}: the goal contradicts the clues "
+                  f"({mismatch}); the clues are solved")
