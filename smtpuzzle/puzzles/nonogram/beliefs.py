@@ -1,4 +1,4 @@
-"""Guessing a nonogram's open cells by belief propagation (compiled with numba).
+"""Guessing a nonogram's open cells by belief propagation (numba kernels).
 
 Each line is a factor over its cells and each cell lies in two lines, a row and a column.
 A line tells each of its cells how likely it is filled, given the clue and what the
@@ -20,19 +20,20 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
 
-from smtpuzzle.puzzles.nonogram.linesolve import clue_arrays
+from smtpuzzle.kernels import for_size, kernel
+from smtpuzzle.puzzles.nonogram.linesolve import LARGEST_IN_PYTHON, clue_arrays
 from smtpuzzle.puzzles.nonogram.puzzle import UNKNOWN, Nonogram
 
 SWEEPS = 200  # at most; messages usually settle much sooner
-SWEEPS_PER_CHECK = 10  # sweeps between deadline checks
+SWEEPS_PER_CHECK = 10  # sweeps between deadline checks, at most
+CHECK_S = 0.05  # seconds of work between deadline checks, about
 DAMPING = 0.5  # share of the old message kept: loopy propagation oscillates without it
 SETTLED = 1e-4  # largest change of a message that counts as settled
 _FLOOR = 1e-4  # messages stay inside [_FLOOR, 1 - _FLOOR]: no guess is ever certain
 
 
-@njit(cache=True)
+@kernel
 def _line_messages(cells, clue, incoming, out):  # pragma: no cover - compiled
     """``out[i]``: the probability that cell i is filled, from this line's placements
     weighted by ``incoming`` (the crossing lines' messages) at every cell but i. False
@@ -103,7 +104,7 @@ def _line_messages(cells, clue, incoming, out):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True)
+@kernel
 def _propagate_beliefs(grid, flat, offs, rows, cols, sweeps, damping,
                        settled):  # pragma: no cover - compiled
     """Rows update their messages from the columns', then columns from the rows', at most
@@ -140,17 +141,26 @@ def beliefs(puzzle: Nonogram, known: np.ndarray,
     else between. None when some line cannot be placed at all (then there is no
     solution; line solving would have found that first). At the ``deadline`` (a
     ``time.perf_counter()`` value) the messages so far make the beliefs."""
+    for_size(__name__, puzzle.height * puzzle.width, LARGEST_IN_PYTHON)
     flat, offs = clue_arrays(puzzle)
     grid = np.asarray(known, dtype=np.int8)
     rows = np.full(grid.shape, 0.5)
     cols = np.full(grid.shape, 0.5)
-    for _ in range(0, SWEEPS, SWEEPS_PER_CHECK):
-        state = _propagate_beliefs(grid, flat, offs, rows, cols, SWEEPS_PER_CHECK, DAMPING,
-                                   SETTLED)
+    done, chunk = 0, 1
+    while done < SWEEPS:
+        started = time.perf_counter()
+        state = _propagate_beliefs(grid, flat, offs, rows, cols, chunk, DAMPING, SETTLED)
+        done += chunk
         if state == 0:
             return None
-        if state == 1 or (deadline is not None and time.perf_counter() > deadline):
+        now = time.perf_counter()
+        if state == 1 or (deadline is not None and now > deadline):
             break
+        # As many sweeps as take about CHECK_S, at most SWEEPS_PER_CHECK, between deadline
+        # checks: a sweep of a large grid takes long, and the deadline must hold.
+        per_sweep = (now - started) / chunk
+        chunk = int(min(max(CHECK_S / max(per_sweep, 1e-9), 1), SWEEPS_PER_CHECK,
+                        SWEEPS - done))
     both, neither = rows * cols, (1.0 - rows) * (1.0 - cols)
     out = both / (both + neither)
     out[grid != UNKNOWN] = grid[grid != UNKNOWN]

@@ -1,4 +1,4 @@
-"""Nonogram presolve: exact line solving to a fixpoint, then probing (compiled with numba).
+"""Nonogram presolve: exact line solving to a fixpoint, then probing (numba kernels).
 
 A line is settled exactly: with F (prefixes that hold the first j runs) and B (suffixes that
 hold runs j..k), a cell can be filled iff some run placement consistent with both covers
@@ -16,14 +16,18 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from smtpuzzle.kernels import for_size, kernel
 from smtpuzzle.puzzles.nonogram.puzzle import UNKNOWN, Nonogram
 
-PROBE_CHUNK = 64  # probes between deadline checks
+PROBE_CHUNK = 64  # probes between deadline checks, at most
+CHECK_S = 0.05  # seconds of work between deadline checks, about
+# Puzzles up to this many cells are line-solved in plain Python, faster than numba loads
+# (bench/RESULTS.md, "Hardening (issue 23)"); larger ones by the compiled kernels.
+LARGEST_IN_PYTHON = 400
 
 
-@njit(cache=True)
+@kernel
 def _solve_line(cells, clue):  # pragma: no cover - compiled
     """Settle one line in place; -1 on contradiction, else the number of cells fixed.
 
@@ -37,7 +41,7 @@ def _solve_line(cells, clue):  # pragma: no cover - compiled
     return fixed
 
 
-@njit(cache=True)
+@kernel
 def _settle(cells, clue):  # pragma: no cover - compiled
     n, k = cells.shape[0], clue.shape[0]
     emp = np.zeros(n + 1, np.int64)
@@ -106,7 +110,7 @@ def _settle(cells, clue):  # pragma: no cover - compiled
     return fixed
 
 
-@njit(cache=True)
+@kernel
 def _sweep(lines, dirty, other_dirty, flat, offs, base):  # pragma: no cover - compiled
     """Line-solve the dirty lines of ``lines`` (rows of the grid, or of its transpose);
     a changed cell makes its crossing line dirty. -1 on contradiction, else 1 if any line
@@ -129,7 +133,7 @@ def _sweep(lines, dirty, other_dirty, flat, offs, base):  # pragma: no cover - c
     return busy
 
 
-@njit(cache=True)
+@kernel
 def _propagate(grid, flat, offs, row_dirty, col_dirty):  # pragma: no cover - compiled
     """Line-solve dirty lines until nothing changes; False on contradiction."""
     while True:
@@ -143,7 +147,7 @@ def _propagate(grid, flat, offs, row_dirty, col_dirty):  # pragma: no cover - co
             return True
 
 
-@njit(cache=True)
+@kernel
 def _try(grid, flat, offs, r, c, v):  # pragma: no cover - compiled
     h, w = grid.shape
     g = grid.copy()
@@ -155,7 +159,7 @@ def _try(grid, flat, offs, r, c, v):  # pragma: no cover - compiled
     return _propagate(g, flat, offs, rd, cd), g
 
 
-@njit(cache=True)
+@kernel
 def _probe(grid, flat, offs, first, max_probes):  # pragma: no cover - compiled
     """Probe unknown cells from cell index ``first`` on, at most ``max_probes`` of them.
     Returns (status, next cell index, learnt): status 0 contradiction, 1 ok."""
@@ -227,6 +231,7 @@ def presolve(puzzle: Nonogram, probing: bool = True, deadline: float | None = No
     """Line-solve to a fixpoint, then (optionally) probe until nothing more is learnt or the
     ``deadline`` (a ``time.perf_counter()`` value) passes; probing stops early, never wrong."""
     t0 = time.perf_counter()
+    for_size(__name__, puzzle.height * puzzle.width, LARGEST_IN_PYTHON)
     flat, offs = clue_arrays(puzzle)
     grid = np.full((puzzle.height, puzzle.width), UNKNOWN, dtype=np.int8)
     ok = _propagate(grid, flat, offs, np.ones(puzzle.height, np.bool_),
@@ -235,12 +240,18 @@ def presolve(puzzle: Nonogram, probing: bool = True, deadline: float | None = No
     line_grid = grid.copy()
     complete = True
     if ok and probing:
-        first, learnt = 0, False
+        first, learnt, chunk = 0, False, 1
         while (grid == UNKNOWN).any():
-            if deadline is not None and time.perf_counter() > deadline:
+            now = time.perf_counter()
+            if deadline is not None and now > deadline:
                 complete = False
                 break
-            status, first, got = _probe(grid, flat, offs, first, PROBE_CHUNK)
+            status, after, got = _probe(grid, flat, offs, first, chunk)
+            # As many probes as take about CHECK_S, at most PROBE_CHUNK, between deadline
+            # checks: a large grid's probes take long, and the deadline must hold.
+            per_probe = (time.perf_counter() - now) / max(after - first, 1)
+            chunk = int(min(max(CHECK_S / max(per_probe, 1e-9), 1), PROBE_CHUNK))
+            first = after
             learnt |= got
             if status == 0:
                 ok = False

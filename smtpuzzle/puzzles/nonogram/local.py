@@ -15,7 +15,8 @@ import time
 
 import numpy as np
 
-from smtpuzzle.puzzles.nonogram.linesolve import _propagate, _try, clue_arrays
+from smtpuzzle.kernels import for_size
+from smtpuzzle.puzzles.nonogram import linesolve
 from smtpuzzle.puzzles.nonogram.puzzle import Nonogram, grid_array, grid_strings
 
 WINDOW = 16  # cells a side; windows overlap by 12, so any patch up to 13 x 13 fits one
@@ -51,7 +52,7 @@ def _complete(grid: np.ndarray, flat: np.ndarray, offs: np.ndarray, box: tuple[i
         return grid
     r, c = open_cells[0] + (r0, c0)
     for v in (1, 0):
-        ok, g = _try(grid, flat, offs, r, c, v)
+        ok, g = linesolve._try(grid, flat, offs, r, c, v)
         if ok:
             done = _complete(g, flat, offs, box, budget)
             if done is not None:
@@ -63,8 +64,9 @@ def nearby_solution(puzzle: Nonogram, solution: list[str],
                     deadline: float | None = None) -> list[str] | None:
     """Another solution that differs from ``solution`` only inside one window, if the
     windows show one before ``deadline``."""
+    for_size(linesolve.__name__, puzzle.height * puzzle.width, linesolve.LARGEST_IN_PYTHON)
     first = grid_array(solution).astype(np.int8)
-    flat, offs = clue_arrays(puzzle)
+    flat, offs = linesolve.clue_arrays(puzzle)
     h, w = first.shape
     size_r, size_c = min(WINDOW, h), min(WINDOW, w)
     for r0 in _offsets(h, size_r):
@@ -74,10 +76,10 @@ def nearby_solution(puzzle: Nonogram, solution: list[str],
             box = (r0, r0 + size_r, c0, c0 + size_c)
             g = first.copy()
             g[box[0]:box[1], box[2]:box[3]] = -1
-            if not _propagate(g, flat, offs, *_dirty(g, *box)):
+            if not linesolve._propagate(g, flat, offs, *_dirty(g, *box)):
                 continue  # cannot happen for a true solution; nothing to learn here
             for r, c in np.argwhere(g == -1):
-                ok, flipped = _try(g, flat, offs, r, c, 1 - int(first[r, c]))
+                ok, flipped = linesolve._try(g, flat, offs, r, c, 1 - int(first[r, c]))
                 if not ok:
                     continue
                 done = _complete(flipped, flat, offs, box, [NODES])

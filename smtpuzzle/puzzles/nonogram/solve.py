@@ -277,11 +277,13 @@ def _decide_by_symmetry(puzzle: Nonogram, engine: Any, encoding: str,
         for i, g in enumerate(searches):
             if i in settled:
                 continue
-            left = budget if deadline is None else min(budget, deadline - time.perf_counter())
-            if left <= 0:
+            if deadline is not None and deadline <= time.perf_counter():
                 return "unknown", [first] if first else [], False, stats
-            result = engine.solve(_restricted(puzzle, encoding, known, guess_cells, g, first),
-                                  time_limit=left)
+            model = _restricted(puzzle, encoding, known, guess_cells, g, first)
+            left = budget if deadline is None else min(budget, deadline - time.perf_counter())
+            if left <= 0:  # building the model took what was left
+                return "unknown", [first] if first else [], False, stats
+            result = engine.solve(model, time_limit=left)
             stats = result.stats
             if result.status is Status.UNSAT:
                 if g is None:  # nothing (else) anywhere

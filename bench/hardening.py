@@ -1,0 +1,208 @@
+"""Start-up and time limits of the command line, as a user meets them (issue 23).
+
+    python bench/hardening.py startup [--repeat 10]
+    python bench/hardening.py limits [--repeat 1] [--quick]
+    python bench/hardening.py memory
+
+``startup``: wall time of whole ``smtpuzzle`` processes, run one after another: ``--help``,
+a trivial nonogram (5x10) and a trivial tiling (2x3 with dominoes), pentomino-6x10; the
+targets are 0.3 s for ``--help`` and 0.6 s for the trivial solves.
+
+``limits``: commands that cannot finish in their ``--time-limit`` (a random 200x200
+nonogram, listings and counts on every back end, frames, maze searches); each must answer
+(with what it has, marked incomplete) within limit + 10% + 0.5 s of wall time.
+
+``memory``: the peak memory of building ever larger tiling models, against the estimate
+that refuses models beyond the memory available.
+
+Each prints a Markdown table for bench/RESULTS.md. Every process is a fresh interpreter,
+as a user's command is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def smtpuzzle(*args: str, timeout: float = 600) -> tuple[float, subprocess.CompletedProcess]:
+    """Run ``smtpuzzle ARGS`` in a fresh interpreter: (wall seconds, the process)."""
+    t0 = time.perf_counter()
+    p = subprocess.run([sys.executable, "-m", "smtpuzzle", *args], capture_output=True,
+                       text=True, env=ENV, cwd=ROOT, timeout=timeout)
+    return time.perf_counter() - t0, p
+
+
+def random_nonogram(height: int, width: int, seed: int, density: float = 0.5) -> str:
+    """A .clues file of a random picture's clues."""
+    grid = np.random.default_rng(seed).random((height, width)) < density
+
+    def clue(line: np.ndarray) -> str:
+        runs = [len(r) for r in "".join("#" if v else "." for v in line).split(".") if r]
+        return " ".join(map(str, runs)) or "0"
+
+    return ("rows:\n" + "\n".join(clue(r) for r in grid) + "\ncolumns:\n"
+            + "\n".join(clue(c) for c in grid.T) + "\n")
+
+
+TRIVIAL_TILING = '[board]\nsize = [2, 3]\n\n[[pieces]]\nname = "I2"\npicture = "##"\ncount = 3\n'
+
+
+def startup(repeat: int, workdir: Path) -> None:
+    tiny_nonogram = workdir / "tiny-5x10.clues"
+    tiny_nonogram.write_text(random_nonogram(5, 10, seed=1))
+    tiny_tiling = workdir / "tiny-2x3.toml"
+    tiny_tiling.write_text(TRIVIAL_TILING)
+    commands = [("--help", ["--help"], 0.3),
+                ("trivial nonogram (5x10)", ["solve", str(tiny_nonogram)], 0.6),
+                ("trivial tiling (2x3, dominoes)", ["solve", str(tiny_tiling)], 0.6),
+                ("trivial tiling, --backend sat", ["solve", str(tiny_tiling), "--backend",
+                                                   "sat"], None),
+                ("pentomino-6x10", ["solve", "pentomino-6x10"], None)]
+    for _, args, _ in commands:  # once each first: numba's and Python's caches are warm
+        smtpuzzle(*args)
+    times: dict[str, list[float]] = {name: [] for name, _, _ in commands}
+    for _ in range(repeat):  # interleaved, so that machine noise hits them alike
+        for name, args, _ in commands:
+            wall, p = smtpuzzle(*args)
+            assert p.returncode == 0, (args, p.stderr)
+            times[name].append(wall)
+    print(f"| command | target s | median s | min s | max s | runs |\n"
+          f"| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name, _, target in commands:
+        t = times[name]
+        mark = "" if target is None else (f"{target}" + (" met" if statistics.median(t) <= target
+                                                         else " MISSED"))
+        print(f"| {name} | {mark} | {statistics.median(t):.3f} | {min(t):.3f} | "
+              f"{max(t):.3f} | {len(t)} |")
+
+
+def limits(repeat: int, quick: bool, workdir: Path) -> None:
+    big = workdir / "random-200x200.clues"
+    big.write_text(random_nonogram(200, 200, seed=23, density=0.5))
+    sparse = workdir / "random-200x200-sparse.clues"
+    sparse.write_text(random_nonogram(200, 200, seed=24, density=0.35))
+    long = 10 if quick else 20
+    cases = [
+        ("random 200x200 nonogram", ["solve", str(big)], long),
+        ("random 200x200 nonogram, sparse", ["solve", str(sparse)], long),
+        ("200x200 nonogram, cpsat", ["solve", str(big), "--backend", "cpsat"], long),
+        ("200x200 nonogram, z3", ["solve", str(sparse), "--backend", "z3"], long),
+        ("200x200 nonogram --count", ["solve", str(sparse), "--count"], 5),
+        ("solve --all pentomino-6x10, sat", ["solve", "pentomino-6x10", "--all", "--backend",
+                                             "sat"], 5),
+        ("solve --all pentomino-6x10, cpsat", ["solve", "pentomino-6x10", "--all",
+                                               "--backend", "cpsat"], 5),
+        ("count pentomino-8x8-center-hole, z3", ["count", "pentomino-8x8-center-hole",
+                                                 "--backend", "z3"], 5),
+        ("count pentomino-8x8-center-hole, exact cover", ["count",
+                                                          "pentomino-8x8-center-hole",
+                                                          "--raw"], 3),
+        ("count pentomino-3x20 --workers 2, sat", ["count", "pentomino-3x20", "--backend",
+                                                   "sat", "--workers", "2"], 5),
+        ("frames pentahex-6x9x5 --method lazy", ["frames", "pentahex-6x9x5", "--method",
+                                                 "lazy"], 10),
+        ("frames heptomino-8x8x12 --method dive", ["frames", "heptomino-8x8x12", "--method",
+                                                   "dive", "--hole", "3,3"], 10),
+        ("maze search 29 stars 4x4, local", ["maze", "search", "*" * 29, "--size", "4",
+                                             "--backend", "local", "--seed", "5"], 3),
+        ("maze search 28 stars 4x4, sat", ["maze", "search", "*" * 28, "--size", "4",
+                                           "--backend", "sat"], 5),
+        ("maze search 28 stars 4x4, z3", ["maze", "search", "*" * 28, "--size", "4",
+                                          "--backend", "z3"], 5),
+    ]
+    print("| command | --time-limit s | allowed s | wall s (each run) | answer | within |\n"
+          "| --- | ---: | ---: | --- | --- | --- |")
+    for name, args, limit in cases:
+        allowed = limit * 1.1 + 0.5
+        walls, answers = [], []
+        for _ in range(repeat):
+            wall, p = smtpuzzle(*args, "--time-limit", str(limit), "--json",
+                                timeout=limit * 3 + 60)
+            walls.append(wall)
+            answers.append(_answer(p))
+        ok = "yes" if max(walls) <= allowed else "NO"
+        print(f"| {name} | {limit} | {allowed:.1f} | "
+              f"{', '.join(f'{w:.2f}' for w in walls)} | {', '.join(sorted(set(answers)))} | "
+              f"{ok} |", flush=True)
+
+
+def _answer(p: subprocess.CompletedProcess) -> str:
+    """The status (or count) a --json answer gives, and its exit code."""
+    try:
+        data = json.loads(p.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return f"exit {p.returncode}: {p.stderr.strip()[-80:]}"
+    what = data.get("status", data.get("count", "?"))
+    if "complete" in data and "status" not in data:
+        what = f"{what}{'' if data['complete'] else ' (incomplete)'}"
+    return f"{what}, exit {p.returncode}"
+
+
+MEMORY_MODEL = """[board]
+size = [{n}, {n}]
+[[pieces]]
+set = "tetrominoes"
+max = {most}
+"""
+
+
+def memory(workdir: Path) -> None:
+    """Peak resident memory of `smtpuzzle export-cnf` (placements, model, CNF) and of
+    placing and modelling alone, against Tiling.estimate_bytes."""
+    code = """
+import resource, sys
+from smtpuzzle.library import load
+t = load(sys.argv[1])
+est = t.estimate_bytes()
+m = t.build_model()
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(t.num_placements, est, peak)
+"""
+    base = subprocess.run([sys.executable, "-c", "import resource, smtpuzzle.library, "
+                           "numpy; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss"
+                           " * 1024)"], capture_output=True, text=True, env=ENV)
+    baseline = int(base.stdout)
+    print(f"baseline (interpreter and imports): {baseline / 1e6:.0f} MB\n")
+    print("| N | placements | estimate MB | peak above baseline MB | ratio |\n"
+          "| ---: | ---: | ---: | ---: | ---: |")
+    for n in (64, 128, 256, 384):
+        path = workdir / f"tetrominoes-{n}.toml"
+        path.write_text(MEMORY_MODEL.format(n=n, most=n * n))
+        p = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                           text=True, env=ENV)
+        placements, est, peak = map(int, p.stdout.split())
+        used = peak - baseline
+        print(f"| {n} | {placements:,} | {est / 1e6:,.0f} | {used / 1e6:,.0f} | "
+              f"{est / used:.2f} |", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("what", choices=["startup", "limits", "memory"])
+    ap.add_argument("--repeat", type=int, default=None)
+    ap.add_argument("--quick", action="store_true", help="limits: 10 s instead of 20")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        if args.what == "startup":
+            startup(args.repeat or 10, Path(d))
+        elif args.what == "limits":
+            limits(args.repeat or 1, args.quick, Path(d))
+        else:
+            memory(Path(d))
+
+
+if __name__ == "__main__":
+    main()
