@@ -43,6 +43,7 @@ DEFAULT_BACKEND = "sat"  # CaDiCaL, guided by the guesses: bench/RESULTS.md, "Se
 SYMMETRIC_TRY_S = 20.0  # first round's time per search when clues have symmetries
 Guesses = tuple[np.ndarray, np.ndarray]  # cells (row-major) and the values guessed
 GUESS_SHARE = 0.5  # the most confident share of the open cells that the back end assumes
+PRESOLVE_SHARE = 0.8  # of a time limit, at most, for probing and beliefs
 
 
 @dataclass
@@ -140,6 +141,8 @@ def solve_nonogram(
     engine = get_backend(backend, solver)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
+    # Probing and the beliefs stop in time to leave the back end a share of the limit.
+    early = None if time_limit is None else start + PRESOLVE_SHARE * time_limit
     pre: Presolve | None = None
     known = None
     guess_cells: Guesses | None = None
@@ -154,7 +157,7 @@ def solve_nonogram(
 
     try:
         if use_presolve:
-            pre = presolve(puzzle, probing=probing, deadline=deadline)
+            pre = presolve(puzzle, probing=probing, deadline=early)
             if pre.contradiction:
                 return answer("none", [], True)
             if pre.solved:
@@ -163,11 +166,13 @@ def solve_nonogram(
         if guess and engine.capabilities.guided:
             grid = known if known is not None else np.full(
                 (puzzle.height, puzzle.width), UNKNOWN, dtype=np.int8)
-            belief = beliefs(puzzle, grid, deadline)
+            belief = beliefs(puzzle, grid, early)
             if belief is not None:
                 guess_cells = guesses(grid, belief, GUESS_SHARE)
     except KeyboardInterrupt:
         return answer("unknown", [], False, interrupted=True)
+    if deadline is not None and time.perf_counter() >= deadline:
+        return answer("unknown", [], False)  # no time left to build a model
     symmetries = clue_symmetries(puzzle) if limit == 2 else []
     if symmetries:
         notes: list[str] = []
