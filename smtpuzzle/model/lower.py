@@ -230,6 +230,9 @@ def _linear(out: Model, enc: _Encoding, batch: Linear) -> None:
             lit = _single(enc, int(xs[0]), int(xc[0]), code, rhs)
             out.add_clauses([[lit] if e == 0 else [-e, lit]])
             continue
+        if len(xs) == 0 and e == 0 and code != NE and (bc == 1).all():
+            out.add_cardinality([bs], {EQ: "==", LE: "<=", GE: ">="}[code], rhs)  # counts
+            continue
         # Unit coefficients over a small range: a decision diagram on partial sums (strong
         # propagation, small); anything else (SEND+MORE's weights) pseudo-boolean.
         span = int((enc.hi[xs] - enc.lo[xs]).sum()) + len(bs)
