@@ -79,8 +79,8 @@ def startup(repeat: int, workdir: Path) -> None:
             wall, p = smtpuzzle(*args)
             assert p.returncode == 0, (args, p.stderr)
             times[name].append(wall)
-    print(f"| command | target s | median s | min s | max s | runs |\n"
-          f"| --- | ---: | ---: | ---: | ---: | ---: |")
+    print("| command | target s | median s | min s | max s | runs |\n"
+          "| --- | ---: | ---: | ---: | ---: | ---: |")
     for name, _, target in commands:
         t = times[name]
         mark = "" if target is None else (f"{target}" + (" met" if statistics.median(t) <= target
