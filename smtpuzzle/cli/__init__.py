@@ -12,6 +12,7 @@ limit or Ctrl-C), 2 bad input, 3 a solution failed verification (a bug: please r
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import Any
@@ -31,7 +32,10 @@ def main() -> None:
             code = interrupted()
     except KeyboardInterrupt:
         sys.stderr.write("interrupted: stopped before any answer\n")
-        code = 1
+        sys.stderr.flush()
+        # Nothing has started yet: leave at once. A plain exit could still end by the
+        # signal (exit status -2 seen in CI) when the interrupt landed inside an import.
+        os._exit(1)
     sys.exit(code)
 
 
