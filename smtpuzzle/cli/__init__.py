@@ -12,7 +12,7 @@ limit or Ctrl-C), 2 bad input, 3 a solution failed verification (a bug: please r
 
 from __future__ import annotations
 
-import os
+import signal
 import sys
 import time
 from typing import Any
@@ -23,19 +23,22 @@ def main() -> None:
     start-up included, prints ``interrupted`` and exits with code 1. Time limits count
     from here."""
     started = time.perf_counter()
+    # During start-up Ctrl-C is only noted: an interrupt inside a compiled module's import
+    # surfaces as an ImportError traceback, or ends the process by the signal (both seen in
+    # CI). Once the commands are loaded, it is answered as at any other time.
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
     try:
         from smtpuzzle.cli.app import interrupted, run  # typer, rich, the commands
-
-        try:
-            code = run(started=started)
-        except KeyboardInterrupt:
-            code = interrupted()
-    except KeyboardInterrupt:
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held:
         sys.stderr.write("interrupted: stopped before any answer\n")
-        sys.stderr.flush()
-        # Nothing has started yet: leave at once. A plain exit could still end by the
-        # signal (exit status -2 seen in CI) when the interrupt landed inside an import.
-        os._exit(1)
+        sys.exit(1)
+    try:
+        code = run(started=started)
+    except KeyboardInterrupt:
+        code = interrupted()
     sys.exit(code)
 
 
