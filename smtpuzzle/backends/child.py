@@ -106,9 +106,11 @@ def _serve(serve: Callable[[Any], None], conn: Any) -> None:
 
 @contextmanager
 def sigint_held() -> Iterator[None]:
-    """Hold Ctrl-C back while processes are forked: one that lands inside fork() is
-    swallowed by CPython's at-fork hooks. It is raised when the block ends, where the
-    caller can handle it; children call :func:`ignore_sigint`."""
+    """Hold Ctrl-C back while processes are forked or compiled modules are imported: one
+    that lands inside fork() is swallowed by CPython's at-fork hooks, and one inside a
+    compiled module's initialisation fails the import (``ImportError: initialization
+    failed`` from OR-Tools). It is raised when the block ends, where the caller can handle
+    it; children call :func:`ignore_sigint`."""
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends.base import Backend, Capabilities, Session
+from smtpuzzle.backends.child import sigint_held
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.ints import EQ, GE, LE, NE
 from smtpuzzle.result import Enumeration, Result, Stats, Status
@@ -53,7 +54,8 @@ class CpSatSession(Session):
     capabilities = CpSatBackend.capabilities
 
     def __init__(self, model: Model, stats: Stats, workers: int) -> None:
-        from ortools.sat.python import cp_model
+        with sigint_held():  # an interrupted import fails, and for good
+            from ortools.sat.python import cp_model
 
         t0 = time.perf_counter()
         super().__init__(model.user_vars, model.num_vars, stats, model.hints,
@@ -185,7 +187,36 @@ class CpSatSession(Session):
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = max(time_limit, 0.001)
         solver.parameters.num_workers = workers
+        # CP-SAT's own Ctrl-C handler can abort the process (std::bad_function_call when
+        # the signal meets its unregistering): solves run in a thread and Python's handler
+        # stops them instead.
+        solver.parameters.catch_sigint_signal = False
         return solver
+
+    def _solve(self, solver: Any) -> int:
+        """``solver.solve(self.m)`` in a thread; Ctrl-C stops the search and the answer is
+        CP-SAT's (unknown, unless it finished first), as a time limit would."""
+        box: list[Any] = []
+        done = threading.Event()  # not join(): an interrupted join() can leave is_alive() wrong
+
+        def run() -> None:
+            try:
+                box.append(solver.solve(self.m))
+            except BaseException as exc:  # handed to the caller
+                box.append(exc)
+            finally:
+                done.set()
+
+        threading.Thread(target=run, name="cpsat-solve", daemon=True).start()
+        try:
+            while not done.wait(0.1):
+                pass
+        except KeyboardInterrupt:
+            solver.stop_search()
+            done.wait()
+        if isinstance(box[0], BaseException):
+            raise box[0]
+        return box[0]
 
     def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
         cp_model = self.cp_model
@@ -197,7 +228,7 @@ class CpSatSession(Session):
             self.m.add_assumptions(self._lits(self._assumed))
         solver = self._new_solver(time_limit, self.workers)
         try:
-            code = solver.solve(self.m)
+            code = self._solve(solver)
         finally:
             if self._assumed:
                 self.m.clear_assumptions()

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends.base import Backend, Capabilities, Session
+from smtpuzzle.backends.child import sigint_held
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.ints import EQ, GE, LE, NE
@@ -55,7 +56,8 @@ class Z3Session(Session):
     capabilities = Z3Backend.capabilities
 
     def __init__(self, kind: str, model: Model, stats: Stats) -> None:
-        import z3
+        with sigint_held():  # an interrupted import fails, and for good
+            import z3
 
         t0 = time.perf_counter()
         super().__init__(model.user_vars, model.num_vars, stats, model.hints,

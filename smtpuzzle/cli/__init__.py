@@ -23,22 +23,25 @@ def main() -> None:
     start-up included, prints ``interrupted`` and exits with code 1. Time limits count
     from here."""
     started = time.perf_counter()
-    # During start-up Ctrl-C is only noted: an interrupt inside a compiled module's import
-    # surfaces as an ImportError traceback, or ends the process by the signal (both seen in
-    # CI). Once the commands are loaded, it is answered as at any other time.
-    held: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    # During start-up Ctrl-C is blocked and left pending: an interrupt inside a compiled
+    # module's import surfaces as an ImportError traceback, and one noted by a Python-level
+    # handler still ended the process by the signal now and then (both seen in CI). Once the
+    # commands are loaded, a pending Ctrl-C is taken and answered as at any other time.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         from smtpuzzle.cli.app import interrupted, run  # typer, rich, the commands
     finally:
-        signal.signal(signal.SIGINT, previous)
-    if held:
-        sys.stderr.write("interrupted: stopped before any answer\n")
-        sys.exit(1)
+        pending = signal.sigtimedwait({signal.SIGINT}, 0) is not None
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    if pending:
+        sys.exit(interrupted())
     try:
         code = run(started=started)
     except KeyboardInterrupt:
         code = interrupted()
+    # The answer is out: a Ctrl-C while the interpreter shuts down (where Python's handler
+    # is gone) must not turn its exit code into death by the signal.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.exit(code)
 
 
