@@ -36,6 +36,24 @@ class Results:
         return self._take(timeout)
 
 
+class _Worker(multiprocessing.context.ForkProcess):
+    """A pool worker that may start processes of its own (the sat back end solves in a child
+    process): a pool's workers are daemonic, and daemonic processes may not. The pool still
+    terminates its workers when it is done."""
+
+    @property
+    def daemon(self) -> bool:
+        return False
+
+    @daemon.setter
+    def daemon(self, value: bool) -> None:
+        pass
+
+
+class _ForkContext(multiprocessing.context.ForkContext):
+    Process = _Worker
+
+
 def _call_local(args: tuple[Any, float | None]) -> Any:
     assert _LOCAL is not None
     work, job = _LOCAL
@@ -57,7 +75,7 @@ def task_pool(work: Work, job: Any, workers: int, ray: str | None = None,
         with ExitStack() as stack:
             with sigint_held():  # a Ctrl-C held back here is raised with the pool registered
                 pool = stack.enter_context(
-                    multiprocessing.get_context("fork").Pool(workers, initializer=ignore_sigint))
+                    _ForkContext().Pool(workers, initializer=ignore_sigint))
 
             def run(items: list[Any], deadline: float | None) -> Results:
                 it = pool.imap_unordered(_call_local, [(item, deadline) for item in items])

@@ -1,6 +1,10 @@
 """Counting against published numbers; symmetry breaking against brute de-duplication."""
 
 import json
+import multiprocessing
+import os
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -93,6 +97,37 @@ def test_other_backends_count_the_same(backend_name):
     assert count(t, distinct=False).count == 12  # the exact-cover engine
     assert count(t, backend=backend_name, distinct=True).count == 3
     assert count(t, backend=backend_name, distinct=False).count == 12
+
+
+def test_two_workers_count_on_every_backend_and_leave_no_process(backend_name):
+    # A pool worker solving with the sat back end starts a solver process of its own
+    # (pool workers were daemons and could not); stopped workers must take it with them.
+    pent = piece_set("pentominoes")
+    t = Tiling(Board([4, 5]), [Piece(n, pent[n]) for n in "FLUY"])
+    assert count(t, backend=backend_name, distinct=True, workers=2).count == 3
+    cut = count(load("pentomino-6x10"), backend=backend_name, workers=2, time_limit=1.5)
+    assert not cut.complete
+    time.sleep(0.5)  # SIGKILL from a dying parent is asynchronous
+    assert multiprocessing.active_children() == []
+    assert _descendants(os.getpid()) == []
+
+
+def _descendants(pid: int) -> list[int]:
+    """Live processes under ``pid``, from /proc."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z":
+            children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        kids = children.get(todo.pop(), [])
+        found += kids
+        todo += kids
+    return found
 
 
 @pytest.mark.parametrize("workers", [1, 2])

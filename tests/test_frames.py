@@ -292,3 +292,13 @@ def test_pentahex_6x9x5_solved_lazily():
     answer = solve_frames(puzzle, method="lazy")
     assert answer.status == "sat"
     puzzle.verify(answer.solutions[0])
+
+
+def test_unique_rows_is_numpys_unique_on_packed_rows():
+    from smtpuzzle.puzzles.frames.sets import unique_rows
+
+    rng = np.random.default_rng(7)
+    for width in (1, 5, 8, 9, 17):
+        rows = rng.integers(0, 4, size=(500, width), dtype=np.uint8)  # many repeats
+        assert np.array_equal(unique_rows(rows), np.unique(rows, axis=0))
+    assert unique_rows(np.zeros((0, 3), dtype=np.uint8)).shape == (0, 3)

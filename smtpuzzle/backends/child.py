@@ -9,6 +9,7 @@ works the same for every solver. :func:`child_messages` streams one piece of wor
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import signal
@@ -119,9 +120,30 @@ def sigint_held() -> Iterator[None]:
 
 
 def ignore_sigint() -> None:
-    """In a forked child: the parent decides when to stop (and held Ctrl-C back)."""
+    """In a forked child: the parent decides when to stop (and held Ctrl-C back), and the
+    child dies with it. A pool worker is stopped by SIGTERM, which skips every clean-up, so
+    without this its own solver child would be left behind."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    parent = os.getppid()
+    if _prctl is not None:
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(0)
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _load_prctl() -> Callable[..., int] | None:
+    """Linux's prctl(2), or None where there is none."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_prctl = _load_prctl()
 
 
 def _run(work: Callable[[Send], None], send: Any) -> None:

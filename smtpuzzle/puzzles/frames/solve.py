@@ -205,18 +205,21 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
     # A cached list is complete, so the check below it would only repeat what it shows.
     sets = load_cached(frames) if opts.cache and opts.method in ("auto", "enumerate") else None
     if sets is None:
-        lost = piece_without_frame(frames)
+        lost = piece_without_frame(
+            frames, deadline=None if time_limit is None else started + time_limit)
         if lost is not None:
             answer = FramesAnswer("unsat", [], None, complete=True)
             answer.note = _no_frame_for(lost)
             return answer
+    # What the check above left of the limit.
+    left = None if time_limit is None else max(time_limit - (time.monotonic() - started), 0.001)
     if opts.method == "lazy":
-        return _solve_lazy(frames, opts, time_limit, hooks, None)
+        return _solve_lazy(frames, opts, left, hooks, None)
     if opts.method == "dive":
-        return _solve_dive(frames, opts, time_limit, hooks)
+        return _solve_dive(frames, opts, left, hooks)
     cap = opts.max_sets if opts.method == "enumerate" else (opts.max_sets or AUTO_MAX_SETS)
     if sets is None:
-        sets = enumerate_sets(frames, opts.workers, time_limit, cap, hooks.progress,
+        sets = enumerate_sets(frames, opts.workers, left, cap, hooks.progress,
                               opts.cache, opts.backend, opts.solver, opts.ray)
     if sets.too_many and opts.method == "auto":
         hooks.say(f"more than {cap:,} sets: checking proposed sets instead")

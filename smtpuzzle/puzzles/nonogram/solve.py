@@ -36,6 +36,7 @@ from smtpuzzle.puzzles.nonogram.puzzle import (
     grid_strings,
 )
 from smtpuzzle.puzzles.nonogram.symmetry import ClueSymmetry, clue_symmetries
+from smtpuzzle.puzzles.timing import too_slow_to_build
 from smtpuzzle.result import Stats, Status
 
 VERDICTS = ("unique", "multiple", "none", "unknown")
@@ -43,7 +44,7 @@ DEFAULT_BACKEND = "sat"  # CaDiCaL, guided by the guesses: bench/RESULTS.md, "Se
 SYMMETRIC_TRY_S = 20.0  # first round's time per search when clues have symmetries
 Guesses = tuple[np.ndarray, np.ndarray]  # cells (row-major) and the values guessed
 GUESS_SHARE = 0.5  # the most confident share of the open cells that the back end assumes
-PRESOLVE_SHARE = 0.8  # of a time limit, at most, for probing and beliefs
+PRESOLVE_SHARE = 0.7  # of a time limit, at most, for probing and beliefs
 
 
 @dataclass
@@ -141,7 +142,7 @@ def solve_nonogram(
     engine = get_backend(backend, solver)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
-    # Probing and the beliefs stop in time to leave the back end a share of the limit.
+    # Probing and the beliefs stop in time to leave the model and the back end a share.
     early = None if time_limit is None else start + PRESOLVE_SHARE * time_limit
     pre: Presolve | None = None
     known = None
@@ -187,6 +188,9 @@ def solve_nonogram(
     except KeyboardInterrupt:
         return answer("unknown", [], False, interrupted=True)
     left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
+    too_slow = too_slow_to_build(engine.name, model, left)
+    if too_slow is not None:
+        return answer("unknown", [], False, notes=[too_slow])
     enum = engine.solutions(model, limit=limit, time_limit=left)
     found: list[list[str]] = []
     notes: list[str] = []
@@ -286,7 +290,10 @@ def _decide_by_symmetry(puzzle: Nonogram, engine: Any, encoding: str,
                 return "unknown", [first] if first else [], False, stats
             model = _restricted(puzzle, encoding, known, guess_cells, g, first)
             left = budget if deadline is None else min(budget, deadline - time.perf_counter())
-            if left <= 0:  # building the model took what was left
+            too_slow = too_slow_to_build(engine.name, model, left if deadline else None)
+            if left <= 0 or too_slow is not None:  # no time left to build or solve it
+                if too_slow is not None:
+                    notes.append(too_slow)
                 return "unknown", [first] if first else [], False, stats
             result = engine.solve(model, time_limit=left)
             stats = result.stats
