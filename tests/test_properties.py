@@ -23,7 +23,7 @@ import pytest
 from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
-from smtpuzzle import Cmp, Model, PuzzleError, Status, get_backend, to_cnf
+from smtpuzzle import Model, PuzzleError, Status, get_backend, to_cnf
 from smtpuzzle.formats.dimacs import decode_answer, export_file, read_cnf, read_output
 from smtpuzzle.library import load_puzzle
 from tests.helpers import ANY_MODEL_BACKENDS, COVER_BACKENDS
@@ -134,27 +134,19 @@ def test_random_rich_models_agree_with_brute_force(backend, seed):
     assert solutions_of(backend, model) == want
 
 
-def zero_cap(model: Model) -> bool:
-    """Whether some cardinality allows none of its rows (``<= 0``)."""
-    return any(c.cmp is Cmp.LE and (np.asarray(c.bounds) == 0).any()
-               for c in model.cardinalities)
-
-
 @pytest.mark.parametrize("backend", COVER_BACKENDS)
 @given(seed=SEEDS)
 def test_random_cover_models_agree_with_brute_force(backend, seed):
     model, checks = random_cover_model(seed)
-    assume(backend != "exact-cover" or not zero_cap(model))  # the bug below
     want = brute_force_solutions(model, checks)
     one = get_backend(backend).solve(model)
     assert one.status is (Status.SAT if want else Status.UNSAT)
     assert solutions_of(backend, model) == want
 
 
-@pytest.mark.xfail(strict=True, reason="exact-cover ignores a cardinality that allows none of "
-                   "its rows (<= 0): found by the property test above (seed 25381); the "
-                   "engine is smtpuzzle/backends/exactcover/, not changed here")
 def test_exact_cover_keeps_a_zero_cap():
+    # Found by the property test above (seed 25381): a cardinality allowing none of its
+    # rows was ignored.
     m = Model("zero cap")
     a, b, c = m.new_bools(3, user=True, names=list("abc")).tolist()
     m.add_exactly_one([[a, b, c]])

@@ -71,12 +71,18 @@ def from_model(model: Model) -> CoverProblem:
             k = int(card.bounds[i])
             need.append(k if card.cmp in (Cmp.EQ, Cmp.GE) else 0)
             cap.append(k if card.cmp in (Cmp.EQ, Cmp.LE) else UNBOUNDED)
+    cap_arr = np.array(cap, dtype=np.int64)
+    # The search checks a cap only when a row joins its group, after the first row
+    # is in: a group that may take none forbids its rows outright.
+    if (cap_arr == 0).any():
+        grouped = np.flatnonzero(row_group >= 0)
+        forbidden = np.union1d(forbidden, grouped[cap_arr[row_group[grouped]] == 0])
     covered = np.zeros(n, dtype=bool)
     covered[cells.flat] = True
     if not covered.all():
         raise NotExactCover("some rows cover no cell")
     return CoverProblem(n, cells, primary, row_group, np.array(need, dtype=np.int64),
-                        np.array(cap, dtype=np.int64), forced, forbidden, model.cell_adjacency)
+                        cap_arr, forced, forbidden, model.cell_adjacency)
 
 
 def unit_rows(model: Model, row_of: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
