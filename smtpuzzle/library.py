@@ -17,7 +17,8 @@ from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
 
 SUDOKU_EXTENSION = ".sudoku"
-PUZZLE_EXTENSIONS = (".toml", *NONOGRAM_EXTENSIONS, SUDOKU_EXTENSION)
+KENKEN_EXTENSION = ".kenken"
+PUZZLE_EXTENSIONS = (".toml", *NONOGRAM_EXTENSIONS, SUDOKU_EXTENSION, KENKEN_EXTENSION)
 
 
 def model_dirs() -> list[Path]:
@@ -66,7 +67,25 @@ def list_models() -> list[ModelEntry]:
             except PuzzleError:
                 title = "(unreadable)"
             found[path.stem] = ModelEntry(path.stem, path, title)
+        grids = [*sorted((d / "sudoku").glob(f"*{SUDOKU_EXTENSION}")),
+                 *sorted((d / "kenken").glob(f"*{KENKEN_EXTENSION}"))]
+        for path in grids:
+            if path.stem not in found:
+                found[path.stem] = ModelEntry(path.stem, path, _grid_title(path))
     return sorted(found.values(), key=lambda e: e.name)
+
+
+def _grid_title(path: Path) -> str:
+    """A KenKen's ``title`` line, else a Sudoku file's first comment."""
+    try:
+        lines = [line.strip() for line in read_text(path).splitlines()]
+    except PuzzleError:
+        return "(unreadable)"
+    for line in lines:
+        if line.startswith("title "):
+            return line.removeprefix("title ").strip()
+    comments = [line.lstrip("#").strip() for line in lines if line.startswith("#")]
+    return comments[0] if comments else path.stem
 
 
 def resolve(name_or_path: str) -> Path:
@@ -79,6 +98,7 @@ def resolve(name_or_path: str) -> Path:
         candidates += sorted(p for ext in NONOGRAM_EXTENSIONS
                              for p in (d / "nonograms").rglob(f"{name_or_path}{ext}"))
         candidates.append(d / "sudoku" / f"{name_or_path}{SUDOKU_EXTENSION}")
+        candidates.append(d / "kenken" / f"{name_or_path}{KENKEN_EXTENSION}")
         for candidate in candidates:
             if candidate.is_file():
                 return candidate
@@ -95,6 +115,10 @@ def load_puzzle(name_or_path: str, precheck: bool = True) -> Tiling | Frames | N
         from smtpuzzle.formats.sudoku import SudokuFile
 
         return SudokuFile.load(path)  # type: ignore[return-value]
+    if path.suffix.lower() == KENKEN_EXTENSION:
+        from smtpuzzle.formats.kenken import load_kenken
+
+        return load_kenken(path)  # type: ignore[return-value]
     if path.suffix != ".toml":
         raise PuzzleError(f"unknown puzzle file type {path.suffix!r} "
                           f"(known: {', '.join(PUZZLE_EXTENSIONS)})", str(path))

@@ -18,7 +18,7 @@ from smtpuzzle.formats.kenken import load_kenken, parse_kenken
 from smtpuzzle.puzzles.kenken.puzzle import Cage, KenKen
 from smtpuzzle.puzzles.kenken.solve import solve_kenken
 from smtpuzzle.result import Status
-from tests.helpers import ROOT
+from tests.helpers import ROOT, cli
 
 MODELS = ROOT / "models" / "kenken"
 # The solutions each shipped puzzle was made from (an independent backtracking search
@@ -232,7 +232,7 @@ def test_a_missing_or_binary_file_is_a_puzzle_error(tmp_path):
     with pytest.raises(PuzzleError, match="bad.kenken"):
         load_kenken(tmp_path / "bad.kenken")
     (tmp_path / "bin.kenken").write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(PuzzleError, match="not a text file"):
+    with pytest.raises(PuzzleError, match="bin.kenken:1: not UTF-8"):
         load_kenken(tmp_path / "bin.kenken")
     assert load_kenken(_write(tmp_path, GOOD)).name == "good"
 
@@ -241,3 +241,38 @@ def _write(tmp_path, text: str):
     path = tmp_path / "good.kenken"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+# -- the command line ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "z3"])
+def test_solve_by_library_name_prints_the_known_grid(backend):
+    p = cli("solve", "kenken-6x6", "--backend", backend, "--json")
+    assert p.returncode == 0, p.stderr
+    data = json.loads(p.stdout)
+    assert data["status"] == "unique" and data["complete"]
+    assert np.array_equal(np.array(data["solutions"][0]), _grid(KNOWN["kenken-6x6"]))
+
+
+def test_solve_counts_and_lists_them_in_text():
+    p = cli("solve", str(MODELS / "kenken-4x4.kenken"), "--count")
+    assert p.returncode == 0, p.stderr
+    assert "unique" in p.stdout and "1 solutions (all of them)" in p.stdout
+    assert "1 3 2 4" in p.stdout and "verified" in p.stdout
+
+
+def test_the_library_lists_the_kenkens_and_pictures_are_refused(tmp_path):
+    listing = cli("list", "--json")
+    names = {m["name"] for m in json.loads(listing.stdout)}
+    assert set(KNOWN) <= names and "norvig-top95" in names
+    p = cli("solve", "kenken-4x4", "--svg", str(tmp_path / "k.svg"))
+    assert p.returncode == 2 and "not for kenken puzzles" in p.stderr
+    assert not (tmp_path / "k.svg").exists()
+
+
+def test_a_bad_kenken_file_on_the_command_line_is_one_line_exit_2(tmp_path):
+    path = tmp_path / "bad.kenken"
+    path.write_bytes(b"size 4\n\xff\n")
+    p = cli("solve", str(path))
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert "bad.kenken:2" in p.stderr and "UTF-8" in p.stderr

@@ -77,20 +77,23 @@ def solve(
 ) -> None:
     """Find one solution, or prove there is none; --all / --limit N list solutions.
 
-    Nonograms (.non, .nin, .clues) and Sudoku files (.sudoku, one puzzle a line) answer
-    unique, multiple, none or unknown."""
+    Nonograms (.non, .nin, .clues), Sudoku files (.sudoku, one puzzle a line) and KenKens
+    (.kenken) answer unique, multiple, none or unknown."""
     files = PictureFiles(svg, png, html, cell_size)
     files.check()
     puzzle = load_puzzle(model)
     if puzzle.family == "frames":
         raise PuzzleError(f"{model} is a frames puzzle: use `smtpuzzle frames {model}`")
-    if puzzle.family == "sudoku":
-        from smtpuzzle.cli.sudoku import solve_sudokus
+    if puzzle.family in ("sudoku", "kenken"):
+        from smtpuzzle.cli.grids import solve_grid_file
 
+        if files:
+            raise PuzzleError(f"--svg, --png, --html: pictures are drawn for tilings, "
+                              f"nonograms and mazes, not for {puzzle.family} puzzles yet")
         limit_n = None if all_solutions else (
             limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
-        solve_sudokus(puzzle, backend or "cpsat", solver, budget(time_limit), limit_n,
-                      count_solutions or all_solutions or limit is not None, as_json)
+        solve_grid_file(puzzle, backend or "cpsat", solver, budget(time_limit), limit_n,
+                        count_solutions or all_solutions or limit is not None, as_json)
         return
     if puzzle.family == "nonogram":
         _warn_of_the_goal(model, puzzle)

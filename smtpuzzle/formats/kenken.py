@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.text import read_text
 from smtpuzzle.puzzles.kenken.puzzle import Cage, KenKen
 
 MAX_SIZE = 16
@@ -120,12 +121,7 @@ def parse_kenken(text: str, where: str, name: str | None = None) -> KenKen:
 
 def load_kenken(path: Path) -> KenKen:
     """The KenKen of a ``.kenken`` file (named after the file unless it has a title)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise PuzzleError("not a text file (UTF-8)", str(path)) from None
-    except OSError as exc:
-        raise PuzzleError(exc.strerror or str(exc), str(path)) from None
+    text = read_text(path)
     return parse_kenken(text, str(path), path.stem)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.text import read_text
 from smtpuzzle.puzzles.sudoku.puzzle import Sudoku
 
 SIZES = {16: 4, 81: 9, 256: 16, 625: 25}
@@ -37,12 +38,7 @@ def parse_line(text: str, where: str) -> Sudoku:
 
 def load_sudokus(path: Path) -> list[Sudoku]:
     """Every puzzle of a ``.sudoku`` file, in order."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise PuzzleError("not a text file (UTF-8)", str(path)) from None
-    except OSError as exc:
-        raise PuzzleError(exc.strerror or str(exc), str(path)) from None
+    text = read_text(path)
     out = []
     for k, line in enumerate(text.splitlines(), start=1):
         if line.strip() and not line.lstrip().startswith("#"):

@@ -1,0 +1,65 @@
+"""`solve FILE.sudoku` and `solve FILE.kenken`: number-grid puzzles written with the
+modelling API. Each puzzle of the file is decided in turn (unique, multiple, none or
+unknown) and its solutions shown, each verified; with --json one object per line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import typer
+
+from smtpuzzle.cli.common import EXIT_UNKNOWN, out, print_json
+from smtpuzzle.result import Status
+
+
+def solve_grids(puzzles: Sequence[Any], solve: Callable[..., Any],
+                grid_text: Callable[[np.ndarray], str], backend: str, solver: str | None,
+                time_limit: float | None, limit: int | None, counting: bool,
+                as_json: bool) -> None:
+    """``solve(puzzle, backend, solver, time_limit, limit)`` for each puzzle, the answer
+    printed; exit code 1 when one was left undecided."""
+    undecided = 0
+    for puzzle in puzzles:
+        ans = solve(puzzle, backend, solver, time_limit, limit)
+        if ans.status is Status.UNKNOWN or (counting and limit is None and not ans.complete):
+            undecided += 1
+        if as_json:
+            data = ans.as_json()
+            if not counting:
+                data["solutions"] = data["solutions"][:2]
+            print_json(data)
+            continue
+        why = ""
+        if ans.status is Status.UNKNOWN:
+            why = " (interrupted)" if ans.interrupted else " (time limit reached)"
+        out.print(f"[bold]{puzzle.name}[/bold]: {ans.status.value}{why} in {ans.time_s:.2f} s "
+                  f"({ans.backend})")
+        if counting:
+            exact = "all of them" if ans.complete else "stopped at the limit or time: maybe more"
+            out.print(f"{len(ans.solutions)} solutions ({exact})")
+        for grid in ans.solutions[:2]:
+            out.print(grid_text(grid))
+            out.print("[dim]verified[/dim]")
+        if ans.interrupted:
+            break
+    if undecided:
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+def solve_grid_file(puzzle: Any, backend: str, solver: str | None, time_limit: float | None,
+                    limit: int | None, counting: bool, as_json: bool) -> None:
+    """A Sudoku file (its puzzles in turn) or a KenKen."""
+    if puzzle.family == "sudoku":
+        from smtpuzzle.formats.sudoku import grid_text
+        from smtpuzzle.puzzles.sudoku.solve import solve_sudoku
+
+        solve_grids(puzzle.puzzles, solve_sudoku, grid_text, backend, solver, time_limit,
+                    limit, counting, as_json)
+        return
+    from smtpuzzle.formats.kenken import grid_text as kenken_text
+    from smtpuzzle.puzzles.kenken.solve import solve_kenken
+
+    solve_grids([puzzle], solve_kenken, kenken_text, backend, solver, time_limit, limit,
+                counting, as_json)
