@@ -171,3 +171,11 @@ def test_listed_solutions_are_drawn_several_to_a_row(tmp_path: Path):
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
     # two 15-wide grids to a row, three rows: a sheet wider than high
     assert 2 * 15 * 32 < width < 3 * 15 * 32 and 3 * 4 * 32 < height < width
+
+
+def test_solve_model_index_prints_a_verified_tiling_and_refuses_lists():
+    p = run("solve", "soma-3x3x3", "--model", "index", "--backend", "sat", "--json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["status"] == "sat"
+    p = run("solve", "soma-3x3x3", "--model", "index", "--all")
+    assert p.returncode == 2 and "for one solution" in p.stderr

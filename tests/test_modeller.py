@@ -147,3 +147,16 @@ def test_send_more_money_weighted_sums_on_every_back_end(backend_name):
     assert m.solve(backend_name) is Status.SAT
     assert letters.value().tolist() == [9, 5, 6, 7, 1, 0, 8, 2]
     assert m.is_unique(backend_name) is True
+
+
+def test_eq_broadcasts_like_numpy():
+    # A column of integers against a row of values: a literal for each pair (this raised).
+    m = Model("broadcast")
+    x = m.int_array(2, 0, 3)
+    lits = x[:, None].eq(np.arange(4)[None, :])
+    assert lits.shape == (2, 4)
+    m.add(lits[0, 2] == 1)
+    m.add(lits[1, 3] == 1)
+    assert m.solve() is Status.SAT
+    assert x.value().tolist() == [2, 3]
+    assert np.array_equal(lits.ids[1], x[1].eq(np.arange(4)).ids)  # made once, then shared

@@ -14,6 +14,7 @@ from smtpuzzle import (
     parse_picture,
     piece_set,
 )
+from smtpuzzle.puzzles.tiling.solve import solve_tiling
 from tests.helpers import ANY_MODEL_BACKENDS, variant_id
 
 
@@ -104,3 +105,45 @@ def test_obvious_impossibilities_are_reported_with_the_reason():
     with pytest.raises(PuzzleError, match="used twice"):
         Tiling(Board([2, 5]), [Piece("I", parse_picture("#####")), Piece("I", parse_picture(
             "#####"))])
+
+
+# -- the finite-domain model: an integer per piece ------------------------------------------
+
+def test_the_index_model_has_the_placement_models_solutions(backend_name):
+    from smtpuzzle.puzzles.tiling.counting import count
+    from smtpuzzle.puzzles.tiling.index_model import index_model
+
+    pent = piece_set("pentominoes")
+    t = Tiling(Board([4, 5]), [Piece(n, pent[n]) for n in "FLUY"])
+    indexed = index_model(t)
+    seen = set()
+    for _ in indexed.model.solutions(backend=backend_name):
+        solution = t.decode(indexed.values(t.num_placements))
+        t.verify(solution)
+        seen.add(tuple(sorted(indexed.placements().tolist())))
+    assert len(seen) == count(t, distinct=False).count == 12
+
+
+def test_copies_of_a_piece_are_counted_once(backend_name):
+    from smtpuzzle.puzzles.tiling.index_model import index_model
+
+    # Three dominoes tile a 2x3 board in 3 ways; their copies are interchangeable.
+    t = Tiling(Board([2, 3]), [Piece("I2", parse_picture("##"), count=3)])
+    assert index_model(t).model.count(backend=backend_name) == (3, True)  # (count, complete)
+
+
+@pytest.mark.parametrize("name,backend", [("pentomino-8x8-square", "cpsat"),
+                                          ("pentomino-8x8-square", "sat"),
+                                          ("soma-3x3x3", "z3")])
+def test_solve_with_the_index_model_gives_a_verified_tiling(name, backend):
+    answer = solve_tiling(load(name), backend, model="index")
+    assert answer.status is Status.SAT and len(answer.solutions) == 1
+
+
+def test_the_index_model_refuses_what_it_cannot_say():
+    with pytest.raises(PuzzleError, match="for exact covers"):
+        solve_tiling(load("untouchable-11-12x12"), "cpsat", model="index")
+    with pytest.raises(PuzzleError, match="placements only"):
+        solve_tiling(load("pentomino-6x10"), "exact-cover", model="index")
+    with pytest.raises(PuzzleError, match="expected one of placements, index"):
+        solve_tiling(load("pentomino-6x10"), "cpsat", model="indices")

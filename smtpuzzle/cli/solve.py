@@ -52,6 +52,10 @@ def solve(
         help="With --all / --limit: one solution per symmetry class.")] = False,
     encoding: Annotated[str | None, typer.Option(
         help="Nonograms: order (default), runs or automaton.")] = None,
+    tiling_model: Annotated[str | None, typer.Option(
+        "--model", help="Tilings, one solution: placements (a boolean per placement, the "
+                        "default) or index (an integer per piece: its placement "
+                        "number).")] = None,
     no_presolve: Annotated[bool, typer.Option(
         "--no-presolve", help="Nonograms: skip line solving and probing.")] = False,
     no_probing: Annotated[bool, typer.Option(
@@ -84,6 +88,8 @@ def solve(
     puzzle = load_puzzle(model)
     if puzzle.family == "frames":
         raise PuzzleError(f"{model} is a frames puzzle: use `smtpuzzle frames {model}`")
+    if tiling_model is not None and puzzle.family != "tiling":
+        raise PuzzleError(f"--model: for tilings only ({model} is a {puzzle.family} puzzle)")
     if puzzle.family in ("sudoku", "kenken"):
         from smtpuzzle.cli.grids import solve_grid_file
 
@@ -112,16 +118,21 @@ def solve(
     if used:
         raise PuzzleError(f"{', '.join(used)}: for nonograms only ({model} is a tiling)")
     if all_solutions or limit is not None:
+        if tiling_model not in (None, "placements"):
+            raise PuzzleError(f"--model {tiling_model}: for one solution (lists use "
+                              "placements)")
         list_solutions(puzzle, backend, solver, None if all_solutions else limit, distinct,
                        budget(time_limit), as_json, files)
         return
     if distinct:
         raise PuzzleError("--distinct goes with --all or --limit")
-    _solve_tiling(puzzle, backend, solver, budget(time_limit), files, as_json)
+    _solve_tiling(puzzle, backend, solver, budget(time_limit), files, as_json,
+                  tiling_model or "placements")
 
 
 def _solve_tiling(tiling: Tiling, backend: str | None, solver: str | None,
-                  time_limit: float | None, files: PictureFiles, as_json: bool) -> None:
+                  time_limit: float | None, files: PictureFiles, as_json: bool,
+                  tiling_model: str) -> None:
     from smtpuzzle.backends import get_backend
     from smtpuzzle.puzzles.tiling.solve import DEFAULT_BACKEND, solve_tiling
     from smtpuzzle.render.text import tiling_picture
@@ -129,7 +140,7 @@ def _solve_tiling(tiling: Tiling, backend: str | None, solver: str | None,
 
     engine = get_backend(backend or DEFAULT_BACKEND, solver)
     with spinner(f"solving {tiling.name} with {engine.label()}...", interactive(as_json)):
-        answer = solve_tiling(tiling, engine, time_limit=time_limit)
+        answer = solve_tiling(tiling, engine, time_limit=time_limit, model=tiling_model)
     if files:
         def drawing() -> Drawing:
             return tiling_drawing(tiling.board, tiling.pieces, answer.solutions)

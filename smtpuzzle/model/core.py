@@ -276,8 +276,9 @@ class Model:
 
     def eq_literals(self, ints: Any, values: Any) -> np.ndarray:
         """A literal for each "integer == value" (made once, then shared)."""
-        ints = np.asarray(ints, dtype=np.int64).reshape(-1)
-        values = np.broadcast_to(np.asarray(values, dtype=np.int64), ints.shape)
+        ints = np.asarray(ints, dtype=np.int64)
+        values = np.broadcast_to(np.asarray(values, dtype=np.int64), ints.shape).reshape(-1)
+        ints = ints.reshape(-1)
         cache = self.ints._eq_cache
         out = np.fromiter((cache.get(k, 0) for k in zip(ints.tolist(), values.tolist(),
                                                          strict=True)),

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from smtpuzzle.backends import Backend, get_backend
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.puzzles.tiling.index_model import index_model
 from smtpuzzle.puzzles.tiling.puzzle import Tiling, TilingSolution
 from smtpuzzle.result import Result, Stats, Status
 
@@ -97,28 +99,46 @@ def _left(time_limit: float | None, started: float) -> float | None:
     return max(time_limit - (time.perf_counter() - started), 0.001)
 
 
+TILING_MODELS = ("placements", "index")
+
+
 def solve_tiling(tiling: Tiling, backend: str | Backend = DEFAULT_BACKEND,
-                 solver: str | None = None, time_limit: float | None = None) -> TilingAnswer:
+                 solver: str | None = None, time_limit: float | None = None,
+                 model: str = "placements") -> TilingAnswer:
     """Find one solution of ``tiling`` and verify it, or prove there is none.
+
+    ``model``: ``placements`` (a boolean per placement) or ``index`` (an integer per
+    piece, its placement number: smtpuzzle/puzzles/tiling/index_model.py).
 
     ``backend`` is a name (with ``solver``, see get_backend) or a Backend. Ctrl-C while the
     back end searches answers unknown, ``interrupted`` (CP-SAT and Z3 catch it themselves
     and answer unknown early, with stats)."""
+    if model not in TILING_MODELS:
+        raise PuzzleError(f"--model {model}: expected one of {', '.join(TILING_MODELS)}")
     engine = _engine(backend, solver)
+    if model == "index" and engine.name == "exact-cover":
+        raise PuzzleError("--model index: the exact-cover engine takes placements only "
+                          "(use cpsat, z3 or sat)")
     tiling.check_memory(engine.name)
     started = time.perf_counter()
-    model = tiling.build_model()
+    indexed = index_model(tiling) if model == "index" else None
+    neutral = indexed.model if indexed is not None else tiling.build_model()
     interrupted = False
     result: Result | None = None
     try:
-        result = engine.solve(model, _left(time_limit, started))
+        result = engine.solve(neutral, _left(time_limit, started))
     except KeyboardInterrupt:
         interrupted = True
     elapsed = time.perf_counter() - started
     status = result.status if result is not None else Status.UNKNOWN
     solutions = []
     if result is not None and status is Status.SAT:
-        solution = tiling.decode(result.values)
+        if indexed is not None:
+            indexed.model.take(result)
+            values = indexed.values(tiling.num_placements)
+        else:
+            values = result.values
+        solution = tiling.decode(values)
         tiling.verify(solution)
         solutions.append(solution)
     return TilingAnswer(tiling.name, status, solutions, engine.label(), elapsed, interrupted,
