@@ -3,6 +3,7 @@ direct model of all frames at once.
 
     python bench/frames.py stage2 [MODEL] [--time-limit S]
     python bench/frames.py direct [MODEL] [--time-limit S]
+    python bench/frames.py tilings [--time-limit S] [--repeat 3]
 
 ``stage2`` reads the stage-1 list (from the cache after the first run) and times each back
 end on the cover and index models. ``direct`` tiles one board made of the n frames side by
@@ -12,17 +13,19 @@ side (a column of holes between them, so no piece crosses) with every back end.
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 import numpy as np
 
 from smtpuzzle.backends import get_backend
 from smtpuzzle.geometry.board import Board
-from smtpuzzle.library import load_frames
+from smtpuzzle.library import load, load_frames
 from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.frames.sets import enumerate_sets
 from smtpuzzle.puzzles.frames.stage2 import cover_model, index_model
 from smtpuzzle.puzzles.tiling.puzzle import Piece, Tiling
+from smtpuzzle.puzzles.tiling.solve import solve_tiling
 
 
 def stage2(name: str, time_limit: float) -> None:
@@ -31,14 +34,39 @@ def stage2(name: str, time_limit: float) -> None:
     sets = enumerate_sets(puzzle, workers=2)
     print(f"{name}: stage 1 {len(sets.sets)} sets, {time.perf_counter() - t0:.1f} s "
           f"({'cache' if sets.cached else 'listed'})")
-    print("| back end | model | status | build s | solve s | variables |")
-    print("| --- | --- | --- | ---: | ---: | ---: |")
+    print("| back end | model | status | build s | solve s | variables | constraints |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: |")
     for backend, kind in [("exact-cover", "cover"), ("cpsat", "cover"), ("cpsat", "index"),
                           ("sat", "cover"), ("sat", "index"), ("z3", "cover"), ("z3", "index")]:
         model = (cover_model if kind == "cover" else index_model)(puzzle, sets.sets)
         r = get_backend(backend).solve(model, time_limit=time_limit)
         print(f"| {backend} | {kind} | {r.status.value} | {r.stats.build_time:.1f} | "
-              f"{r.stats.solve_time:.1f} | {r.stats.variables} |", flush=True)
+              f"{r.stats.solve_time:.1f} | {r.stats.variables:,} | {r.stats.constraints:,} |",
+              flush=True)
+
+
+TILINGS = ["pentomino-6x10", "pentomino-8x8-square", "pentacube-3x4x5", "soma-3x3x3"]
+
+
+def tilings(time_limit: float, repeat: int) -> None:
+    """First tilings on both models: build and solve medians, status, model size."""
+    print("| puzzle | back end | model | status | build s | solve s | variables | constraints |")
+    print("| --- | --- | --- | --- | ---: | ---: | ---: | ---: |")
+    for name in TILINGS:
+        tiling = load(name)
+        for backend in ("cpsat", "z3", "sat"):
+            for kind in ("placements", "index"):
+                runs = []
+                for _ in range(repeat):
+                    answer = solve_tiling(tiling, backend, time_limit=time_limit, model=kind)
+                    runs.append(answer)  # each solution verified by solve_tiling
+                builds = [a.stats.build_time for a in runs if a.stats is not None]
+                solves = [a.stats.solve_time for a in runs if a.stats is not None]
+                stats = runs[-1].stats
+                statuses = ", ".join(sorted({a.status.value for a in runs}))
+                print(f"| {name} | {backend} | {kind} | {statuses} | "
+                      f"{statistics.median(builds):.2f} | {statistics.median(solves):.2f} | "
+                      f"{stats.variables:,} | {stats.constraints:,} |", flush=True)
 
 
 def direct_tiling(puzzle: Frames) -> Tiling:
@@ -69,11 +97,15 @@ def direct(name: str, time_limit: float) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["stage2", "direct"])
+    ap.add_argument("what", choices=["stage2", "direct", "tilings"])
     ap.add_argument("model", nargs="?", default="hexomino-6x6x6")
     ap.add_argument("--time-limit", type=float, default=60.0)
+    ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
-    (stage2 if args.what == "stage2" else direct)(args.model, args.time_limit)
+    if args.what == "tilings":
+        tilings(args.time_limit, args.repeat)
+    else:
+        (stage2 if args.what == "stage2" else direct)(args.model, args.time_limit)
 
 
 if __name__ == "__main__":

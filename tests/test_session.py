@@ -4,10 +4,14 @@ models that own their data (a copy changed never changes the original, nor a cac
 from __future__ import annotations
 
 import itertools
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from smtpuzzle import Model, Status, get_backend, load
 
@@ -130,3 +134,35 @@ def test_no_solver_package_is_imported_outside_the_back_ends():
                             str(root)], capture_output=True, text=True).stdout.splitlines()
     outside = [line for line in found if not line.startswith(str(root / "backends"))]
     assert found and not outside, outside
+
+
+INTERRUPTED_CHECK = """
+import sys
+import numpy as np
+import pytest
+from smtpuzzle import Model, get_backend
+m = Model("random 3-SAT past the threshold: unsatisfiable, and hard to prove")
+x = m.new_bools(400)
+rng = np.random.default_rng(1)
+lits = rng.choice(np.arange(400), size=(2000, 3))
+m.add_clauses(np.where(rng.random((2000, 3)) < 0.5, x[lits], -x[lits]))
+session = get_backend(sys.argv[1]).open(m)
+print("ready", flush=True)
+try:
+    print(session.check())
+except KeyboardInterrupt:
+    print("KeyboardInterrupt")
+"""
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "z3"])
+def test_ctrl_c_in_a_check_is_raised_not_a_time_limit(backend):
+    # CP-SAT and z3 stop on Ctrl-C themselves and answered unknown, which callers then
+    # reported as "time limit reached".
+    proc = subprocess.Popen([sys.executable, "-c", INTERRUPTED_CHECK, backend],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert out.strip() == "KeyboardInterrupt", (out, err)

@@ -194,8 +194,8 @@ class CpSatSession(Session):
         return solver
 
     def _solve(self, solver: Any) -> int:
-        """``solver.solve(self.m)`` in a thread; Ctrl-C stops the search and the answer is
-        CP-SAT's (unknown, unless it finished first), as a time limit would."""
+        """``solver.solve(self.m)`` in a thread; Ctrl-C stops the search and is raised here
+        once CP-SAT has stopped (as z3's session does), so callers can say "interrupted"."""
         box: list[Any] = []
         done = threading.Event()  # not join(): an interrupted join() can leave is_alive() wrong
 
@@ -214,6 +214,7 @@ class CpSatSession(Session):
         except KeyboardInterrupt:
             solver.stop_search()
             done.wait()
+            raise
         if isinstance(box[0], BaseException):
             raise box[0]
         return box[0]

@@ -150,6 +150,10 @@ class Z3Session(Session):
             self._core = [literal[e.sexpr()] for e in self.solver.unsat_core()]
             return Status.UNSAT
         if answer != z3.sat:
+            # z3 catches the first Ctrl-C of a check itself (Python's handler never runs)
+            # and answers unknown; its reason tells that from a time limit.
+            if self.solver.reason_unknown() == "interrupted from keyboard":
+                raise KeyboardInterrupt
             return Status.UNKNOWN
         self._model = self.solver.model()
         return Status.SAT
