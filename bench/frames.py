@@ -6,7 +6,7 @@ direct model of all frames at once.
     python bench/frames.py tilings [--time-limit S] [--repeat 3]
 
 ``stage2`` reads the stage-1 list (from the cache after the first run) and times each back
-end on the cover and index models. ``direct`` tiles one board made of the n frames side by
+end on the cover, index and table models. ``direct`` tiles one board made of the n frames side by
 side (a column of holes between them, so no piece crosses) with every back end.
 """
 
@@ -23,7 +23,7 @@ from smtpuzzle.geometry.board import Board
 from smtpuzzle.library import load, load_frames
 from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.frames.sets import enumerate_sets
-from smtpuzzle.puzzles.frames.stage2 import cover_model, index_model
+from smtpuzzle.puzzles.frames.stage2 import cover_model, index_model, table_model
 from smtpuzzle.puzzles.tiling.puzzle import Piece, Tiling
 from smtpuzzle.puzzles.tiling.solve import solve_tiling
 
@@ -36,9 +36,11 @@ def stage2(name: str, time_limit: float) -> None:
           f"({'cache' if sets.cached else 'listed'})")
     print("| back end | model | status | build s | solve s | variables | constraints |")
     print("| --- | --- | --- | ---: | ---: | ---: | ---: |")
-    for backend, kind in [("exact-cover", "cover"), ("cpsat", "cover"), ("cpsat", "index"),
-                          ("sat", "cover"), ("sat", "index"), ("z3", "cover"), ("z3", "index")]:
-        model = (cover_model if kind == "cover" else index_model)(puzzle, sets.sets)
+    for backend, kind in [(b, k) for b in ("exact-cover", "cpsat", "sat", "z3")
+                          for k in ("cover", "index", "table")
+                          if b != "exact-cover" or k == "cover"]:
+        model = table_model(puzzle, sets.sets)[0] if kind == "table" else \
+            (cover_model if kind == "cover" else index_model)(puzzle, sets.sets)
         r = get_backend(backend).solve(model, time_limit=time_limit)
         print(f"| {backend} | {kind} | {r.status.value} | {r.stats.build_time:.1f} | "
               f"{r.stats.solve_time:.1f} | {r.stats.variables:,} | {r.stats.constraints:,} |",

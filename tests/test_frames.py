@@ -97,14 +97,22 @@ def test_stage1_the_same_for_every_backend_and_worker_count():
 
 @pytest.mark.parametrize("stage2,model", [("exact-cover", "cover"), ("sat", "cover"),
                                           ("sat", "index"), ("cpsat", "cover"),
-                                          ("cpsat", "index"), ("z3", "cover"), ("z3", "index")])
+                                          ("cpsat", "index"), ("z3", "cover"), ("z3", "index"),
+                                          ("sat", "table"), ("cpsat", "table"),
+                                          ("z3", "table")])
 def test_stage2_backends_agree(stage2, model):
+    # One answer, not two: the frames are interchangeable and each model breaks that.
     puzzle = pentominoes_in(5, 6, 2)  # the two halves split one way only
     answer = solve_frames(puzzle, stage2=stage2, stage2_model=model, limit=None)
     assert answer.status == "sat" and answer.complete
     assert len(answer.solutions) == 1
     halves = {frozenset(pl.piece for pl in f.placements) for f in answer.solutions[0].frames}
     assert frozenset("FILNPTUVWXYZ") == frozenset().union(*halves)
+
+
+def test_exact_cover_takes_the_cover_model_only():
+    with pytest.raises(PuzzleError, match="the table model has integers"):
+        solve_frames(pentominoes_in(5, 6, 2), stage2="exact-cover", stage2_model="table")
 
 
 def test_no_solution_when_a_piece_fills_no_frame():

@@ -160,3 +160,28 @@ def test_eq_broadcasts_like_numpy():
     assert m.solve() is Status.SAT
     assert x.value().tolist() == [2, 3]
     assert np.array_equal(lits.ids[1], x[1].eq(np.arange(4)).ids)  # made once, then shared
+
+
+@pytest.mark.parametrize("op", ["<=", ">=", "==", "<", ">"])
+@pytest.mark.parametrize("c", [-2, 0, 1])
+def test_differences_of_two_integers_match_a_brute_force(op, c):
+    # x - y <op> c is clauses on the order literals in CNF (a pseudo-boolean before):
+    # unequal domains, and the same constraint reified.
+    import operator
+
+    compare = {"<=": operator.le, ">=": operator.ge, "==": operator.eq, "<": operator.lt,
+               ">": operator.gt}[op]
+    want = {(a, b) for a in range(-1, 4) for b in range(0, 6) if compare(a - b, c)}
+    for backend in ("sat", "cpsat"):
+        m = Model("difference")
+        x, y = m.int_array(1, -1, 3), m.int_array(1, 0, 5)
+        m.add(compare(x - y, c))
+        got = set()
+        for _ in m.solutions(backend=backend):
+            got.add((int(x.value()[0]), int(y.value()[0])))
+        assert got == want, backend
+    m = Model("reified difference")
+    x, y, b = m.int_array(1, -1, 3), m.int_array(1, 0, 5), m.bool_array(1)
+    m.add(b.implies(compare(x - y, c)))
+    m.add(b == 1)
+    assert {(int(x.value()[0]), int(y.value()[0])) for _ in m.solutions(backend="sat")} == want

@@ -71,6 +71,20 @@ class _Builder:
         totalizer, made 5.4 million clauses for SEND+MORE=MONEY, the BDD 11 thousand)."""
         from pysat.pb import EncType, PBEnc
 
+        # Positive weights only (pysat refused some sums with negative ones: "Wrong bound:
+        # -1" on x - y <= -1 over order literals): w * l = w + |w| * -l for w < 0.
+        negative = weights < 0
+        lits = np.where(negative, -lits, lits)
+        bound -= int(weights[negative].sum())
+        weights = np.abs(weights)
+        keep = weights != 0
+        lits, weights = lits[keep], weights[keep]
+        total = int(weights.sum())
+        if (cmp == "<=" and bound >= total) or (cmp == ">=" and bound <= 0):
+            return  # always true
+        if (cmp == "<=" and bound < 0) or (cmp == ">=" and bound > total):
+            self.add(Groups(np.zeros(0, dtype=np.int64), np.array([0, 0])))  # never true
+            return
         make = PBEnc.atmost if cmp == "<=" else PBEnc.atleast
         cnf = make(lits=lits.tolist(), weights=weights.tolist(), bound=bound, top_id=self.top,
                    encoding=EncType.bdd)

@@ -43,8 +43,9 @@ def frames_cmd(
     stage2: Annotated[str, typer.Option(
         help=f"Choosing the sets: {', '.join(STAGE2_BACKENDS)}.")] = "exact-cover",
     stage2_model: Annotated[str | None, typer.Option(
-        help="cover (a boolean per set) or index (each piece's frame number); "
-             "default: cover for exact-cover and sat, index for z3 and cpsat.")] = None,
+        help="cover (a boolean per set), index (each piece's frame number) or table (a "
+             "table constraint per frame); default: cover for exact-cover and sat, index for "
+             "z3 and cpsat.")] = None,
     all_solutions: Annotated[bool, typer.Option("--all", help="List every stage-2 answer.")]
     = False,
     limit: Annotated[int | None, typer.Option(help="List at most N answers.", min=1)] = None,

@@ -32,11 +32,13 @@ from smtpuzzle.puzzles.frames.stage2 import (
     cover_model,
     decode_cover,
     decode_index,
+    decode_table,
     index_model,
+    table_model,
 )
 from smtpuzzle.result import Status
 
-STAGE2_MODELS = ("cover", "index")
+STAGE2_MODELS = ("cover", "index", "table")
 DEFAULT_MODEL = {"exact-cover": "cover", "sat": "cover", "cpsat": "index", "z3": "index"}
 
 
@@ -111,7 +113,7 @@ class FramesOptions:
     backend: str = "exact-cover"  # stages 1 (listing) and 3 (layout)
     solver: str | None = None
     stage2: str = "exact-cover"
-    stage2_model: str | None = None  # cover | index; None: the back end's default
+    stage2_model: str | None = None  # cover | index | table; None: the back end's default
     limit: int | None = 1  # stage-2 answers wanted (None: all)
     workers: int = 1
     time_limit: float | None = None
@@ -127,8 +129,9 @@ class FramesOptions:
             raise PuzzleError(f"--stage2 must be one of {', '.join(STAGE2_BACKENDS)}")
         if self.model_kind not in STAGE2_MODELS:
             raise PuzzleError(f"the stage-2 model must be one of {', '.join(STAGE2_MODELS)}")
-        if self.model_kind == "index" and not get_backend(self.stage2).capabilities.any_constraint:
-            raise PuzzleError("the index model has integers: exact cover takes the cover model")
+        if self.model_kind != "cover" and not get_backend(self.stage2).capabilities.any_constraint:
+            raise PuzzleError(f"the {self.model_kind} model has integers: exact cover takes the "
+                              "cover model")
         if self.method not in METHODS:
             raise PuzzleError(f"--method must be one of {', '.join(METHODS)}")
         if self.ray and get_backend(self.backend, self.solver).capabilities.any_constraint:
@@ -238,7 +241,10 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
     model_kind = opts.model_kind
     hooks.say(f"stage 2: {len(sets.sets)} sets, {opts.stage2} on the {model_kind} model")
     t0 = time.monotonic()
-    model = (cover_model if model_kind == "cover" else index_model)(frames, sets.sets)
+    if model_kind == "table":
+        model, inside = table_model(frames, sets.sets)
+    else:
+        model = (cover_model if model_kind == "cover" else index_model)(frames, sets.sets)
     engine = get_backend(opts.stage2)
     left = None if time_limit is None else max(time_limit - (time.monotonic() - started), 0.0)
     enum = engine.solutions(model, limit=opts.limit, time_limit=left)
@@ -246,8 +252,13 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
     stats = enum.stats
     try:
         for result in enum:
-            chosen_sets.append(decode_cover(result.values) if model_kind == "cover"
-                               else decode_index(frames, sets.sets, result.values))
+            if model_kind == "table":
+                model.take(result)
+                chosen_sets.append(decode_table(sets.sets, np.asarray(inside.value())))
+            elif model_kind == "cover":
+                chosen_sets.append(decode_cover(result.values))
+            else:
+                chosen_sets.append(decode_index(frames, sets.sets, result.values))
     except KeyboardInterrupt:
         answer.interrupted = True
     answer.stage2 = {"backend": engine.label(), "model": model_kind,

@@ -8,7 +8,11 @@ neutral models, each solvable by any back end:
 - ``index``: the finite-domain model: each piece gets its frame number in 1..n, each frame
   chooses one listed set (of the composition the frame must have) whose pieces all carry
   its number; frames of one composition choose sets in increasing order, which breaks the
-  frames' interchangeability.
+  frames' interchangeability;
+- ``table``: the same choice as one table constraint per frame: the frame's 0/1 column of
+  "piece p is here" and its set's number form a row of the listed sets (CP-SAT's
+  AddAllowedAssignments, z3's disjunction of conjunctions, the sat back end's tuple
+  selectors); each piece is in one frame; the frame symmetry is broken as in ``index``.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.model import Cmp, Groups, IntArray, Model, Table
 from smtpuzzle.puzzles.frames.puzzle import Frames
 
 
@@ -102,6 +106,30 @@ def _prefix_or(model: Model, x: np.ndarray) -> np.ndarray:
     model.add_clauses(np.stack([-p[1:], p[:-1], x[1:]], axis=1))
     model.add_clauses([[-p[0], x[0]]])
     return p
+
+
+def table_model(frames: Frames, sets: np.ndarray) -> tuple[Model, IntArray]:
+    """The table model and its (pieces, n) 0/1 array "piece p is in frame k" (the answer)."""
+    model = Model(f"{frames.name}-stage2-table")
+    inside = model.int_array((len(frames.pieces), frames.n), 0, 1, name="in")
+    model.add(inside.sum(axis=1) == 1)
+    kinds = frame_kinds(frames, sets)
+    previous: tuple[np.ndarray, IntArray] | None = None
+    for k, cand in enumerate(kinds):
+        number = model.int_array(1, 0, len(cand) - 1, name=f"set{k}", user=False)
+        rows = np.concatenate([sets[cand].astype(np.int64), np.arange(len(cand))[:, None]],
+                              axis=1)
+        model.add(Table(IntArray(model, np.concatenate([inside[:, k].ids, number.ids])), rows))
+        if previous is not None and np.array_equal(previous[0], cand):
+            model.add(previous[1] < number)
+        previous = (cand, number)
+    return model, inside
+
+
+def decode_table(sets: np.ndarray, inside: np.ndarray) -> list[int]:
+    """The listed set of each frame, from the table model's answer."""
+    index = {np.packbits(row.astype(bool)).tobytes(): i for i, row in enumerate(sets)}
+    return [index[np.packbits(column.astype(bool)).tobytes()] for column in inside.T]
 
 
 def decode_cover(values: np.ndarray) -> list[int]:
