@@ -3,58 +3,15 @@ solution verified before it is returned."""
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
-
-from smtpuzzle.backends import get_backend
+from smtpuzzle.puzzles.grid_answer import GridAnswer, decide_grid
 from smtpuzzle.puzzles.kenken.puzzle import KenKen
-from smtpuzzle.result import Status
 
 
-@dataclass
-class KenKenAnswer:
-    puzzle: KenKen
-    status: Status  # unique | multiple | none | unknown
-    solutions: list[np.ndarray]
-    complete: bool
-    backend: str
-    time_s: float
-    interrupted: bool = False
-
-    def as_json(self) -> dict[str, Any]:
-        return {"status": self.status.value, "name": self.puzzle.name,
-                "solutions": [s.tolist() for s in self.solutions],
-                "count": len(self.solutions), "complete": self.complete,
-                "backend": self.backend, "time_s": round(self.time_s, 4)}
+class KenKenAnswer(GridAnswer):
+    pass
 
 
 def solve_kenken(puzzle: KenKen, backend: str = "cpsat", solver: str | None = None,
                  time_limit: float | None = None, limit: int | None = 2) -> KenKenAnswer:
     """Find up to ``limit`` solutions (at least 2: uniqueness is decided; None for all)."""
-    limit = None if limit is None else max(limit, 2)
-    engine = get_backend(backend, solver)
-    started = time.perf_counter()
-    model, x = puzzle.build()
-    enum = engine.solutions(model, limit=limit, time_limit=time_limit)
-    found: list[np.ndarray] = []
-    interrupted = False
-    try:
-        for r in enum:
-            model.take(r)
-            grid = np.asarray(x.value())
-            puzzle.verify(grid)
-            found.append(grid)
-    except KeyboardInterrupt:
-        interrupted = True
-    complete = enum.complete and not interrupted
-    if len(found) >= 2:
-        status = Status.MULTIPLE
-    elif complete:
-        status = Status.UNIQUE if found else Status.NONE
-    else:
-        status = Status.UNKNOWN
-    return KenKenAnswer(puzzle, status, found, complete, engine.label(),
-                        time.perf_counter() - started, interrupted)
+    return decide_grid(puzzle, KenKenAnswer, backend, solver, time_limit, limit)

@@ -1,0 +1,63 @@
+"""Deciding a number-grid puzzle written with the modelling API (Sudoku, KenKen): unique,
+multiple (two solutions shown), none or unknown; every solution verified before it is
+returned. A puzzle gives ``build() -> (model, cells)``, ``verify(grid)`` and ``name``."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+
+from smtpuzzle.backends import get_backend
+from smtpuzzle.result import Status
+
+
+@dataclass
+class GridAnswer:
+    puzzle: Any
+    status: Status  # unique | multiple | none | unknown
+    solutions: list[np.ndarray]
+    complete: bool
+    backend: str
+    time_s: float
+    interrupted: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {"status": self.status.value, "name": self.puzzle.name,
+                "solutions": [s.tolist() for s in self.solutions],
+                "count": len(self.solutions), "complete": self.complete,
+                "backend": self.backend, "time_s": round(self.time_s, 4)}
+
+
+A = TypeVar("A", bound=GridAnswer)
+
+
+def decide_grid(puzzle: Any, answer: type[A], backend: str, solver: str | None,
+                time_limit: float | None, limit: int | None) -> A:
+    """Find up to ``limit`` solutions (at least 2: uniqueness is decided; None for all)."""
+    limit = None if limit is None else max(limit, 2)
+    engine = get_backend(backend, solver)
+    started = time.perf_counter()
+    model, x = puzzle.build()
+    enum = engine.solutions(model, limit=limit, time_limit=time_limit)
+    found: list[np.ndarray] = []
+    interrupted = False
+    try:
+        for r in enum:
+            model.take(r)
+            grid = np.asarray(x.value())
+            puzzle.verify(grid)
+            found.append(grid)
+    except KeyboardInterrupt:
+        interrupted = True
+    complete = enum.complete and not interrupted
+    if len(found) >= 2:
+        status = Status.MULTIPLE
+    elif complete:
+        status = Status.UNIQUE if found else Status.NONE
+    else:
+        status = Status.UNKNOWN
+    return answer(puzzle, status, found, complete, engine.label(),
+                  time.perf_counter() - started, interrupted)
