@@ -77,7 +77,42 @@ class _Shaped:
     flatten = ravel
 
 
-class IntArray(_Shaped):
+class _Linear(_Shaped):
+    """Arithmetic and order comparisons through the array's linear form, ``lin()``."""
+
+    def lin(self) -> LinExpr:
+        raise NotImplementedError
+
+    def __add__(self, other: Any) -> LinExpr:
+        return self.lin() + other
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> LinExpr:
+        return self.lin() - other
+
+    def __mul__(self, other: Any) -> LinExpr:
+        return self.lin() * other
+
+    __rmul__ = __mul__
+
+    def sum(self, axis: int | None = None) -> LinExpr:
+        return self.lin().sum(axis)
+
+    def __le__(self, other: Any) -> LinCons:
+        return self.lin() <= other
+
+    def __ge__(self, other: Any) -> LinCons:
+        return self.lin() >= other
+
+    def __lt__(self, other: Any) -> LinCons:
+        return self.lin() < other
+
+    def __gt__(self, other: Any) -> LinCons:
+        return self.lin() > other
+
+
+class IntArray(_Linear):
     """Bounded integers of one model, in a numpy shape."""
 
     def lin(self) -> LinExpr:
@@ -94,27 +129,11 @@ class IntArray(_Shaped):
         ids, vals = np.broadcast_arrays(self.ids, np.asarray(values, dtype=_I))
         return BoolArray(self.model, self.model.eq_literals(ids, vals).reshape(ids.shape))
 
-    def __add__(self, other: Any) -> LinExpr:
-        return self.lin() + other
-
-    __radd__ = __add__
-
-    def __sub__(self, other: Any) -> LinExpr:
-        return self.lin() - other
-
     def __rsub__(self, other: Any) -> LinExpr:
         return -self.lin() + other
 
     def __neg__(self) -> LinExpr:
         return -self.lin()
-
-    def __mul__(self, other: Any) -> LinExpr:
-        return self.lin() * other
-
-    __rmul__ = __mul__
-
-    def sum(self, axis: int | None = None) -> LinExpr:
-        return self.lin().sum(axis)
 
     def __eq__(self, other: Any) -> LinCons:  # type: ignore[override]
         return self.lin() == other
@@ -122,20 +141,8 @@ class IntArray(_Shaped):
     def __ne__(self, other: Any) -> LinCons:  # type: ignore[override]
         return self.lin() != other
 
-    def __le__(self, other: Any) -> LinCons:
-        return self.lin() <= other
 
-    def __ge__(self, other: Any) -> LinCons:
-        return self.lin() >= other
-
-    def __lt__(self, other: Any) -> LinCons:
-        return self.lin() < other
-
-    def __gt__(self, other: Any) -> LinCons:
-        return self.lin() > other
-
-
-class BoolArray(_Shaped):
+class BoolArray(_Linear):
     """Literals of one model, in a numpy shape; posted, each must be true."""
 
     def lin(self) -> LinExpr:
@@ -194,33 +201,6 @@ class BoolArray(_Shaped):
             return self == ~other
         return self.lin() != other
 
-    def __add__(self, other: Any) -> LinExpr:
-        return self.lin() + other
-
-    __radd__ = __add__
-
-    def __sub__(self, other: Any) -> LinExpr:
-        return self.lin() - other
-
-    def __mul__(self, other: Any) -> LinExpr:
-        return self.lin() * other
-
-    __rmul__ = __mul__
-
-    def sum(self, axis: int | None = None) -> LinExpr:
-        return self.lin().sum(axis)
-
-    def __le__(self, other: Any) -> LinCons:
-        return self.lin() <= other
-
-    def __ge__(self, other: Any) -> LinCons:
-        return self.lin() >= other
-
-    def __lt__(self, other: Any) -> LinCons:
-        return self.lin() < other
-
-    def __gt__(self, other: Any) -> LinCons:
-        return self.lin() > other
 
 
 def _lits(x: Any) -> np.ndarray:
