@@ -23,11 +23,12 @@ import pytest
 from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
-from smtpuzzle import Model, PuzzleError, Status, get_backend, to_cnf
+from smtpuzzle import Model, PuzzleError, Status, to_cnf
 from smtpuzzle.formats.dimacs import decode_answer, export_file, read_cnf, read_output
 from smtpuzzle.library import load_puzzle
 from tests.helpers import ANY_MODEL_BACKENDS, COVER_BACKENDS
 from tests.test_model import (
+    assert_agrees_with,
     brute_force_solutions,
     random_cover_model,
     random_rich_model,
@@ -36,7 +37,7 @@ from tests.test_model import (
 
 # -- readers ---------------------------------------------------------------------------------
 
-PUZZLE_EXTENSIONS = (".toml", ".non", ".nin", ".clues", ".sudoku")
+PUZZLE_EXTENSIONS = (".toml", ".non", ".nin", ".clues", ".sudoku", ".kenken")
 
 
 def read_file(data: bytes, suffix: str) -> object:
@@ -77,8 +78,10 @@ CLUES_LINES = ["rows:", "columns:", "cols:", "title: t", "rows: 1", "1", "1 1", 
                "-", "x", "# note", ""]
 SUDOKU_LINES = ["1234341221434321", "1.3." + "." * 12, "." * 81, "1" * 81, "x" * 16, "12",
                 "# comment", "", "0" * 256, "." * 625, "A" * 16]
+KENKEN_LINES = ["size 4", "size 2", "size 0", "size x", "title t", "A A B B", "A B", "A A",
+                "C C D D", "A 3+", "B 2/", "C 12*", "D 1-", "A 5", "B 0+", "Z 2", "# note", ""]
 LINES = {".toml": TOML_LINES, ".non": NON_LINES, ".nin": NIN_LINES, ".clues": CLUES_LINES,
-         ".sudoku": SUDOKU_LINES}
+         ".sudoku": SUDOKU_LINES, ".kenken": KENKEN_LINES}
 
 
 @st.composite
@@ -128,20 +131,14 @@ SEEDS = st.integers(min_value=10_000, max_value=2**31)  # beyond the seeds test_
 @given(seed=SEEDS)
 def test_random_rich_models_agree_with_brute_force(backend, seed):
     model, checks = random_rich_model(seed)
-    want = brute_force_solutions(model, checks)
-    one = get_backend(backend).solve(model)
-    assert one.status is (Status.SAT if want else Status.UNSAT)
-    assert solutions_of(backend, model) == want
+    assert_agrees_with(brute_force_solutions(model, checks), backend, model)
 
 
 @pytest.mark.parametrize("backend", COVER_BACKENDS)
 @given(seed=SEEDS)
 def test_random_cover_models_agree_with_brute_force(backend, seed):
     model, checks = random_cover_model(seed)
-    want = brute_force_solutions(model, checks)
-    one = get_backend(backend).solve(model)
-    assert one.status is (Status.SAT if want else Status.UNSAT)
-    assert solutions_of(backend, model) == want
+    assert_agrees_with(brute_force_solutions(model, checks), backend, model)
 
 
 def test_exact_cover_keeps_a_zero_cap():
