@@ -127,7 +127,7 @@ def table_model(frames: Frames, sets: np.ndarray) -> tuple[Model, IntArray]:
 
 
 def decode_table(sets: np.ndarray, inside: np.ndarray) -> list[int]:
-    """The listed set of each frame, from the table model's answer."""
+    """The listed set of each frame, from a (pieces, n) 0/1 array "piece p is in frame k"."""
     index = {np.packbits(row.astype(bool)).tobytes(): i for i, row in enumerate(sets)}
     return [index[np.packbits(column.astype(bool)).tobytes()] for column in inside.T]
 
@@ -137,10 +137,5 @@ def decode_cover(values: np.ndarray) -> list[int]:
 
 
 def decode_index(frames: Frames, sets: np.ndarray, values: np.ndarray) -> list[int]:
-    frame_of = values.reshape(len(frames.pieces), frames.n).argmax(axis=1)
-    index = {np.packbits(row).tobytes(): i for i, row in enumerate(sets)}
-    out = []
-    for k in range(frames.n):
-        key = np.packbits(frame_of == k).tobytes()
-        out.append(index[key])
-    return out
+    """The listed set of each frame, from the index model's piece-in-frame literals."""
+    return decode_table(sets, values.reshape(len(frames.pieces), frames.n))
