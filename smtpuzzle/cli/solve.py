@@ -90,24 +90,23 @@ def solve(
         raise PuzzleError(f"{model} is a frames puzzle: use `smtpuzzle frames {model}`")
     if tiling_model is not None and puzzle.family != "tiling":
         raise PuzzleError(f"--model: for tilings only ({model} is a {puzzle.family} puzzle)")
+    # Puzzles that are decided (unique, multiple, none) look for two solutions at least.
+    limit_n = None if all_solutions else (
+        limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
+    counting = count_solutions or all_solutions or limit is not None
     if puzzle.family in ("sudoku", "kenken"):
         from smtpuzzle.cli.grids import solve_grid_file
 
         if files:
             raise PuzzleError(f"--svg, --png, --html: pictures are drawn for tilings, "
                               f"nonograms and mazes, not for {puzzle.family} puzzles yet")
-        limit_n = None if all_solutions else (
-            limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
         solve_grid_file(puzzle, backend or "cpsat", solver, budget(time_limit), limit_n,
-                        count_solutions or all_solutions or limit is not None, as_json)
+                        counting, as_json)
         return
     if puzzle.family == "nonogram":
         _warn_of_the_goal(model, puzzle)
-        limit_n = None if all_solutions else (
-            limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
         _solve_nonogram(puzzle, backend, solver, encoding, not no_presolve, not no_probing,
-                        not no_guess, budget(time_limit), limit_n,
-                        count_solutions or all_solutions or limit is not None,
+                        not no_guess, budget(time_limit), limit_n, counting,
                         all_solutions or (limit is not None and not count_solutions), files,
                         mark_cells, as_json)
         return
