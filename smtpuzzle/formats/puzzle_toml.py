@@ -135,9 +135,9 @@ def parse_puzzle(
             raise _fail(exc.message, exc.line) from None
     touch = data.get("touch", "any")
     cover = data.get("cover", "pack" if touch == "none" else "exact")
-    touch_encoding = data.get("touch_encoding", "vertex")
+    touch_encoding = data.get("touch_encoding")
     for key, value, known in (("cover", cover, COVERS), ("touch", touch, TOUCH),
-                              ("touch_encoding", touch_encoding, TOUCH_ENCODINGS)):
+                              ("touch_encoding", touch_encoding or "pairs", TOUCH_ENCODINGS)):
         if value not in known:
             raise _fail(f"{key} must be one of {', '.join(map(repr, known))}, got {value!r}",
                         _line_of(text, rf"^[ \t]*{key}\s*="))

@@ -1,4 +1,4 @@
-"""Shapes: finite sets of grid cells in 2D or 3D, their orientations and canonical forms."""
+"""Shapes: finite sets of cells of one grid, their orientations and canonical forms."""
 
 from __future__ import annotations
 
@@ -7,30 +7,40 @@ from collections.abc import Iterable
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.geometry.symmetry import symmetry_group
+from smtpuzzle.geometry.grids import Grid, grid
 
 EMPTY_MARKS = frozenset(" .")
 
 
-def normalize(cells: np.ndarray) -> np.ndarray:
-    """Translate so every axis starts at 0 and sort the cells lexicographically."""
-    cells = cells - cells.min(axis=0)
+def normalize(cells: np.ndarray, on: Grid | None = None) -> np.ndarray:
+    """Translate to the grid's canonical place (every axis from 0 on the square grid) and
+    sort the cells lexicographically."""
+    on = on or grid("square", cells.shape[1])
+    cells = cells - on.origin_shift(cells)
     order = np.lexsort(cells.T[::-1])
     return cells[order]
 
 
 class Shape:
-    """An immutable set of cells, kept normalized (translated to the origin, sorted)."""
+    """An immutable set of cells of one grid (square by default), kept normalized
+    (translated to the origin, sorted)."""
 
-    __slots__ = ("cells", "_key")
+    __slots__ = ("cells", "_key", "grid")
 
-    def __init__(self, cells: Iterable[Iterable[int]] | np.ndarray) -> None:
+    def __init__(self, cells: Iterable[Iterable[int]] | np.ndarray,
+                 on: Grid | str | None = None) -> None:
         arr = np.asarray(cells if isinstance(cells, np.ndarray) else list(cells), dtype=np.int64)
         if arr.ndim != 2 or len(arr) == 0:
             raise PuzzleError("a shape needs at least one cell")
         if len({tuple(c) for c in arr.tolist()}) != len(arr):
             raise PuzzleError("a shape lists the same cell twice")
-        self.cells = normalize(arr)
+        self.grid = grid(on, arr.shape[1]) if isinstance(on, str) else (
+            on or grid("square", arr.shape[1]))
+        bad = ~self.grid.is_cell(arr)
+        if bad.any():
+            raise PuzzleError(self.grid.off_grid_reason(tuple(arr[np.argmax(bad)].tolist()))
+                              or "a cell is off the grid")
+        self.cells = normalize(arr, self.grid)
         self.cells.setflags(write=False)
         self._key = tuple(map(tuple, self.cells.tolist()))
 
@@ -51,26 +61,31 @@ class Shape:
         return self._key
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Shape) and self._key == other._key
+        return isinstance(other, Shape) and self._key == other._key and \
+            self.grid.name == other.grid.name
 
     def __hash__(self) -> int:
         return hash(self._key)
 
     def __repr__(self) -> str:
-        return f"Shape({list(self._key)})"
+        where = "" if self.grid.name == "square" else f", {self.grid.name!r}"
+        return f"Shape({list(self._key)}{where})"
 
     def lifted(self, dim: int) -> Shape:
         """The same cells in a higher dimension (a flat piece lying in the first layer)."""
         if dim == self.dim:
             return self
+        if self.grid.name != "square":
+            raise PuzzleError(f"a piece of the {self.grid.name} grid cannot go in 3D")
         pad = np.zeros((self.size, dim - self.dim), dtype=np.int64)
         return Shape(np.hstack([self.cells, pad]))
 
     def orientations(self, reflections: bool = True) -> list[Shape]:
         """The distinct images of this shape under the grid's rotations (and reflections)."""
         seen: dict[tuple, Shape] = {}
-        for m in symmetry_group(self.dim, reflections):
-            s = Shape(self.cells @ m.T)
+        kinds = len(self.grid.group) if reflections else self.grid.rotations()
+        for k in range(kinds):
+            s = Shape(self.grid.transform(self.cells, k), self.grid)
             seen.setdefault(s.key, s)
         return list(seen.values())
 
@@ -80,26 +95,29 @@ class Shape:
 
     def is_connected(self) -> bool:
         cells = set(self._key)
+        near = {c: [tuple(n) for n in row]
+                for c, row in zip(self._key, self.grid.neighbours(self.cells).tolist(),
+                                  strict=True)}
         start = next(iter(cells))
         stack, seen = [start], {start}
         while stack:
-            c = stack.pop()
-            for axis in range(self.dim):
-                for step in (-1, 1):
-                    n = c[:axis] + (c[axis] + step,) + c[axis + 1 :]
-                    if n in cells and n not in seen:
-                        seen.add(n)
-                        stack.append(n)
+            for n in near[stack.pop()]:
+                if n in cells and n not in seen:
+                    seen.add(n)
+                    stack.append(n)
         return len(seen) == len(cells)
 
     def picture(self, mark: str = "#") -> str:
-        """ASCII picture; 3D shapes as layers separated by a blank line."""
+        """ASCII picture (a cell's coordinates are its line and column); 3D shapes as
+        layers separated by a blank line."""
         ext = self.extent
         if self.dim == 2:
-            grid = [["." for _ in range(ext[1])] for _ in range(ext[0])]
+            gap = " " if self.grid.parity else "."
+            rows = [[gap if self.grid.parity and (r + c) % 2 else "."
+                     for c in range(ext[1])] for r in range(ext[0])]
             for r, c in self._key:
-                grid[r][c] = mark
-            return "\n".join("".join(row) for row in grid)
+                rows[r][c] = mark
+            return "\n".join("".join(row).rstrip() for row in rows)
         layers = []
         for z in range(ext[2]):
             grid = [["." for _ in range(ext[1])] for _ in range(ext[0])]
@@ -144,9 +162,30 @@ def picture_cells(text: str) -> tuple[list[tuple[int, ...]], list[tuple[int, ...
     return filled, empty
 
 
-def parse_picture(text: str) -> Shape:
-    """A shape from an ASCII picture (see :func:`picture_cells`)."""
-    filled, _ = picture_cells(text)
+def grid_picture_cells(text: str, on: Grid) -> tuple[list[tuple[int, ...]],
+                                                     list[tuple[int, ...]]]:
+    """:func:`picture_cells` on grid ``on``. A hexagon picture draws cells on alternate
+    columns: every mark must be on the same alternate columns (they are moved to row +
+    column even), and the spaces between them are no cells."""
+    filled, empty = picture_cells(text)
+    if not on.parity:
+        return filled, empty
+    parities = {(r + c) % 2 for r, c in filled}
+    if len(parities) > 1:
+        odd = next(c for c in filled if (c[0] + c[1]) % 2 != (filled[0][0] + filled[0][1]) % 2)
+        raise PuzzleError(f"not a hexagon picture: the marks on line {filled[0][0] + 1} and "
+                          f"line {odd[0] + 1} are not on alternate columns (draw hexagons as "
+                          "'# # #' over ' # #')")
+    shift = parities.pop() if parities else 0
+    filled = [(r, c + shift) for r, c in filled]
+    empty = [(r, c + shift) for r, c in empty if (r + c + shift) % 2 == 0]
+    return filled, empty
+
+
+def parse_picture(text: str, on: Grid | None = None) -> Shape:
+    """A shape from an ASCII picture (see :func:`picture_cells`) on grid ``on``."""
+    on = on or grid("square")
+    filled, _ = grid_picture_cells(text, on)
     if not filled:
         raise PuzzleError("the picture has no cells (use '#' or letters for cells)")
-    return Shape(filled)
+    return Shape(filled, on if len(filled[0]) == on.dim else None)

@@ -165,7 +165,7 @@ class Frames:
         """The same puzzle with every frame's hole at ``hole``."""
         if not self.hole_search:
             raise PuzzleError("this frames puzzle has no hole to place")
-        board = Board(self.frame.dims, [hole])
+        board = self.frame.reshaped([hole])
         return replace(self, frame=board, hole_search=False,
                        name=f"{self.name}-hole-{'-'.join(map(str, hole))}")
 

@@ -7,7 +7,6 @@ decoded solution against the puzzle's definition alone, not against the model.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -25,6 +24,7 @@ from smtpuzzle.model import Cmp, Groups, Model
 COVERS = ("exact", "pack")
 TOUCH = ("any", "none")
 TOUCH_ENCODINGS = ("vertex", "pairs")
+GROUPS = ("board", "rotations")  # what "distinct" solutions are counted up to
 # What a placement's cell costs once placed and modelled (the placements' cell numbers and
 # the model's groups; measured in bench/RESULTS.md, "Hardening (issue 23)").
 _BYTES_PER_PLACEMENT_CELL = 64
@@ -106,8 +106,9 @@ class Tiling:
     precheck: bool = True  # refuse obviously impossible puzzles at once, before any search
     touch: str = "any"  # "none": no two pieces share an edge or a corner (needs cover "pack")
     # How touch = "none" is encoded: "vertex", at most one placement per corner vertex (the
-    # vertex-dual board); "pairs", at most one placement over each pair of touching cells.
-    touch_encoding: str = "vertex"
+    # vertex-dual board; square boards that do not wrap); "pairs", at most one placement
+    # over each pair of touching cells. None: "vertex" where it applies, else "pairs".
+    touch_encoding: str | None = None
     # Pieces of which no two may touch, even at a corner (the rest touch freely).
     apart: list[str] = field(default_factory=list)
     _placed: list[_PiecePlacements] = field(default_factory=list, repr=False)
@@ -118,11 +119,16 @@ class Tiling:
             raise PuzzleError(f"cover must be one of {', '.join(COVERS)}, got {self.cover!r}")
         if self.touch not in TOUCH:
             raise PuzzleError(f"touch must be one of {', '.join(TOUCH)}, got {self.touch!r}")
+        if self.touch_encoding is None:
+            self.touch_encoding = "vertex" if self.board.plain else "pairs"
         if self.touch_encoding not in TOUCH_ENCODINGS:
             raise PuzzleError(f"touch_encoding must be one of {', '.join(TOUCH_ENCODINGS)}, "
                               f"got {self.touch_encoding!r}")
         if self.touch == "none" and self.cover == "exact":
             raise PuzzleError('touch = "none" leaves cells empty: it needs cover = "pack"')
+        if self.touch_encoding == "vertex" and not self.board.plain:
+            raise PuzzleError('touch_encoding = "vertex" needs a square board that does not '
+                              f'wrap (this one is {self.board.describe()}): use "pairs"')
         check_pieces(self.pieces, self.apart, self.board.dim, "board")
         orients = [p.shape.orientations(p.reflections(self.board.dim)) for p in self.pieces]
         if self.precheck:  # before any placement: the board's size is enough
@@ -138,16 +144,21 @@ class Tiling:
 
     def _place(self, piece: Piece, orients: list[Shape]) -> _PiecePlacements:
         board, dims = self.board, np.array(self.board.dims)
+        wrapped = board.wrapped_axes
         blocks = []
         for o in orients:
             room = dims - np.array(o.extent) + 1
-            if (room <= 0).any():
+            room[wrapped] = dims[wrapped]  # every turn round a wrapping axis
+            if (np.array(o.extent) > dims).any() or (room <= 0).any():
                 continue
-            pos = np.indices(tuple(room)).reshape(board.dim, -1).T  # (P, dim)
-            cells = pos[:, None, :] + o.cells[None, :, :]  # (P, k, dim)
-            idx = board.index[tuple(cells[..., a] for a in range(board.dim))]
+            pos = board.grid.shifts(tuple(room))  # (P, dim)
+            idx = board.lookup(pos[:, None, :] + o.cells[None, :, :])  # (P, k)
             blocks.append(idx[(idx >= 0).all(axis=1)])
         cells = np.concatenate(blocks) if blocks else np.zeros((0, piece.shape.size), np.int64)
+        if wrapped and len(cells):
+            # Round a cylinder, two orientations may put a piece on the same cells.
+            _, first = np.unique(np.sort(cells, axis=1), axis=0, return_index=True)
+            cells = cells[np.sort(first)]
         return _PiecePlacements(piece, orients, cells)
 
     def _check_obvious(self, orients: list[list[Shape]]) -> None:
@@ -272,18 +283,12 @@ class Tiling:
         """For each pair of cells that touch (across a face, edge or corner), the placements
         covering either cell, each once: at most one of them may be chosen. ``by_cell`` lists
         the placements per cell in sweep order."""
-        board, rank = self.board, self.sweep_rank()
-        steps = [d for d in itertools.product((-1, 0, 1), repeat=board.dim) if d > (0,) * board.dim]
+        rank = self.sweep_rank()
         unions = []
-        for step in steps:
-            nxt = board.cells + np.array(step)
-            inside = ((nxt >= 0) & (nxt < np.array(board.dims))).all(axis=1)
-            a = np.flatnonzero(inside)
-            b = board.index[tuple(nxt[inside].T)]
-            for i, j in zip(rank[a[b >= 0]].tolist(), rank[b[b >= 0]].tolist(), strict=True):
-                union = np.union1d(by_cell[i], by_cell[j])
-                if len(union) > 1:
-                    unions.append(union)
+        for i, j in rank[self.board.adjacent_pairs(touching=True)].tolist():
+            union = np.union1d(by_cell[i], by_cell[j])
+            if len(union) > 1:
+                unions.append(union)
         return Groups.of(unions)
 
     def _apart_by_cell(self, var: np.ndarray) -> Groups:
@@ -335,21 +340,19 @@ class Tiling:
 
     def _sweep_adjacency(self, vertices: bool = False) -> np.ndarray:
         """Pairs of face-adjacent cells (or box vertices), numbered in sweep order."""
-        if vertices:
-            dims = self._vertex_dims()
-            index = np.arange(int(np.prod(dims))).reshape(dims)
-            points = np.indices(dims).reshape(len(dims), -1).T
-        else:
-            dims, index, points = self.board.dims, self.board.index, self.board.cells
         rank = self.sweep_rank(vertices)
+        if not vertices:
+            return rank[self.board.adjacent_pairs()]
+        dims = self._vertex_dims()
+        index = np.arange(int(np.prod(dims))).reshape(dims)
+        points = np.indices(dims).reshape(len(dims), -1).T
         pairs = []
         for axis in range(len(dims)):
             nxt = points.copy()
             nxt[:, axis] += 1
             inside = np.flatnonzero(nxt[:, axis] < dims[axis])
             other = index[tuple(nxt[inside].T)]
-            ok = other >= 0
-            pairs.append(np.stack([rank[inside[ok]], rank[other[ok]]], axis=1))
+            pairs.append(np.stack([rank[inside], rank[other]], axis=1))
         return np.concatenate(pairs)
 
     def sweep_rank(self, vertices: bool = False) -> np.ndarray:
@@ -364,16 +367,23 @@ class Tiling:
         """The placement numbers of piece ``k``: ``range(start, end)``."""
         return int(self._starts[k]), int(self._starts[k + 1])
 
-    def symmetries(self) -> list[tuple[np.ndarray, np.ndarray]]:
+    def symmetries(self, group: str = "board") -> list[tuple[int, np.ndarray]]:
+        """The board symmetries that map the puzzle onto itself, identity first, each as
+        ``(index into the grid's group, placement permutation)``; ``group = "rotations"``
+        keeps those that reflect nothing (rotations, and translations round a wrapping
+        board)."""
+        if group not in GROUPS:
+            raise PuzzleError(f"unknown symmetry group {group!r} (known: {', '.join(GROUPS)})")
         if self._symmetries is None:
             self._symmetries = self._find_symmetries()
+        if group == "rotations":
+            return [(k, p) for k, p in self._symmetries if k < self.board.grid.rotations()]
         return self._symmetries
 
-    def _find_symmetries(self) -> list[tuple[np.ndarray, np.ndarray]]:
-        """The board symmetries that map the puzzle onto itself, identity first, each as
-        ``(matrix, placement permutation)``. A symmetry may exchange pieces (a mirror turns
-        Soma's A into B); it qualifies when every piece's placements map onto the placements
-        of one piece with the same multiplicity."""
+    def _find_symmetries(self) -> list[tuple[int, np.ndarray]]:
+        """Every board symmetry that maps the puzzle onto itself. A symmetry may exchange
+        pieces (a mirror turns Soma's A into B); it qualifies when every piece's placements
+        map onto the placements of one piece with the same multiplicity."""
         keys: dict[bytes, int] = {}
         sizes = {pp.cells.shape[1] for pp in self._placed}
         sorted_cells = [np.sort(pp.cells, axis=1) for pp in self._placed]
@@ -382,7 +392,7 @@ class Tiling:
             for i, row in enumerate(cells):
                 keys.setdefault(row.tobytes(), base + i)
         out = []
-        for m, cell_perm in self.board.symmetries():
+        for g, cell_perm in self.board.symmetries():
             perm = np.empty(self.num_placements, dtype=np.int64)
             ok = True
             for k, pp in enumerate(self._placed):
@@ -402,26 +412,30 @@ class Tiling:
                     break
                 perm[self._starts[k]:self._starts[k + 1]] = ids
             if ok and sizes:
-                out.append((m, perm))
-        out.sort(key=lambda mp: not np.array_equal(mp[0], np.eye(self.board.dim)))
+                out.append((g, perm))
         return out
 
-    def symmetry_description(self) -> str:
-        """Which group: e.g. '4 symmetries: identity, rotation 180, 2 reflections'."""
-        mats = [m for m, _ in self.symmetries()]
-        rot = sum(1 for m in mats if round(np.linalg.det(m)) == 1) - 1
-        refl = len(mats) - rot - 1
-        parts = ["identity"]
-        if self.board.dim == 2:
-            for m in mats:
-                if round(np.linalg.det(m)) == 1 and not np.array_equal(m, np.eye(2)):
-                    angle = _angle(m)
-                    parts.append(f"rotation {angle}")
-        elif rot:
+    def symmetry_description(self, group: str = "board") -> str:
+        """Which group: e.g. '4 symmetries: identity, rotation 180, 2 reflections'; on a
+        wrapping board '40 symmetries: 20 translations, each with identity, rotation 180'."""
+        syms = self.symmetries(group)
+        kinds = list(dict.fromkeys(k for k, _ in syms))
+        grid = self.board.grid
+        words = [grid.describe(k) for k in kinds]
+        parts = [w for w in words if w.startswith(("identity", "rotation 1", "rotation 2",
+                                                   "rotation 3", "rotation 6", "rotation 9"))]
+        rot = sum(1 for w in words if w == "rotation")
+        refl = sum(1 for w in words if w == "reflection")
+        if rot:
             parts.append(f"{rot} rotations")
         if refl:
             parts.append(f"{refl} reflection{'s' if refl > 1 else ''}")
-        return f"{len(mats)} symmetr{'ies' if len(mats) > 1 else 'y'}: {', '.join(parts)}"
+        n = len(syms)
+        text = f"{n} symmetr{'ies' if n > 1 else 'y'}: "
+        turns = n // len(kinds)
+        if turns > 1:
+            text += f"{turns} translations, each with "
+        return text + ", ".join(parts)
 
     # -- answers ---------------------------------------------------------------------------
 
@@ -450,8 +464,7 @@ class Tiling:
                 if c in covered:
                     raise VerificationError(f"cell {list(c)} is covered twice")
                 covered.add(c)
-            flip = piece.reflections(dim)
-            if Shape(pl.cells).canonical(flip) != piece.shape.canonical(flip):
+            if not _has_shape(pl.cells, piece.shape, piece.reflections(dim), self.board):
                 raise VerificationError(f"a placement of {pl.piece} does not have its shape")
             used[pl.piece] += 1
         for p in self.pieces:
@@ -463,10 +476,9 @@ class Tiling:
             apart = set(self.apart) if self.touch != "none" else None
             owner = {c: i for i, pl in enumerate(solution.placements) for c in pl.cells
                      if apart is None or pl.piece in apart}
-            steps = [d for d in itertools.product((-1, 0, 1), repeat=dim) if any(d)]
             for c, i in owner.items():
-                for d in steps:
-                    j = owner.get(tuple(a + b for a, b in zip(c, d, strict=True)))
+                near = self.board.lookup(self.board.grid.touching(np.array([c]))[0])
+                for j in (owner.get(tuple(self.board.cells[k])) for k in near[near >= 0]):
                     if j is not None and j != i:
                         a, b = solution.placements[i].piece, solution.placements[j].piece
                         raise VerificationError(f"pieces {a} and {b} touch at {list(c)}")
@@ -503,21 +515,33 @@ def placements_bound(board: Board, orients: list[list[Shape]]) -> int:
 
 
 def _positions(board: Board, shape: Shape) -> int:
-    room = [d - e + 1 for d, e in zip(board.dims, shape.extent, strict=True)]
+    room = [d if a in board.wrapped_axes else d - e + 1
+            for a, (d, e) in enumerate(zip(board.dims, shape.extent, strict=True))]
     return math.prod(room) if min(room) > 0 else 0
+
+
+def _has_shape(cells: tuple[tuple[int, ...], ...], shape: Shape, flip: bool,
+               board: Board) -> bool:
+    """Whether ``cells`` are a placement of ``shape`` on ``board``: some orientation,
+    translated (and on a wrapping board wrapped round), lands on exactly these cells."""
+    if not board.wrap:
+        return Shape(cells, board.grid).canonical(flip) == shape.canonical(flip)
+    want = {tuple(c) for c in cells}
+    dims = np.array(board.dims)
+    wrapped = board.wrapped_axes
+    for o in shape.orientations(flip):
+        for c in want:
+            moved = o.cells + (np.array(c) - o.cells[0])
+            moved[:, wrapped] %= dims[wrapped]
+            if {tuple(x) for x in moved.tolist()} == want:
+                return True
+    return False
 
 
 def check_fits(piece: Piece, orientations: list[Shape], board: Board, where: str) -> None:
     """Refuse a piece that is larger than the board (or frame) in every orientation."""
-    dims = sorted(board.dims)
-    if not any(all(a <= b for a, b in zip(sorted(o.extent), dims, strict=True))
+    if not any(all(a <= b for a, b in zip(o.extent, board.dims, strict=True))
                for o in orientations):
         ext = "x".join(map(str, piece.shape.extent))
         raise PuzzleError(f"no solution: piece {piece.name} ({ext}) is larger than the "
                           f"{board.size_text} {where} in every orientation")
-
-
-def _angle(m: np.ndarray) -> int:
-    """The angle of a 2D rotation matrix acting on (row, column) coordinates."""
-    v = m @ np.array([0, 1])
-    return {(0, 1): 0, (1, 0): 90, (0, -1): 180, (-1, 0): 270}[(int(v[0]), int(v[1]))]
