@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from smtpuzzle import Board, PuzzleError, Shape, free_polyominoes, parse_picture, piece_set
-from smtpuzzle.geometry.polyominoes import folds_into_cube
+from smtpuzzle.geometry.polyforms import folds_into_cube
 from smtpuzzle.geometry.symmetry import symmetry_group
 
 

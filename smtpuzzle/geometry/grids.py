@@ -90,12 +90,14 @@ class Grid:
 
     # -- translations ----------------------------------------------------------------------
 
-    def shifts(self, room: tuple[int, ...]) -> np.ndarray:
-        """The translations ``0 <= t < room`` that map cells onto cells, as (n, dim)."""
+    def shifts(self, room: tuple[int, ...], start: np.ndarray | None = None) -> np.ndarray:
+        """The ``t`` with ``0 <= t < room`` such that ``start + t`` maps cells onto cells,
+        as (n, dim)."""
         pos = np.indices(room).reshape(len(room), -1).T
         if self.name == "square":
             return pos
-        return pos[(pos[:, 0] + pos[:, 1]) % 2 == 0]
+        first = 0 if start is None else int(start[0] + start[1])
+        return pos[(pos[:, 0] + pos[:, 1] + first) % 2 == 0]
 
     def origin_shift(self, cells: np.ndarray) -> np.ndarray:
         """The translation that moves ``cells`` to their canonical place: the least row

@@ -1,4 +1,11 @@
-"""Named piece sets with stable piece names (pentomino letters, numbered hexominoes, Soma...)."""
+"""Named piece sets with stable piece names (pentomino letters, numbered hexominoes, Soma,
+hexiamond and pentahex letters...), free or one-sided.
+
+The polyiamond and polyhex letters are those of David Goodger's Polyform Puzzler (the
+hexiamonds' are O'Beirne's); one-sided sets name a mirror image by the lower-case name, as
+Puzzler does. Triangle and hexagon pictures follow the grids' conventions (grids.py): in a
+triangle picture the first column of the first line is an up triangle.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +13,8 @@ from collections.abc import Callable
 from functools import cache
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.geometry.polyominoes import folds_into_cube, free_polyominoes
+from smtpuzzle.geometry.grids import grid
+from smtpuzzle.geometry.polyforms import folds_into_cube, free_polyominoes
 from smtpuzzle.geometry.shapes import Shape, parse_picture
 
 _PENTOMINOES = {
@@ -40,8 +48,49 @@ _SOMA = {
 }
 
 
-def _from_pictures(pictures: dict[str, str]) -> dict[str, Shape]:
-    return {name: parse_picture(pic) for name, pic in pictures.items()}
+_POLYIAMONDS = {  # moniamond to pentiamonds
+    "T1": "#", "D2": "##", "I3": "###", "I4": "####", "C4": "###\n..#", "T4": "..#.\n.###",
+    "I5": "#####", "C5": "###\n#.#", "L5": "....#\n.####", "P5": "..#..\n.####",
+}
+_HEXIAMONDS = {
+    "I6": "######", "P6": "....#.\n.#####", "J6": "#####\n#....", "E6": "#####\n..#..",
+    "V6": "..##.\n.####", "H6": "####\n..##", "S6": "....#\n.####\n.#...",
+    "X6": "..#..\n.####\n...#.", "C6": "....##\n.####.", "G6": "...##\n.####",
+    "F6": "..#.#\n.####", "O6": "###\n###",
+}
+_HEPTIAMONDS = {
+    "A7": "####\n#.##", "B7": "..##.\n.####\n...#.", "C7": "#####\n#...#",
+    "D7": "..#.\n.###\n.###", "E7": "....#..\n.######", "F7": "#####\n#.#..",
+    "G7": "...##.\n.#####", "H7": "....##\n.#####", "I7": "#######", "J7": "#####\n##...",
+    "L7": "......#\n.######", "M7": "..#.#.\n.#####", "N7": "....##\n.####.\n.#....",
+    "P7": "..#....\n.######", "Q7": "..#...\n.#####\n.....#", "R7": "..#####\n.##....",
+    "S7": "...##\n.####\n.#...", "T7": "..#...\n.#####\n.#....", "U7": "..#.##\n.####.",
+    "V7": "..#.\n..##\n####", "W7": "....#\n.####\n...##", "X7": "..#...\n.#####\n...#..",
+    "Y7": "#####\n.##..", "Z7": "####.\n..###",
+}
+_POLYHEXES = {  # monohex to tetrahexes
+    "H1": "#", "I2": "# #", "I3": "# # #", "V3": "    #\n # #", "A3": "  #\n # #",
+    "I4": "# # # #", "J4": "      #\n # # #", "P4": "    #\n # # #", "S4": "    # #\n # #",
+    "U4": "#   #\n # #", "Y4": "    #\n # #\n    #", "O4": "  # #\n # #",
+}
+_PENTAHEXES = {
+    "A5": "    #\n # # #\n    #", "B5": "    # #\n # # #", "C5": "#     #\n # # #",
+    "D5": "  # #\n # # #", "E5": "    #\n # # # #", "F5": "  #   #\n # # #",
+    "G5": "    # #\n # #   #", "H5": "  #\n   # #\n# #", "I5": "# # # # #",
+    "J5": "        #\n # # # #", "L5": "      #\n     #\n# # #", "N5": "      # #\n # # #",
+    "P5": "      #\n # # # #", "Q5": "      #\n # # #\n  #", "R5": "    #\n     #\n# # #",
+    "S5": "      #\n # # #\n#", "T5": "      #\n # # #\n    #", "U5": "  #\n #   #\n  # #",
+    "V5": "  #\n #\n# # #", "W5": "      #\n   # #\n# #", "X5": "  #\n # # #\n    #",
+    "Y5": "      #\n # # #\n      #",
+}
+
+
+def _from_pictures(pictures: dict[str, str], on: str = "square") -> dict[str, Shape]:
+    return {name: parse_picture(pic, grid(on)) for name, pic in pictures.items()}
+
+
+def _only(pictures: dict[str, str], size: int) -> dict[str, str]:
+    return {n: p for n, p in pictures.items() if n.endswith(str(size))}
 
 
 def _numbered(prefix: str, n: int, width: int) -> dict[str, Shape]:
@@ -58,6 +107,20 @@ _SETS: dict[str, Callable[[], dict[str, Shape]]] = {
     "heptominoes": lambda: _numbered("S", 7, 3),
     "cube-nets": lambda: {k: s for k, s in piece_set("hexominoes").items() if folds_into_cube(s)},
     "soma": lambda: {name: Shape(cells) for name, cells in _SOMA.items()},
+    "moniamonds": lambda: _from_pictures(_only(_POLYIAMONDS, 1), "triangle"),
+    "diamonds": lambda: _from_pictures(_only(_POLYIAMONDS, 2), "triangle"),
+    "triamonds": lambda: _from_pictures(_only(_POLYIAMONDS, 3), "triangle"),
+    "tetriamonds": lambda: _from_pictures(_only(_POLYIAMONDS, 4), "triangle"),
+    "pentiamonds": lambda: _from_pictures(_only(_POLYIAMONDS, 5), "triangle"),
+    "hexiamonds": lambda: _from_pictures(_HEXIAMONDS, "triangle"),
+    "heptiamonds": lambda: _from_pictures(_HEPTIAMONDS, "triangle"),
+    "polyiamonds-1-5": lambda: _from_pictures(_POLYIAMONDS, "triangle"),
+    "monohexes": lambda: _from_pictures(_only(_POLYHEXES, 1), "hexagon"),
+    "dihexes": lambda: _from_pictures(_only(_POLYHEXES, 2), "hexagon"),
+    "trihexes": lambda: _from_pictures(_only(_POLYHEXES, 3), "hexagon"),
+    "tetrahexes": lambda: _from_pictures(_only(_POLYHEXES, 4), "hexagon"),
+    "pentahexes": lambda: _from_pictures(_PENTAHEXES, "hexagon"),
+    "polyhexes-1-4": lambda: _from_pictures(_POLYHEXES, "hexagon"),
 }
 
 _DESCRIPTIONS = {
@@ -70,6 +133,21 @@ _DESCRIPTIONS = {
     "heptominoes": "the 108 free heptominoes (S001..S108; one has a hole)",
     "cube-nets": "the 11 hexominoes that fold into a cube (their hexomino names)",
     "soma": "the 7 Soma cubes (V L T Z A B P)",
+    "moniamonds": "the single triangle (T1; triangle grid)",
+    "diamonds": "the diamond (D2; triangle grid)",
+    "triamonds": "the triamond (I3; triangle grid)",
+    "tetriamonds": "the 3 tetriamonds (I4 C4 T4; triangle grid)",
+    "pentiamonds": "the 4 pentiamonds (I5 C5 L5 P5; triangle grid)",
+    "hexiamonds": "the 12 hexiamonds (I6 P6 J6 E6 V6 H6 S6 X6 C6 G6 F6 O6; triangle grid)",
+    "heptiamonds": "the 24 heptiamonds (A7..Z7; triangle grid)",
+    "polyiamonds-1-5": "the 10 polyiamonds of 1 to 5 triangles (T1 D2 I3, tetriamonds, "
+                       "pentiamonds)",
+    "monohexes": "the single hexagon (H1; hexagon grid)",
+    "dihexes": "the dihex (I2; hexagon grid)",
+    "trihexes": "the 3 trihexes (I3 V3 A3; hexagon grid)",
+    "tetrahexes": "the 7 tetrahexes (I4 J4 P4 S4 U4 Y4 O4; hexagon grid)",
+    "pentahexes": "the 22 pentahexes (A5..Y5; hexagon grid)",
+    "polyhexes-1-4": "the 12 polyhexes of 1 to 4 hexagons (H1 I2, trihexes, tetrahexes)",
 }
 
 
@@ -83,8 +161,21 @@ def _piece_set(name: str) -> tuple[tuple[str, Shape], ...]:
     return tuple(_SETS[name]().items())
 
 
-def piece_set(name: str) -> dict[str, Shape]:
-    """The pieces of a named set, by their stable names, in a stable order."""
+def piece_set(name: str, one_sided: bool = False) -> dict[str, Shape]:
+    """The pieces of a named set, by their stable names, in a stable order. ``one_sided``:
+    each piece that differs from its mirror image is followed by that image, named in
+    lower case (pieces then turn but never flip)."""
     if name not in _SETS:
         raise PuzzleError(f"unknown piece set {name!r} (known: {', '.join(_SETS)})")
-    return dict(_piece_set(name))
+    pieces = dict(_piece_set(name))
+    if not one_sided:
+        return pieces
+    if any(s.dim != 2 for s in pieces.values()):
+        raise PuzzleError(f"one_sided: set {name!r} is solid (its pieces never flip anyway)")
+    out = {}
+    for n, shape in pieces.items():
+        out[n] = shape
+        mirror = Shape(shape.grid.transform(shape.cells, shape.grid.rotations()), shape.grid)
+        if mirror.canonical(False) != shape.canonical(False):
+            out[n.lower()] = mirror
+    return out

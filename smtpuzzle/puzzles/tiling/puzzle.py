@@ -147,11 +147,13 @@ class Tiling:
         wrapped = board.wrapped_axes
         blocks = []
         for o in orients:
-            room = dims - np.array(o.extent) + 1
-            room[wrapped] = dims[wrapped]  # every turn round a wrapping axis
-            if (np.array(o.extent) > dims).any() or (room <= 0).any():
+            # Translations keeping the shape in the box (a shape may start at column 1,
+            # where the grid's parity puts it), and every turn round a wrapping axis.
+            low, high = -o.cells.min(axis=0), dims - o.cells.max(axis=0)
+            low[wrapped], high[wrapped] = 0, dims[wrapped]
+            if (np.array(o.extent) > dims).any() or (high <= low).any():
                 continue
-            pos = board.grid.shifts(tuple(room))  # (P, dim)
+            pos = low + board.grid.shifts(tuple(high - low), low)  # (P, dim)
             idx = board.lookup(pos[:, None, :] + o.cells[None, :, :])  # (P, k)
             blocks.append(idx[(idx >= 0).all(axis=1)])
         cells = np.concatenate(blocks) if blocks else np.zeros((0, piece.shape.size), np.int64)

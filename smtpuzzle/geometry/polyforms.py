@@ -1,4 +1,5 @@
-"""Generation of all free polyominoes of a given size, and the cube-net test."""
+"""Generation of all polyforms (polyominoes, polyiamonds, polyhexes) of a given size, free
+or one-sided, and the cube-net test."""
 
 from __future__ import annotations
 
@@ -6,32 +7,38 @@ from functools import cache
 
 import numpy as np
 
+from smtpuzzle.geometry.grids import grid
 from smtpuzzle.geometry.shapes import Shape
-
-_STEPS_2D = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
 
 @cache
-def free_polyominoes(n: int) -> tuple[Shape, ...]:
-    """All free n-ominoes (rotations and reflections identified) in canonical form, sorted.
+def polyforms(grid_name: str, n: int, one_sided: bool = False) -> tuple[Shape, ...]:
+    """All n-cell shapes of a grid, connected through edges, in canonical form, sorted;
+    free (rotations and reflections identified) or ``one_sided`` (rotations only).
 
-    Grown cell by cell from the (n-1)-ominoes; 1, 1, 2, 5, 12, 35, 108 for n = 1..7.
-    The order (by extent, then by cells) is stable: named sets number pieces by it.
+    Grown cell by cell from the (n-1)-cell ones. The order (by extent, then by cells) is
+    stable: named sets number pieces by it. Free polyominoes: 1, 1, 2, 5, 12, 35, 108 for
+    n = 1..7; polyiamonds 1, 1, 1, 3, 4, 12, 24, 66; polyhexes 1, 1, 3, 7, 22, 82, 333.
     """
     if n < 1:
-        raise ValueError("polyominoes have at least one cell")
+        raise ValueError("polyforms have at least one cell")
+    on = grid(grid_name)
     if n == 1:
-        return (Shape([(0, 0)]),)
+        return (Shape([(0, 0)], on),)
     found: dict[tuple, Shape] = {}
-    for smaller in free_polyominoes(n - 1):
+    for smaller in polyforms(grid_name, n - 1, one_sided):
         cells = set(smaller.key)
-        for r, c in smaller.key:
-            for dr, dc in _STEPS_2D:
-                new = (r + dr, c + dc)
+        for row in on.neighbours(smaller.cells).tolist():
+            for new in map(tuple, row):
                 if new not in cells:
-                    canon = Shape([*cells, new]).canonical()
+                    canon = Shape([*cells, new], on).canonical(not one_sided)
                     found.setdefault(canon.key, canon)
     return tuple(sorted(found.values(), key=lambda s: (sorted(s.extent), s.extent, s.key)))
+
+
+def free_polyominoes(n: int) -> tuple[Shape, ...]:
+    """All free n-ominoes in canonical form, sorted (see :func:`polyforms`)."""
+    return polyforms("square", n)
 
 
 # Rolling a cube one step along +row / +column / -row / -column: rotation matrices acting on
