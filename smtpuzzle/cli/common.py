@@ -33,6 +33,15 @@ RayOpt = Annotated[str | None, typer.Option(
 
 
 
+def warn_same_shapes(puzzle: Any) -> None:
+    """Warn (stderr) of two pieces of a tiling or frames puzzle with the same shape."""
+    from smtpuzzle.puzzles.tiling.puzzle import same_shapes
+
+    for a, b in same_shapes(getattr(puzzle, "pieces", [])):
+        err.print(f"[yellow]warning:[/yellow] pieces {escape(a)} and {escape(b)} have the same "
+                  "shape (give one piece count = 2 if that is meant)")
+
+
 def seconds(text: str) -> float:
     """A time limit: a positive, finite number of seconds (nan, inf, 0 and negatives are
     usage errors, as is anything that is not a number)."""

@@ -23,11 +23,13 @@ from smtpuzzle.cli.common import (
     print_json,
     progress,
     time_limit_option,
+    warn_same_shapes,
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.cli.solve import list_solutions
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.library import load
+from smtpuzzle.puzzles.tiling.puzzle import GROUPS
 
 
 @friendly
@@ -37,6 +39,9 @@ def count(
     solver: Annotated[str | None, typer.Option(help="As for solve.")] = None,
     raw: Annotated[bool, typer.Option(
         "--raw", help="Count every placement-distinct solution, not classes.")] = False,
+    group: Annotated[str, typer.Option(
+        help="Count classes up to the board's symmetries (board) or its rotations only "
+             "(rotations: mirror images count apart).")] = "board",
     workers: Annotated[int, typer.Option(help="Processes sharing the sub-problems.", min=1)] = 1,
     time_limit: Annotated[float | None, time_limit_option(
         "Seconds; then report so far.")] = None,
@@ -54,10 +59,16 @@ def count(
     cell_size: CellSizeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Count solutions, distinct up to the board's symmetries (or --raw)."""
+    """Count solutions, distinct up to the board's symmetries (or --group rotations, or
+    --raw)."""
     files = PictureFiles(svg, png, html, cell_size)
     files.check()
+    if group not in GROUPS:
+        raise PuzzleError(f"--group must be one of {', '.join(GROUPS)}, not {group!r}")
+    if raw and group != "board":
+        raise PuzzleError("give --raw or --group, not both")
     tiling = load(model)
+    warn_same_shapes(tiling)
     get_backend(backend, solver)  # reject bad names before any work
     if files and limit is None:
         raise PuzzleError("--svg / --png / --html draw the solutions of --limit N: give --limit")
@@ -66,7 +77,7 @@ def count(
             raise PuzzleError("--limit lists solutions in one process: leave out --workers, "
                               "--ray and --checkpoint")
         list_solutions(tiling, backend, solver, limit, not raw, budget(time_limit), as_json,
-                       files)
+                       files, group)
         return
     from smtpuzzle.puzzles.tiling import counting
 
@@ -84,7 +95,7 @@ def count(
 
         result = counting.count(tiling, backend, solver, distinct=not raw, workers=workers,
                                 time_limit=budget(time_limit), progress=on_progress, ray=ray,
-                                checkpoint=checkpoint)
+                                checkpoint=checkpoint, group=group)
     if as_json:
         print_json(result.as_json())
     else:

@@ -22,6 +22,7 @@ from smtpuzzle.cli.common import (
     print_json,
     progress,
     time_limit_option,
+    warn_same_shapes,
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
@@ -83,6 +84,7 @@ def frames_cmd(
     files = PictureFiles(svg, png, html, cell_size)
     files.check()
     puzzle = load_frames(model)
+    warn_same_shapes(puzzle)
     if all_solutions and limit is not None:
         raise PuzzleError("give --all or --limit, not both")
     hole_at = _parse_cell(hole) if hole is not None else None

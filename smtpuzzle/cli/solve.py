@@ -22,6 +22,7 @@ from smtpuzzle.cli.common import (
     print_json,
     spinner,
     time_limit_option,
+    warn_same_shapes,
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
@@ -86,6 +87,7 @@ def solve(
     files = PictureFiles(svg, png, html, cell_size)
     files.check()
     puzzle = load_puzzle(model)
+    warn_same_shapes(puzzle)
     if puzzle.family == "frames":
         raise PuzzleError(f"{model} is a frames puzzle: use `smtpuzzle frames {model}`")
     if tiling_model is not None and puzzle.family != "tiling":
@@ -175,7 +177,7 @@ def _summary(data: dict[str, Any]) -> dict[str, Any]:
 
 def list_solutions(tiling: Tiling, backend: str | None, solver: str | None, limit: int | None,
                    distinct: bool, time_limit: float | None, as_json: bool,
-                   files: PictureFiles) -> None:
+                   files: PictureFiles, group: str = "board") -> None:
     """List a tiling's solutions (solve --all / --limit, count --limit): each printed as it
     is found, or all in one JSON object; ``files`` draw them: a numbered contact sheet (SVG,
     PNG), a page with each one (HTML)."""
@@ -190,7 +192,7 @@ def list_solutions(tiling: Tiling, backend: str | None, solver: str | None, limi
     # Solutions are kept for --json and pictures only: text is printed at once.
     listing = list_tilings(tiling, backend or DEFAULT_LIST_BACKEND, solver, limit, distinct,
                            time_limit, on_solution=None if as_json else show,
-                           keep=as_json or bool(files))
+                           keep=as_json or bool(files), group=group)
     if files:
         board, pieces, found = tiling.board, tiling.pieces, listing.solutions
 

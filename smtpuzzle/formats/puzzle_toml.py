@@ -12,7 +12,9 @@ from typing import Any
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.text import read_text
-from smtpuzzle.geometry.board import Board
+from smtpuzzle.geometry.board import WRAPS, Board
+from smtpuzzle.geometry.board_shapes import shaped_cells
+from smtpuzzle.geometry.grids import GRIDS, Grid
 from smtpuzzle.geometry.piecesets import piece_set
 from smtpuzzle.geometry.shapes import Shape, parse_picture
 from smtpuzzle.puzzles.frames.puzzle import METHODS, Frames
@@ -22,9 +24,9 @@ _TOP_KEYS = {"name", "title", "description", "kind", "cover", "touch", "touch_en
              "board", "pieces", "source", "apart", "frames", "method"}
 _FRAMES_ONLY = {"frames", "method"}
 _TILING_ONLY = {"cover", "touch", "touch_encoding"}
-_BOARD_KEYS = {"size", "holes", "picture", "hole"}
+_BOARD_KEYS = {"size", "holes", "picture", "hole", "grid", "shape", "cells", "wrap"}
 KINDS = ("tiling", "frames")
-_PIECE_KEYS = {"set", "only", "name", "picture", "cells", "count", "max", "flip"}
+_PIECE_KEYS = {"set", "only", "name", "picture", "cells", "count", "max", "flip", "one_sided"}
 
 
 def load_puzzle_file(path: Path, precheck: bool = True) -> Tiling | Frames:
@@ -101,7 +103,7 @@ def parse_puzzle(
     first_line: dict[str, int | None] = {}  # piece name -> the line of its [[pieces]]
     for i, entry in enumerate(raw_pieces):
         try:
-            parsed = _parse_pieces(entry, i)
+            parsed = _parse_pieces(entry, i, board.grid)
         except _KeyError as exc:
             raise _fail(exc.message, _key_line(text, PIECES, exc.key, i)) from None
         line = _line_of(text, PIECES, i)
@@ -171,26 +173,47 @@ def _parse_board(raw: Any, text: str, frames: bool = False) -> tuple[Board, bool
         key = sorted(unknown)[0]
         raise _fail(f"[board]: unknown key {key!r} (known: {', '.join(sorted(_BOARD_KEYS))})",
                     line(key))
-    if "picture" in raw and "size" in raw:
-        raise _fail("[board]: give size or picture, not both", line("size"))
-    if "picture" not in raw and "size" not in raw:
-        raise _fail("[board] needs size = [rows, columns] (or [x, y, z]) or picture", line())
+    grid_name = raw.get("grid", "square")
+    if grid_name not in GRIDS:
+        raise _fail(f"[board]: unknown grid {grid_name!r} (known: {', '.join(GRIDS)})",
+                    line("grid"))
+    wrap = raw.get("wrap", [])
+    if not isinstance(wrap, list) or not all(w in WRAPS for w in wrap):
+        raise _fail('[board]: wrap must be a list of "rows" and/or "columns", got '
+                    f"{wrap!r}", line("wrap"))
+    given = [k for k in ("picture", "size", "cells") if k in raw]
+    if "shape" in raw and "size" not in raw:
+        raise _fail(f"[board]: shape = {raw['shape']!r} needs a size", line("shape"))
+    if len(given) > 1:
+        raise _fail(f"[board]: give one of size, picture or cells, not {' and '.join(given)}",
+                    line(given[1]))
+    if not given:
+        raise _fail("[board] needs size = [rows, columns] (or [x, y, z]), a picture or "
+                    "cells", line())
     holes = raw.get("holes", [])
     if not isinstance(holes, list) or not all(_int_list(h) for h in holes):
         raise _fail("[board]: holes must be a list of cells, each a list of whole numbers",
                     line("holes"))
-    key = "picture" if "picture" in raw else "size"
+    key = given[0]
     try:
         if key == "picture":
-            board = Board.from_picture(_text(raw["picture"], "picture"))
-            holes = board.holes() + [tuple(h) for h in holes]
+            board = Board.from_picture(_text(raw["picture"], "picture"), grid_name, wrap)
+        elif key == "cells":
+            cells = raw["cells"]
+            if not isinstance(cells, list) or not all(_int_list(c) for c in cells):
+                raise PuzzleError("cells must be a list of cells, each a list of whole numbers")
+            board = Board.from_cells(cells, grid_name, wrap)
+        elif "shape" in raw:
+            key = "shape"
+            board = Board.from_cells(shaped_cells(grid_name, _text(raw["shape"], "shape"),
+                                                  raw["size"]), grid_name, wrap)
         elif not _int_list(raw["size"]):
             raise PuzzleError("size must be a list of whole numbers")
         else:
-            board = Board(raw["size"])
+            board = Board(raw["size"], on=grid_name, wrap=wrap)
         if holes:
             key = "holes"
-            board = Board(board.dims, holes)
+            board = board.reshaped(board.holes() + [tuple(h) for h in holes])
         return board, hole is not None
     except PuzzleError as exc:
         msg = exc.message if exc.message.startswith("[board]") else f"[board]: {exc.message}"
@@ -213,7 +236,7 @@ def _text(x: Any, what: str) -> str:
     return x
 
 
-def _parse_pieces(entry: Any, i: int) -> list[Piece]:
+def _parse_pieces(entry: Any, i: int, on: Grid) -> list[Piece]:
     """The pieces of the ``i``-th [[pieces]] table; errors are _KeyError (with the key)."""
     where = f"pieces[{i}]"
     if not isinstance(entry, dict):
@@ -232,14 +255,25 @@ def _parse_pieces(entry: Any, i: int) -> list[Piece]:
     flip = entry.get("flip")
     if flip is not None and not isinstance(flip, bool):
         raise _KeyError(f"{where}: flip must be true or false", "flip")
-    common = dict(count=count, at_most="max" in entry, flip=flip)
+    one_sided = entry.get("one_sided", False)
+    if not isinstance(one_sided, bool):
+        raise _KeyError(f"{where}: one_sided must be true or false", "one_sided")
+    if one_sided and ("set" not in entry or flip is not None):
+        raise _KeyError(f"{where}: one_sided = true applies to a set (it adds the mirror "
+                        "images and turns flipping off)" + (", without flip" if flip is
+                                                            not None else ""), "one_sided")
+    common = dict(count=count, at_most="max" in entry, flip=False if one_sided else flip)
     if "set" in entry:
         if {"name", "picture", "cells"} & set(entry):
             raise _KeyError(f"{where}: a set entry takes no name, picture or cells")
         try:
-            shapes = piece_set(_text(entry["set"], f"{where} set"))
+            shapes = piece_set(_text(entry["set"], f"{where} set"), one_sided)
         except PuzzleError as exc:
             raise _KeyError(exc.message, "set") from None
+        grids = {s.grid.name for s in shapes.values()}
+        if on.name not in grids:
+            raise _KeyError(f"{where}: set {entry['set']!r} is for the {grids.pop()} grid, "
+                            f"the board is on the {on.name} grid", "set")
         only = entry.get("only")
         if only is not None:
             if not isinstance(only, list) or not all(isinstance(n, str) for n in only):
@@ -263,16 +297,21 @@ def _parse_pieces(entry: Any, i: int) -> list[Piece]:
     key = "picture" if "picture" in entry else "cells"
     try:
         if key == "picture":
-            shape = parse_picture(_text(entry["picture"], "picture"))
+            shape = parse_picture(_text(entry["picture"], "picture"), on)
         else:
             cells = entry["cells"]
             if not isinstance(cells, list) or not all(_int_list(c) for c in cells):
                 raise PuzzleError("cells must be a list of [row, column] (or [x, y, z]) lists")
             if len({len(c) for c in cells}) != 1 or len(cells[0]) not in (2, 3):
                 raise PuzzleError("cells must all have 2 or all have 3 coordinates")
-            shape = Shape(cells)
+            if on.name != "square" and len(cells[0]) != 2:
+                raise PuzzleError(f"a cell of the {on.name} grid has 2 coordinates")
+            shape = Shape(cells, on if on.name != "square" else None)
     except PuzzleError as exc:
         raise _KeyError(f"{where}: {exc.message}", key) from None
     if not shape.is_connected():
-        raise _KeyError(f"{where}: the cells are not connected", key)
+        hint = (" (in a triangle picture the first column of the first line points up and "
+                "rows alternate; start a line with '.' to shift it)"
+                if on.name == "triangle" and key == "picture" else "")
+        raise _KeyError(f"{where}: the cells are not connected{hint}", key)
     return [Piece(name, shape, **common)]

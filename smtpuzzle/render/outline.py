@@ -1,13 +1,14 @@
 """Outlines of regions of cells on any grid whose cells are polygons sharing whole edges.
 
-A grid gives each cell's polygon (squares now; triangles and hexagons later: see
-``CellShapes``); everything here works on those polygons alone: the closed loops around a
+A grid gives each cell's polygon (squares, triangles, hexagons: see ``CellShapes`` and
+``cell_shapes``); everything here works on those polygons alone: the closed loops around a
 region (a piece, the board), the edges inside a region, its connected parts and a cell near
 each part's centre (where its letter goes).
 """
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Protocol
@@ -27,9 +28,57 @@ class CellShapes(Protocol):
 class SquareCells:
     """Square cells: ``(row, column)`` is the unit square with its top-left at (column, row)."""
 
+    row_height = 1.0
+
     def polygon(self, cell: tuple[int, ...]) -> Loop:
         r, c = cell[0], cell[1]
         return ((c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1))
+
+    def width(self, columns: int) -> float:
+        return float(columns)
+
+
+_H = math.sqrt(3) / 2  # the height of a unit triangle, and the rows of hexagons one wide
+
+
+class TriangleCells:
+    """Unit triangles: ``(row, column)`` is centred at x = (column + 1) / 2, pointing up when
+    row + column is even."""
+
+    row_height = _H
+
+    def polygon(self, cell: tuple[int, ...]) -> Loop:
+        r, c = cell[0], cell[1]
+        x, top, bottom = (c + 1) / 2, r * _H, (r + 1) * _H
+        if (r + c) % 2 == 0:
+            return ((x, top), (x + 0.5, bottom), (x - 0.5, bottom))
+        return ((x - 0.5, top), (x + 0.5, top), (x, bottom))
+
+    def width(self, columns: int) -> float:
+        return (columns + 1) / 2
+
+
+class HexagonCells:
+    """Hexagons one unit wide, pointing up: ``(row, column)`` (row + column even) is centred
+    at x = (column + 1) / 2, rows sqrt(3)/2 apart."""
+
+    row_height = _H
+
+    def polygon(self, cell: tuple[int, ...]) -> Loop:
+        r, c = cell[0], cell[1]
+        side = 1 / math.sqrt(3)
+        x, y = (c + 1) / 2, r * _H + side
+        return ((x, y - side), (x + 0.5, y - side / 2), (x + 0.5, y + side / 2),
+                (x, y + side), (x - 0.5, y + side / 2), (x - 0.5, y - side / 2))
+
+    def width(self, columns: int) -> float:
+        return (columns + 1) / 2
+
+
+def cell_shapes(grid_name: str) -> SquareCells | TriangleCells | HexagonCells:
+    """How to draw the cells of the grid called ``grid_name``."""
+    return {"square": SquareCells, "triangle": TriangleCells,
+            "hexagon": HexagonCells}[grid_name]()
 
 
 def _key(p: Point) -> Key:

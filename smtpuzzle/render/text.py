@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rich.text import Text
 
 from smtpuzzle.geometry.board import Board
@@ -17,16 +19,21 @@ HOLE, EMPTY = " ", "."
 
 
 def piece_chars(names: list[str]) -> dict[str, str]:
-    """One character per piece: its name when that is one character, else from a palette."""
+    """One character per piece: its name when that is one character, else its first
+    character when no other piece starts with it (I6 -> I), else from a palette."""
     chars = {n: n for n in names if len(n) == 1}
+    firsts = Counter(n[0] for n in names if n)
+    for n in names:
+        if len(n) > 1 and firsts[n[0]] == 1 and n[0] not in chars.values():
+            chars[n] = n[0]
     free = [c for c in _PALETTE if c not in chars.values()]
-    for i, n in enumerate(n for n in names if len(n) != 1):
+    for i, n in enumerate(n for n in names if n not in chars):
         chars[n] = free[i % len(free)]
     return chars
 
 
 def legend(names: list[str]) -> str:
-    """``A=H01 B=H02 ...`` for pieces whose names are not single characters, else ''."""
+    """``A=H01 I=I6 ...`` for pieces whose names are not single characters, else ''."""
     chars = piece_chars(names)
     return " ".join(f"{chars[n]}={n}" for n in names if chars[n] != n)
 

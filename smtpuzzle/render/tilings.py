@@ -14,11 +14,11 @@ from typing import Any
 
 from smtpuzzle.render.colours import piece_colours
 from smtpuzzle.render.layout import Drawing, LegendEntry, in_rows, sheet_columns
-from smtpuzzle.render.outline import SquareCells
+from smtpuzzle.render.outline import cell_shapes
 from smtpuzzle.render.panel import NOBODY, Panel
 
 MAX_LABEL = 4  # longer piece names are shown as one letter and named in the legend
-_SMALL_SETS = ("monominoes", "dominoes", "trominoes", "tetrominoes", "pentominoes", "soma")
+_LARGE_SETS = ("hexominoes", "heptominoes", "cube-nets")  # numbered: looked at by name
 
 
 def piece_labels(names: Sequence[str]) -> dict[str, str]:
@@ -30,30 +30,37 @@ def piece_labels(names: Sequence[str]) -> dict[str, str]:
 
 
 def _from_a_set(piece: Any) -> bool:
-    """Whether the piece is a named set's piece of that name (not drawn by hand)."""
-    from smtpuzzle.geometry.piecesets import piece_set
+    """Whether the piece is a named set's piece of that name (not drawn by hand); a
+    one-sided set's mirror images (lower-case names) count."""
+    from smtpuzzle.geometry.piecesets import piece_set, piece_set_names
 
-    sets = list(_SMALL_SETS)
+    sets = [n for n in piece_set_names() if n not in _LARGE_SETS]
     if re.fullmatch(r"H\d\d", piece.name):
         sets.append("hexominoes")
     if re.fullmatch(r"S\d{3}", piece.name):
         sets.append("heptominoes")
     for name in sets:
-        shape = piece_set(name).get(piece.name)
-        if shape is not None and shape.dim <= piece.shape.dim and \
-                shape.lifted(piece.shape.dim).canonical() == piece.shape.canonical():
-            return True
+        for one_sided in (False, True):
+            if one_sided and name == "soma":
+                continue
+            shape = piece_set(name, one_sided).get(piece.name)
+            if shape is None or shape.grid.name != piece.shape.grid.name or \
+                    shape.dim > piece.shape.dim:
+                continue
+            flip = not one_sided
+            if shape.lifted(piece.shape.dim).canonical(flip) == piece.shape.canonical(flip):
+                return True
     return False
 
 
 def _legend(pieces: Sequence[Any], used: set[str], colours: dict[str, str],
             labels: dict[str, str]) -> list[LegendEntry]:
-    grid = SquareCells()
     out = []
     for p in pieces:
         if p.name not in used or (labels[p.name] == p.name and _from_a_set(p)):
             continue
         text = p.name if labels[p.name] == p.name else f"{labels[p.name]} = {p.name}"
+        grid = cell_shapes(p.shape.grid.name)
         cells = [grid.polygon(tuple(c)) for c in p.shape.cells.tolist()] \
             if p.shape.dim == 2 else None
         out.append(LegendEntry(text, colours[p.name], cells))
@@ -63,7 +70,7 @@ def _legend(pieces: Sequence[Any], used: set[str], colours: dict[str, str],
 def layer_panels(board: Any, solution: Any, colours: dict[str, str],
                  labels: dict[str, str]) -> list[Panel]:
     """One panel per layer of ``board`` (one for a 2D board) showing ``solution``."""
-    grid = SquareCells()
+    grid = cell_shapes(board.grid.name)
     owner_of = {cell: i for i, pl in enumerate(solution.placements) for cell in pl.cells}
     fills = {i: colours[pl.piece] for i, pl in enumerate(solution.placements)}
     texts = {i: labels[pl.piece] for i, pl in enumerate(solution.placements)}
@@ -99,8 +106,9 @@ def tiling_drawing(board: Any, pieces: Sequence[Any], solutions: Sequence[Any],
             panels.append(panel)
     layers = 1 if board.dim == 2 else board.dims[2]
     if per_row is None:
-        width = board.dims[1] * layers + 0.8 * (layers - 1)
-        per_row = sheet_columns(len(solutions), width, board.dims[0])
+        cells = cell_shapes(board.grid.name)
+        width = cells.width(board.dims[1]) * layers + 0.8 * (layers - 1)
+        per_row = sheet_columns(len(solutions), width, board.dims[0] * cells.row_height)
     used = {pl.piece for s in solutions for pl in s.placements}
     return Drawing(in_rows(panels, per_row * layers),
                    _legend(pieces, used, colours, labels) if legend else [])

@@ -41,6 +41,7 @@ class SubProblem:
 class CountPlan:
     distinct: bool
     group: str  # the symmetry group, in words
+    up_to: str  # which group: "board", "rotations", or "none" (raw)
     group_size: int
     piece: str | None  # the piece whose placements split the search
     subproblems: list[SubProblem]
@@ -60,21 +61,25 @@ class CountResult:
     model: Model | None = field(default=None, repr=False)  # the model counted over
     resumed: int = 0  # sub-problems whose counts came from a checkpoint
     checkpoint_time_s: float = 0.0  # time the runs before this one spent, from a checkpoint
+    up_to: str = "board"  # which group: "board", "rotations", or "none" (raw)
 
     def as_json(self) -> dict:
         return {"count": self.count, "distinct": self.distinct, "complete": self.complete,
                 "backend": self.backend, "time_s": round(self.time_s, 4), "group": self.group,
+                "up_to": self.up_to,
                 "subproblems": self.subproblems, "subproblems_done": self.subproblems_done,
                 **({"resumed": self.resumed,
                     "total_time_s": round(self.time_s + self.checkpoint_time_s, 1)}
                    if self.resumed else {})}
 
 
-def plan(tiling: Tiling, distinct: bool, split: bool = True) -> CountPlan:
-    """Choose the splitting piece and the sub-problems (``split``: finer, for workers)."""
+def plan(tiling: Tiling, distinct: bool, split: bool = True, group: str = "board") -> CountPlan:
+    """Choose the splitting piece and the sub-problems (``split``: finer, for workers);
+    ``distinct``: up to ``group`` (see Tiling.symmetries)."""
+    up_to = group if distinct else "none"
     if distinct:
-        perms = np.stack([p for _, p in tiling.symmetries()])
-        group = tiling.symmetry_description()
+        perms = np.stack([p for _, p in tiling.symmetries(group)])
+        group = tiling.symmetry_description(group)
     else:
         perms, group = np.arange(tiling.num_placements)[None, :], "none (raw count)"
     best = None
@@ -97,7 +102,8 @@ def plan(tiling: Tiling, distinct: bool, split: bool = True) -> CountPlan:
     if best is None:  # no piece to split on: list everything, de-duplicate under the group
         stab = perms if distinct and len(perms) > 1 else None
         empty = np.zeros(0, dtype=np.int64)
-        return CountPlan(distinct, group, len(perms), None, [SubProblem(empty, empty, stab)])
+        return CountPlan(distinct, group, up_to, len(perms), None,
+                         [SubProblem(empty, empty, stab)])
     _, k, kept, s, e = best
     subs = []
     for r in kept.tolist():
@@ -106,7 +112,7 @@ def plan(tiling: Tiling, distinct: bool, split: bool = True) -> CountPlan:
         sp = SubProblem(np.array([r]), others, stab if stab is not None and len(stab) > 1
                         else None)
         subs.extend(_refine(tiling, sp) if split else [sp])
-    return CountPlan(distinct, group, len(perms), tiling.pieces[k].name, subs)
+    return CountPlan(distinct, group, up_to, len(perms), tiling.pieces[k].name, subs)
 
 
 def _refine(tiling: Tiling, sp: SubProblem) -> list[SubProblem]:
@@ -264,8 +270,9 @@ class Checkpoint:
 def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = None,
           distinct: bool = True, workers: int = 1, time_limit: float | None = None,
           progress: ProgressFn | None = None, ray: str | None = None,
-          checkpoint: Path | None = None) -> CountResult:
-    """Count the solutions of ``tiling``; stops at the time limit or on Ctrl-C and then
+          checkpoint: Path | None = None, group: str = "board") -> CountResult:
+    """Count the solutions of ``tiling`` (``distinct``: up to ``group``, see
+    Tiling.symmetries); stops at the time limit or on Ctrl-C and then
     returns what it has, marked incomplete. ``workers`` > 1 shares the sub-problems out to
     forked processes; ``ray`` (an address, ``auto`` or ``local``) to a Ray cluster.
     ``checkpoint``: a file recording each finished sub-problem; the sub-problems it already
@@ -275,7 +282,8 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     started = time.monotonic()
     model = tiling.build_model()
     build_s = time.monotonic() - started
-    count_plan = plan(tiling, distinct, split=workers > 1 or bool(ray) or bool(checkpoint))
+    count_plan = plan(tiling, distinct, split=workers > 1 or bool(ray) or bool(checkpoint),
+                      group=group)
     subs = count_plan.subproblems
     saved = Checkpoint(checkpoint, tiling.name, count_plan) if checkpoint else None
     todo = [i for i in range(len(subs)) if saved is None or i not in saved.counts]
@@ -326,4 +334,5 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
         saved.save(elapsed)
     return CountResult(total, complete, distinct, count_plan.group, engine.label(), elapsed,
                        done, len(subs), build_s, model=model, resumed=resumed,
-                       checkpoint_time_s=saved.time_s if saved else 0.0)
+                       checkpoint_time_s=saved.time_s if saved else 0.0,
+                       up_to=count_plan.up_to)

@@ -511,6 +511,21 @@ def check_pieces(pieces: list[Piece], apart: list[str], dim: int, where: str) ->
         p.shape = p.shape.lifted(dim)
 
 
+def same_shapes(pieces: list[Piece]) -> list[tuple[str, str]]:
+    """Pairs of pieces with the same shape (as each may be turned, and flipped where it
+    flips): usually a piece drawn twice by mistake."""
+    seen: dict[tuple, str] = {}
+    out = []
+    for p in pieces:
+        flip = p.reflections(p.shape.dim)
+        key = (p.shape.grid.name, flip, p.shape.canonical(flip).key)
+        if key in seen:
+            out.append((seen[key], p.name))
+        else:
+            seen[key] = p.name
+    return out
+
+
 def placements_bound(board: Board, orients: list[list[Shape]]) -> int:
     """At most this many placements: every position of every orientation in the box."""
     return sum(_positions(board, o) for shapes in orients for o in shapes)

@@ -149,9 +149,10 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
                  solver: str | None = None, limit: int | None = None, distinct: bool = False,
                  time_limit: float | None = None,
                  on_solution: Callable[[int, TilingSolution], None] | None = None,
-                 keep: bool = True) -> TilingListing:
+                 keep: bool = True, group: str = "board") -> TilingListing:
     """List the solutions of ``tiling``: every one, or the first ``limit``; with
-    ``distinct``, one per class of the board's symmetries.
+    ``distinct``, one per class of the board's symmetries (``group``: see
+    Tiling.symmetries).
 
     Each solution is verified, then handed to ``on_solution(n, solution)`` as soon as it is
     found (n counts from 1) and, with ``keep``, kept in the listing (leave it out to list
@@ -164,7 +165,7 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
     if distinct:
         from smtpuzzle.puzzles.tiling import counting  # the exact-cover engine: on first use
 
-        count_plan = counting.plan(tiling, distinct=True)
+        count_plan = counting.plan(tiling, distinct=True, group=group)
         enum = counting.iter_distinct(model, count_plan, engine, _left(time_limit, started))
     else:
         enum = engine.solutions(model, limit=limit, time_limit=_left(time_limit, started))
