@@ -178,7 +178,11 @@ def grid_picture_cells(text: str, on: Grid) -> tuple[list[tuple[int, ...]],
                           "'# # #' over ' # #')")
     shift = parities.pop() if parities else 0
     filled = [(r, c + shift) for r, c in filled]
-    empty = [(r, c + shift) for r, c in empty if (r + c + shift) % 2 == 0]
+    rows = max(r for r, _ in filled + empty) + 1
+    cols = max(c for _, c in filled + empty) + 1 + shift
+    taken = set(filled)
+    empty = [(r, c) for r in range(rows) for c in range(cols)
+             if (r + c) % 2 == 0 and (r, c) not in taken]
     return filled, empty
 
 
