@@ -58,7 +58,7 @@ def _show_tiling(tiling: Tiling) -> None:
     board = tiling.board
     area = sum(p.count * p.shape.size for p in tiling.pieces)
     out.print(f"[bold]{tiling.name}[/bold]: {tiling.title}")
-    out.print(f"board {board.size_text}, {board.num_cells} cells, {len(board.holes())} holes; "
+    out.print(f"board {board.describe()}, {board.num_cells} cells, {len(board.holes())} holes; "
               f"{len(tiling.pieces)} pieces, {area} cells at most; cover: {tiling.cover}; "
               f"{tiling.num_placements} placements")
     out.print(board_picture(tiling), end="")
