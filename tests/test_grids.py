@@ -249,3 +249,32 @@ def test_bad_grid_input_is_one_line_with_file_and_line(tmp_path: Path, text, mes
     assert out.returncode == 2, out.stderr
     assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
     assert f"bad.toml:{line}:" in out.stderr and message in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize("grid_name,set_name", [("hexagon", "trihexes"),
+                                                ("triangle", "tetriamonds")])
+def test_untouching_pieces_on_other_grids_count_as_brute_force(grid_name, set_name):
+    # Two pieces that may not touch, even at a corner, in a hexagon of side 3 (hexagons) or 2
+    # (triangles): every pair of placements checked cell by cell.
+    import itertools
+
+    side = 3 if grid_name == "hexagon" else 2
+    board = Board.from_cells(shaped_cells(grid_name, "hexagon", side), grid_name)
+    pieces = [Piece(n, s) for n, s in list(piece_set(set_name).items())[:2]]
+    untouching = Tiling(board, pieces, cover="pack", touch="none")
+    assert untouching.touch_encoding == "pairs"  # the corner-vertex encoding is square-only
+    free = Tiling(board, pieces, cover="pack")
+    cells, owner = free.placement_cells(), free.placement_pieces()
+    touching = {tuple(p) for p in board.adjacent_pairs(touching=True).tolist()}
+    want = 0
+    for a, b in itertools.product(np.flatnonzero(owner == 0), np.flatnonzero(owner == 1)):
+        ca, cb = set(cells[a].tolist()), set(cells[b].tolist())
+        want += not (ca & cb) and not any((min(x, y), max(x, y)) in touching
+                                          for x in ca for y in cb)
+    assert want > 0 and count(untouching, distinct=False).count == want
+
+
+def test_a_piece_of_another_grid_is_refused():
+    hexagon_piece = piece_set("trihexes")["I3"]
+    with pytest.raises(PuzzleError, match="hexagon grid but the board is on the square grid"):
+        Tiling(Board([3, 3]), [Piece("I3", hexagon_piece, count=3)])

@@ -63,7 +63,7 @@ class Frames:
             raise PuzzleError(f"frames must be at least 1, got {self.n}")
         if self.method not in METHODS:
             raise PuzzleError(f"method must be one of {', '.join(METHODS)}, got {self.method!r}")
-        check_pieces(self.pieces, self.apart, self.frame.dim, "frame")
+        check_pieces(self.pieces, self.apart, self.frame.dim, "frame", self.frame.grid.name)
         for p in self.pieces:
             if p.count != 1 or p.at_most:
                 raise PuzzleError(f"piece {p.name}: in a frames puzzle every piece is used "

@@ -129,7 +129,7 @@ class Tiling:
         if self.touch_encoding == "vertex" and not self.board.plain:
             raise PuzzleError('touch_encoding = "vertex" needs a square board that does not '
                               f'wrap (this one is {self.board.describe()}): use "pairs"')
-        check_pieces(self.pieces, self.apart, self.board.dim, "board")
+        check_pieces(self.pieces, self.apart, self.board.dim, "board", self.board.grid.name)
         orients = [p.shape.orientations(p.reflections(self.board.dim)) for p in self.pieces]
         if self.precheck:  # before any placement: the board's size is enough
             self._check_obvious(orients)
@@ -490,10 +490,11 @@ class Tiling:
             )
 
 
-def check_pieces(pieces: list[Piece], apart: list[str], dim: int, where: str) -> None:
+def check_pieces(pieces: list[Piece], apart: list[str], dim: int, where: str,
+                 grid_name: str = "square") -> None:
     """What any puzzle's pieces must satisfy: some pieces, unique names, ``apart`` naming
     pieces that exist, counts not negative, no 3D piece on a 2D ``where`` (board or
-    frame). Shapes are lifted to the puzzle's dimension."""
+    frame), every piece of the board's grid. Shapes are lifted to the puzzle's dimension."""
     names = Counter(p.name for p in pieces)
     dup = [n for n, k in names.items() if k > 1]
     if dup:
@@ -506,6 +507,9 @@ def check_pieces(pieces: list[Piece], apart: list[str], dim: int, where: str) ->
     for p in pieces:
         if p.count < 0:
             raise PuzzleError(f"piece {p.name}: count must not be negative")
+        if p.shape.grid.name != grid_name:
+            raise PuzzleError(f"piece {p.name} is a shape of the {p.shape.grid.name} grid but "
+                              f"the {where} is on the {grid_name} grid")
         if p.shape.dim > dim:
             raise PuzzleError(f"piece {p.name} is 3D but the {where} is 2D")
         p.shape = p.shape.lifted(dim)
