@@ -385,10 +385,15 @@ def test_cli_count_and_export_decode(tmp_path: Path):
     assert json.loads(p.stdout)["solutions"] == [load_nonogram(resolve("webpbn-00001")).goal]
 
 
-def test_cli_rejects_nonogram_options_for_tilings():
-    for option in ("--encoding=runs", "--no-guess"):
-        p = run("solve", "pentomino-6x10", option)
-        assert p.returncode == 2 and "for nonograms only" in p.stderr
+def test_cli_rejects_nonogram_options_for_tilings_sudoku_and_kenken():
+    for model in ("pentomino-6x10", "kenken-6x6", "norvig-hardest"):
+        for option in ("--encoding=runs", "--no-guess", "--no-presolve", "--mark-cells"):
+            p = run("solve", model, option)
+            assert p.returncode == 2 and "for nonograms only" in p.stderr, (model, option)
+    p = run("solve", "kenken-6x6", "--distinct")
+    assert p.returncode == 2 and "--distinct: for tilings only" in p.stderr
+    p = run("solve", "pentomino-6x10", "--count")
+    assert p.returncode == 2 and "smtpuzzle count" in p.stderr
 
 
 def test_cli_reports_guesses_and_switches_them_off():

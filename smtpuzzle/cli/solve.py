@@ -96,6 +96,20 @@ def solve(
     limit_n = None if all_solutions else (
         limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
     counting = count_solutions or all_solutions or limit is not None
+    if puzzle.family != "nonogram":
+        nonogram_only = {"--encoding": encoding is not None, "--no-presolve": no_presolve,
+                         "--no-probing": no_probing, "--no-guess": no_guess,
+                         "--mark-cells": mark_cells}
+        if puzzle.family == "tiling":
+            nonogram_only["--count"] = count_solutions
+        else:
+            nonogram_only["--distinct"] = distinct  # a tiling's classes
+        used = [k for k, v in nonogram_only.items() if v]
+        if used:
+            whom = {"--distinct": "tilings", "--count": "nonograms, Sudoku and KenKen (count "
+                    "a tiling with `smtpuzzle count`)"}.get(used[0], "nonograms")
+            raise PuzzleError(f"{', '.join(used)}: for {whom} only ({model} is a "
+                              f"{puzzle.family} puzzle)")
     if puzzle.family in ("sudoku", "kenken"):
         from smtpuzzle.cli.grids import solve_grid_file
 
@@ -112,12 +126,6 @@ def solve(
                         all_solutions or (limit is not None and not count_solutions), files,
                         mark_cells, as_json)
         return
-    nonogram_only = {"--encoding": encoding is not None, "--no-presolve": no_presolve,
-                     "--no-probing": no_probing, "--no-guess": no_guess,
-                     "--count": count_solutions, "--mark-cells": mark_cells}
-    used = [k for k, v in nonogram_only.items() if v]
-    if used:
-        raise PuzzleError(f"{', '.join(used)}: for nonograms only ({model} is a tiling)")
     if all_solutions or limit is not None:
         if tiling_model not in (None, "placements"):
             raise PuzzleError(f"--model {tiling_model}: for one solution (lists use "

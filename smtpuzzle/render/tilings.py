@@ -85,6 +85,9 @@ def layer_panels(board: Any, solution: Any, colours: dict[str, str],
                     polygons.append(grid.polygon(cell))
                     owner.append(owner_of.get(cell, NOBODY))
         caption = f"z={z[0]}" if z else ""
+        if board.wrap:  # pieces cut by a seam are drawn in two parts
+            seams = " and ".join(board.wrap)
+            caption = ", ".join(filter(None, [caption, f"{seams} wrap round"]))
         panels.append(Panel(polygons, owner, fills, texts, caption))
     return panels
 

@@ -1,0 +1,55 @@
+"""The triangle-grid, hexagon-grid and wrap-around models counted as a user counts them
+(issue 22): ``smtpuzzle count MODEL --workers 2 --json``, each a fresh process.
+
+    python bench/grids.py [--workers 2] [--repeat 1]
+
+Prints a Markdown table for bench/RESULTS.md: the count, the published number, whether
+they agree, and the wall time of the whole command (start-up included; median of
+``--repeat`` runs). The target is 60 s a model with 2 workers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+MODELS = {  # model -> published count up to the board's symmetries
+    "hexiamond-6x6-rhombus": 156, "hexiamond-4x9-parallelogram": 74,
+    "hexiamond-3x12-parallelogram": 0, "hexiamond-4x11-trapezoid": 76,
+    "hexiamond-6x9-trapezoid": 0, "hexiamond-4x10-long-hexagon": 856,
+    "hexiamond-5x8-stacked-long-hexagons": 378, "hexiamond-crescent": 87,
+    "hexiamond-ring": 0, "hexiamond-ring-offset": 11, "hexiamond-trefoil": 640,
+    "tetrahex-4x7-parallelogram": 9, "tetrahex-triangle-7": 0, "tetrahex-3x10-clipped": 2,
+    "tetrahex-coin": 4, "polyhex-34-hexagon": 12290, "polyhex-34-hexagram": 167,
+    "polyhex-34-trilobed-crown": 127, "tetromino-5x4-tube": 7, "pentomino-3x20-loop": 2,
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=1)
+    args = ap.parse_args()
+    print(f"| model | count | published | agree | wall s (median of {args.repeat}) |")
+    print("| --- | ---: | ---: | :---: | ---: |")
+    for model, published in MODELS.items():
+        times, found = [], None
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            run = subprocess.run([sys.executable, "-m", "smtpuzzle", "count", model,
+                                  "--workers", str(args.workers), "--json"],
+                                 capture_output=True, text=True)
+            times.append(time.perf_counter() - t0)
+            data = json.loads(run.stdout) if run.returncode == 0 else {}
+            found = data.get("count") if data.get("complete") else None
+        agree = "yes" if found == published else "NO"
+        print(f"| {model} | {found} | {published} | {agree} | {statistics.median(times):.2f} |",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
