@@ -214,8 +214,8 @@ def test_hand_drawn_pieces_get_a_legend(tmp_path: Path):
     root = svg_root(tmp_path / "h.svg")
     assert len(of_class(root, "outline")) == 2  # two copies of one piece: two outlines
     label = texts(root, "label")
-    assert len(label) == 2 and label[0] == label[1] == "A"  # a long name: a letter
-    assert "A = corner" in texts(root, "legend")
+    assert len(label) == 2 and label[0] == label[1] == "c"  # a long name: its first letter
+    assert "c = corner" in texts(root, "legend")
     assert len(of_class(root, "legend")) == 2  # the piece drawn: its fill and outline
 
 
