@@ -18,7 +18,17 @@ if TYPE_CHECKING:
     from smtpuzzle.formats.dimacs import decode_answer, write_dimacs
     from smtpuzzle.formats.nonogram_files import load_nonogram
     from smtpuzzle.formats.puzzle_toml import load_puzzle_file, parse_puzzle
-    from smtpuzzle.geometry import Board, Shape, free_polyominoes, parse_picture, piece_set
+    from smtpuzzle.geometry import (
+        Board,
+        Grid,
+        Shape,
+        free_polyominoes,
+        grid,
+        parse_picture,
+        piece_set,
+        polyforms,
+        shaped_cells,
+    )
     from smtpuzzle.library import list_models, load, load_frames, load_puzzle
     from smtpuzzle.model import (
         AllDifferent,
@@ -68,6 +78,10 @@ _LAZY = {
     "Board": ("smtpuzzle.geometry", "Board"),
     "Shape": ("smtpuzzle.geometry", "Shape"),
     "free_polyominoes": ("smtpuzzle.geometry", "free_polyominoes"),
+    "Grid": ("smtpuzzle.geometry", "Grid"),
+    "grid": ("smtpuzzle.geometry", "grid"),
+    "polyforms": ("smtpuzzle.geometry", "polyforms"),
+    "shaped_cells": ("smtpuzzle.geometry", "shaped_cells"),
     "parse_picture": ("smtpuzzle.geometry", "parse_picture"),
     "piece_set": ("smtpuzzle.geometry", "piece_set"),
     "list_models": ("smtpuzzle.library", "list_models"),
@@ -157,6 +171,7 @@ __all__ = [
     "Shape",
     "Stats",
     "Status",
+    "Grid",
     "Table",
     "Tiling",
     "TilingAnswer",
@@ -166,6 +181,9 @@ __all__ = [
     "count",
     "decode_answer",
     "free_polyominoes",
+    "grid",
+    "polyforms",
+    "shaped_cells",
     "get_backend",
     "list_models",
     "list_tilings",
