@@ -1,6 +1,7 @@
-"""`maze check`, `maze stats`, `maze search`, `maze show`: universal move strings for mazes
-(one string that solves every maze of a size), checked, searched for or proved impossible,
-and walked on one maze."""
+"""`maze check`, `maze stats`, `maze search`, `maze bound`, `maze check-bound`, `maze show`:
+universal move strings for mazes (one string that solves every maze of a size), checked,
+searched for or proved impossible, lower bounds on their length proved and re-checked, and
+walked on one maze."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from rich.progress import TextColumn, TimeElapsedColumn
 
 from smtpuzzle.cli.common import (
     EXIT_UNKNOWN,
+    EXIT_UNVERIFIED,
     JsonOpt,
     budget,
     friendly,
@@ -22,6 +24,7 @@ from smtpuzzle.cli.common import (
     time_limit_option,
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
+from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.maze import cases
 
 if TYPE_CHECKING:
@@ -116,6 +119,79 @@ def search(
             out.print(f"wrote {export_cnf}")
     if result.status == "unknown":
         raise typer.Exit(EXIT_UNKNOWN)
+
+
+@app.command("bound")
+@friendly
+def bound(
+    size: SizeOpt = 3,
+    start: Annotated[int, typer.Option(help="The first length to try.", min=1)] = 1,
+    up_to: Annotated[int | None, typer.Option(
+        help="Stop once this length is proved (a certificate a SAT solver can still refute "
+             "in reasonable time: see bench/RESULTS.md).", min=1)] = None,
+    time_limit: Annotated[float | None, time_limit_option(
+        "Seconds; then the bound proved so far.")] = None,
+    certificate: Annotated[Path | None, typer.Option(
+        help="Write the last proof as a certificate here (size 3): the cases and the CNF "
+             "that a SAT solver refutes; `maze check-bound DIR` re-checks it.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Prove that no universal string has L moves, for the largest L reached in time."""
+    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.certificate import write_certificate
+
+    if certificate is not None and size != 3:
+        raise PuzzleError("--certificate: for size 3 (its formula fixes the first move by the "
+                          "square's rotations)")
+    columns = [TextColumn("[bold]{task.description}"), TextColumn("{task.fields[info]}"),
+               TimeElapsedColumn()]
+    with progress(*columns, show=interactive(as_json)) as bar:
+        task = bar.add_task("proving", info="")
+        result = prove_bound(size, start, budget(time_limit), up_to, progress=lambda n, t, k:
+                             bar.update(task, info=f"no string of {n} moves ({k} cases), "
+                                                   f"next {n + 1}"))
+    written = 0
+    if certificate is not None and result.bound:
+        written = write_certificate(certificate, result.bound, result.cases)
+    if as_json:
+        print_json({**result.as_json(), **({"certificate": str(certificate),
+                                            "certificate_cases": written} if written else {})})
+    else:
+        if result.bound:
+            out.print(f"no string of {result.bound} moves or fewer solves every {size}x{size} "
+                      f"case: a universal string has at least {result.bound + 1} "
+                      f"(proved with {len(result.cases)} cases, first move "
+                      f"{'N' if size == 3 else 'E'} by symmetry; {result.time_s:.1f} s)")
+        else:
+            out.print(f"nothing proved ({result.time_s:.1f} s)")
+        out.print(f"stopped: {result.note}")
+        if written:
+            out.print(f"wrote {certificate} ({written} cases with their turns); check it with "
+                      f"`smtpuzzle maze check-bound {certificate}`")
+    if not result.bound:
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+@app.command("check-bound")
+@friendly
+def check_bound(
+    directory: Annotated[Path, typer.Argument(help="A certificate from maze bound.")],
+    time_limit: Annotated[float | None, time_limit_option(
+        "Seconds for the SAT solver; then unknown.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Re-check a bound certificate from scratch: its cases, its formula, and a refutation of
+    the formula by CaDiCaL. Exit 0 verified, 1 unknown (not refuted in time), 3 rejected."""
+    from smtpuzzle.puzzles.maze.certificate import check_certificate
+
+    result = check_certificate(directory, budget(time_limit))
+    if as_json:
+        print_json(result.as_json())
+    else:
+        out.print(f"{result.verdict}: {result.reason} ({result.cases} cases, "
+                  f"{result.time_s:.1f} s)")
+    if result.verdict != "verified":
+        raise typer.Exit(EXIT_UNKNOWN if result.verdict == "unknown" else EXIT_UNVERIFIED)
 
 
 @app.command("show")

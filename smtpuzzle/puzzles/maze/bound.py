@@ -1,0 +1,89 @@
+"""Lower bounds on the length of a universal move string.
+
+For L = 1, 2, ... the decision-diagram search (mdd.py) looks for a string of L moves that
+solves every case, adding the cases its candidates fail; when the diagram runs empty, the
+cases added so far admit no string of L moves, so no universal string has L moves, nor
+fewer (a shorter universal string, padded with any moves, would be one of L moves: a walk
+that has visited every cell keeps having visited it). The largest such L is the bound.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from smtpuzzle.puzzles.maze.cases import reduced_cases
+from smtpuzzle.puzzles.maze.mdd import DiagramTooLarge, mdd_search
+from smtpuzzle.puzzles.maze.search import _break_symmetry
+
+# (length, seconds, cases) after each length proven
+BoundProgress = Callable[[int, float, int], None]
+
+
+@dataclass
+class Step:
+    length: int
+    status: str  # unsat (proven: no string of this length), sat, unknown
+    cases: int  # cases the proof (or the search) used
+    time_s: float
+
+
+@dataclass
+class BoundResult:
+    size: int
+    bound: int  # no universal string has this many moves or fewer (0: nothing proven)
+    cases: list[tuple[int, int]]  # (maze id, start) of the cases the last proof used
+    time_s: float
+    complete: bool  # a string of bound + 1 moves exists (the bound is the least length - 1)
+    interrupted: bool = False
+    note: str = ""  # why it stopped
+    steps: list[Step] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"size": self.size, "bound": self.bound, "shortest_at_least": self.bound + 1,
+                "cases": [list(c) for c in self.cases], "time_s": round(self.time_s, 3),
+                "complete": self.complete, "stopped": self.note,
+                "steps": [{"length": s.length, "status": s.status, "cases": s.cases,
+                           "time_s": round(s.time_s, 3)} for s in self.steps]}
+
+
+def prove_bound(size: int = 3, start: int = 1, time_limit: float | None = None,
+                up_to: int | None = None, progress: BoundProgress | None = None
+                ) -> BoundResult:
+    """Raise L from ``start`` while the case diagrams prove that no string of L moves
+    solves every case; stop at the time limit, on Ctrl-C, when a diagram grows too large,
+    when a string of L moves exists or once ``up_to`` is proved."""
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
+    cases = reduced_cases(size)
+    result = BoundResult(size, 0, [], 0.0, False)
+    length = max(1, start)
+    try:
+        while True:
+            began = time.perf_counter()
+            try:
+                status, _, added, _ = mdd_search(_break_symmetry("*" * length, size), size,
+                                                 deadline)
+            except DiagramTooLarge as exc:
+                result.note = f"{exc} at {length} moves"
+                break
+            result.steps.append(Step(length, status, len(added), time.perf_counter() - began))
+            if status != "unsat":
+                result.complete = status == "sat"
+                result.note = ("a string of this length exists" if status == "sat"
+                               else "time limit")
+                break
+            result.bound = length
+            result.cases = [(int(cases.maze[k]), int(cases.start[k])) for k in added]
+            if progress:
+                progress(length, time.perf_counter() - t0, len(added))
+            if up_to is not None and length >= up_to:
+                result.note = f"--up-to {up_to} reached"
+                break
+            length += 1
+    except KeyboardInterrupt:
+        result.interrupted, result.note = True, "interrupted"
+    result.time_s = time.perf_counter() - t0
+    return result

@@ -1,0 +1,155 @@
+"""Lower bounds for the 3x3 maze string: the proof loop, certificates written and re-checked
+from scratch, and tampered certificates rejected."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from smtpuzzle.puzzles.maze.bound import prove_bound
+from smtpuzzle.puzzles.maze.cases import KNOWN_79, all_cases, check
+from smtpuzzle.puzzles.maze.certificate import (
+    CNF,
+    JSON,
+    check_certificate,
+    encode,
+    maze_moves,
+    rotation_closure,
+    turn_case,
+    write_certificate,
+)
+from tests.helpers import cli as run
+
+
+def _solves(maze: int, start: int, string: str) -> bool:
+    moves, pos = maze_moves(maze), start
+    seen = 1 << start
+    for ch in string:
+        pos = moves[pos]["NESW".index(ch)]
+        seen |= 1 << pos
+    reach, stack = 1 << start, [start]
+    while stack:
+        for nxt in moves[stack.pop()]:
+            if not reach >> nxt & 1:
+                reach |= 1 << nxt
+                stack.append(nxt)
+    return seen == reach
+
+
+def test_the_checkers_mazes_are_the_searchs_mazes():
+    cases = all_cases(3)
+    for maze in range(4096):
+        assert np.array_equal(np.array(maze_moves(maze)), cases.moves[9 * maze])
+
+
+def test_a_turned_string_solves_the_turned_case():
+    rng = random.Random(7)
+    turn = str.maketrans("NESW", "ESWN")
+    for _ in range(2000):
+        maze, start = rng.randrange(4096), rng.randrange(9)
+        string = "".join(rng.choice("NESW") for _ in range(rng.randrange(5, 40)))
+        assert _solves(maze, start, string) == _solves(*turn_case(maze, start),
+                                                       string.translate(turn))
+    assert len(rotation_closure([(4095, 4)])) == 1  # the open maze from the centre
+    assert len(rotation_closure([(4095, 0)])) == 4
+
+
+def test_the_formula_holds_exactly_the_strings_that_solve_its_cases():
+    # Brute force on short strings: every assignment of the letters, completed by unit
+    # propagation of the states, satisfies the formula exactly when the string (first move
+    # N) solves every case.
+    from pysat.solvers import Solver
+
+    cases = rotation_closure([(0b111111111111, 0), (0b000011110011, 4)])
+    length = 7
+    _, clauses = encode(length, cases)
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        for rest in map("".join, itertools.product("NESW", repeat=length - 1)):
+            string = "N" + rest
+            letters = [4 * t + "NESW".index(ch) + 1 for t, ch in enumerate(string)]
+            want = all(_solves(m, s, string) for m, s in cases)
+            assert solver.solve(assumptions=letters) == want, string
+
+
+def test_the_bound_rises_past_the_trivial_one_and_the_known_string_is_consistent():
+    result = prove_bound(3, start=14, up_to=24, time_limit=60)
+    assert result.bound == 24 and [s.length for s in result.steps] == list(range(14, 25))
+    assert all(s.status == "unsat" for s in result.steps)
+    # The cases of the proof are genuine: the known 79-move string solves them all.
+    assert check(KNOWN_79, 3).unsolved == 0
+    assert all(_solves(m, s, KNOWN_79) for m, s in result.cases)
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory) -> Path:
+    directory = tmp_path_factory.mktemp("bound")
+    result = prove_bound(3, start=16, up_to=16)
+    assert result.bound == 16
+    write_certificate(directory, 16, result.cases)
+    return directory
+
+
+def test_a_certificate_is_verified_from_scratch(certificate: Path):
+    checked = check_certificate(certificate, time_limit=120)
+    assert checked.verdict == "verified" and checked.length == 16
+    out = run("maze", "check-bound", str(certificate), "--json")
+    assert out.returncode == 0 and json.loads(out.stdout)["verdict"] == "verified"
+
+
+def _tampered(certificate: Path, tmp_path: Path, data=None, cnf=None) -> Path:
+    copy = tmp_path / "tampered"
+    copy.mkdir()
+    meta = json.loads((certificate / JSON).read_text())
+    text = (certificate / CNF).read_text()
+    (copy / JSON).write_text(json.dumps(data(meta) if data else meta))
+    (copy / CNF).write_text(cnf(text) if cnf else text)
+    return copy
+
+
+def _drop_last_clause(text: str) -> str:
+    lines = text.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("p "))
+    _, _, variables, count = lines[head].split()
+    lines[head] = f"p cnf {variables} {int(count) - 1}"
+    return "\n".join(lines[:-1]) + "\n"
+
+
+@pytest.mark.parametrize("how,reason", [
+    (dict(cnf=_drop_last_clause), "is not the formula"),
+    (dict(cnf=lambda t: t.replace("\n1 0\n", "\n2 0\n", 1)), "is not the formula"),
+    (dict(data=lambda d: {**d, "length": d["length"] + 1}), "is not the formula"),
+    (dict(data=lambda d: {**d, "cases": d["cases"][1:]}), "not closed under the rotations"),
+    (dict(data=lambda d: {**d, "cases": d["cases"] + [[5000, 0]]}), "no 3x3 maze"),
+    (dict(data=lambda d: {**d, "first_move": "E"}), "first_move N"),
+])
+def test_a_tampered_certificate_is_rejected(certificate: Path, tmp_path: Path, how, reason):
+    checked = check_certificate(_tampered(certificate, tmp_path, **how), time_limit=60)
+    assert checked.verdict == "rejected" and reason in checked.reason, checked.reason
+    out = run("maze", "check-bound", str(tmp_path / "tampered"))
+    assert out.returncode == 3 and "rejected" in out.stdout
+
+
+def test_a_claim_that_is_false_is_rejected_by_the_solver(tmp_path: Path):
+    # Too few cases for 16 moves: some string of 16 moves solves them, and the solver
+    # finds it.
+    write_certificate(tmp_path, 16, [(4095, 4)])
+    checked = check_certificate(tmp_path, time_limit=60)
+    assert checked.verdict == "rejected" and "satisfiable" in checked.reason
+
+
+def test_cli_bound_writes_a_certificate_and_check_bound_verifies_it(tmp_path: Path):
+    out = run("maze", "bound", "--start", "12", "--up-to", "15", "--certificate",
+              str(tmp_path / "c"), "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["bound"] == 15 and data["shortest_at_least"] == 16
+    assert data["certificate_cases"] == len(json.loads((tmp_path / "c" / JSON).read_text())
+                                            ["cases"])
+    assert run("maze", "check-bound", str(tmp_path / "c")).returncode == 0
+    bad = run("maze", "bound", "--size", "4", "--certificate", str(tmp_path / "d"))
+    assert bad.returncode == 2 and "for size 3" in bad.stderr
