@@ -51,13 +51,15 @@ def command_lines() -> list[str]:
 
 def _chains(lines: list[str]) -> list[list[str]]:
     """The commands in groups that run in order: ``decode`` reads what ``export-cnf``
-    wrote, a ``frames`` run reads the sets that the one before cached, and the bench runs
-    write the same files; every other command stands alone."""
+    wrote, a ``frames`` run reads the sets that the one before cached, the bench runs
+    write the same files, and ``maze check-bound`` reads the certificate ``maze bound``
+    wrote; every other command stands alone."""
     chains: dict[str, list[str]] = {}
     for i, line in enumerate(lines):
-        verb = shlex.split(line)[1]
-        key = {"export-cnf": "cnf", "decode": "cnf"}.get(verb, verb)
-        key = key if key in ("cnf", "frames", "bench") else str(i)
+        words = shlex.split(line)
+        verb = words[2] if words[1] == "maze" else words[1]
+        key = {"export-cnf": "cnf", "decode": "cnf", "check-bound": "bound"}.get(verb, verb)
+        key = key if key in ("cnf", "frames", "bench", "bound") else str(i)
         chains.setdefault(key, []).append(line)
     return list(chains.values())
 
