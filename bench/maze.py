@@ -1,7 +1,9 @@
-"""Maze-sequence benchmarks: the 25-star windows of the known 79-move string, and the 4x4
-searches from scratch.
+"""Maze-sequence benchmarks: the windows of the known 79-move string (``--width`` letters
+replaced by one fewer free moves: is there a 78-move string that differs from it only
+there?), and the 4x4 searches from scratch.
 
-    python bench/maze.py windows [--offsets 0,27,53|all] [--time-limit 60] [--backends mdd,sat]
+    python bench/maze.py windows [--offsets 0,27,53|all] [--width 26] [--time-limit 60]
+                                 [--backends mdd,sat]
     python bench/maze.py four [--lengths 28,29] [--time-limit 600]
     python bench/maze.py stars [--stars 5,10,15] [--time-limit 60] [--backends sat,z3,cpsat]
     python bench/maze.py seeds [--lengths 29] [--seeds 6] [--time-limit 600]   (local search)
@@ -28,6 +30,7 @@ def main() -> None:
     ap.add_argument("what", choices=["windows", "four", "stars", "seeds"])
     ap.add_argument("--seeds", type=int, default=6)
     ap.add_argument("--offsets", default="0,27,53")
+    ap.add_argument("--width", type=int, default=26)
     ap.add_argument("--lengths", default="28,29")
     ap.add_argument("--stars", default="5,10,15")
     ap.add_argument("--time-limit", type=float, default=60.0)
@@ -37,12 +40,13 @@ def main() -> None:
     print("| --- | --- | --- | ---: | ---: | ---: | --- |")
     backends = args.backends.split(",")
     if args.what == "windows":
-        offsets = range(len(KNOWN_79) - 25) if args.offsets == "all" else \
+        w = args.width
+        offsets = range(len(KNOWN_79) - w + 1) if args.offsets == "all" else \
             map(int, args.offsets.split(","))
         for a in offsets:
-            pattern = KNOWN_79[:a] + "*" * 25 + KNOWN_79[a + 26:]
+            pattern = KNOWN_79[:a] + "*" * (w - 1) + KNOWN_79[a + w:]
             for b in backends:
-                row(f"window at {a} (26 -> 25 stars)", b, pattern, 3, args.time_limit)
+                row(f"window at {a} ({w} -> {w - 1} stars)", b, pattern, 3, args.time_limit)
     elif args.what == "stars":
         for n in map(int, args.stars.split(",")):
             pattern = KNOWN_79[:30] + "*" * n + KNOWN_79[30 + n:]
