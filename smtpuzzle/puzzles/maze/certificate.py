@@ -201,20 +201,19 @@ def _read_cnf(text: str) -> tuple[int, list[list[int]]]:
     return variables, clauses
 
 
-def _refute(clauses: list[list[int]], deadline: float | None) -> bool | None:
-    """CaDiCaL on ``clauses`` in a child process (it ignores interrupts): satisfiable or
-    not, None at the deadline."""
-    from smtpuzzle.backends.child import child_messages
+def _refute(variables: int, clauses: list[list[int]], deadline: float | None
+            ) -> bool | None:
+    """CaDiCaL on the clauses (the sat back end: a child process, so the deadline holds
+    although CaDiCaL ignores interrupts): satisfiable or not, None at the deadline."""
+    from smtpuzzle.backends import get_backend
+    from smtpuzzle.model import Model
 
-    def work(send) -> None:
-        from pysat.solvers import Solver
-
-        with Solver(name="cadical195", bootstrap_with=clauses) as solver:
-            send((solver.solve(),))
-
-    for (found,) in child_messages(work, deadline):
-        return bool(found)
-    return None
+    model = Model("maze bound certificate")
+    model.new_bools(variables)
+    model.add_clauses(clauses)
+    left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
+    status = get_backend("sat", "cadical195").solve(model, time_limit=left).status.value
+    return None if status == "unknown" else status == "sat"
 
 
 def check_certificate(directory: Path, time_limit: float | None = None) -> CheckedBound:
@@ -252,7 +251,7 @@ def check_certificate(directory: Path, time_limit: float | None = None) -> Check
     if given_vars != variables or sorted(map(sorted, given)) != sorted(map(sorted, clauses)):
         return answer("rejected", "bound.cnf is not the formula of these cases and this "
                       "length", length, len(pairs))
-    found = _refute(given, None if time_limit is None else t0 + time_limit)
+    found = _refute(given_vars, given, None if time_limit is None else t0 + time_limit)
     if found is None:
         return answer("unknown", f"CaDiCaL did not refute the formula in {time_limit:.1f} s "
                       "(the time limit)",
