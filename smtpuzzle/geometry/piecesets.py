@@ -107,21 +107,19 @@ _SETS: dict[str, Callable[[], dict[str, Shape]]] = {
     "heptominoes": lambda: _numbered("S", 7, 3),
     "cube-nets": lambda: {k: s for k, s in piece_set("hexominoes").items() if folds_into_cube(s)},
     "soma": lambda: {name: Shape(cells) for name, cells in _SOMA.items()},
-    "moniamonds": lambda: _from_pictures(_only(_POLYIAMONDS, 1), "triangle"),
-    "diamonds": lambda: _from_pictures(_only(_POLYIAMONDS, 2), "triangle"),
-    "triamonds": lambda: _from_pictures(_only(_POLYIAMONDS, 3), "triangle"),
-    "tetriamonds": lambda: _from_pictures(_only(_POLYIAMONDS, 4), "triangle"),
-    "pentiamonds": lambda: _from_pictures(_only(_POLYIAMONDS, 5), "triangle"),
     "hexiamonds": lambda: _from_pictures(_HEXIAMONDS, "triangle"),
     "heptiamonds": lambda: _from_pictures(_HEPTIAMONDS, "triangle"),
     "polyiamonds-1-5": lambda: _from_pictures(_POLYIAMONDS, "triangle"),
-    "monohexes": lambda: _from_pictures(_only(_POLYHEXES, 1), "hexagon"),
-    "dihexes": lambda: _from_pictures(_only(_POLYHEXES, 2), "hexagon"),
-    "trihexes": lambda: _from_pictures(_only(_POLYHEXES, 3), "hexagon"),
-    "tetrahexes": lambda: _from_pictures(_only(_POLYHEXES, 4), "hexagon"),
     "pentahexes": lambda: _from_pictures(_PENTAHEXES, "hexagon"),
     "polyhexes-1-4": lambda: _from_pictures(_POLYHEXES, "hexagon"),
 }
+# The sets of one size cut from the small polyiamonds and polyhexes (moniamonds: size 1...).
+for _grid, _pictures, _names in (
+        ("triangle", _POLYIAMONDS, ("moniamonds", "diamonds", "triamonds", "tetriamonds",
+                                    "pentiamonds")),
+        ("hexagon", _POLYHEXES, ("monohexes", "dihexes", "trihexes", "tetrahexes"))):
+    for _size, _name in enumerate(_names, start=1):
+        _SETS[_name] = lambda g=_grid, p=_pictures, n=_size: _from_pictures(_only(p, n), g)
 
 _DESCRIPTIONS = {
     "monominoes": "the single cell (O1)",
