@@ -2,9 +2,10 @@
 
 A certificate (a directory) holds ``bound.json``: the size (3), the length L, the cases as
 (maze id, start) pairs, closed under the square's rotations; and ``bound.cnf``: "a string of
-L moves, the first N, solves every one of these cases" in DIMACS. The first move may be N
-because the cases are closed under the rotations: any string that solved them would solve
-them again turned so that its first move is N. A SAT solver's refutation of the CNF proves
+L moves, the first N, solves every one of these cases" in DIMACS, written and read as
+export-cnf does (``c user`` lines name the letter variables, ``m1=N``...). The first move
+may be N because the cases are closed under the rotations: any string that solved them
+would solve them again turned so that its first move is N. A SAT solver's refutation of the CNF proves
 that no string of L moves (nor fewer) solves every case.
 
 The check uses nothing of the search: it rebuilds each case's moves from its maze id by the
@@ -25,8 +26,11 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.dimacs import export_file, read_cnf
+from smtpuzzle.model import Model
 
 LETTERS = "NESW"
 _STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N E S W on (row, column)
@@ -146,9 +150,14 @@ def encode(length: int, cases: list[tuple[int, int]]) -> tuple[int, list[list[in
     return top, clauses
 
 
-def dimacs(variables: int, clauses: list[list[int]], comment: str) -> str:
-    head = f"c {comment}\np cnf {variables} {len(clauses)}\n"
-    return head + "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
+def _model(length: int, variables: int, clauses: Any) -> Model:
+    """The clauses as a model whose user variables are the letters (``m1=N``...)."""
+    model = Model(f"maze bound {length}")
+    model.new_bools(4 * length, user=True,
+                    names=[f"m{t + 1}={ch}" for t in range(length) for ch in LETTERS])
+    model.new_bools(variables - 4 * length)
+    model.add_clauses(clauses)
+    return model
 
 
 def write_certificate(directory: Path, length: int, cases: list[tuple[int, int]]) -> int:
@@ -160,9 +169,7 @@ def write_certificate(directory: Path, length: int, cases: list[tuple[int, int]]
         "size": N, "length": length, "first_move": "N", "symmetry": "rotations",
         "claim": f"no string of {length} moves solves every 3x3 case, nor any shorter one",
         "cases": [list(c) for c in closed]}, indent=1) + "\n")
-    variables, clauses = encode(length, closed)
-    (directory / CNF).write_text(dimacs(variables, clauses, f"maze bound {length}: "
-                                        f"{len(closed)} cases, first move N"))
+    export_file(_model(length, *encode(length, closed)), directory / CNF)
     return len(closed)
 
 
@@ -179,38 +186,11 @@ class CheckedBound:
                 "reason": self.reason, "time_s": round(self.time_s, 3)}
 
 
-def _read_cnf(text: str) -> tuple[int, list[list[int]]]:
-    variables, clauses, current = -1, [], []
-    for line in text.splitlines():
-        parts = line.split()
-        if not parts or parts[0] == "c":
-            continue
-        if parts[0] == "p":
-            if len(parts) != 4 or parts[1] != "cnf":
-                raise PuzzleError(f"bad DIMACS header {line!r}")
-            variables = int(parts[2])
-            continue
-        for lit in map(int, parts):
-            if lit == 0:
-                clauses.append(current)
-                current = []
-            else:
-                current.append(lit)
-    if current:
-        raise PuzzleError("the last clause has no closing 0")
-    return variables, clauses
-
-
-def _refute(variables: int, clauses: list[list[int]], deadline: float | None
-            ) -> bool | None:
-    """CaDiCaL on the clauses (the sat back end: a child process, so the deadline holds
+def _refute(model: Model, deadline: float | None) -> bool | None:
+    """CaDiCaL on the model (the sat back end: a child process, so the deadline holds
     although CaDiCaL ignores interrupts): satisfiable or not, None at the deadline."""
     from smtpuzzle.backends import get_backend
-    from smtpuzzle.model import Model
 
-    model = Model("maze bound certificate")
-    model.new_bools(variables)
-    model.add_clauses(clauses)
     left = None if deadline is None else deadline - time.perf_counter()
     if left is not None and left <= 0:
         return None  # rebuilding and comparing the formula took the time given
@@ -227,7 +207,6 @@ def check_certificate(directory: Path, time_limit: float | None = None) -> Check
 
     try:
         data = json.loads((directory / JSON).read_text())
-        text = (directory / CNF).read_text()
     except (OSError, ValueError) as exc:
         raise PuzzleError(f"{directory}: not a bound certificate ({exc})") from None
     length, cases = data.get("length"), data.get("cases")
@@ -247,13 +226,15 @@ def check_certificate(directory: Path, time_limit: float | None = None) -> Check
                       "move may not be fixed to N)", length, len(pairs))
     variables, clauses = encode(length, sorted(pairs))
     try:
-        given_vars, given = _read_cnf(text)
-    except (PuzzleError, ValueError) as exc:
+        given = read_cnf(directory / CNF)
+    except PuzzleError as exc:
         return answer("rejected", f"bound.cnf: {exc}", length, len(pairs))
-    if given_vars != variables or sorted(map(sorted, given)) != sorted(map(sorted, clauses)):
+    if given.num_vars != variables or sorted(tuple(sorted(c.tolist())) for c in given.clauses) \
+            != sorted(tuple(sorted(c)) for c in clauses):
         return answer("rejected", "bound.cnf is not the formula of these cases and this "
                       "length", length, len(pairs))
-    found = _refute(given_vars, given, None if time_limit is None else t0 + time_limit)
+    found = _refute(_model(length, given.num_vars, given.clauses),
+                    None if time_limit is None else t0 + time_limit)
     if found is None:
         return answer("unknown", f"CaDiCaL did not refute the formula in {time_limit:.1f} s "
                       "(the time limit)",
