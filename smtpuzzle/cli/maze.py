@@ -161,7 +161,7 @@ def bound(
             out.print(f"no string of {result.bound} moves or fewer solves every {size}x{size} "
                       f"case: a universal string has at least {result.bound + 1} "
                       f"(proved with {len(result.cases)} cases, first move "
-                      f"{'N' if size == 3 else 'E'} by symmetry; {result.time_s:.1f} s)")
+                      f"{result.first_move} by symmetry; {result.time_s:.1f} s)")
         else:
             out.print(f"nothing proved ({result.time_s:.1f} s)")
         out.print(f"stopped: {result.note}")

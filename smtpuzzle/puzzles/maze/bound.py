@@ -16,7 +16,7 @@ from typing import Any
 
 from smtpuzzle.puzzles.maze.cases import reduced_cases
 from smtpuzzle.puzzles.maze.mdd import DiagramTooLarge, mdd_search
-from smtpuzzle.puzzles.maze.search import _break_symmetry
+from smtpuzzle.puzzles.maze.search import break_symmetry
 
 # (length, seconds, cases) after each length proven
 BoundProgress = Callable[[int, float, int], None]
@@ -37,6 +37,7 @@ class BoundResult:
     cases: list[tuple[int, int]]  # (maze id, start) of the cases the last proof used
     time_s: float
     complete: bool  # a string of bound + 1 moves exists (the bound is the least length - 1)
+    first_move: str  # fixed by symmetry in every proof
     interrupted: bool = False
     note: str = ""  # why it stopped
     steps: list[Step] = field(default_factory=list)
@@ -58,13 +59,13 @@ def prove_bound(size: int = 3, start: int = 1, time_limit: float | None = None,
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     cases = reduced_cases(size)
-    result = BoundResult(size, 0, [], 0.0, False)
+    result = BoundResult(size, 0, [], 0.0, False, break_symmetry("*", size))
     length = max(1, start)
     try:
         while True:
             began = time.perf_counter()
             try:
-                status, _, added, _ = mdd_search(_break_symmetry("*" * length, size), size,
+                status, _, added, _ = mdd_search(break_symmetry("*" * length, size), size,
                                                  deadline)
             except DiagramTooLarge as exc:
                 result.note = f"{exc} at {length} moves"

@@ -5,8 +5,8 @@ A certificate (a directory) holds ``bound.json``: the size (3), the length L, th
 L moves, the first N, solves every one of these cases" in DIMACS, written and read as
 export-cnf does (``c user`` lines name the letter variables, ``m1=N``...). The first move
 may be N because the cases are closed under the rotations: any string that solved them
-would solve them again turned so that its first move is N. A SAT solver's refutation of the CNF proves
-that no string of L moves (nor fewer) solves every case.
+would solve them again turned so that its first move is N. A SAT solver's refutation of
+the CNF proves that no string of L moves (nor fewer) solves every case.
 
 The check uses nothing of the search: it rebuilds each case's moves from its maze id by the
 rules (bit e of the id set = inner edge e open, the left-right edges row by row, then the

@@ -354,7 +354,7 @@ def search(pattern: str, size: int = 3, backend: str = "mdd", solver: str | None
     Back end ``local`` (simulated annealing, local.py) only finds strings: it answers sat
     or unknown, never unsat, reports to ``local_progress`` and draws from ``seed``."""
     pattern = parse_string(pattern, allow_free=True)
-    searched = _break_symmetry(pattern, size)
+    searched = break_symmetry(pattern, size)
     if backend not in SEARCH_BACKENDS:
         raise PuzzleError(f"maze search back ends are {', '.join(SEARCH_BACKENDS)}, "
                           f"not {backend!r}")
@@ -427,7 +427,7 @@ def _verify(string: str, pattern: str, size: int) -> None:
         raise VerificationError(f"found string {string} does not match {pattern}")
 
 
-def _break_symmetry(pattern: str, size: int) -> str:
+def break_symmetry(pattern: str, size: int) -> str:
     """From scratch (all ``*``) the first move can be fixed without loss. 3x3: the case set
     is closed under the square's rotations, which map any first move to N. 4x4: a first
     move N or W does nothing from the top-left start (drop it, append any move), and the
