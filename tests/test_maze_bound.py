@@ -153,3 +153,13 @@ def test_cli_bound_writes_a_certificate_and_check_bound_verifies_it(tmp_path: Pa
     assert run("maze", "check-bound", str(tmp_path / "c")).returncode == 0
     bad = run("maze", "bound", "--size", "4", "--certificate", str(tmp_path / "d"))
     assert bad.returncode == 2 and "for size 3" in bad.stderr
+
+
+def test_an_intersection_that_empties_before_the_last_move_is_none():
+    # 7 and 8 free moves on 4x4: two cases' diagrams have no common state after some move
+    # (the product's next layer was empty and minimising it raised IndexError).
+    from smtpuzzle.puzzles.maze.search import search
+
+    for length in (7, 8):
+        assert search("*" * length, 4).status == "unsat"
+    assert prove_bound(4, start=1, up_to=12).bound == 12

@@ -109,6 +109,8 @@ def intersect(a: Diagram, b: Diagram, deadline: float | None = None) -> Diagram 
         ok = (sa >= 0) & (sb >= 0)
         pair = sa * wb + sb
         nxt, inv = np.unique(pair[ok], return_inverse=True)
+        if len(nxt) == 0:
+            return None  # no string gets past this move in both
         t = np.full(pair.shape, -1, dtype=np.int64)
         t[ok] = inv.ravel()
         trans.append(t)
