@@ -278,3 +278,25 @@ def test_a_piece_of_another_grid_is_refused():
     hexagon_piece = piece_set("trihexes")["I3"]
     with pytest.raises(PuzzleError, match="hexagon grid but the board is on the square grid"):
         Tiling(Board([3, 3]), [Piece("I3", hexagon_piece, count=3)])
+
+
+def test_the_verifier_refuses_pieces_that_touch_at_a_corner():
+    from smtpuzzle.errors import VerificationError
+    from smtpuzzle.puzzles.tiling.puzzle import Placement, TilingSolution
+
+    domino = parse_picture("##")
+    square = Tiling(Board([3, 4]), [Piece("A", domino), Piece("B", domino)], cover="pack",
+                    touch="none")
+    apart = TilingSolution([Placement("A", ((0, 0), (0, 1))), Placement("B", ((2, 2), (2, 3)))])
+    square.verify(apart)
+    corner = TilingSolution([Placement("A", ((0, 0), (0, 1))), Placement("B", ((1, 2), (1, 3)))])
+    with pytest.raises(VerificationError, match="pieces A and B touch at"):
+        square.verify(corner)
+    # Hexagons: two neighbours across an edge, on the hexagon grid's coordinates.
+    hexagon = grid("hexagon")
+    board = Board.from_cells(shaped_cells("hexagon", "hexagon", 3), hexagon)
+    one = parse_picture("#", hexagon)
+    t = Tiling(board, [Piece("A", one), Piece("B", one)], cover="pack", touch="none")
+    with pytest.raises(VerificationError, match="touch"):
+        t.verify(TilingSolution([Placement("A", ((2, 2),)), Placement("B", ((2, 4),))]))
+    t.verify(TilingSolution([Placement("A", ((2, 0),)), Placement("B", ((2, 4),))]))

@@ -189,9 +189,9 @@ class Board:
         cells, out = self.cells, []
         wrapped = self.wrapped_axes
         for k in range(len(self.grid.group)):
-            img = self.grid.transform(cells, k)
             if wrapped and not self._keeps_wrapping(k):
                 continue
+            img = self.grid.transform(cells, k)
             # Axes that do not wrap: the least translate; axes that wrap: every turn.
             low = self.grid.origin_shift(img) - self.grid.origin_shift(cells)
             for a in wrapped:

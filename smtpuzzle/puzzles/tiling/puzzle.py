@@ -424,8 +424,7 @@ class Tiling:
         kinds = list(dict.fromkeys(k for k, _ in syms))
         grid = self.board.grid
         words = [grid.describe(k) for k in kinds]
-        parts = [w for w in words if w.startswith(("identity", "rotation 1", "rotation 2",
-                                                   "rotation 3", "rotation 6", "rotation 9"))]
+        parts = [w for w in words if w not in ("rotation", "reflection")]  # named one by one
         rot = sum(1 for w in words if w == "rotation")
         refl = sum(1 for w in words if w == "reflection")
         if rot:
@@ -476,14 +475,14 @@ class Tiling:
                 raise VerificationError(f"piece {p.name} is used {n} times, not {want}")
         if self.touch == "none" or self.apart:
             apart = set(self.apart) if self.touch != "none" else None
-            owner = {c: i for i, pl in enumerate(solution.placements) for c in pl.cells
-                     if apart is None or pl.piece in apart}
-            for c, i in owner.items():
-                near = self.board.lookup(self.board.grid.touching(np.array([c]))[0])
-                for j in (owner.get(tuple(self.board.cells[k])) for k in near[near >= 0]):
-                    if j is not None and j != i:
-                        a, b = solution.placements[i].piece, solution.placements[j].piece
-                        raise VerificationError(f"pieces {a} and {b} touch at {list(c)}")
+            owner = {int(self.board.index[c]): i for i, pl in enumerate(solution.placements)
+                     for c in pl.cells if apart is None or pl.piece in apart}
+            for x, y in self.board.adjacent_pairs(touching=True).tolist():
+                i, j = owner.get(x), owner.get(y)
+                if i is not None and j is not None and i != j:
+                    a, b = solution.placements[i].piece, solution.placements[j].piece
+                    raise VerificationError(f"pieces {a} and {b} touch at "
+                                            f"{self.board.cells[x].tolist()}")
         if self.cover == "exact" and len(covered) != self.board.num_cells:
             raise VerificationError(
                 f"{self.board.num_cells - len(covered)} board cells are left uncovered"
