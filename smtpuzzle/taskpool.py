@@ -1,16 +1,22 @@
 """Independent sub-problems run in parallel: on a local pool of forked processes, or on a
 Ray cluster (the optional extra ``pip install 'smtpuzzle[ray]'``).
 
-Both run ``work(job, item, deadline)`` for every item and hand back results as they come,
-in any order. ``job`` is shared by all items: forked workers inherit it, Ray ships it once
-through its object store. Deadlines are ``time.monotonic()`` values on this machine; on Ray
-they travel as wall-clock times and are turned back into local monotonic time on each node.
+Both run ``work(job, item, deadline)`` for every item submitted and hand back results as
+they come, in any order. ``job`` is shared by all items: forked workers inherit it, Ray
+ships it once through its object store. Deadlines are ``time.monotonic()`` values on this
+machine; on Ray they travel as wall-clock times and are turned back into local monotonic
+time on each node.
+
+On Ray, a task whose node (or worker process) is lost is run again elsewhere, at most
+:data:`MAX_RERUNS` times; each item still yields exactly one result, so nothing is counted
+twice. An exception raised by ``work`` itself is not retried: it reaches the caller.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import socket
 import time
 from collections.abc import Callable, Iterator
@@ -22,18 +28,41 @@ from smtpuzzle.errors import PuzzleError
 
 Work = Callable[[Any, Any, float | None], Any]
 TaskTimeout = multiprocessing.TimeoutError
+MAX_RERUNS = 3  # runs of one task after the first, on Ray, when its node or worker is lost
 
 _LOCAL: tuple[Work, Any] | None = None  # what forked workers read
 
 
-class Results:
-    """Results in completion order; ``next(timeout)`` raises TaskTimeout when none comes."""
+class Tasks:
+    """Submitted items and their results, in completion order. ``next(timeout)`` raises
+    TaskTimeout when none comes in time. ``nodes``: the machines (Ray node ids, or this
+    host) that returned results; ``reruns``: tasks run again after their node was lost."""
 
-    def __init__(self, take: Callable[[float | None], Any]) -> None:
-        self._take = take
+    def __init__(self) -> None:
+        self.pending = 0  # submitted, result not yet taken
+        self.nodes: set[str] = set()
+        self.reruns = 0
+
+    def map(self, items: list[Any], deadline: float | None) -> Tasks:
+        for item in items:
+            self.submit(item, deadline)
+        return self
+
+    def submit(self, item: Any, deadline: float | None) -> None:
+        self.pending += 1
+        self._submit(item, deadline)
 
     def next(self, timeout: float | None = None) -> Any:
-        return self._take(timeout)
+        node, result = self._next(timeout)
+        self.pending -= 1
+        self.nodes.add(node)
+        return result
+
+    def _submit(self, item: Any, deadline: float | None) -> None:
+        raise NotImplementedError
+
+    def _next(self, timeout: float | None) -> tuple[str, Any]:
+        raise NotImplementedError
 
 
 class _Worker(multiprocessing.context.ForkProcess):
@@ -54,20 +83,41 @@ class _ForkContext(multiprocessing.context.ForkContext):
     Process = _Worker
 
 
-def _call_local(args: tuple[Any, float | None]) -> Any:
+def _call_local(item: Any, deadline: float | None) -> Any:
     assert _LOCAL is not None
     work, job = _LOCAL
-    return work(job, *args)
+    return work(job, item, deadline)
+
+
+class _LocalTasks(Tasks):
+    def __init__(self, pool: Any) -> None:
+        super().__init__()
+        self._pool = pool
+        self._done: queue.SimpleQueue = queue.SimpleQueue()
+        self._host = socket.gethostname()
+
+    def _submit(self, item: Any, deadline: float | None) -> None:
+        self._pool.apply_async(_call_local, (item, deadline),
+                               callback=lambda r: self._done.put((True, r)),
+                               error_callback=lambda e: self._done.put((False, e)))
+
+    def _next(self, timeout: float | None) -> tuple[str, Any]:
+        try:
+            ok, value = self._done.get(timeout=timeout)
+        except queue.Empty:
+            raise TaskTimeout from None
+        if not ok:
+            raise value
+        return self._host, value
 
 
 @contextmanager
-def task_pool(work: Work, job: Any, workers: int, ray: str | None = None,
-              ) -> Iterator[Callable[[list[Any], float | None], Results]]:
-    """A function ``run(items, deadline) -> Results``; the pool (local or Ray) is stopped,
-    unfinished tasks cancelled, when the block ends."""
+def task_pool(work: Work, job: Any, workers: int, ray: str | None = None) -> Iterator[Tasks]:
+    """Tasks run by ``workers`` forked processes, or on Ray (``ray``: see :func:`_ray_pool`);
+    the pool is stopped, unfinished tasks cancelled, when the block ends."""
     if ray:
-        with _ray_pool(work, job, ray) as run:
-            yield run
+        with _ray_pool(work, job, ray) as tasks:
+            yield tasks
         return
     global _LOCAL
     _LOCAL = (work, job)  # before the fork: workers inherit it
@@ -76,12 +126,7 @@ def task_pool(work: Work, job: Any, workers: int, ray: str | None = None,
             with sigint_held():  # a Ctrl-C held back here is raised with the pool registered
                 pool = stack.enter_context(
                     _ForkContext().Pool(workers, initializer=ignore_sigint))
-
-            def run(items: list[Any], deadline: float | None) -> Results:
-                it = pool.imap_unordered(_call_local, [(item, deadline) for item in items])
-                return Results(lambda timeout: it.next(timeout=timeout))
-
-            yield run  # leaving the stack terminates the pool
+            yield _LocalTasks(pool)  # leaving the stack terminates the pool
     finally:
         _LOCAL = None
 
@@ -94,10 +139,12 @@ def _import_ray() -> Any:
     return ray
 
 
-def _ray_call(work: Work, job: Any, item: Any, wall_deadline: float | None) -> Any:
+def _ray_call(work: Work, job: Any, item: Any, wall_deadline: float | None) -> tuple[str, Any]:
+    import ray
+
     deadline = None if wall_deadline is None else \
         time.monotonic() + (wall_deadline - time.time())
-    return work(job, item, deadline)
+    return ray.get_runtime_context().get_node_id(), work(job, item, deadline)
 
 
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
@@ -111,48 +158,108 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
         raise PuzzleError(f"--ray {address}: cannot reach a Ray cluster there ({exc})") from None
 
 
+class _RayTasks(Tasks):
+    def __init__(self, ray: Any, work: Work, job: Any) -> None:
+        super().__init__()
+        # Ray's own retries are off: a lost task is submitted again here, so that the count
+        # of re-runs is known and an item never has two live tasks.
+        self._ray, self._remote = ray, ray.remote(max_retries=0)(_ray_call)
+        self._work, self._job = work, ray.put(job)
+        self._live: dict[Any, tuple[Any, float | None, int]] = {}  # ref: (item, deadline, runs)
+
+    def _submit(self, item: Any, deadline: float | None, runs: int = 0) -> None:
+        wall = None if deadline is None else time.time() + (deadline - time.monotonic())
+        ref = self._remote.remote(self._work, self._job, item, wall)
+        self._live[ref] = (item, deadline, runs)
+
+    def _next(self, timeout: float | None) -> tuple[str, Any]:
+        ray = self._ray
+        stop = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = None if stop is None else max(stop - time.monotonic(), 0.0)
+            ready, _ = ray.wait(list(self._live), num_returns=1, timeout=left)
+            if not ready:
+                raise TaskTimeout
+            item, deadline, runs = self._live.pop(ready[0])
+            try:
+                return ray.get(ready[0])
+            except ray.exceptions.RayTaskError:
+                raise  # the work itself failed: not a lost node
+            except ray.exceptions.RayError as exc:
+                if runs >= MAX_RERUNS:
+                    raise PuzzleError(f"a task was lost {runs + 1} times on the Ray cluster "
+                                      f"({type(exc).__name__}); giving up") from None
+                self.reruns += 1
+                self._submit(item, deadline, runs + 1)
+
+    def cancel(self) -> None:
+        for ref in self._live:
+            self._ray.cancel(ref, force=True)
+        self._live.clear()
+
+
+def _cluster_events_to_stderr() -> None:
+    """Ray prints the cluster's events (such as a node marked dead) on the driver's
+    standard output, where they would break ``--json``: send them to standard error.
+    This patches a private function of Ray's, where it exists."""
+    try:
+        from ray._private import worker
+    except ImportError:
+        return
+    original = getattr(worker, "print_to_stdstream", None)
+    if original is None or getattr(original, "_to_stderr", False):
+        return
+
+    def to_stderr(data: dict, ignore_prefix: bool) -> None:
+        original({**data, "is_err": True}, ignore_prefix)
+
+    to_stderr._to_stderr = True  # type: ignore[attr-defined]
+    worker.print_to_stdstream = to_stderr
+
+
 @contextmanager
-def _ray_pool(work: Work, job: Any, address: str,
-              ) -> Iterator[Callable[[list[Any], float | None], Results]]:
+def _native_stderr_muted() -> Iterator[None]:
+    """Ray's C++ client writes a warning a second to file descriptor 2 while it retries a
+    cluster that refuses it (a wrong token, say) for 20 s: the caller reports the failure
+    in one line instead."""
+    import tempfile
+
+    saved = os.dup(2)
+    try:
+        with tempfile.TemporaryFile() as sink:
+            os.dup2(sink.fileno(), 2)
+            try:
+                yield
+            finally:
+                os.dup2(saved, 2)
+    finally:
+        os.close(saved)
+
+
+@contextmanager
+def _ray_pool(work: Work, job: Any, address: str) -> Iterator[Tasks]:
     """``address``: ``local`` starts a private Ray instance on this machine, ``auto`` joins
     the cluster this machine belongs to, anything else is a cluster address."""
     ray = _import_ray()
     started_here = not ray.is_initialized()
     if started_here:
+        _cluster_events_to_stderr()
         if address not in ("local", "auto"):
             _check_reachable(address)  # Ray itself retries an unreachable address forever
         try:
-            ray.init(address=None if address == "local" else address, log_to_driver=False,
-                     include_dashboard=False, logging_level="ERROR")
+            # "local" is Ray's own word for a new instance, even where ray start runs one
+            with _native_stderr_muted():
+                ray.init(address=address, log_to_driver=False, include_dashboard=False,
+                         logging_level="ERROR")
         except (ConnectionError, RuntimeError, ValueError) as exc:
             hint = "" if os.environ.get("RAY_AUTH_MODE") else \
                 "; a cluster with token authentication needs RAY_AUTH_MODE=token here"
             raise PuzzleError(f"--ray {address}: cannot reach a Ray cluster ({exc}{hint})"
                               ) from None
-    remote = ray.remote(_ray_call)
-    job_ref = ray.put(job)
-    pending: set[Any] = set()
-
-    def run(items: list[Any], deadline: float | None) -> Results:
-        wall = None if deadline is None else time.time() + (deadline - time.monotonic())
-        refs = [remote.remote(work, job_ref, item, wall) for item in items]
-        pending.update(refs)
-        live = list(refs)
-
-        def take(timeout: float | None) -> Any:
-            ready, rest = ray.wait(live, num_returns=1, timeout=timeout)
-            if not ready:
-                raise TaskTimeout
-            live[:] = rest
-            pending.discard(ready[0])
-            return ray.get(ready[0])
-
-        return Results(take)
-
+    tasks = _RayTasks(ray, work, job)
     try:
-        yield run
+        yield tasks
     finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
+        tasks.cancel()
         if started_here:
             ray.shutdown()

@@ -29,7 +29,7 @@ ModelArg = Annotated[str, typer.Argument(help="A model name from `smtpuzzle list
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 RayOpt = Annotated[str | None, typer.Option(
     help="Run the sub-problems on a Ray cluster: its address, auto (the cluster this machine "
-         "is in) or local (a private instance here); needs pip install 'smtpuzzle[ray]'.")]
+         "is in) or local (a private instance here); needs pip install 'smtpuzzle\\[ray]'.")]
 
 
 

@@ -105,6 +105,9 @@ def count(
             "sub-problems finished)")
         out.print(f"[bold]{tiling.name}[/bold]: {result.count} {kind}{state} "
                   f"({result.backend}, {result.time_s:.2f} s)")
+        if result.ray_nodes:
+            out.print(f"on Ray: {result.ray_nodes} nodes returned results; "
+                      f"{result.ray_reruns} tasks ran again after their node was lost")
         if result.resumed:
             out.print(f"{result.resumed} sub-problems were taken from {checkpoint}; all runs "
                       f"together took {result.time_s + result.checkpoint_time_s:.0f} s")

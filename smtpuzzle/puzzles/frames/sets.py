@@ -206,15 +206,15 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
 
     try:
         with (task_pool(_work, (frames, max_sets), workers, ray) if workers > 1 or ray
-              else nullcontext()) as run:
-            if run is None:
+              else nullcontext()) as tasks:
+            if tasks is None:
                 for i in range(n_sub):
                     if not _search_one(job, i, collector, deadline, tick):
                         break
                     done += 1
                     report()
             else:
-                results = run(list(range(n_sub)), deadline)
+                results = tasks.map(list(range(n_sub)), deadline)
                 for _ in range(n_sub):
                     # Workers stop at the deadline and send what they found: wait for that.
                     left = None if deadline is None else max(deadline - time.monotonic(), 0) + \

@@ -27,7 +27,7 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
 from smtpuzzle.result import Enumeration, Result, Stats
-from smtpuzzle.taskpool import TaskTimeout, task_pool
+from smtpuzzle.taskpool import Tasks, TaskTimeout, task_pool
 
 
 @dataclass
@@ -62,6 +62,8 @@ class CountResult:
     resumed: int = 0  # sub-problems whose counts came from a checkpoint
     checkpoint_time_s: float = 0.0  # time the runs before this one spent, from a checkpoint
     up_to: str = "board"  # which group: "board", "rotations", or "none" (raw)
+    ray_nodes: int = 0  # on Ray: the nodes that returned results
+    ray_reruns: int = 0  # on Ray: tasks run again because their node or worker was lost
 
     def as_json(self) -> dict:
         return {"count": self.count, "distinct": self.distinct, "complete": self.complete,
@@ -70,7 +72,9 @@ class CountResult:
                 "subproblems": self.subproblems, "subproblems_done": self.subproblems_done,
                 **({"resumed": self.resumed,
                     "total_time_s": round(self.time_s + self.checkpoint_time_s, 1)}
-                   if self.resumed else {})}
+                   if self.resumed else {}),
+                **({"ray": {"nodes": self.ray_nodes, "reruns": self.ray_reruns}}
+                   if self.ray_nodes else {})}
 
 
 def plan(tiling: Tiling, distinct: bool, split: bool = True, group: str = "board") -> CountPlan:
@@ -292,6 +296,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     total = sum(saved.counts.values()) if saved else 0
     done, complete = resumed, False
     partial = 0  # solutions found so far in the sub-problem under way (one worker)
+    ray_nodes = ray_reruns = 0
 
     def report(found: int = 0) -> None:
         nonlocal partial
@@ -303,8 +308,8 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
         for i in todo:
             yield (i, *solve_subproblem(model, subs[i], engine, deadline, progress=report))
 
-    def parallel(run) -> Iterator[tuple[int, int, bool]]:
-        results = run(todo, deadline)
+    def parallel(tasks: Tasks) -> Iterator[tuple[int, int, bool]]:
+        results = tasks.map(todo, deadline)
         for _ in todo:
             try:
                 yield results.next(timeout=_left(deadline))
@@ -314,9 +319,9 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     try:
         job = (model, count_plan, backend, solver)
         with (task_pool(_work, job, workers, ray) if workers > 1 or ray else nullcontext()
-              ) as run:
+              ) as tasks:
             report()
-            for i, n, ok in parallel(run) if run is not None else serial():
+            for i, n, ok in parallel(tasks) if tasks is not None else serial():
                 partial = 0
                 total += n
                 if not ok:
@@ -325,6 +330,8 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
                 if saved:
                     saved.record(i, n, time.monotonic() - started)
                 report()
+            if ray:
+                ray_nodes, ray_reruns = len(tasks.nodes), tasks.reruns
         complete = done == len(subs)
     except KeyboardInterrupt:
         complete = False
@@ -335,4 +342,4 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     return CountResult(total, complete, distinct, count_plan.group, engine.label(), elapsed,
                        done, len(subs), build_s, model=model, resumed=resumed,
                        checkpoint_time_s=saved.time_s if saved else 0.0,
-                       up_to=count_plan.up_to)
+                       up_to=count_plan.up_to, ray_nodes=ray_nodes, ray_reruns=ray_reruns)
