@@ -238,3 +238,58 @@ def test_distinct_listing_cut_by_the_time_limit_says_incomplete():
     out = json.loads(p.stdout)
     assert out["complete"] is False and out["count"] < 16146
     assert p.returncode == 1
+
+
+@pytest.fixture
+def long_subproblems(monkeypatch):
+    """Sub-problems of tens of milliseconds searched in steps of about 2 ms (forked workers
+    inherit the settings), so that short time limits cut inside them, and slices of 50 ms,
+    each handing its search state back."""
+    from smtpuzzle.backends.exactcover import search
+    from smtpuzzle.puzzles.tiling import counting
+
+    monkeypatch.setattr(counting, "SLICE_S", 0.05)
+    monkeypatch.setattr(counting, "_refine", lambda tiling, sp: [sp])
+    monkeypatch.setattr(search, "SLICE_S", 0.002)
+
+
+def test_a_count_cut_often_resumes_inside_its_sub_problems(tmp_path, long_subproblems):
+    """Cut by short time limits again and again, with 1 or 2 workers in turn: each run goes
+    on from the search states in the checkpoint, and the count comes out right."""
+    t, path = load("pentomino-6x10"), tmp_path / "count.json"
+    shares: dict[str, float] = {}
+    mid_subproblem = False
+    for run in range(200):
+        r = count(t, distinct=False, checkpoint=path, time_limit=0.15, workers=1 + run % 2)
+        if r.complete:
+            break
+        saved = json.loads(path.read_text())
+        for i, part in saved["running"].items():
+            # a sub-problem under way never goes back to the start
+            assert part["share"] >= shares.get(i, 0.0) - 1e-9
+            shares[i] = part["share"]
+            mid_subproblem |= part["count"] > 0
+        assert r.count == saved["count_so_far"] and 0 < r.share < 1
+    assert r.complete and r.count == 9356 and run > 2
+    assert mid_subproblem  # some run stopped inside a sub-problem with solutions found
+
+
+def test_states_of_another_kernel_in_a_checkpoint_are_searched_again(tmp_path,
+                                                                     long_subproblems):
+    t, path = load("pentomino-6x10"), tmp_path / "count.json"
+    cut = count(t, distinct=False, checkpoint=path, time_limit=0.3, solver="sweep")
+    assert not cut.complete and json.loads(path.read_text())["running"]
+    full = count(t, distinct=False, checkpoint=path, solver="mrv")
+    assert full.complete and full.count == 9356
+
+
+def test_a_damaged_search_state_is_refused(tmp_path, long_subproblems):
+    t, path = load("pentomino-6x10"), tmp_path / "count.json"
+    count(t, distinct=False, checkpoint=path, time_limit=0.3)
+    saved = json.loads(path.read_text())
+    assert saved["running"]
+    next(iter(saved["running"].values()))["state"] = "not base64 zlib"
+    path.write_text(json.dumps(saved))
+    p = cli("count", "pentomino-6x10", "--raw", "--checkpoint", str(path))
+    assert p.returncode == 2 and "not a count checkpoint" in p.stderr
+    assert "Traceback" not in p.stderr

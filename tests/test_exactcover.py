@@ -83,3 +83,42 @@ def test_solver_option_picks_the_kernel():
     configs = configs_for(["exact-cover", "sat"], ["sweep", "mrv"])
     assert [(c.backend, c.solver) for c in configs] == [
         ("exact-cover", "sweep"), ("exact-cover", "mrv"), ("sat", None)]
+
+
+@pytest.mark.parametrize("branching", ["sweep", "mrv"])
+@pytest.mark.parametrize("case", ["pentominoes 3x20", "tetrominoes at most 3 each, holes",
+                                  "soma cube (3D)"])
+def test_a_search_resumed_from_snapshots_visits_the_same_tree(case, branching):
+    """Stopped every few nodes and continued by a new search object (as in another process)
+    from the snapshot alone: the same solutions, counted once, and the same nodes."""
+    problem = from_model(CASES[case]().build_model())
+    whole = CoverSearch(problem, collect=True, branching=branching)
+    expected = {tuple(sorted(r.tolist())) for r in _drain(whole)}
+    search, found, shares = CoverSearch(problem, collect=True, branching=branching), [], []
+    while not search.done:
+        found += [tuple(sorted(r.tolist())) for r in search.step(37)]
+        state = search.snapshot()
+        shares.append(search.share_done())
+        search = CoverSearch(problem, collect=True, branching=branching)
+        search.resume(state)
+    assert sorted(found) == sorted(expected) and search.count == whole.count == len(found)
+    assert search.nodes == whole.nodes
+    assert shares[-1] == 1.0 and all(0.0 <= s <= 1.0 for s in shares)
+
+
+def _drain(search: CoverSearch) -> list[np.ndarray]:
+    rows = []
+    while not search.done:
+        rows += search.step(5000)
+    return rows
+
+
+def test_a_snapshot_of_another_kernel_or_problem_is_refused():
+    problem = from_model(load("pentomino-3x20").build_model())
+    sweep = CoverSearch(problem, branching="sweep")
+    sweep.step(100)
+    with pytest.raises(ValueError, match="sweep kernel"):
+        CoverSearch(problem, branching="mrv").resume(sweep.snapshot())
+    other = CoverSearch(from_model(load("pentomino-6x10").build_model()), branching="sweep")
+    with pytest.raises(ValueError, match="does not fit"):
+        other.resume(sweep.snapshot())

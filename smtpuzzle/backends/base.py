@@ -33,6 +33,20 @@ class Capabilities:
     any_constraint: bool = True  # takes every constraint kind (exact cover: covers only)
     counts: bool = False  # counts solutions without listing them (Backend.count)
     optimises: bool = False  # finds an optimum of the model's objective itself
+    resumable: bool = False  # a count stops with its search state and resumes from it
+
+
+@dataclass
+class PartialCount:
+    """A count for a while (Backend.count_part): the solutions so far, whether the search is
+    over, and where it stopped: ``state`` (arrays, for ``count_part(state=...)``) and an
+    estimate of the part of the search done, ``share`` in [0, 1]."""
+
+    count: int
+    done: bool
+    state: dict[str, np.ndarray] | None
+    share: float
+    nodes: int = 0
 
 
 class Session(ABC):
@@ -252,6 +266,16 @@ class Backend(ABC):
             if progress:
                 progress(n)
         return n, enum.complete, enum.stats
+
+    def count_part(self, model: Model, state: dict[str, np.ndarray] | None = None,
+                   time_limit: float | None = None,
+                   progress: Callable[[int], None] | None = None) -> PartialCount:
+        """Count for at most ``time_limit`` seconds, from ``state`` (a PartialCount's) if
+        given. Back ends that are not ``resumable`` take no state and start over each time."""
+        if state is not None:
+            raise ValueError(f"{self.name} cannot resume a count")
+        n, complete, _ = self.count(model, time_limit, progress)
+        return PartialCount(n, complete, None, 1.0 if complete else 0.0)
 
     def _enumerate(self, model: Model, limit: int | None, deadline: float | None,
                    enum: Enumeration) -> Iterator[Result]:

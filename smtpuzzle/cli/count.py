@@ -32,6 +32,17 @@ from smtpuzzle.library import load
 from smtpuzzle.puzzles.tiling.puzzle import GROUPS
 
 
+def _duration(seconds: float) -> str:
+    """An estimate's duration, as coarse as the estimate: 40 s, 12 min, 3.5 h, 2.1 days."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
 @friendly
 def count(
     model: ModelArg,
@@ -84,14 +95,19 @@ def count(
     columns = [TextColumn("[bold]{task.description}"), BarColumn(),
                MofNCompleteColumn(), TextColumn("sub-problems"),
                TextColumn("{task.fields[found]} solutions, {task.fields[rate]}/s"),
-               TimeElapsedColumn()]
+               TextColumn("~{task.fields[share]} of the search"), TimeElapsedColumn(),
+               TextColumn("{task.fields[eta]}")]
     with progress(*columns, show=interactive()) as bar:
-        task = bar.add_task(f"counting {tiling.name}", total=None, found=0, rate=0)
+        task = bar.add_task(f"counting {tiling.name}", total=None, found=0, rate=0,
+                            share="0%", eta="")
         t0 = time.perf_counter()
 
-        def on_progress(found: int, done: int, total: int) -> None:
-            rate = found / max(time.perf_counter() - t0, 1e-9)
-            bar.update(task, completed=done, total=total, found=found, rate=f"{rate:,.0f}")
+        def on_progress(found: int, done: int, total: int, share: float) -> None:
+            elapsed = max(time.perf_counter() - t0, 1e-9)
+            bar.update(task, completed=done, total=total, found=found,
+                       rate=f"{found / elapsed:,.0f}", share=f"{share:.1%}",
+                       eta=f"~{_duration(elapsed * (1 - share) / share)} left"
+                       if 0.01 <= share < 1 else "")
 
         result = counting.count(tiling, backend, solver, distinct=not raw, workers=workers,
                                 time_limit=budget(time_limit), progress=on_progress, ray=ray,
@@ -102,7 +118,7 @@ def count(
         kind = "solutions" if raw else f"solutions distinct up to {result.group}"
         state = "" if result.complete else (
             f" so far: INCOMPLETE ({result.subproblems_done} of {result.subproblems} "
-            "sub-problems finished)")
+            f"sub-problems finished, about {result.share:.1%} of the search by estimate)")
         out.print(f"[bold]{tiling.name}[/bold]: {result.count} {kind}{state} "
                   f"({result.backend}, {result.time_s:.2f} s)")
         if result.ray_nodes:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
-from smtpuzzle.backends.base import Backend, Capabilities, Session
+from smtpuzzle.backends.base import Backend, Capabilities, PartialCount, Session
 from smtpuzzle.backends.exactcover.problem import (
     NotExactCover,
     from_model,
@@ -31,7 +31,7 @@ class ExactCoverBackend(Backend):
     restarts the search. ``branching`` picks the kernel (see :class:`CoverSearch`)."""
 
     name = "exact-cover"
-    capabilities = Capabilities(any_constraint=False, counts=True)
+    capabilities = Capabilities(any_constraint=False, counts=True, resumable=True)
 
     def __init__(self, branching: str = "auto") -> None:
         self.branching = branching
@@ -63,8 +63,24 @@ class ExactCoverBackend(Backend):
               progress: Callable[[int], None] | None = None) -> tuple[int, bool, Stats]:
         """Count solutions without listing them: (count, complete, stats)."""
         stats = Stats(self.label())
+        part = self._count(model, None, time_limit, progress, stats)
+        return part.count, part.done, stats
+
+    def count_part(self, model: Model, state: dict[str, np.ndarray] | None = None,
+                   time_limit: float | None = None,
+                   progress: Callable[[int], None] | None = None) -> PartialCount:
+        """Count for at most ``time_limit`` seconds, going on from ``state`` (the last
+        part's), which must come from a search of the same model. A state that does not fit
+        this search (another kernel, other arrays) raises ValueError."""
+        return self._count(model, state, time_limit, progress, Stats(self.label()))
+
+    def _count(self, model: Model, state: dict[str, np.ndarray] | None,
+               time_limit: float | None, progress: Callable[[int], None] | None,
+               stats: Stats) -> PartialCount:
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         search = self._start(model, stats, collect=False)
+        if state is not None:
+            search.resume(state)
         t0 = time.perf_counter()
         try:
             while not search.done:
@@ -76,7 +92,9 @@ class ExactCoverBackend(Backend):
         finally:
             stats.solve_time = time.perf_counter() - t0
             stats.extra["nodes"] = search.nodes
-        return search.count, search.done, stats
+        done = search.done
+        return PartialCount(search.count, done, None if done else search.snapshot(),
+                            search.share_done(), search.nodes)
 
 
 class ExactCoverSession(Session):

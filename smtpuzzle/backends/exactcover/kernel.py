@@ -91,8 +91,8 @@ def _cut_off(r, occ, row_cells_start, row_cells, nbr, min_size, limit, mark, sta
 @njit(cache=True, nogil=True)
 def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_group, row_size,
         row_area, group_need, group_cap, row_cells_start, row_cells, nbr, min_size, exact, row_ok,
-        occ, used, stack_cell, stack_ptr, stack_end, stack_choice, st, budget, sols, collect,
-        mark, stamp, queue):
+        occ, used, stack_cell, stack_start, stack_ptr, stack_end, stack_choice, st, budget,
+        sols, collect, mark, stamp, queue):
     n_words = masks.shape[1]
     nodes = 0
     prune = min_size > 1
@@ -131,6 +131,7 @@ def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_gro
                     pattern |= 1 << j
             slot = c * (1 << keys.shape[1]) + pattern
             stack_cell[depth] = c
+            stack_start[depth] = list_start[slot]
             stack_ptr[depth] = list_start[slot]
             stack_end[depth] = list_start[slot + 1]
             stack_choice[depth] = NONE

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
 
 import numpy as np
@@ -48,6 +49,12 @@ class CoverSearch:
         self.sols = np.zeros((buffer if collect else 1, n_cells + len(p.group_need) + 1),
                              dtype=np.int64)
         self._rate = 1e6  # nodes per second, as measured by the last slice
+        digest = hashlib.sha256(branching.encode())
+        for a in (p.cells.flat, p.cells.offsets, p.primary, p.row_group, p.group_need,
+                  p.group_cap):
+            digest.update(np.ascontiguousarray(a).data)
+            digest.update(b"|")
+        self._fingerprint = digest.hexdigest()[:32]  # what a snapshot must have been taken of
         self.restart(p.forced, p.forbidden)
 
     def restart(self, forced: np.ndarray, forbidden: np.ndarray) -> None:
@@ -96,6 +103,40 @@ class CoverSearch:
         forced = np.broadcast_to(self.forced, (k, len(self.forced)))
         return np.concatenate([self.sols[:k], forced], axis=1)
 
+    def snapshot(self) -> dict[str, np.ndarray]:
+        """The search state between two steps (copies): :meth:`resume` on a search of the same
+        problem and sub-problem continues from there, in this process or another."""
+        e = self._engine
+        return {"kernel": np.array(self.branching), "problem": np.array(self._fingerprint),
+                **{k: getattr(e, k).copy() for k in e.STATE}}
+
+    def resume(self, state: dict[str, np.ndarray]) -> None:
+        """Continue from a :meth:`snapshot` of this problem, after :meth:`restart` with the
+        same forced and forbidden rows. A snapshot of another kernel or shape is refused
+        (ValueError) and the search is left as restarted."""
+        e = self._engine
+        if str(state.get("kernel")) != self.branching:
+            raise ValueError(f"a snapshot of the {state.get('kernel')} kernel, "
+                             f"not {self.branching}")
+        if str(state.get("problem")) != self._fingerprint:
+            raise ValueError("a snapshot of another problem: it does not fit this search")
+        for k in e.STATE:
+            mine, theirs = getattr(e, k), state.get(k)
+            if theirs is None or theirs.shape != mine.shape or theirs.dtype != mine.dtype:
+                raise ValueError(f"snapshot array {k} does not fit this search")
+        for k in e.STATE:
+            getattr(e, k)[...] = state[k]
+
+    def share_done(self) -> float:
+        """An estimate of the part of the search tree done: each open level's finished
+        siblings, weighted as if sibling subtrees were of equal size."""
+        if self.done:
+            return 1.0
+        completed, total = self._engine.level_progress()
+        total = np.maximum(total, 1).astype(float)
+        weight = np.concatenate([[1.0], np.cumprod(1.0 / total)[:-1]])
+        return float(np.clip((weight * np.minimum(completed, total) / total).sum(), 0.0, 1.0))
+
     def run(self) -> int:
         """Search to the end (no interruption points); the number of solutions."""
         while not self.done:
@@ -130,6 +171,9 @@ def _row_cells(n_rows: int, incid_rows: np.ndarray,
 class _Sweep:
     """State and arguments of the sweep kernel."""
 
+    STATE = ("occ", "used", "stack_cell", "stack_start", "stack_ptr", "stack_end",
+             "stack_choice", "st")
+
     def __init__(self, p: CoverProblem, incid_rows: np.ndarray, incid_cells: np.ndarray,
                  row_ok: np.ndarray) -> None:
         self.problem = p
@@ -162,6 +206,7 @@ class _Sweep:
         self.occ = np.zeros(n_words, dtype=np.uint64)
         self.used = np.zeros(n_groups, dtype=np.int64)
         self.stack_cell = np.zeros(n_cells + 1, dtype=np.int64)
+        self.stack_start = np.zeros(n_cells + 1, dtype=np.int64)
         self.stack_ptr = np.zeros(n_cells + 1, dtype=np.int64)
         self.stack_end = np.zeros(n_cells + 1, dtype=np.int64)
         self.stack_choice = np.full(n_cells + 1, kernel.NONE, dtype=np.int64)
@@ -194,13 +239,24 @@ class _Sweep:
             self.st[kernel.DONE] = 1
 
     def run(self, budget: int, sols: np.ndarray, collect: bool) -> None:
-        kernel.run(*self._args, self.occ, self.used, self.stack_cell, self.stack_ptr,
-                   self.stack_end, self.stack_choice, self.st, budget, sols, collect,
-                   self._mark, self._stamp, self._queue)
+        kernel.run(*self._args, self.occ, self.used, self.stack_cell, self.stack_start,
+                   self.stack_ptr, self.stack_end, self.stack_choice, self.st, budget, sols,
+                   collect, self._mark, self._stamp, self._queue)
+
+    def level_progress(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per open level: candidates finished before the current one, and candidates."""
+        d = int(self.st[kernel.DEPTH])
+        start, ptr, choice = self.stack_start[:d], self.stack_ptr[:d], self.stack_choice[:d]
+        total = self.stack_end[:d] - start
+        completed = np.where(choice == kernel.EMPTY, total,
+                             ptr - start - (choice >= 0))
+        return completed, total
 
 
 class _Mrv:
     """State and arguments of the most-constrained-item kernel."""
+
+    STATE = ("alive", "covered", "used", "stack_item", "stack_ptr", "stack_choice", "st")
 
     def __init__(self, p: CoverProblem, incid_rows: np.ndarray, incid_cells: np.ndarray,
                  row_ok: np.ndarray) -> None:
@@ -271,6 +327,20 @@ class _Mrv:
     def run(self, budget: int, sols: np.ndarray, collect: bool) -> None:
         mrv.run(*self._static, self.alive, self.covered, self.used, self.stack_item,
                 self.stack_ptr, self.stack_choice, self.st, budget, sols, collect)
+
+    def level_progress(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per open level: the item's rows tried before the current one, and its rows."""
+        d = int(self.st[kernel.DEPTH])
+        n_cells = len(self.covered)
+        completed, total = np.zeros(d, dtype=np.int64), np.zeros(d, dtype=np.int64)
+        for f in range(d):
+            item = int(self.stack_item[f])
+            rows = self._cell_rows[item] if item < n_cells else self._group_rows[item - n_cells]
+            bits = np.unpackbits((rows & self.alive[f]).view(np.uint8), bitorder="little")
+            choice = int(self.stack_choice[f])
+            upto = choice if choice >= 0 else int(self.stack_ptr[f])
+            total[f], completed[f] = bits.sum(), bits[:max(upto, 0)].sum()
+        return completed, total
 
 
 def _neighbours(p: CoverProblem, n_cells: int, incid_rows: np.ndarray,

@@ -10,24 +10,26 @@ canonical forms under the stabilizer.
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import io
 import json
 import os
 import time
+import zlib
 from collections.abc import Callable, Iterator
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from smtpuzzle.backends import get_backend
-from smtpuzzle.backends.base import Backend
+from smtpuzzle.backends.base import Backend, PartialCount
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
 from smtpuzzle.result import Enumeration, Result, Stats
-from smtpuzzle.taskpool import Tasks, TaskTimeout, task_pool
+from smtpuzzle.taskpool import TaskTimeout, task_pool
 
 
 @dataclass
@@ -64,6 +66,7 @@ class CountResult:
     up_to: str = "board"  # which group: "board", "rotations", or "none" (raw)
     ray_nodes: int = 0  # on Ray: the nodes that returned results
     ray_reruns: int = 0  # on Ray: tasks run again because their node or worker was lost
+    share: float = 1.0  # estimated share of the search done (1 when complete)
 
     def as_json(self) -> dict:
         return {"count": self.count, "distinct": self.distinct, "complete": self.complete,
@@ -74,7 +77,8 @@ class CountResult:
                     "total_time_s": round(self.time_s + self.checkpoint_time_s, 1)}
                    if self.resumed else {}),
                 **({"ray": {"nodes": self.ray_nodes, "reruns": self.ray_reruns}}
-                   if self.ray_nodes else {})}
+                   if self.ray_nodes else {}),
+                **({} if self.complete else {"estimated_share_done": round(self.share, 4)})}
 
 
 def plan(tiling: Tiling, distinct: bool, split: bool = True, group: str = "board") -> CountPlan:
@@ -212,23 +216,65 @@ def iter_distinct(model: Model, count_plan: CountPlan, backend: Backend,
     return enum
 
 
-ProgressFn = Callable[[int, int, int], None]  # (solutions so far, sub-problems done, total)
+# (solutions so far, sub-problems done, sub-problems, estimated share of the search done)
+ProgressFn = Callable[[int, int, int, float], None]
+
+SLICE_S = 5.0  # seconds a sub-problem is searched before its state comes back to be saved
+GRACE_S = 10.0  # how long past the deadline to wait for the workers' last states
 
 _ENGINES: dict[tuple[str, str | None], Backend] = {}  # per worker process, kept across tasks
 
 
-def _work(job: tuple, i: int, deadline: float | None) -> tuple[int, int, bool]:
-    model, count_plan, name, solver = job
+def _engine(name: str, solver: str | None) -> Backend:
     if (name, solver) not in _ENGINES:
         _ENGINES[name, solver] = get_backend(name, solver)
-    return (i, *solve_subproblem(model, count_plan.subproblems[i], _ENGINES[name, solver],
-                                 deadline))
+    return _ENGINES[name, solver]
+
+
+def _slice(model: Model, sp: SubProblem, engine: Backend, state: dict | None,
+           deadline: float | None, progress: Callable[[int], None] | None = None,
+           ) -> PartialCount:
+    """Search one sub-problem on from ``state`` for a slice (or to the deadline, if sooner).
+    A sub-problem that de-duplicates under a stabilizer, or a back end that cannot resume,
+    is searched whole, to the deadline."""
+    if not engine.capabilities.resumable or sp.stabilizer is not None:
+        n, ok = solve_subproblem(model, sp, engine, deadline, progress)
+        return PartialCount(n, ok, None, 1.0 if ok else 0.0)
+    left = _left(deadline)
+    if state is None and left == 0.0:  # queued past the deadline: not started
+        return PartialCount(0, False, None, 0.0)
+    until = SLICE_S if left is None else min(SLICE_S, left)
+    sub = submodel(model, sp)
+    try:
+        return engine.count_part(sub, state, until, progress)
+    except ValueError:  # a state of another version or kernel: start the sub-problem over
+        return engine.count_part(sub, None, until, progress)
+
+
+def _work(job: tuple, item: tuple[int, dict | None], deadline: float | None,
+          ) -> tuple[int, PartialCount]:
+    model, count_plan, name, solver = job
+    i, state = item
+    return i, _slice(model, count_plan.subproblems[i], _engine(name, solver), state, deadline)
+
+
+def _encode_state(state: dict[str, np.ndarray]) -> str:
+    buf = io.BytesIO()
+    np.savez(buf, **state)
+    return base64.b64encode(zlib.compress(buf.getvalue())).decode()
+
+
+def _decode_state(text: str) -> dict[str, np.ndarray]:
+    with np.load(io.BytesIO(zlib.decompress(base64.b64decode(text)))) as data:
+        return {k: data[k] for k in data.files}
 
 
 class Checkpoint:
-    """The counts of finished sub-problems, kept in a JSON file so that a long count can be
-    stopped and resumed (in another process, with any number of workers). The file names the
-    plan it belongs to by a digest of its sub-problems; another plan's file is refused."""
+    """A long count's progress in a JSON file, so that it can be stopped and resumed (in
+    another process, with any number of workers): the counts of finished sub-problems, and
+    for each sub-problem under way its count so far and its search state (the exact-cover
+    kernel's stack, compressed), so that it goes on where it stopped. The file names the plan
+    it belongs to by a digest of its sub-problems; another plan's file is refused."""
 
     def __init__(self, path: Path, name: str, count_plan: CountPlan) -> None:
         self.path, self.name = path, name
@@ -239,6 +285,7 @@ class Checkpoint:
         self.plan_digest = digest.hexdigest()[:32]
         self.size = len(count_plan.subproblems)
         self.counts: dict[int, int] = {}
+        self.running: dict[int, PartialCount] = {}
         self.time_s = 0.0  # searching, summed over earlier runs
         if path.exists():
             self._load()
@@ -247,25 +294,30 @@ class Checkpoint:
         try:
             data = json.loads(self.path.read_text())
             counts = {int(i): int(n) for i, n in data["done"].items()}
+            running = {int(i): PartialCount(int(r["count"]), False, _decode_state(r["state"]),
+                                            float(r["share"]), int(r.get("nodes", 0)))
+                       for i, r in data.get("running", {}).items()}
             digest, time_s = data["plan"], float(data["time_s"])
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, zlib.error) as e:
             raise PuzzleError(f"{self.path}: not a count checkpoint ({e})") from None
         if digest != self.plan_digest:
             raise PuzzleError(f"{self.path}: a checkpoint of another count "
                               f"({data.get('model', '?')}, {data.get('subproblems', '?')} "
                               "sub-problems); give a new file")
-        if any(not 0 <= i < self.size for i in counts):
+        if any(not 0 <= i < self.size for i in (*counts, *running)):
             raise PuzzleError(f"{self.path}: sub-problem numbers out of range")
         self.counts, self.time_s = counts, time_s
-
-    def record(self, i: int, n: int, run_s: float) -> None:
-        self.counts[i] = n
-        self.save(run_s)
+        self.running = {i: r for i, r in running.items() if i not in counts}
 
     def save(self, run_s: float) -> None:
         data = {"model": self.name, "plan": self.plan_digest, "subproblems": self.size,
                 "time_s": self.time_s + run_s,
-                "count_so_far": sum(self.counts.values()), "done": self.counts}
+                "count_so_far": sum(self.counts.values()) +
+                sum(r.count for r in self.running.values()),
+                "done": self.counts,
+                "running": {i: {"count": r.count, "share": round(r.share, 6), "nodes": r.nodes,
+                                "state": _encode_state(r.state)}
+                            for i, r in self.running.items() if r.state is not None}}
         tmp = self.path.with_name(self.path.name + ".tmp")
         tmp.write_text(json.dumps(data, indent=0))
         os.replace(tmp, self.path)  # a stop mid-write leaves the old file whole
@@ -279,8 +331,10 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     Tiling.symmetries); stops at the time limit or on Ctrl-C and then
     returns what it has, marked incomplete. ``workers`` > 1 shares the sub-problems out to
     forked processes; ``ray`` (an address, ``auto`` or ``local``) to a Ray cluster.
-    ``checkpoint``: a file recording each finished sub-problem; the sub-problems it already
-    holds are not searched again."""
+    ``checkpoint``: a file recording the count's progress; a run with the file goes on from
+    it. On the exact-cover back end every sub-problem is searched in slices of
+    :data:`SLICE_S` seconds that hand back its search state, so a stop loses at most the
+    slice under way; other back ends search each sub-problem whole."""
     engine = get_backend(backend, solver)
     tiling.check_memory(engine.name)
     started = time.monotonic()
@@ -290,56 +344,83 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
                       group=group)
     subs = count_plan.subproblems
     saved = Checkpoint(checkpoint, tiling.name, count_plan) if checkpoint else None
-    todo = [i for i in range(len(subs)) if saved is None or i not in saved.counts]
-    resumed = len(subs) - len(todo)
+    finished: dict[int, int] = dict(saved.counts) if saved else {}
+    running: dict[int, PartialCount] = saved.running if saved else {}
+    resumed = len(finished)
+    todo = [i for i in range(len(subs)) if i not in finished]
     deadline = None if time_limit is None else started + time_limit
-    total = sum(saved.counts.values()) if saved else 0
-    done, complete = resumed, False
-    partial = 0  # solutions found so far in the sub-problem under way (one worker)
     ray_nodes = ray_reruns = 0
+    last_save = time.monotonic()
 
-    def report(found: int = 0) -> None:
-        nonlocal partial
-        partial = found
+    def found() -> int:
+        return sum(finished.values()) + sum(r.count for r in running.values())
+
+    def share() -> float:
+        return (len(finished) + sum(r.share for r in running.values())) / max(len(subs), 1)
+
+    def report() -> None:
         if progress:
-            progress(total + found, done, len(subs))
+            progress(found(), len(finished), len(subs), share())
 
-    def serial() -> Iterator[tuple[int, int, bool]]:
-        for i in todo:
-            yield (i, *solve_subproblem(model, subs[i], engine, deadline, progress=report))
+    def save(force: bool = False) -> None:
+        nonlocal last_save
+        if saved and (force or time.monotonic() - last_save >= 1.0):
+            saved.counts = finished
+            saved.save(time.monotonic() - started)
+            last_save = time.monotonic()
 
-    def parallel(tasks: Tasks) -> Iterator[tuple[int, int, bool]]:
-        results = tasks.map(todo, deadline)
-        for _ in todo:
-            try:
-                yield results.next(timeout=_left(deadline))
-            except TaskTimeout:
-                return
+    def take(i: int, part: PartialCount) -> bool:
+        """Record a slice's outcome; whether the sub-problem is to be searched on."""
+        if part.done:
+            running.pop(i, None)
+            finished[i] = part.count
+            save(force=True)
+        elif part.state is not None or i not in running:  # keep a state over none
+            running[i] = part
+            save()
+        report()
+        over = deadline is not None and time.monotonic() >= deadline
+        return not part.done and part.state is not None and not over
 
     try:
-        job = (model, count_plan, backend, solver)
-        with (task_pool(_work, job, workers, ray) if workers > 1 or ray else nullcontext()
-              ) as tasks:
-            report()
-            for i, n, ok in parallel(tasks) if tasks is not None else serial():
-                partial = 0
-                total += n
-                if not ok:
+        report()
+        if workers > 1 or ray:
+            with task_pool(_work, (model, count_plan, backend, solver), workers, ray) as tasks:
+                tasks.map([(i, running[i].state if i in running else None) for i in todo],
+                          deadline)
+                while tasks.pending:
+                    # workers stop at the deadline and send their states back: wait for them
+                    left = None if deadline is None else _left(deadline) + GRACE_S
+                    try:
+                        i, part = tasks.next(timeout=left)
+                    except TaskTimeout:
+                        break
+                    if take(i, part):
+                        tasks.submit((i, part.state), deadline)
+                if ray:
+                    ray_nodes, ray_reruns = len(tasks.nodes), tasks.reruns
+        else:
+            for i in todo:
+                state = running[i].state if i in running else None
+                while True:
+                    def partial(n: int, i: int = i) -> None:
+                        if progress:
+                            progress(found() - (running[i].count if i in running else 0) + n,
+                                     len(finished), len(subs), share())
+
+                    part = _slice(model, subs[i], engine, state, deadline, partial)
+                    if not take(i, part):
+                        break
+                    state = part.state
+                if not part.done:
                     break
-                done += 1
-                if saved:
-                    saved.record(i, n, time.monotonic() - started)
-                report()
-            if ray:
-                ray_nodes, ray_reruns = len(tasks.nodes), tasks.reruns
-        complete = done == len(subs)
     except KeyboardInterrupt:
-        complete = False
-        total += partial  # solutions of the interrupted sub-problem, each found and counted
+        pass  # the count so far, marked incomplete
     elapsed = time.monotonic() - started
-    if saved:
-        saved.save(elapsed)
-    return CountResult(total, complete, distinct, count_plan.group, engine.label(), elapsed,
-                       done, len(subs), build_s, model=model, resumed=resumed,
+    save(force=True)
+    complete = len(finished) == len(subs)
+    return CountResult(found(), complete, distinct, count_plan.group, engine.label(), elapsed,
+                       len(finished), len(subs), build_s, model=model, resumed=resumed,
                        checkpoint_time_s=saved.time_s if saved else 0.0,
-                       up_to=count_plan.up_to, ray_nodes=ray_nodes, ray_reruns=ray_reruns)
+                       up_to=count_plan.up_to, ray_nodes=ray_nodes, ray_reruns=ray_reruns,
+                       share=1.0 if complete else share())
