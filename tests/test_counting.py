@@ -3,6 +3,9 @@
 import json
 import multiprocessing
 import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -11,7 +14,7 @@ import pytest
 
 from smtpuzzle import Board, Piece, Tiling, get_backend, load, parse_picture, piece_set
 from smtpuzzle.puzzles.tiling.counting import canonical_key, count, plan
-from tests.helpers import cli
+from tests.helpers import ROOT, cli
 
 FAST = [  # (model, distinct, raw)
     ("pentomino-3x20", 2, 8),
@@ -293,3 +296,28 @@ def test_a_damaged_search_state_is_refused(tmp_path, long_subproblems):
     p = cli("count", "pentomino-6x10", "--raw", "--checkpoint", str(path))
     assert p.returncode == 2 and "not a count checkpoint" in p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_ctrl_c_keeps_the_checkpoint_and_the_resumed_count_is_exact(tmp_path):
+    """A real Ctrl-C in the middle of a count with two workers: exit 1, INCOMPLETE, and a
+    second run from the checkpoint ends with the published total."""
+    path = tmp_path / "count.json"
+    args = [sys.executable, "-m", "smtpuzzle", "count", "pentomino-8x8-square", "--raw",
+            "--checkpoint", str(path)]
+    proc = subprocess.Popen([*args, "--workers", "2"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    stop = time.monotonic() + 120
+    while time.monotonic() < stop and proc.poll() is None:
+        if path.exists() and len(json.loads(path.read_text())["done"]) >= 100:
+            break
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and "INCOMPLETE" in out and "Traceback" not in err, err
+    assert len(json.loads(path.read_text())["done"]) >= 100
+    p = subprocess.run([*args, "--workers", "2", "--json"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=600)
+    data = json.loads(p.stdout)
+    assert p.returncode == 0 and data["count"] == 129168 and data["complete"]
+    assert data["resumed"] >= 100
