@@ -124,10 +124,14 @@ def plan(tiling: Tiling, distinct: bool, split: bool = True, group: str = "board
 
 
 def _refine(tiling: Tiling, sp: SubProblem) -> list[SubProblem]:
-    """Split a sub-problem by its first uncovered cell (in sweep order): one part per
-    placement that covers it, and, where cells may stay empty, one where none does. That is
-    an exact partition. Sub-problems that de-duplicate under a stabilizer stay whole (a class
-    may span the parts)."""
+    """Split a sub-problem into one part per way to settle one item, which is an exact
+    partition. Where every cell must be covered and every piece placed a set number of
+    times, the item is the one the most-constrained search would branch on first (the cell,
+    or the last copy of a piece, with the fewest placements that still fit), so the parts
+    together search no more nodes than the whole. Elsewhere it is the first uncovered cell
+    in sweep order: one part per placement that covers it, and one where none does.
+    Sub-problems that de-duplicate under a stabilizer stay whole (a class may span the
+    parts)."""
     if sp.stabilizer is not None:
         return [sp]
     cells = tiling.placement_cells()
@@ -138,17 +142,36 @@ def _refine(tiling: Tiling, sp: SubProblem) -> list[SubProblem]:
     free = order[~taken[order]]
     if not len(free):
         return [sp]
-    covering = tiling.placements_covering(free[0])
-    banned = np.zeros(tiling.num_placements, dtype=bool)
-    banned[sp.forbidden] = True
-    parts = []
-    for q in covering.tolist():
-        if banned[q] or taken[cells[q]].any():
-            continue
-        parts.append(SubProblem(np.append(sp.forced, q), sp.forbidden, None))
-    if tiling.cover != "exact":
-        parts.append(SubProblem(sp.forced, np.union1d(sp.forbidden, covering), None))
-    return parts
+    fits = np.ones(tiling.num_placements, dtype=bool)
+    fits[sp.forbidden] = False
+    fits[sp.forced] = False
+    exact = tiling.cover == "exact" and not any(p.at_most for p in tiling.pieces)
+    if not exact:
+        parts = [SubProblem(np.append(sp.forced, q), sp.forbidden, None)
+                 for q in tiling.placements_covering(free[0]).tolist()
+                 if fits[q] and not taken[cells[q]].any()]
+        parts.append(SubProblem(sp.forced, np.union1d(sp.forbidden,
+                                                      tiling.placements_covering(free[0])),
+                                None))
+        return parts
+    sizes = np.fromiter((len(c) for c in cells), dtype=np.int64, count=len(cells))
+    flat = np.concatenate(cells)
+    owner = np.repeat(np.arange(len(cells)), sizes)
+    clash = np.zeros(len(cells), dtype=bool)
+    np.logical_or.at(clash, owner, taken[flat])
+    piece_of = tiling.placement_pieces()
+    used = np.bincount(piece_of[sp.forced], minlength=len(tiling.pieces))
+    copies = np.array([p.count for p in tiling.pieces])
+    fits &= ~clash & (used < copies)[piece_of]
+    per_cell = np.bincount(flat[fits[owner]], minlength=tiling.board.num_cells)
+    best = free[np.argmin(per_cell[free])]  # the first such cell in sweep order
+    options = np.intersect1d(tiling.placements_covering(best), np.flatnonzero(fits))
+    for k, piece in enumerate(tiling.pieces):
+        if used[k] == piece.count - 1:  # its last copy: a piece item, as in the search
+            mine = np.flatnonzero(fits & (piece_of == k))
+            if len(mine) < len(options):
+                options = mine
+    return [SubProblem(np.append(sp.forced, q), sp.forbidden, None) for q in options.tolist()]
 
 
 def submodel(model: Model, sp: SubProblem) -> Model:
