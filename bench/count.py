@@ -6,6 +6,9 @@ ends get in the same time.
     python bench/count.py backends [--time-limit 20] [--models all|...]
                                                         cpsat / sat / z3 within a time limit
     python bench/count.py touch [--time-limit 60]       untouchable: vertex-dual vs pairs
+    python bench/count.py scale [--long]                issue 24's targets (--long: 9x16)
+    python bench/count.py split                         nodes: sweep-order vs mrv split
+    python bench/count.py estimate                      estimated share done vs nodes done
 
 Everything runs in one process (workers aside), interleaved, and prints Markdown tables.
 xcover is optional (pip install xcover); its JIT warm-up is run once before timing.
@@ -118,14 +121,109 @@ def touch(time_limit: float) -> None:
         print("| " + " | ".join(cells) + " |", flush=True)
 
 
+SCALE = [("pentacube-3x4x5", True, 2, 5), ("pentomino-8x8-square", False, 1, 10),
+         ("untouchable-11-12x12", True, 2, 60)]
+
+
+def scale(long: bool) -> None:
+    """Issue 24's targets: each count to the end, with its workers, against its target."""
+    count(load("pentomino-3x20"), distinct=True)  # JIT cache load
+    print("| model | count | distinct | workers | sub-problems | time s | target s |")
+    print("| --- | ---: | --- | ---: | ---: | ---: | ---: |")
+    runs = SCALE + ([("untouchable-11-9x16", True, 2, 1800)] if long else [])
+    for name, distinct, workers, target in runs:
+        r = count(load(name), distinct=distinct, workers=workers)
+        assert r.complete
+        print(f"| {name} | {r.count} | {distinct} | {workers} | {r.subproblems} | "
+              f"{r.time_s:.2f} | {target} |", flush=True)
+
+
+def _search_all(tiling, model, count_plan) -> tuple[int, int, float]:
+    from smtpuzzle import get_backend
+    from smtpuzzle.puzzles.tiling.counting import solve_subproblem, submodel
+
+    engine, found, nodes = get_backend("exact-cover"), 0, 0
+    t0 = time.perf_counter()
+    for sp in count_plan.subproblems:
+        if sp.stabilizer is not None:
+            found += solve_subproblem(model, sp, engine, None)[0]
+            continue
+        part = engine.count_part(submodel(model, sp))
+        found, nodes = found + part.count, nodes + part.nodes
+    return found, nodes, time.perf_counter() - t0
+
+
+def split() -> None:
+    """Nodes searched by the sub-problems of each split, in one process: whole (one per kept
+    placement), split on the first free cell in sweep order, split on the mrv item."""
+    import numpy as np
+
+    from smtpuzzle.puzzles.tiling import counting
+
+    mrv_refine = counting._refine
+
+    def sweep_refine(tiling, sp):
+        if sp.stabilizer is not None:
+            return [sp]
+        cells = tiling.placement_cells()
+        taken = np.zeros(tiling.board.num_cells, dtype=bool)
+        for r in sp.forced.tolist():
+            taken[cells[r]] = True
+        order = tiling.sweep_order()
+        free = order[~taken[order]]
+        banned = np.zeros(tiling.num_placements, dtype=bool)
+        banned[sp.forbidden] = True
+        return [counting.SubProblem(np.append(sp.forced, q), sp.forbidden, None)
+                for q in tiling.placements_covering(free[0]).tolist()
+                if not banned[q] and not taken[cells[q]].any()]
+
+    print("| model | split | sub-problems | nodes (non-stabilizer parts) | time s |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for name in ("pentomino-6x10", "pentomino-8x8-square", "pentacube-3x4x5"):
+        t = load(name)
+        model = t.build_model()
+        for label, refine, fine in (("whole", mrv_refine, False), ("sweep cell", sweep_refine,
+                                    True), ("mrv item", mrv_refine, True)):
+            counting._refine = refine
+            try:
+                cp = counting.plan(t, True, split=fine)
+            finally:
+                counting._refine = mrv_refine
+            found, nodes, secs = _search_all(t, model, cp)
+            print(f"| {name} | {label} | {len(cp.subproblems)} | {nodes:,} | {secs:.2f} |",
+                  flush=True)
+
+
+def estimate() -> None:
+    """How the share-done estimate tracks the share of nodes searched, per kernel."""
+    from smtpuzzle.backends.exactcover import CoverSearch, from_model
+
+    print("| model | kernel | estimate at 10%, 20%, ... 90% of the nodes |")
+    print("| --- | --- | --- |")
+    for name in ("pentomino-6x10", "pentomino-8x8-square"):
+        problem = from_model(load(name).build_model())
+        for branching in ("sweep", "mrv"):
+            total = CoverSearch(problem, branching=branching)
+            total.run()
+            search, marks, points = CoverSearch(problem, branching=branching), 1, []
+            while not search.done:
+                search.step(max(total.nodes // 1000, 1000))
+                while marks < 10 and search.nodes >= marks * total.nodes / 10:
+                    points.append(f"{search.share_done():.2f}")
+                    marks += 1
+            print(f"| {name} | {branching} | {', '.join(points)} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["engines", "targets", "backends", "touch"])
+    ap.add_argument("what", choices=["engines", "targets", "backends", "touch", "scale",
+                                     "split", "estimate"])
     ap.add_argument("--models", nargs="*", help="model names, or all (every oracle); default: "
                     "a few per command")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--time-limit", type=float, default=20.0)
     ap.add_argument("--raw", action="store_true", help="targets: also count raw solutions")
+    ap.add_argument("--long", action="store_true", help="scale: also untouchable-11-9x16")
     args = ap.parse_args()
     models = ORACLES if args.models == ["all"] else args.models
     if args.what == "engines":
@@ -134,6 +232,12 @@ def main() -> None:
         targets(args.workers, args.raw)
     elif args.what == "touch":
         touch(args.time_limit)
+    elif args.what == "scale":
+        scale(args.long)
+    elif args.what == "split":
+        split()
+    elif args.what == "estimate":
+        estimate()
     else:
         backends(args.time_limit, models or BACKEND_MODELS)
 

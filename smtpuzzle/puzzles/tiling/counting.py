@@ -37,6 +37,7 @@ class SubProblem:
     forced: np.ndarray  # user-variable indices forced true
     forbidden: np.ndarray  # user-variable indices forced false
     stabilizer: np.ndarray | None  # placement permutations to de-duplicate under
+    weight: int = 1  # solutions each one found stands for (raw counts by orbits)
 
 
 @dataclass
@@ -81,46 +82,53 @@ class CountResult:
                 **({} if self.complete else {"estimated_share_done": round(self.share, 4)})}
 
 
-def plan(tiling: Tiling, distinct: bool, split: bool = True, group: str = "board") -> CountPlan:
+def plan(tiling: Tiling, distinct: bool, split: bool = True, group: str = "board",
+         orbits: bool = False) -> CountPlan:
     """Choose the splitting piece and the sub-problems (``split``: finer, for workers);
-    ``distinct``: up to ``group`` (see Tiling.symmetries)."""
+    ``distinct``: up to ``group`` (see Tiling.symmetries).
+
+    ``orbits`` (raw counts only): the board's symmetries map the solutions with the splitting
+    piece at placement r one to one onto those with it at any image of r, so only one
+    placement per orbit is searched, and its count weighs as many as the orbit has
+    placements. The sub-problems then count solutions, not classes, and the raw count takes
+    about as long as the distinct one. Without ``orbits`` every placement is searched, as a
+    listing of raw solutions needs."""
     up_to = group if distinct else "none"
-    if distinct:
-        perms = np.stack([p for _, p in tiling.symmetries(group)])
-        group = tiling.symmetry_description(group)
+    if distinct or orbits:
+        perms = np.stack([p for _, p in tiling.symmetries(group if distinct else "board")])
     else:
-        perms, group = np.arange(tiling.num_placements)[None, :], "none (raw count)"
+        perms = np.arange(tiling.num_placements)[None, :]
+    described = tiling.symmetry_description(group) if distinct else "none (raw count)"
     best = None
     for k, piece in enumerate(tiling.pieces):
         s, e = tiling.placement_range(k)
         if piece.at_most or piece.count != 1 or e == s:
             continue
-        if distinct:
-            img = perms[:, s:e]
-            if (img < s).any() or (img >= e).any():
-                continue  # some symmetry turns this piece into another
-            reps = img.min(axis=0)
-            kept = np.unique(reps)
-            fixed = int(sum((perms[:, r] == r).sum() > 1 for r in kept))
-        else:
-            kept, fixed = np.arange(s, e), 0
+        img = perms[:, s:e]
+        if (img < s).any() or (img >= e).any():
+            continue  # some symmetry turns this piece into another
+        kept = np.unique(img.min(axis=0))
+        fixed = int(sum((perms[:, r] == r).sum() > 1 for r in kept)) if distinct else 0
         score = (-(e - s) / len(kept), fixed, len(kept))
         if best is None or score < best[0]:
             best = (score, k, kept, s, e)
+    if best is None and orbits and not distinct and len(perms) > 1:
+        return plan(tiling, distinct, split, group)  # no piece to weigh by: every placement
     if best is None:  # no piece to split on: list everything, de-duplicate under the group
         stab = perms if distinct and len(perms) > 1 else None
         empty = np.zeros(0, dtype=np.int64)
-        return CountPlan(distinct, group, up_to, len(perms), None,
+        return CountPlan(distinct, described, up_to, len(perms), None,
                          [SubProblem(empty, empty, stab)])
     _, k, kept, s, e = best
     subs = []
     for r in kept.tolist():
         others = np.setdiff1d(np.arange(s, e), [r])
         stab = perms[perms[:, r] == r] if distinct else None
+        weight = 1 if distinct else len(np.unique(perms[:, r]))
         sp = SubProblem(np.array([r]), others, stab if stab is not None and len(stab) > 1
-                        else None)
+                        else None, weight)
         subs.extend(_refine(tiling, sp) if split else [sp])
-    return CountPlan(distinct, group, up_to, len(perms), tiling.pieces[k].name, subs)
+    return CountPlan(distinct, described, up_to, len(perms), tiling.pieces[k].name, subs)
 
 
 def _refine(tiling: Tiling, sp: SubProblem) -> list[SubProblem]:
@@ -147,12 +155,12 @@ def _refine(tiling: Tiling, sp: SubProblem) -> list[SubProblem]:
     fits[sp.forced] = False
     exact = tiling.cover == "exact" and not any(p.at_most for p in tiling.pieces)
     if not exact:
-        parts = [SubProblem(np.append(sp.forced, q), sp.forbidden, None)
+        parts = [SubProblem(np.append(sp.forced, q), sp.forbidden, None, sp.weight)
                  for q in tiling.placements_covering(free[0]).tolist()
                  if fits[q] and not taken[cells[q]].any()]
         parts.append(SubProblem(sp.forced, np.union1d(sp.forbidden,
                                                       tiling.placements_covering(free[0])),
-                                None))
+                                None, sp.weight))
         return parts
     sizes = np.fromiter((len(c) for c in cells), dtype=np.int64, count=len(cells))
     flat = np.concatenate(cells)
@@ -171,7 +179,8 @@ def _refine(tiling: Tiling, sp: SubProblem) -> list[SubProblem]:
             mine = np.flatnonzero(fits & (piece_of == k))
             if len(mine) < len(options):
                 options = mine
-    return [SubProblem(np.append(sp.forced, q), sp.forbidden, None) for q in options.tolist()]
+    return [SubProblem(np.append(sp.forced, q), sp.forbidden, None, sp.weight)
+            for q in options.tolist()]
 
 
 def submodel(model: Model, sp: SubProblem) -> Model:
@@ -305,9 +314,12 @@ class Checkpoint:
         for sp in count_plan.subproblems:
             for a in (sp.forced, sp.forbidden, sp.stabilizer):
                 digest.update(b"|" if a is None else np.ascontiguousarray(a, np.int64).data)
+            if sp.weight != 1:
+                digest.update(f"*{sp.weight}".encode())
         self.plan_digest = digest.hexdigest()[:32]
         self.size = len(count_plan.subproblems)
-        self.counts: dict[int, int] = {}
+        self.weights = [sp.weight for sp in count_plan.subproblems]
+        self.counts: dict[int, int] = {}  # solutions each finished sub-problem stands for
         self.running: dict[int, PartialCount] = {}
         self.time_s = 0.0  # searching, summed over earlier runs
         if path.exists():
@@ -336,7 +348,7 @@ class Checkpoint:
         data = {"model": self.name, "plan": self.plan_digest, "subproblems": self.size,
                 "time_s": self.time_s + run_s,
                 "count_so_far": sum(self.counts.values()) +
-                sum(r.count for r in self.running.values()),
+                sum(r.count * self.weights[i] for i, r in self.running.items()),
                 "done": self.counts,
                 "running": {i: {"count": r.count, "share": round(r.share, 6), "nodes": r.nodes,
                                 "state": _encode_state(r.state)}
@@ -364,7 +376,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     model = tiling.build_model()
     build_s = time.monotonic() - started
     count_plan = plan(tiling, distinct, split=workers > 1 or bool(ray) or bool(checkpoint),
-                      group=group)
+                      group=group, orbits=True)
     subs = count_plan.subproblems
     saved = Checkpoint(checkpoint, tiling.name, count_plan) if checkpoint else None
     finished: dict[int, int] = dict(saved.counts) if saved else {}
@@ -376,7 +388,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     last_save = time.monotonic()
 
     def found() -> int:
-        return sum(finished.values()) + sum(r.count for r in running.values())
+        return sum(finished.values()) + sum(r.count * subs[i].weight for i, r in running.items())
 
     def share() -> float:
         return (len(finished) + sum(r.share for r in running.values())) / max(len(subs), 1)
@@ -396,7 +408,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
         """Record a slice's outcome; whether the sub-problem is to be searched on."""
         if part.done:
             running.pop(i, None)
-            finished[i] = part.count
+            finished[i] = part.count * subs[i].weight
             save(force=True)
         elif part.state is not None or i not in running:  # keep a state over none
             running[i] = part
@@ -428,8 +440,9 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
                 while True:
                     def partial(n: int, i: int = i) -> None:
                         if progress:
-                            progress(found() - (running[i].count if i in running else 0) + n,
-                                     len(finished), len(subs), share())
+                            before = running[i].count if i in running else 0
+                            progress(found() + (n - before) * subs[i].weight, len(finished),
+                                     len(subs), share())
 
                     part = _slice(model, subs[i], engine, state, deadline, partial)
                     if not take(i, part):
