@@ -222,3 +222,51 @@ def test_ctrl_c_during_a_search_says_so(backend):
     assert p.returncode == 1, err
     assert "unknown (interrupted)" in out and "mazes added" in out
     assert "Traceback" not in err
+
+
+# Thin-wall rectangles (--size RxC)
+
+def test_rectangle_sizes_parse_and_bad_ones_are_one_line_errors():
+    from smtpuzzle.puzzles.maze.cases import parse_size
+
+    assert parse_size("2x4") == "2x4" and parse_size("3x3") == 3 and parse_size("4") == 4
+    for bad in ("5x5", "1x1", "axb", "2x"):
+        p = run("maze", "stats", "--size", bad)
+        assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+        assert len(p.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("size", ["2x3", "2x4"])
+def test_the_canonical_rectangle_cases_judge_strings_as_every_case_does(size):
+    """The searches use the canonical cases (open edges inside the reachable part, which
+    touches the top row and the left column); the checker walks every maze from every
+    start. Random strings and near-misses fail the one exactly when they fail the other."""
+    from smtpuzzle.puzzles.maze.cases import all_cases, failing, reduced_cases
+
+    every, canonical = all_cases(size), reduced_cases(size)
+    assert len(canonical) < len(every)
+    rng = np.random.default_rng(7)
+    verdicts = set()
+    for length in (10, 30, 60, 240, 480):
+        for _ in range(30):
+            s = "".join(rng.choice(list("NESW"), length))
+            verdict = len(failing(every, s)) == 0
+            assert verdict == (len(failing(canonical, s)) == 0), s
+            verdicts.add(verdict)
+    assert verdicts == {True, False}  # both kinds were seen
+
+
+def test_least_lengths_of_the_small_rectangles_are_proved():
+    """2x2 needs 11 moves and 2x3 needs 25: the bound proves one fewer impossible, and the
+    search finds a string of that length, verified on every maze from every start."""
+    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.cases import check
+    from smtpuzzle.puzzles.maze.search import search as search_maze
+
+    for size, least in (("2x2", 11), ("2x3", 25)):
+        proved = prove_bound(size, time_limit=120)
+        assert proved.bound == least - 1 and "exists" in proved.note
+        found = search_maze("*" * least, size)
+        assert found.status == "sat" and check(found.string, size).unsolved == 0
+    data = json.loads(run("maze", "show", "NESWNENWSEN", "--size", "2x3", "--json").stdout)
+    assert data["size"] == "2x3" and data["cells"][0] == 0

@@ -31,20 +31,22 @@ if TYPE_CHECKING:
     from smtpuzzle.render.layout import Drawing
 
 app = typer.Typer(no_args_is_help=True, help="Universal move strings for mazes.")
-SizeOpt = Annotated[int, typer.Option(help="3 (thin walls, visit every reachable cell) or 4 "
-                                           "(blocked cells, reach the goal).")]
+SizeOpt = Annotated[str, typer.Option(
+    help="3 (thin walls, visit every reachable cell), 4 (blocked cells, reach the goal), or "
+         "RxC: a thin-wall rectangle of R rows and C columns (2 to 12 cells, e.g. 2x4, 3x4).")]
 
 
 @app.command("check")
 @friendly
 def check(string: Annotated[str, typer.Argument(help="Moves, N E S W.")],
-          size: SizeOpt = 3, as_json: JsonOpt = False) -> None:
+          size: SizeOpt = "3", as_json: JsonOpt = False) -> None:
     """How many cases STRING fails; the first failing maze is drawn with its start."""
+    size = cases.parse_size(size)
     result = cases.check(string, size)
     if as_json:
         print_json(result.as_json())
         return
-    what = "maze-start cases" if size == 3 else "mazes"
+    what = "mazes" if size == 4 else "maze-start cases"
     out.print(f"{len(cases.parse_string(string))} moves: fails {result.unsolved} of "
               f"{result.cases} {what}")
     if result.first_failing is not None:
@@ -54,8 +56,9 @@ def check(string: Annotated[str, typer.Argument(help="Moves, N E S W.")],
 
 @app.command("stats")
 @friendly
-def stats(size: SizeOpt = 3, as_json: JsonOpt = False) -> None:
+def stats(size: SizeOpt = "3", as_json: JsonOpt = False) -> None:
     """The reduced maze set a universal string is searched against."""
+    size = cases.parse_size(size)
     result = cases.case_stats(size)
     if as_json:
         print_json(result.as_json())
@@ -70,7 +73,7 @@ def stats(size: SizeOpt = 3, as_json: JsonOpt = False) -> None:
 @friendly
 def search(
     pattern: Annotated[str, typer.Argument(help="Letters N E S W fixed, * free.")],
-    size: SizeOpt = 3,
+    size: SizeOpt = "3",
     backend: Annotated[str, typer.Option(help="mdd (exact decision diagrams), sat "
                                               "(incremental), z3 (incremental), cpsat "
                                               "(re-solve) or local (annealing: finds "
@@ -85,6 +88,7 @@ def search(
     """Complete PATTERN to a string that solves every maze, or prove none exists."""
     from smtpuzzle.puzzles.maze.search import search as search_maze
 
+    size = cases.parse_size(size)
     columns = [TextColumn("[bold]{task.description}"), TextColumn("{task.fields[info]}"),
                TimeElapsedColumn()]
     with progress(*columns, show=interactive(as_json)) as bar:
@@ -124,7 +128,7 @@ def search(
 @app.command("bound")
 @friendly
 def bound(
-    size: SizeOpt = 3,
+    size: SizeOpt = "3",
     start: Annotated[int, typer.Option(help="The first length to try.", min=1)] = 1,
     up_to: Annotated[int | None, typer.Option(
         help="Stop once this length is proved (a certificate a SAT solver can still refute "
@@ -140,6 +144,7 @@ def bound(
     from smtpuzzle.puzzles.maze.bound import prove_bound
     from smtpuzzle.puzzles.maze.certificate import write_certificate
 
+    size = cases.parse_size(size)
     if certificate is not None and size != 3:
         raise PuzzleError("--certificate: for size 3 (its formula fixes the first move by the "
                           "square's rotations)")
@@ -158,10 +163,12 @@ def bound(
                                             "certificate_cases": written} if written else {})})
     else:
         if result.bound:
-            out.print(f"no string of {result.bound} moves or fewer solves every {size}x{size} "
-                      f"case: a universal string has at least {result.bound + 1} "
-                      f"(proved with {len(result.cases)} cases, first move "
-                      f"{result.first_move} by symmetry; {result.time_s:.1f} s)")
+            fixed = ("no move fixed" if result.first_move == "*" else
+                     f"first move {result.first_move}")
+            out.print(f"no string of {result.bound} moves or fewer solves every "
+                      f"{cases.describe(size)} case: a universal string has at least "
+                      f"{result.bound + 1} (proved with {len(result.cases)} cases, {fixed} by "
+                      f"symmetry; {result.time_s:.1f} s)")
         else:
             out.print(f"nothing proved ({result.time_s:.1f} s)")
         out.print(f"stopped: {result.note}")
@@ -205,7 +212,7 @@ def show(
              "the string fails, else the first of the reduced set.")] = None,
     start: Annotated[int | None, typer.Option(
         help="3x3: the start cell, 0-8 row by row (default 0).")] = None,
-    size: SizeOpt = 3,
+    size: SizeOpt = "3",
     svg: Annotated[Path | None, typer.Option(help="Write an SVG picture of the walk.")] = None,
     png: Annotated[Path | None, typer.Option(help="Write a PNG picture of the walk.")] = None,
     html: HtmlOpt = None,
@@ -217,6 +224,7 @@ def show(
 
     files = PictureFiles(svg, png, html, cell_size or MAZE_CELL)
     files.check()
+    size = cases.parse_size(size)
     walk = cases.walk_case(string, size, maze, start)
     if files:
         from smtpuzzle.render.mazes import maze_drawing
@@ -230,7 +238,7 @@ def show(
         return
     verdict = "solved" if walk.solved else "FAILS"
     moves = len(walk.cells) - 1
-    if size == 3:
+    if size != 4:
         out.print(f"maze {walk.maze}, start {walk.start}: {verdict}, {moves} moves visit "
                   f"{walk.visited} of the {walk.to_visit} reachable cells")
     else:

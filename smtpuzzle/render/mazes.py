@@ -21,15 +21,18 @@ MAZE_CELL = 100  # pixels per maze cell unless told: a maze has only 9 or 16 cel
 
 
 def _walls(cases: Any, k: int) -> list[tuple[tuple[float, float], tuple[float, float]]]:
-    n, moves, segs = cases.size, cases.moves[k], []
-    if n != 3:
+    from smtpuzzle.puzzles.maze.cases import dims
+
+    moves, segs = cases.moves[k], []
+    if cases.size == 4:  # blocked cells, no thin walls
         return segs
-    for r in range(n):
-        for c in range(n):
-            cell = r * n + c
-            if c < n - 1 and moves[cell, 1] != cell + 1:
+    rows, cols = dims(cases.size)
+    for r in range(rows):
+        for c in range(cols):
+            cell = r * cols + c
+            if c < cols - 1 and moves[cell, 1] != cell + 1:
                 segs.append(((c + 1, r), (c + 1, r + 1)))
-            if r < n - 1 and moves[cell, 2] != cell + n:
+            if r < rows - 1 and moves[cell, 2] != cell + cols:
                 segs.append(((c, r + 1), (c + 1, r + 1)))
     return segs
 
@@ -86,19 +89,20 @@ def _arrowhead(p: tuple[float, float], q: tuple[float, float], colour: str) -> P
 
 def maze_drawing(walk: Any, string: str) -> Drawing:
     """``string`` walked on one maze (``walk``: a puzzles.maze.cases.CaseWalk)."""
-    from smtpuzzle.puzzles.maze.cases import LETTERS, all_cases, is_open_cell, parse_string
+    from smtpuzzle.puzzles.maze.cases import LETTERS, all_cases, dims, is_open_cell, parse_string
 
-    cases, k, n = all_cases(walk.size), walk.index, walk.size
+    cases, k = all_cases(walk.size), walk.index
+    rows, n = dims(walk.size)  # n: columns, which cell numbers wrap at
     string = parse_string(string)
     cells = walk.cells
     visited = set(cells)
     target, reach = int(cases.target[k]), int(cases.reach[k])
     verdict = "solved" if walk.solved else "FAILS"
     caption = (f"maze {walk.maze}, start {walk.start}: {verdict}, {len(string)} moves"
-               if n == 3 else f"maze {walk.maze}: {verdict}, {len(string)} moves")
+               if walk.size != 4 else f"maze {walk.maze}: {verdict}, {len(string)} moves")
     grid = SquareCells()
     polygons, owner = [], []
-    for cell in range(n * n):
+    for cell in range(rows * n):
         polygons.append(grid.polygon(divmod(cell, n)))
         if not is_open_cell(cases, k, cell):
             owner.append(BLOCKED)
@@ -116,7 +120,7 @@ def maze_drawing(walk: Any, string: str) -> Drawing:
         over.append(Path(tuple(walls), stroke=INK, width=0.07, closed=False, kind="wall"))
     start = cells[0]
     over.append(Label(start % n + 0.2, start // n + 0.32, "S", 0.26, bold=True, kind="mark"))
-    if n == 4:
+    if walk.size == 4:
         goal = n * n - 1
         over.append(Label(goal % n + 0.8, goal // n + 0.32, "G", 0.26, bold=True,
                           kind="mark"))

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from smtpuzzle.puzzles.maze.cases import reduced_cases
+from smtpuzzle.puzzles.maze.cases import Size, reduced_cases
 from smtpuzzle.puzzles.maze.mdd import DiagramTooLarge, mdd_search
 from smtpuzzle.puzzles.maze.search import break_symmetry
 
@@ -32,7 +32,7 @@ class Step:
 
 @dataclass
 class BoundResult:
-    size: int
+    size: Size
     bound: int  # no universal string has this many moves or fewer (0: nothing proven)
     cases: list[tuple[int, int]]  # (maze id, start) of the cases the last proof used
     time_s: float
@@ -50,7 +50,7 @@ class BoundResult:
                            "time_s": round(s.time_s, 3)} for s in self.steps]}
 
 
-def prove_bound(size: int = 3, start: int = 1, time_limit: float | None = None,
+def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 up_to: int | None = None, progress: BoundProgress | None = None
                 ) -> BoundResult:
     """Raise L from ``start`` while the case diagrams prove that no string of L moves

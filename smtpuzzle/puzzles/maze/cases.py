@@ -6,6 +6,14 @@ walk visits every cell reachable from the start. Size 4: each of the 14 cells ot
 top-left start and the bottom-right goal is open or blocked (maze id bit set = open); a
 string solves a maze when its walk visits the goal, wherever the goal is reachable.
 
+Rectangles ``RxC`` (R rows, C columns, at most 12 cells, e.g. ``2x4`` or ``3x4``): thin
+walls, as size 3. Searches use their canonical cases: a case is kept when every open edge
+lies inside the part reachable from the start (walls elsewhere change no walk), that part
+has at least 2 cells and touches the top row and the left column (a shifted copy walks
+alike). A string solves every case of a rectangle exactly when it solves these. The checker
+walks every maze from every start where they number at most 200,000 (2x5 and smaller), and
+the canonical cases beyond (3x4 has 1.6 million).
+
 A move into a wall, a blocked cell or off the grid does nothing. Cells are numbered row by
 row; moves are N, E, S, W.
 """
@@ -23,6 +31,39 @@ from smtpuzzle.errors import PuzzleError
 LETTERS = "NESW"
 _STEP = {0: (-1, 0), 1: (0, 1), 2: (1, 0), 3: (0, -1)}
 SIZES = (3, 4)
+Size = int | str  # 3, 4, or "RxC" (a thin-wall rectangle)
+MAX_RECTANGLE_CELLS = 12
+
+
+def parse_size(text: str | int) -> Size:
+    """3, 4 or a thin-wall rectangle "RxC" (R rows, C columns, 2 to 12 cells); "3x3" is 3."""
+    value = str(text).strip().lower()
+    if value in ("3", "4"):
+        return int(value)
+    rows, sep, cols = value.partition("x")
+    if not sep or not rows.isdigit() or not cols.isdigit():
+        raise PuzzleError(f"maze size is 3, 4 or RxC (a thin-wall rectangle, e.g. 2x4), "
+                          f"not {text!r}")
+    r, c = int(rows), int(cols)
+    if (r, c) == (3, 3):
+        return 3
+    if r < 1 or c < 1 or not 2 <= r * c <= MAX_RECTANGLE_CELLS:
+        raise PuzzleError(f"a maze rectangle has 2 to {MAX_RECTANGLE_CELLS} cells, "
+                          f"not {r}x{c}")
+    return f"{r}x{c}"
+
+
+def dims(size: Size) -> tuple[int, int]:
+    """(rows, columns) of a size."""
+    if isinstance(size, str):
+        r, _, c = size.partition("x")
+        return int(r), int(c)
+    return size, size
+
+
+def describe(size: Size) -> str:
+    r, c = dims(size)
+    return f"{r}x{c}"
 KNOWN_79 = ("NNWSWNNSENESESWSSWNSEENWWNWSSEWWNENWEENWSWNWSSENENWNWNESENESESWNWSESEWWNENW"
             "NEES")
 
@@ -31,7 +72,7 @@ KNOWN_79 = ("NNWSWNNSENESESWSSWNSEENWWNWSSEWWNENWEENWSWNWSSENENWNWNESENESESWNWSE
 class Cases:
     """Mazes with starts: per case its move table (C x 4), start, and cells to visit (mask)."""
 
-    size: int
+    size: Size
     maze: np.ndarray  # maze id per case
     start: np.ndarray
     target: np.ndarray  # bitmask of the cells the walk must visit
@@ -84,9 +125,12 @@ def case_moves(cases: Cases, k: int) -> np.ndarray:
     return moves
 
 
-def _edges(n: int) -> list[tuple[int, int]]:
-    out = [(r * n + c, r * n + c + 1) for r in range(n) for c in range(n - 1)]
-    return out + [(r * n + c, (r + 1) * n + c) for r in range(n - 1) for c in range(n)]
+def _edges(rows: int, cols: int | None = None) -> list[tuple[int, int]]:
+    """Inner edges: left-right pairs row by row, then up-down pairs."""
+    cols = rows if cols is None else cols
+    out = [(r * cols + c, r * cols + c + 1) for r in range(rows) for c in range(cols - 1)]
+    return out + [(r * cols + c, (r + 1) * cols + c) for r in range(rows - 1)
+                  for c in range(cols)]
 
 
 def _popcount(x: np.ndarray) -> np.ndarray:
@@ -112,17 +156,60 @@ def _closure(moves: np.ndarray, start_mask: np.ndarray) -> np.ndarray:
 
 
 @cache
-def _thin_wall_moves() -> np.ndarray:
-    """(4096, 9, 4): the next cell of every 3x3 maze, cell and move."""
-    n, edges = 3, _edges(3)
+def _thin_wall_moves(rows: int = 3, cols: int = 3) -> np.ndarray:
+    """(mazes, cells, 4): the next cell of every thin-wall maze, cell and move."""
+    edges = _edges(rows, cols)
     ids = np.arange(1 << len(edges))
-    moves = np.repeat(np.arange(n * n)[None, :, None], len(ids), axis=0).repeat(4, axis=2)
+    moves = np.repeat(np.arange(rows * cols)[None, :, None], len(ids), axis=0).repeat(4, axis=2)
     for e, (a, b) in enumerate(edges):
         is_open = ((ids >> e) & 1).astype(bool)
         forward, back = (1, 3) if b == a + 1 else (2, 0)
         moves[is_open, a, forward] = b
         moves[is_open, b, back] = a
     return moves
+
+
+FULL_RECTANGLE_CASES = 200_000  # up to this many maze-start cases, all_cases lists them all
+
+
+def _every_rectangle_case(size: str) -> Cases:
+    """Every maze of a thin-wall rectangle with every start, as for 3x3."""
+    rows, cols = dims(size)
+    moves = _thin_wall_moves(rows, cols)
+    cells = rows * cols
+    maze = np.repeat(np.arange(len(moves)), cells)
+    start = np.tile(np.arange(cells), len(moves))
+    big = moves[maze]
+    target = _closure(big, np.left_shift(1, start))
+    return Cases(size, maze, start, target, big, target)
+
+
+@cache
+def _rectangle_cases(size: str) -> Cases:
+    """The canonical cases of a thin-wall rectangle (see the module's docstring)."""
+    rows, cols = dims(size)
+    moves = _thin_wall_moves(rows, cols)
+    edges = _edges(rows, cols)
+    ea = np.array([a for a, _ in edges], dtype=np.int64)
+    eb = np.array([b for _, b in edges], dtype=np.int64)
+    ids = np.arange(len(moves))
+    is_open = ((ids[:, None] >> np.arange(len(edges))) & 1).astype(bool)
+    top, left = (1 << cols) - 1, sum(1 << (r * cols) for r in range(rows))
+    keep_maze, keep_start, keep_reach = [], [], []
+    for start in range(rows * cols):
+        reach = _closure(moves, np.full(len(ids), 1 << start, dtype=np.int64))
+        inside = (((reach[:, None] >> ea) & 1) & ((reach[:, None] >> eb) & 1)).astype(bool)
+        ok = (~(is_open & ~inside).any(axis=1) & (_popcount(reach) >= 2)
+              & ((reach & top) != 0) & ((reach & left) != 0))
+        keep_maze.append(ids[ok])
+        keep_start.append(np.full(int(ok.sum()), start, dtype=np.int64))
+        keep_reach.append(reach[ok])
+    maze = np.concatenate(keep_maze)
+    start = np.concatenate(keep_start)
+    reach = np.concatenate(keep_reach)
+    order = np.lexsort((start, maze))
+    maze, start, reach = maze[order], start[order], reach[order]
+    return Cases(size, maze, start, reach, moves[maze], reach)
 
 
 @cache
@@ -148,10 +235,16 @@ def _blocked_cell_moves() -> tuple[np.ndarray, np.ndarray]:
 
 
 @cache
-def all_cases(size: int = 3) -> Cases:
+def all_cases(size: Size = 3) -> Cases:
     """Every case: 3x3, all 4096 mazes x 9 starts; 4x4, the 3,828 mazes with a reachable
-    goal. Cached (check, stats and the reduced set all start from it): treat it as
-    read-only."""
+    goal; a rectangle, every maze with every start up to FULL_RECTANGLE_CASES of them (2x5
+    and smaller), else its canonical cases. Cached (check, stats and the reduced set all
+    start from it): treat it as read-only."""
+    if isinstance(size, str):
+        rows, cols = dims(parse_size(size))
+        if (1 << len(_edges(rows, cols))) * rows * cols <= FULL_RECTANGLE_CASES:
+            return _every_rectangle_case(size)
+        return _rectangle_cases(size)
     if size == 3:
         moves = _thin_wall_moves()
         k, cells = moves.shape[0], moves.shape[1]
@@ -169,7 +262,7 @@ def all_cases(size: int = 3) -> Cases:
     raise PuzzleError(f"maze size must be one of {SIZES}, not {size}")
 
 
-def reduced_cases(size: int = 3) -> Cases:
+def reduced_cases(size: Size = 3) -> Cases:
     """The cases a universal string must be checked on, largest first.
 
     3x3: cases with 5 or more reachable cells; using a top-row and a left-column cell (else
@@ -177,9 +270,10 @@ def reduced_cases(size: int = 3) -> Cases:
     single-path parts (no cell with three open neighbours) of fewer than 8 cells dropped, as
     are 8-cell paths that a ninth cell extends into a path from the same start (each is part
     of a larger single-path case); paths start only at an end. 10,772 cases.
-    4x4: all 3,828 mazes (the goal is one cell; nothing to reduce), most open first."""
-    cases = all_cases(size)
-    if size == 4:
+    4x4: all 3,828 mazes (the goal is one cell; nothing to reduce), most open first.
+    Rectangles: their canonical cases, largest first."""
+    cases = _rectangle_cases(size) if isinstance(size, str) else all_cases(size)
+    if size != 3:
         return cases.subset(np.argsort(-reachable_sizes(cases), kind="stable"))
     n, edges = 3, _edges(3)
     reach = cases.target
@@ -232,7 +326,7 @@ class CheckResult:
 class CaseStats:
     """The reduced case set of a size (what a search checks) against all its cases."""
 
-    size: int
+    size: Size
     mazes: int  # reduced cases
     all_cases: int
     by_reachable_cells: dict[int, int]  # reduced cases by reachable cells, largest first
@@ -242,7 +336,7 @@ class CaseStats:
                 "by_reachable_cells": self.by_reachable_cells}
 
 
-def case_stats(size: int = 3) -> CaseStats:
+def case_stats(size: Size = 3) -> CaseStats:
     cases = reduced_cases(size)
     sizes = reachable_sizes(cases)
     by_size = {int(k): int((sizes == k).sum()) for k in np.unique(sizes)[::-1]}
@@ -265,7 +359,7 @@ def failing(cases: Cases, string: str) -> np.ndarray:
     return np.flatnonzero((walk(cases, string) & cases.target) != cases.target)
 
 
-def check(string: str, size: int = 3) -> CheckResult:
+def check(string: str, size: Size = 3) -> CheckResult:
     cases = all_cases(size)
     bad = failing(cases, parse_string(string))
     return CheckResult(len(bad), len(cases), int(bad[0]) if len(bad) else None)
@@ -273,36 +367,55 @@ def check(string: str, size: int = 3) -> CheckResult:
 
 def draw(cases: Cases, k: int) -> str:
     """ASCII picture of case ``k``: walls, the start (S) and, for size 4, the goal (G)."""
-    n = cases.size
+    rows, n = dims(cases.size)
+    thin = cases.size != 4
     start = int(cases.start[k])
     moves = cases.moves[k]
     mark = {start: "S"}
-    if n == 4:
+    if not thin:
         mark[n * n - 1] = "G"
     lines = ["+" + "---+" * n]
-    for r in range(n):
+    for r in range(rows):
         row = "|"
         below = "+"
         for c in range(n):
             cell = r * n + c
-            blocked = n == 4 and cell not in (0, n * n - 1) and not (
+            blocked = not thin and cell not in (0, n * n - 1) and not (
                 (cases.maze[k] >> [x for x in range(n * n) if x not in (0, n * n - 1)]
                  .index(cell)) & 1)
             body = "###" if blocked else f" {mark.get(cell, ' ')} "
             east_open = c < n - 1 and moves[cell, 1] == cell + 1
-            row += body + (" " if n == 3 and east_open else
-                           " " if n == 4 and c < n - 1 else "|")
-            south_open = r < n - 1 and moves[cell, 2] == cell + n
-            below += ("   " if (n == 3 and south_open) or (n == 4 and r < n - 1) else "---") + "+"
+            row += body + (" " if thin and east_open else
+                           " " if not thin and c < n - 1 else "|")
+            south_open = r < rows - 1 and moves[cell, 2] == cell + n
+            below += ("   " if (thin and south_open) or (not thin and r < rows - 1)
+                      else "---") + "+"
         lines += [row, below]
     return "\n".join(lines)
 
 
-def case_index(size: int, maze: int, start: int | None = None) -> int:
+def case_index(size: Size, maze: int, start: int | None = None) -> int:
     """The index in ``all_cases(size)`` of ``maze`` (its id: size 3, bit e set = edge e open,
     edges numbered left-right pairs row by row, then up-down pairs; size 4, bit b set = the
-    b-th cell other than start and goal open) from ``start`` (size 3: a cell 0-8, default
-    0; size 4 always starts top-left)."""
+    b-th cell other than start and goal open; a rectangle, as size 3) from ``start`` (size 3
+    and rectangles: a cell numbered row by row, default 0; size 4 always starts top-left).
+    A rectangle knows its canonical cases only (see the module's docstring)."""
+    if isinstance(size, str):
+        rows, cols = dims(size)
+        edges = len(_edges(rows, cols))
+        if not 0 <= maze < 1 << edges:
+            raise PuzzleError(f"a {size} maze id is 0 to {(1 << edges) - 1}, not {maze}")
+        start = 0 if start is None else start
+        if not 0 <= start < rows * cols:
+            raise PuzzleError(f"a {size} maze starts at a cell 0 to {rows * cols - 1}, "
+                              f"not {start}")
+        cases = all_cases(size)
+        found = np.flatnonzero((cases.maze == maze) & (cases.start == start))
+        if not len(found):  # only where all_cases holds the canonical cases alone
+            raise PuzzleError(f"{size} maze {maze} from {start} is not a canonical case (its "
+                              "open edges must lie inside the part reachable from the start, "
+                              "which must touch the top row and the left column)")
+        return int(found[0])
     if size == 3:
         if not 0 <= maze < 4096:
             raise PuzzleError(f"a 3x3 maze id is 0 to 4095, not {maze}")
@@ -334,8 +447,10 @@ def trace(cases: Cases, k: int, string: str) -> list[int]:
 
 def is_open_cell(cases: Cases, k: int, cell: int) -> bool:
     """Size 4: whether ``cell`` of case ``k`` is open (start and goal always are)."""
-    n = cases.size
-    if n == 3 or cell in (0, n * n - 1):
+    if cases.size != 4:
+        return True
+    n = 4
+    if cell in (0, n * n - 1):
         return True
     free = [c for c in range(n * n) if c not in (0, n * n - 1)]
     return bool((int(cases.maze[k]) >> free.index(cell)) & 1)
@@ -345,7 +460,7 @@ def is_open_cell(cases: Cases, k: int, cell: int) -> bool:
 class CaseWalk:
     """A string walked on one case: the cells it is in, step by step, and the verdict."""
 
-    size: int
+    size: Size
     maze: int
     start: int
     index: int  # into all_cases(size)
@@ -363,7 +478,7 @@ class CaseWalk:
                 "visited": self.visited, "to_visit": self.to_visit}
 
 
-def walk_case(string: str, size: int = 3, maze: int | None = None,
+def walk_case(string: str, size: Size = 3, maze: int | None = None,
               start: int | None = None) -> CaseWalk:
     """Walk ``string`` on ``maze`` from ``start`` (see case_index). Without a maze: the first
     case the string fails, else the first case of the reduced set (a largest one)."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from smtpuzzle.puzzles.maze.cases import LETTERS, Cases, failing, reduced_cases
+from smtpuzzle.puzzles.maze.cases import LETTERS, Cases, Size, failing, reduced_cases
 
 ITERATIONS = 200_000  # steps per restart (the temperature falls from T_START to T_END)
 T_START, T_END = 3.0, 0.05
@@ -171,7 +171,7 @@ def _problem(cases: Cases) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     return moves, target, np.zeros((len(cases), 1), dtype=np.int64), False
 
 
-def local_search(pattern: str, size: int = 3, deadline: float | None = None,
+def local_search(pattern: str, size: Size = 3, deadline: float | None = None,
                  progress: LocalProgress | None = None, seed: int = 0,
                  iterations: int = ITERATIONS) -> LocalResult:
     """Anneal the free letters of ``pattern`` (checked: letters and ``*``) until a string

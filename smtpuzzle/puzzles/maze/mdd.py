@@ -27,6 +27,7 @@ import numpy as np
 from smtpuzzle.puzzles.maze.cases import (
     LETTERS,
     Cases,
+    Size,
     case_moves,
     failing,
     reduced_cases,
@@ -180,7 +181,7 @@ def _row_classes(rows: np.ndarray) -> tuple[int, np.ndarray]:
 Progress = Callable[[int, float], None]  # (cases added, seconds so far)
 
 
-def mdd_search(pattern: str, size: int, deadline: float | None,
+def mdd_search(pattern: str, size: Size, deadline: float | None,
                progress: Progress | None = None) -> tuple[str, str | None, list[int], float]:
     """(status, string, cases added, seconds): ``sat`` with a string that solves every
     case, ``unsat``, or ``unknown`` at the deadline. Raises DiagramTooLarge."""

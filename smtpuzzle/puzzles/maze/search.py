@@ -35,8 +35,10 @@ from smtpuzzle.model import Groups, Model
 from smtpuzzle.puzzles.maze.cases import (
     LETTERS,
     Cases,
+    Size,
     case_moves,
     check,
+    dims,
     failing,
     parse_string,
     reduced_cases,
@@ -315,7 +317,7 @@ def _dead_sets(moves: np.ndarray, steps: list[tuple[bool, np.ndarray, np.ndarray
     return out
 
 
-def _run_session(pattern: str, size: int, engine: Backend, deadline: float | None,
+def _run_session(pattern: str, size: Size, engine: Backend, deadline: float | None,
                  progress: Progress | None) -> tuple[str, str | None, list[int], float]:
     """The CEGAR loop on one solver session: check, walk the candidate through the cases,
     add the first case it fails, check again."""
@@ -345,7 +347,7 @@ def _run_session(pattern: str, size: int, engine: Backend, deadline: float | Non
                 progress(len(added), solver_time)
 
 
-def search(pattern: str, size: int = 3, backend: str = "mdd", solver: str | None = None,
+def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | None = None,
            time_limit: float | None = None, progress: Progress | None = None,
            export_cnf: str | Path | None = None,
            local_progress: LocalProgress | None = None, seed: int = 0) -> SearchResult:
@@ -396,7 +398,7 @@ def search(pattern: str, size: int = 3, backend: str = "mdd", solver: str | None
                         solver_time, label, added, searched, interrupted, note=note)
 
 
-def _search_local(pattern: str, searched: str, size: int, start: float, deadline: float | None,
+def _search_local(pattern: str, searched: str, size: Size, start: float, deadline: float | None,
                   progress: LocalProgress | None, seed: int) -> SearchResult:
     seen = [0]  # restarts begun, as last reported
 
@@ -419,7 +421,7 @@ def _search_local(pattern: str, searched: str, size: int, start: float, deadline
                         best_failing=None if string else best)
 
 
-def _verify(string: str, pattern: str, size: int) -> None:
+def _verify(string: str, pattern: str, size: Size) -> None:
     verdict = check(string, size)
     if verdict.unsolved:
         raise VerificationError(f"found string fails {verdict.unsolved} cases: {string}")
@@ -427,11 +429,16 @@ def _verify(string: str, pattern: str, size: int) -> None:
         raise VerificationError(f"found string {string} does not match {pattern}")
 
 
-def break_symmetry(pattern: str, size: int) -> str:
-    """From scratch (all ``*``) the first move can be fixed without loss. 3x3: the case set
-    is closed under the square's rotations, which map any first move to N. 4x4: a first
-    move N or W does nothing from the top-left start (drop it, append any move), and the
-    transpose (N<->W, E<->S) maps the case set onto itself, so the first move is E."""
+def break_symmetry(pattern: str, size: Size) -> str:
+    """From scratch (all ``*``) the first move can be fixed without loss. 3x3 (and any
+    square of thin walls): the case set is closed under the square's rotations, which map
+    any first move to N. 4x4: a first move N or W does nothing from the top-left start (drop
+    it, append any move), and the transpose (N<->W, E<->S) maps the case set onto itself, so
+    the first move is E. A rectangle that is not square keeps all four: its flips map N to
+    S and E to W, but nothing maps N to E."""
     if set(pattern) != {"*"}:
         return pattern
-    return ("N" if size == 3 else "E") + pattern[1:]
+    if size == 4:
+        return "E" + pattern[1:]
+    rows, cols = dims(size)
+    return "N" + pattern[1:] if rows == cols else pattern
