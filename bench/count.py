@@ -156,26 +156,12 @@ def _search_all(tiling, model, count_plan) -> tuple[int, int, float]:
 def split() -> None:
     """Nodes searched by the sub-problems of each split, in one process: whole (one per kept
     placement), split on the first free cell in sweep order, split on the mrv item."""
-    import numpy as np
-
     from smtpuzzle.puzzles.tiling import counting
 
     mrv_refine = counting._refine
 
     def sweep_refine(tiling, sp):
-        if sp.stabilizer is not None:
-            return [sp]
-        cells = tiling.placement_cells()
-        taken = np.zeros(tiling.board.num_cells, dtype=bool)
-        for r in sp.forced.tolist():
-            taken[cells[r]] = True
-        order = tiling.sweep_order()
-        free = order[~taken[order]]
-        banned = np.zeros(tiling.num_placements, dtype=bool)
-        banned[sp.forbidden] = True
-        return [counting.SubProblem(np.append(sp.forced, q), sp.forbidden, None)
-                for q in tiling.placements_covering(free[0]).tolist()
-                if not banned[q] and not taken[cells[q]].any()]
+        return mrv_refine(tiling, sp, by="cell")
 
     print("| model | split | sub-problems | nodes (non-stabilizer parts) | time s |")
     print("| --- | --- | ---: | ---: | ---: |")

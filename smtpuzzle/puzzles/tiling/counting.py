@@ -131,7 +131,7 @@ def plan(tiling: Tiling, distinct: bool, split: bool = True, group: str = "board
     return CountPlan(distinct, described, up_to, len(perms), tiling.pieces[k].name, subs)
 
 
-def _refine(tiling: Tiling, sp: SubProblem) -> list[SubProblem]:
+def _refine(tiling: Tiling, sp: SubProblem, by: str = "auto") -> list[SubProblem]:
     """Split a sub-problem into one part per way to settle one item, which is an exact
     partition. Where every cell must be covered and every piece placed a set number of
     times, the item is the one the most-constrained search would branch on first (the cell,
@@ -139,7 +139,7 @@ def _refine(tiling: Tiling, sp: SubProblem) -> list[SubProblem]:
     together search no more nodes than the whole. Elsewhere it is the first uncovered cell
     in sweep order: one part per placement that covers it, and one where none does.
     Sub-problems that de-duplicate under a stabilizer stay whole (a class may span the
-    parts)."""
+    parts). ``by = "cell"`` takes the first uncovered cell everywhere (for comparison)."""
     if sp.stabilizer is not None:
         return [sp]
     cells = tiling.placement_cells()
@@ -154,13 +154,13 @@ def _refine(tiling: Tiling, sp: SubProblem) -> list[SubProblem]:
     fits[sp.forbidden] = False
     fits[sp.forced] = False
     exact = tiling.cover == "exact" and not any(p.at_most for p in tiling.pieces)
-    if not exact:
+    if not exact or by == "cell":
         parts = [SubProblem(np.append(sp.forced, q), sp.forbidden, None, sp.weight)
                  for q in tiling.placements_covering(free[0]).tolist()
                  if fits[q] and not taken[cells[q]].any()]
-        parts.append(SubProblem(sp.forced, np.union1d(sp.forbidden,
-                                                      tiling.placements_covering(free[0])),
-                                None, sp.weight))
+        if tiling.cover != "exact":
+            parts.append(SubProblem(sp.forced, np.union1d(
+                sp.forbidden, tiling.placements_covering(free[0])), None, sp.weight))
         return parts
     sizes = np.fromiter((len(c) for c in cells), dtype=np.int64, count=len(cells))
     flat = np.concatenate(cells)
