@@ -92,21 +92,20 @@ def count(
         return
     from smtpuzzle.puzzles.tiling import counting
 
-    columns = [TextColumn("[bold]{task.description}"), BarColumn(),
-               MofNCompleteColumn(), TextColumn("sub-problems"),
-               TextColumn("{task.fields[found]} solutions, {task.fields[rate]}/s"),
-               TextColumn("~{task.fields[share]} of the search"), TimeElapsedColumn(),
-               TextColumn("{task.fields[eta]}")]
+    # Short columns: the whole line fits 80 characters (the model is named at the end).
+    columns = [TextColumn("[bold]{task.description}"), BarColumn(bar_width=12),
+               MofNCompleteColumn(),
+               TextColumn("{task.fields[found]} found, {task.fields[rate]}/s"),
+               TextColumn("~{task.fields[share]} done{task.fields[eta]}"), TimeElapsedColumn()]
     with progress(*columns, show=interactive()) as bar:
-        task = bar.add_task(f"counting {tiling.name}", total=None, found=0, rate=0,
-                            share="0%", eta="")
+        task = bar.add_task("counting", total=None, found=0, rate=0, share="0%", eta="")
         t0 = time.perf_counter()
 
         def on_progress(found: int, done: int, total: int, share: float) -> None:
             elapsed = max(time.perf_counter() - t0, 1e-9)
             bar.update(task, completed=done, total=total, found=found,
                        rate=f"{found / elapsed:,.0f}", share=f"{share:.1%}",
-                       eta=f"~{_duration(elapsed * (1 - share) / share)} left"
+                       eta=f", ~{_duration(elapsed * (1 - share) / share)} left"
                        if 0.01 <= share < 1 else "")
 
         result = counting.count(tiling, backend, solver, distinct=not raw, workers=workers,
