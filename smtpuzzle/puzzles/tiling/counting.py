@@ -386,6 +386,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     deadline = None if time_limit is None else started + time_limit
     ray_nodes = ray_reruns = 0
     last_save = time.monotonic()
+    unsaved = 0  # solutions found in the slice under way (one worker), not yet recorded
 
     def found() -> int:
         return sum(finished.values()) + sum(r.count * subs[i].weight for i, r in running.items())
@@ -439,12 +440,14 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
                 state = running[i].state if i in running else None
                 while True:
                     def partial(n: int, i: int = i) -> None:
+                        nonlocal unsaved
+                        unsaved = (n - (running[i].count if i in running else 0)) * \
+                            subs[i].weight
                         if progress:
-                            before = running[i].count if i in running else 0
-                            progress(found() + (n - before) * subs[i].weight, len(finished),
-                                     len(subs), share())
+                            progress(found() + unsaved, len(finished), len(subs), share())
 
                     part = _slice(model, subs[i], engine, state, deadline, partial)
+                    unsaved = 0
                     if not take(i, part):
                         break
                     state = part.state
@@ -455,8 +458,9 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     elapsed = time.monotonic() - started
     save(force=True)
     complete = len(finished) == len(subs)
-    return CountResult(found(), complete, distinct, count_plan.group, engine.label(), elapsed,
-                       len(finished), len(subs), build_s, model=model, resumed=resumed,
+    # An interrupted slice's solutions were found and count, though its state is lost.
+    return CountResult(found() + unsaved, complete, distinct, count_plan.group, engine.label(),
+                       elapsed, len(finished), len(subs), build_s, model=model, resumed=resumed,
                        checkpoint_time_s=saved.time_s if saved else 0.0,
                        up_to=count_plan.up_to, ray_nodes=ray_nodes, ray_reruns=ray_reruns,
                        share=1.0 if complete else share())
