@@ -127,8 +127,10 @@ from smtpuzzle.taskpool import task_pool
 
 def slow(job, item, deadline):
     import ray
-    with open(job, "a") as log:  # every run of a task, and where
-        print(item, ray.get_runtime_context().get_node_id(), file=log, flush=True)
+    node = ray.get_runtime_context().get_node_id()
+    doomed = any(n["NodeID"] == node and "node3" in n["Resources"] for n in ray.nodes())
+    with open(job, "a") as log:  # every run of a task, where, and whether on node3
+        print(item, node, "doomed" if doomed else "", file=log, flush=True)
     time.sleep(0.4)
     return item
 
@@ -150,19 +152,20 @@ def test_tasks_of_a_lost_node_run_again_elsewhere_once(cluster: Cluster, tmp_pat
     p = subprocess.Popen([sys.executable, "-c", _LOST_NODE_SCRIPT, cluster.address, str(runs)],
                          cwd=ROOT, env=cluster.env, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
-    assert p.stdout is not None
-    for line in p.stdout:
-        if line.strip() == "6":  # a few tasks in: every node is busy with one
+    stop = time.monotonic() + 120
+    while time.monotonic() < stop and p.poll() is None:  # node3 has begun a task: kill it
+        if runs.exists() and "doomed" in runs.read_text():
             cluster.kill(doomed)
             break
+        time.sleep(0.02)
     out, err = p.communicate(timeout=300)
     assert p.returncode == 0, err
     data = json.loads(out.splitlines()[-1])
     assert sorted(data["got"]) == list(range(30))  # every item once: none lost, none twice
-    assert data["nodes"] == 3 and data["pending"] == 0
+    assert data["nodes"] >= 2 and data["pending"] == 0  # node3 may have returned none
     started: dict[int, list[str]] = {}
     for line in runs.read_text().splitlines():
-        item, node = line.split()
+        item, node = line.split()[:2]
         started.setdefault(int(item), []).append(node)
     again = {i: where for i, where in started.items() if len(where) > 1}
     # The lost node was running a task when it was stopped; that task ran again elsewhere
@@ -172,14 +175,15 @@ def test_tasks_of_a_lost_node_run_again_elsewhere_once(cluster: Cluster, tmp_pat
 
 
 def test_a_count_survives_a_worker_node_stopped_mid_count(cluster: Cluster) -> None:
+    """CP-SAT counts 6x10 in sub-problems of a fraction of a second each, for half a minute
+    or more on this cluster: long enough to stop a node in the middle."""
     doomed = cluster.start("node4")
-    p = _count(cluster, "pentomino-8x8-square", "--raw")
-    time.sleep(8)  # the count is under way on all three nodes (it takes about 15 s)
+    p = _count(cluster, "pentomino-6x10", "--backend", "cpsat")
+    time.sleep(6)  # the count is under way on all three nodes
     assert p.poll() is None, "the count ended before the node could be stopped"
     cluster.kill(doomed)
     out, err = p.communicate(timeout=600)
     assert p.returncode == 0, err
     data = json.loads(out)
-    assert data["count"] == 129168 and data["complete"]
+    assert data["count"] == 2339 and data["complete"]
     assert data["subproblems_done"] == data["subproblems"]
-    assert data["ray"]["nodes"] == 3  # the stopped node had returned results before
