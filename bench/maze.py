@@ -3,7 +3,7 @@ replaced by one fewer free moves: is there a 78-move string that differs from it
 there?), and the 4x4 searches from scratch.
 
     python bench/maze.py windows [--offsets 0,27,53|all] [--width 26] [--time-limit 60]
-                                 [--backends mdd,sat]
+                                 [--backends mdd,sat] [--max-states N]
     python bench/maze.py four [--lengths 28,29] [--time-limit 600]
     python bench/maze.py stars [--stars 5,10,15] [--time-limit 60] [--backends sat,z3,cpsat]
     python bench/maze.py seeds [--lengths 29] [--seeds 6] [--time-limit 600]   (local search)
@@ -100,6 +100,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=["windows", "four", "stars", "seeds", "deletions"])
     ap.add_argument("--k", default="1,2")
+    ap.add_argument("--max-states", type=int, default=None,
+                    help="mdd: the diagram's state cap (default mdd.MAX_STATES)")
     ap.add_argument("--seeds", type=int, default=6)
     ap.add_argument("--offsets", default="0,27,53")
     ap.add_argument("--width", type=int, default=26)
@@ -108,6 +110,10 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--backends", default="sat")
     args = ap.parse_args()
+    if args.max_states:
+        from smtpuzzle.puzzles.maze import mdd
+
+        mdd.MAX_STATES = args.max_states
     if args.what == "deletions":
         deletions([int(k) for k in args.k.split(",")])
         return
