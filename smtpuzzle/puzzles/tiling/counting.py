@@ -318,7 +318,6 @@ class Checkpoint:
                 digest.update(f"*{sp.weight}".encode())
         self.plan_digest = digest.hexdigest()[:32]
         self.size = len(count_plan.subproblems)
-        self.weights = [sp.weight for sp in count_plan.subproblems]
         self.counts: dict[int, int] = {}  # solutions each finished sub-problem stands for
         self.running: dict[int, PartialCount] = {}
         self.time_s = 0.0  # searching, summed over earlier runs
@@ -344,11 +343,9 @@ class Checkpoint:
         self.counts, self.time_s = counts, time_s
         self.running = {i: r for i, r in running.items() if i not in counts}
 
-    def save(self, run_s: float) -> None:
+    def save(self, run_s: float, count_so_far: int) -> None:
         data = {"model": self.name, "plan": self.plan_digest, "subproblems": self.size,
-                "time_s": self.time_s + run_s,
-                "count_so_far": sum(self.counts.values()) +
-                sum(r.count * self.weights[i] for i, r in self.running.items()),
+                "time_s": self.time_s + run_s, "count_so_far": count_so_far,
                 "done": self.counts,
                 "running": {i: {"count": r.count, "share": round(r.share, 6), "nodes": r.nodes,
                                 "state": _encode_state(r.state)}
@@ -379,7 +376,8 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
                       group=group, orbits=True)
     subs = count_plan.subproblems
     saved = Checkpoint(checkpoint, tiling.name, count_plan) if checkpoint else None
-    finished: dict[int, int] = dict(saved.counts) if saved else {}
+    # the checkpoint's own records, kept up to date as slices come back
+    finished: dict[int, int] = saved.counts if saved else {}
     running: dict[int, PartialCount] = saved.running if saved else {}
     resumed = len(finished)
     todo = [i for i in range(len(subs)) if i not in finished]
@@ -401,8 +399,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     def save(force: bool = False) -> None:
         nonlocal last_save
         if saved and (force or time.monotonic() - last_save >= 1.0):
-            saved.counts = finished
-            saved.save(time.monotonic() - started)
+            saved.save(time.monotonic() - started, found())
             last_save = time.monotonic()
 
     def take(i: int, part: PartialCount) -> bool:
