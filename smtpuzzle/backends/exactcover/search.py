@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from functools import cached_property
 
 import numpy as np
 
@@ -49,13 +50,19 @@ class CoverSearch:
         self.sols = np.zeros((buffer if collect else 1, n_cells + len(p.group_need) + 1),
                              dtype=np.int64)
         self._rate = 1e6  # nodes per second, as measured by the last slice
-        digest = hashlib.sha256(branching.encode())
+        self.restart(p.forced, p.forbidden)
+
+    @cached_property
+    def _fingerprint(self) -> str:
+        """What a snapshot must have been taken of: the kernel and the problem (computed
+        only when snapshots are used, not for every search built)."""
+        p = self.problem
+        digest = hashlib.sha256(self.branching.encode())
         for a in (p.cells.flat, p.cells.offsets, p.primary, p.row_group, p.group_need,
                   p.group_cap):
             digest.update(np.ascontiguousarray(a).data)
             digest.update(b"|")
-        self._fingerprint = digest.hexdigest()[:32]  # what a snapshot must have been taken of
-        self.restart(p.forced, p.forbidden)
+        return digest.hexdigest()[:32]
 
     def restart(self, forced: np.ndarray, forbidden: np.ndarray) -> None:
         """A fresh search with these rows forced and forbidden (and the rest free)."""
