@@ -172,8 +172,8 @@ def _thin_wall_moves(rows: int = 3, cols: int = 3) -> np.ndarray:
 FULL_RECTANGLE_CASES = 200_000  # up to this many maze-start cases, all_cases lists them all
 
 
-def _every_rectangle_case(size: str) -> Cases:
-    """Every maze of a thin-wall rectangle with every start, as for 3x3."""
+def _every_thin_wall_case(size: Size) -> Cases:
+    """Every maze of a thin-wall size (3 or a rectangle) with every start."""
     rows, cols = dims(size)
     moves = _thin_wall_moves(rows, cols)
     cells = rows * cols
@@ -184,23 +184,31 @@ def _every_rectangle_case(size: str) -> Cases:
     return Cases(size, maze, start, target, big, target)
 
 
+def _walled_in(maze: np.ndarray, reach: np.ndarray, rows: int, cols: int,
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Per thin-wall case: whether it is canonical (every open edge inside the reachable
+    part, which touches the top row and the left column), and its open inner edges."""
+    edges = _edges(rows, cols)
+    ea = np.array([a for a, _ in edges], dtype=np.int64)
+    eb = np.array([b for _, b in edges], dtype=np.int64)
+    is_open = ((maze[:, None] >> np.arange(len(edges))) & 1).astype(bool)
+    inside = (((reach[:, None] >> ea) & 1) & ((reach[:, None] >> eb) & 1)).astype(bool)
+    top, left = (1 << cols) - 1, sum(1 << (r * cols) for r in range(rows))
+    canonical = (~(is_open & ~inside).any(axis=1) & ((reach & top) != 0)
+                 & ((reach & left) != 0))
+    return canonical, is_open & inside
+
+
 @cache
 def _rectangle_cases(size: str) -> Cases:
     """The canonical cases of a thin-wall rectangle (see the module's docstring)."""
     rows, cols = dims(size)
     moves = _thin_wall_moves(rows, cols)
-    edges = _edges(rows, cols)
-    ea = np.array([a for a, _ in edges], dtype=np.int64)
-    eb = np.array([b for _, b in edges], dtype=np.int64)
     ids = np.arange(len(moves))
-    is_open = ((ids[:, None] >> np.arange(len(edges))) & 1).astype(bool)
-    top, left = (1 << cols) - 1, sum(1 << (r * cols) for r in range(rows))
     keep_maze, keep_start, keep_reach = [], [], []
-    for start in range(rows * cols):
+    for start in range(rows * cols):  # start by start: one move table per maze, not case
         reach = _closure(moves, np.full(len(ids), 1 << start, dtype=np.int64))
-        inside = (((reach[:, None] >> ea) & 1) & ((reach[:, None] >> eb) & 1)).astype(bool)
-        ok = (~(is_open & ~inside).any(axis=1) & (_popcount(reach) >= 2)
-              & ((reach & top) != 0) & ((reach & left) != 0))
+        ok = _walled_in(ids, reach, rows, cols)[0] & (_popcount(reach) >= 2)
         keep_maze.append(ids[ok])
         keep_start.append(np.full(int(ok.sum()), start, dtype=np.int64))
         keep_reach.append(reach[ok])
@@ -243,16 +251,10 @@ def all_cases(size: Size = 3) -> Cases:
     if isinstance(size, str):
         rows, cols = dims(parse_size(size))
         if (1 << len(_edges(rows, cols))) * rows * cols <= FULL_RECTANGLE_CASES:
-            return _every_rectangle_case(size)
+            return _every_thin_wall_case(size)
         return _rectangle_cases(size)
     if size == 3:
-        moves = _thin_wall_moves()
-        k, cells = moves.shape[0], moves.shape[1]
-        maze = np.repeat(np.arange(k), cells)
-        start = np.tile(np.arange(cells), k)
-        big = moves[maze]
-        target = _closure(big, np.left_shift(1, start))
-        return Cases(3, maze, start, target, big, target)
+        return _every_thin_wall_case(3)
     if size == 4:
         ids, moves = _blocked_cell_moves()
         n = len(ids)
@@ -276,16 +278,12 @@ def reduced_cases(size: Size = 3) -> Cases:
     if size != 3:
         return cases.subset(np.argsort(-reachable_sizes(cases), kind="stable"))
     n, edges = 3, _edges(3)
-    reach = cases.target
-    size_r = _popcount(reach)
     ea = np.array([a for a, _ in edges])
     eb = np.array([b for _, b in edges])
-    is_open = ((cases.maze[:, None] >> np.arange(len(edges))) & 1).astype(bool)
-    inside = (((reach[:, None] >> ea) & 1) & ((reach[:, None] >> eb) & 1)).astype(bool)
-    walled_in = ~(is_open & ~inside).any(axis=1)
-    top, left = 0b000000111, 0b001001001
-    keep = (size_r >= 5) & ((reach & top) != 0) & ((reach & left) != 0) & walled_in
-    inner = is_open & inside
+    reach = cases.target
+    size_r = _popcount(reach)
+    canonical, inner = _walled_in(cases.maze, reach, 3, 3)
+    keep = (size_r >= 5) & canonical
     degree = np.zeros((len(cases), n * n), dtype=np.int64)
     np.add.at(degree, (np.nonzero(inner)[0], ea[np.nonzero(inner)[1]]), 1)
     np.add.at(degree, (np.nonzero(inner)[0], eb[np.nonzero(inner)[1]]), 1)
