@@ -138,46 +138,38 @@ def scale(long: bool) -> None:
               f"{r.time_s:.2f} | {target} |", flush=True)
 
 
-def _search_all(tiling, model, count_plan) -> tuple[int, int, float]:
+def _search_all(model, subproblems) -> tuple[int, float]:
+    """Nodes searched by these sub-problems on exact cover (those without a stabilizer),
+    and the seconds taken by all of them."""
     from smtpuzzle import get_backend
     from smtpuzzle.puzzles.tiling.counting import solve_subproblem, submodel
 
-    engine, found, nodes = get_backend("exact-cover"), 0, 0
+    engine, nodes = get_backend("exact-cover"), 0
     t0 = time.perf_counter()
-    for sp in count_plan.subproblems:
+    for sp in subproblems:
         if sp.stabilizer is not None:
-            found += solve_subproblem(model, sp, engine, None)[0]
+            solve_subproblem(model, sp, engine, None)
             continue
-        part = engine.count_part(submodel(model, sp))
-        found, nodes = found + part.count, nodes + part.nodes
-    return found, nodes, time.perf_counter() - t0
+        nodes += engine.count_part(submodel(model, sp)).nodes
+    return nodes, time.perf_counter() - t0
 
 
 def split() -> None:
     """Nodes searched by the sub-problems of each split, in one process: whole (one per kept
     placement), split on the first free cell in sweep order, split on the mrv item."""
-    from smtpuzzle.puzzles.tiling import counting
-
-    mrv_refine = counting._refine
-
-    def sweep_refine(tiling, sp):
-        return mrv_refine(tiling, sp, by="cell")
+    from smtpuzzle.puzzles.tiling.counting import _refine, plan
 
     print("| model | split | sub-problems | nodes (non-stabilizer parts) | time s |")
     print("| --- | --- | ---: | ---: | ---: |")
     for name in ("pentomino-6x10", "pentomino-8x8-square", "pentacube-3x4x5"):
         t = load(name)
         model = t.build_model()
-        for label, refine, fine in (("whole", mrv_refine, False), ("sweep cell", sweep_refine,
-                                    True), ("mrv item", mrv_refine, True)):
-            counting._refine = refine
-            try:
-                cp = counting.plan(t, True, split=fine)
-            finally:
-                counting._refine = mrv_refine
-            found, nodes, secs = _search_all(t, model, cp)
-            print(f"| {name} | {label} | {len(cp.subproblems)} | {nodes:,} | {secs:.2f} |",
-                  flush=True)
+        whole = plan(t, True, split=False).subproblems
+        for label, subs in (("whole", whole),
+                            ("sweep cell", [p for sp in whole for p in _refine(t, sp, "cell")]),
+                            ("mrv item", [p for sp in whole for p in _refine(t, sp)])):
+            nodes, secs = _search_all(model, subs)
+            print(f"| {name} | {label} | {len(subs)} | {nodes:,} | {secs:.2f} |", flush=True)
 
 
 def estimate() -> None:

@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from smtpuzzle.puzzles.maze.cases import KNOWN_79, LETTERS, all_cases, check
+from smtpuzzle.puzzles.maze.cases import KNOWN_79, LETTERS, all_cases, check, failing
 from smtpuzzle.puzzles.maze.search import search
 
 
@@ -44,17 +44,6 @@ def _solves_all(strings: np.ndarray, cases) -> np.ndarray:
     return ((seen & cases.target) == cases.target).all(axis=1)
 
 
-def failing_mask(cases, string: np.ndarray) -> np.ndarray:
-    """Per case, 1 where ``string`` (letter indices) leaves a cell to visit unvisited."""
-    pos = cases.start.copy()
-    seen = np.left_shift(1, pos)
-    rows = np.arange(len(cases))
-    for a in string:
-        pos = cases.moves[rows, pos, a]
-        seen |= np.left_shift(1, pos)
-    return ((seen & cases.target) != cases.target).astype(np.int64)
-
-
 def deletions(ks: list[int]) -> None:
     """Every 78-move string made from the 79 by deleting k letters and inserting k - 1
     letters anywhere: first tested on the cases the 79 itself needs most (its letters
@@ -65,8 +54,8 @@ def deletions(ks: list[int]) -> None:
     print("| ---: | ---: | ---: | ---: | ---: |")
     # a screen: the cases that the one-letter deletions fail, most often first
     fails = np.zeros(len(cases), dtype=np.int64)
-    for d in range(len(known)):
-        fails += failing_mask(cases, np.delete(known, d))
+    for d in range(len(KNOWN_79)):
+        fails[failing(cases, KNOWN_79[:d] + KNOWN_79[d + 1:])] += 1
     order = np.argsort(-fails, kind="stable")
     screens = [cases.subset(order[:200]), cases.subset(order[:3000])]
     for k in ks:
