@@ -21,6 +21,7 @@ from smtpuzzle import (
 )
 from smtpuzzle.library import load_frames
 from smtpuzzle.puzzles.frames import dive as frames_dive
+from smtpuzzle.puzzles.frames.cubes import solve_cubes
 from smtpuzzle.puzzles.frames.puzzle import Frames, FramesSolution
 from smtpuzzle.puzzles.frames.sets import enumerate_sets
 from smtpuzzle.puzzles.frames.solve import lay_out, solve_frames
@@ -78,6 +79,16 @@ def test_hexomino_6x6x6_solved_and_rerun_from_cache():
 
 
 @pytest.mark.slow
+def test_hexomino_6x6x6_stage2_by_cpsat_cubes():
+    # The answer SMT and CP-SAT could not give on the whole model: 16 s with two workers.
+    puzzle = load_frames("hexomino-6x6x6")
+    answer = solve_frames(puzzle, stage2="cpsat", workers=2)
+    assert answer.status == "sat" and answer.stage2["model"] == "cubes"
+    assert answer.stage2["decided"] >= 1 and answer.stage2["calls"] > answer.stage2["decided"]
+    puzzle.verify(answer.solutions[0])
+
+
+@pytest.mark.slow
 def test_hexomino_stage1_without_the_apart_rule():
     puzzle = load_frames("hexomino-6x6x6")
     puzzle.apart = []
@@ -99,7 +110,9 @@ def test_stage1_the_same_for_every_backend_and_worker_count():
                                           ("sat", "index"), ("cpsat", "cover"),
                                           ("cpsat", "index"), ("z3", "cover"), ("z3", "index"),
                                           ("sat", "table"), ("cpsat", "table"),
-                                          ("z3", "table")])
+                                          ("z3", "table"), ("exact-cover", "cubes"),
+                                          ("cpsat", "cubes"), ("sat", "cubes"),
+                                          ("z3", "cubes")])
 def test_stage2_backends_agree(stage2, model):
     # One answer, not two: the frames are interchangeable and each model breaks that.
     puzzle = pentominoes_in(5, 6, 2)  # the two halves split one way only
@@ -108,6 +121,51 @@ def test_stage2_backends_agree(stage2, model):
     assert len(answer.solutions) == 1
     halves = {frozenset(pl.piece for pl in f.placements) for f in answer.solutions[0].frames}
     assert frozenset("FILNPTUVWXYZ") == frozenset().union(*halves)
+
+
+def _exact_covers(sets: np.ndarray) -> set[tuple[int, ...]]:
+    """Every choice of rows that covers each column once, by plain recursion."""
+    found: set[tuple[int, ...]] = set()
+
+    def walk(chosen: list[int], used: np.ndarray) -> None:
+        if used.all():
+            found.add(tuple(sorted(chosen)))
+            return
+        col = int(np.flatnonzero(~used)[0])
+        for r in np.flatnonzero(sets[:, col]):
+            if not (sets[r] & used).any():
+                walk(chosen + [int(r)], used | sets[r])
+
+    walk([], np.zeros(sets.shape[1], dtype=bool))
+    return found
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("slice_s", [1.0, 0.0])
+def test_cubes_find_every_exact_cover(seed, slice_s):
+    # A slice of 0 leaves every part undecided: the split then runs to the leaves.
+    rng = np.random.default_rng(seed)
+    sets = rng.random((40, 9)) < 0.3
+    sets = sets[sets.any(axis=1)]
+    truth = _exact_covers(sets)
+    for backend in ("cpsat", "exact-cover"):
+        got = solve_cubes(sets, backend, limit=None, slice_s=slice_s)
+        assert got.complete and not got.interrupted
+        assert {tuple(a) for a in got.answers} == truth and len(got.answers) == len(truth)
+        assert got.status == ("sat" if truth else "unsat")
+        if truth:
+            one = solve_cubes(sets, backend, limit=1, slice_s=slice_s)
+            assert one.status == "sat" and tuple(one.answers[0]) in truth
+
+
+def test_cubes_split_over_two_workers_and_stop_at_the_time_limit():
+    rng = np.random.default_rng(3)
+    sets = rng.random((60, 10)) < 0.3
+    truth = _exact_covers(sets)
+    got = solve_cubes(sets, "cpsat", limit=None, workers=2, slice_s=0.0)
+    assert got.complete and {tuple(a) for a in got.answers} == truth
+    late = solve_cubes(sets, "cpsat", limit=None, time_limit=0.0)
+    assert late.status == "unknown" and not late.complete
 
 
 def test_exact_cover_takes_the_cover_model_only():

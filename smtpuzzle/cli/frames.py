@@ -44,13 +44,15 @@ def frames_cmd(
     stage2: Annotated[str, typer.Option(
         help=f"Choosing the sets: {', '.join(STAGE2_BACKENDS)}.")] = "exact-cover",
     stage2_model: Annotated[str | None, typer.Option(
-        help="cover (a boolean per set), index (each piece's frame number) or table (a "
-             "table constraint per frame); default: cover for exact-cover and sat, index for "
-             "z3 and cpsat.")] = None,
+        help="cover (a boolean per set), index (each piece's frame number), table (a "
+             "table constraint per frame) or cubes (the cover model split on its rarest "
+             "piece, each part solved in a time slice); default: cover for exact-cover and "
+             "sat, cubes for cpsat, index for z3.")] = None,
     all_solutions: Annotated[bool, typer.Option("--all", help="List every stage-2 answer.")]
     = False,
     limit: Annotated[int | None, typer.Option(help="List at most N answers.", min=1)] = None,
-    workers: Annotated[int, typer.Option(help="Processes for stage 1.", min=1)] = 1,
+    workers: Annotated[int, typer.Option(
+        help="Processes for stage 1, and for stage 2's cubes.", min=1)] = 1,
     ray: RayOpt = None,
     time_limit: Annotated[float | None, time_limit_option("Seconds; then report so far.")]
     = None,
@@ -114,8 +116,13 @@ def frames_cmd(
         def note(text: str) -> None:
             bar.update(task, description=text)
 
+        def cubes_progress(decided: int, cubes: int, calls: int, found: int) -> None:
+            bar.update(task, completed=decided, total=cubes,
+                       info=f"{decided:,}/{cubes:,} cubes, {calls:,} solves, {found} found")
+
         answer = solve_frames(puzzle, options, progress=on_sets, lazy_progress=lazy_progress,
-                              dive_progress=dive_progress, note=note)
+                              dive_progress=dive_progress, note=note,
+                              cubes_progress=cubes_progress)
     board = (puzzle.with_hole(answer.hole) if answer.hole is not None else puzzle).frame
     names = [p.name for p in puzzle.pieces]
     if files:
@@ -160,6 +167,9 @@ def frames_cmd(
             s2 = answer.stage2
             out.print(f"stage 2: {s2['backend']} on the {s2['model']} model, {s2['time_s']:.2f} s"
                       f" ({s2['variables']:,} variables)")
+            if "cubes" in s2:
+                out.print(f"cubes: {s2['decided']:,} of {s2['cubes']:,} decided, "
+                          f"{s2['calls']:,} solves")
         if answer.note:
             out.print(answer.note)
         for i, solution in enumerate(answer.solutions):

@@ -132,6 +132,10 @@ class Model:
     # an answer, only how soon it comes. The sat and z3 back ends use them (CP-SAT's
     # solution hints did not help: faase stayed undecided after 120 s with them).
     hints: np.ndarray | None = None
+    # Optional hint: the linear relaxation decides most of this model at the root (a set
+    # partitioning cube, frames/cubes.py). CP-SAT then keeps its LP at every node and skips
+    # presolve, which costs 30x the search on such models; other back ends ignore it.
+    lp_strong: bool = False
     ints: IntPart = field(default_factory=IntPart)  # bounded integers (see model/ints.py)
     # After the integers are decomposed (model/lower.py): the answer integers' "x == v"
     # literals are the last user variables, integer i's from offsets[i] on, for lo[i] up.

@@ -1,7 +1,8 @@
 """Frames stages 2 and 3, and the whole two-stage solve.
 
 Stage 2 chooses n of the stage-1 sets that are pairwise disjoint and use every piece, on
-one of the two neutral models of stage2.py (``cover`` or ``index``), by any back end.
+one of the neutral models of stage2.py (``cover``, ``index``, ``table``) or cube by cube
+(cubes.py), by any back end.
 
 Stage 3 lays out each chosen set in its frame (a tiling solve) and the whole answer is
 verified before anyone sees it.
@@ -18,6 +19,7 @@ import numpy as np
 
 from smtpuzzle.backends import Backend, get_backend
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.puzzles.frames.cubes import CubesProgress, solve_cubes
 from smtpuzzle.puzzles.frames.dive import DiveProgress, DiveResult, solve_dive
 from smtpuzzle.puzzles.frames.lazy import LazyProgress, LazyResult, solve_lazy
 from smtpuzzle.puzzles.frames.puzzle import METHODS, STAGE2_BACKENDS, Frames, FramesSolution
@@ -38,8 +40,8 @@ from smtpuzzle.puzzles.frames.stage2 import (
 )
 from smtpuzzle.result import Status
 
-STAGE2_MODELS = ("cover", "index", "table")
-DEFAULT_MODEL = {"exact-cover": "cover", "sat": "cover", "cpsat": "index", "z3": "index"}
+STAGE2_MODELS = ("cover", "index", "table", "cubes")
+DEFAULT_MODEL = {"exact-cover": "cover", "sat": "cover", "cpsat": "cubes", "z3": "index"}
 
 
 @dataclass
@@ -129,7 +131,8 @@ class FramesOptions:
             raise PuzzleError(f"--stage2 must be one of {', '.join(STAGE2_BACKENDS)}")
         if self.model_kind not in STAGE2_MODELS:
             raise PuzzleError(f"the stage-2 model must be one of {', '.join(STAGE2_MODELS)}")
-        if self.model_kind != "cover" and not get_backend(self.stage2).capabilities.any_constraint:
+        if self.model_kind not in ("cover", "cubes") and \
+                not get_backend(self.stage2).capabilities.any_constraint:
             raise PuzzleError(f"the {self.model_kind} model has integers: exact cover takes the "
                               "cover model")
         if self.method not in METHODS:
@@ -149,6 +152,7 @@ class _Hooks:
     lazy_progress: LazyProgress | None = None
     dive_progress: DiveProgress | None = None
     note: Callable[[str], None] | None = None
+    cubes_progress: CubesProgress | None = None
 
     def say(self, text: str) -> None:
         if self.note:
@@ -159,7 +163,8 @@ def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
                  progress: Stage1Progress | None = None,
                  lazy_progress: LazyProgress | None = None,
                  dive_progress: DiveProgress | None = None,
-                 note: Callable[[str], None] | None = None, **settings: Any) -> FramesAnswer:
+                 note: Callable[[str], None] | None = None,
+                 cubes_progress: CubesProgress | None = None, **settings: Any) -> FramesAnswer:
     """The two-stage solve: list the sets that fill one frame, choose n disjoint ones that
     use every piece, lay each out. When the sets are too many to list (method "auto" past
     AUTO_MAX_SETS, or "lazy"), proposed sets are checked instead (lazy.py). With a hole
@@ -169,7 +174,7 @@ def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
     opts.check()
     if opts.method == "auto" and frames.method != "auto":
         opts = replace(opts, method=frames.method)
-    hooks = _Hooks(progress, lazy_progress, dive_progress, note)
+    hooks = _Hooks(progress, lazy_progress, dive_progress, note, cubes_progress)
     started = time.monotonic()
     deadline = None if opts.time_limit is None else started + opts.time_limit
     if frames.hole_search:
@@ -240,13 +245,15 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
         return answer
     model_kind = opts.model_kind
     hooks.say(f"stage 2: {len(sets.sets)} sets, {opts.stage2} on the {model_kind} model")
+    left = None if time_limit is None else max(time_limit - (time.monotonic() - started), 0.0)
+    if model_kind == "cubes":
+        return _solve_cubes(frames, opts, left, hooks, answer)
     t0 = time.monotonic()
     if model_kind == "table":
         model, inside = table_model(frames, sets.sets)
     else:
         model = (cover_model if model_kind == "cover" else index_model)(frames, sets.sets)
     engine = get_backend(opts.stage2)
-    left = None if time_limit is None else max(time_limit - (time.monotonic() - started), 0.0)
     enum = engine.solutions(model, limit=opts.limit, time_limit=left)
     chosen_sets: list[list[int]] = []
     stats = enum.stats
@@ -277,6 +284,29 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
         answer.status = Status.SAT
     elif enum.complete and sets.complete:
         answer.status = Status.UNSAT
+    return answer
+
+
+def _solve_cubes(frames: Frames, opts: FramesOptions, time_limit: float | None, hooks: _Hooks,
+                 answer: FramesAnswer) -> FramesAnswer:
+    assert answer.stage1 is not None
+    sets = answer.stage1.sets
+    result = solve_cubes(sets, opts.stage2, opts.limit, time_limit, opts.workers,
+                         progress=hooks.cubes_progress)
+    answer.interrupted = result.interrupted
+    answer.stage2 = {"backend": get_backend(opts.stage2).label(),
+                     "model": "cubes", "time_s": round(result.time_s, 3),
+                     "variables": len(sets), "solutions": len(result.answers),
+                     **result.as_json()}
+    t0 = time.monotonic()
+    for chosen in result.answers:
+        solution = lay_out(frames, sets, chosen, opts.backend, opts.solver)
+        frames.verify(solution)
+        answer.solutions.append(solution)
+    answer.stage3 = {"backend": opts.backend, "time_s": round(time.monotonic() - t0, 3)}
+    answer.complete = result.complete and answer.stage1.complete
+    answer.status = Status.SAT if answer.solutions else (
+        Status.UNSAT if answer.complete else Status.UNKNOWN)
     return answer
 
 

@@ -1,0 +1,192 @@
+"""Frames stage 2 by cube and conquer: the cover model split into cubes, each decided by the
+stage-2 back end in a time slice.
+
+A cube fixes one listed set of the piece left in the fewest sets; what remains is a smaller
+cover model (the sets disjoint from every fixed one, over the pieces not yet used). Cubes
+are taken least constraining first: the set that leaves the most sets. Measured on
+hexomino-6x6x6 (bench/RESULTS.md), 35 of the rarest piece's 2,571 sets lead to answers, and
+this order puts two of them 4th and 5th. A cube the back end does not decide in its slice is
+split again on its own rarest piece, so the slice bounds the time lost on any one cube.
+
+Why it pays: on a set-partitioning model the linear relaxation is strong. CP-SAT, told so
+(``Model.lp_strong``: its LP at every node, no presolve), refutes almost every cube at the
+root in milliseconds, where the whole model was unknown after minutes. The first cubes run
+on ``workers`` processes; each keeps splitting its own.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from smtpuzzle.backends import get_backend
+from smtpuzzle.model import Groups, Model
+from smtpuzzle.result import Status
+from smtpuzzle.taskpool import TaskTimeout, task_pool
+
+SLICE_S = 1.0  # a cube's time before it is split (measured: 0.3 to 6 s all about as good)
+
+# (top-level cubes decided, top-level cubes, back-end calls, answers so far)
+CubesProgress = Callable[[int, int, int, int], None]
+
+
+@dataclass
+class CubesResult:
+    status: Status  # sat (answers found) | unsat (every cube refuted) | unknown
+    answers: list[list[int]]  # listed-set numbers per answer
+    cubes: int = 0  # top-level cubes
+    decided: int = 0  # ... of which decided (refuted or searched to the end)
+    calls: int = 0  # back-end solves, every level
+    time_s: float = 0.0
+    interrupted: bool = False
+    complete: bool = False  # every answer was listed (all cubes decided)
+
+    def as_json(self) -> dict:
+        return {"cubes": self.cubes, "decided": self.decided, "calls": self.calls}
+
+
+@dataclass
+class _Cubes:
+    """The listed sets as bit words (piece p: bit p % 64 of word p // 64) and the search
+    settings shared by every cube; the job a pool's workers inherit."""
+
+    sets: np.ndarray  # (sets, pieces) bool
+    words: np.ndarray  # (sets, words) uint64
+    backend: str
+    slice_s: float
+    want: int | None  # answers wanted (None: all)
+    calls: int = 0
+    answers: list[list[int]] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, sets: np.ndarray, backend: str, slice_s: float, want: int | None) -> _Cubes:
+        n, pieces = sets.shape
+        padded = np.zeros((n, -(-pieces // 64) * 64), dtype=np.uint64)
+        padded[:, :pieces] = sets
+        weights = np.uint64(1) << np.arange(64, dtype=np.uint64)
+        words = (padded.reshape(n, -1, 64) * weights).sum(axis=2, dtype=np.uint64)
+        return cls(sets, words, backend, slice_s, want)
+
+    def children(self, rows: np.ndarray, left: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
+        """The cubes of a part: each set of its rarest piece, with the rows it leaves, most
+        rows first (rows of a cube are computed as it is reached, not all at once)."""
+        counts = self.sets[np.ix_(rows, left)].sum(axis=0)
+        piece = left[int(np.argmin(counts))]
+        chosen = rows[self.sets[rows, piece]]
+        sizes = np.array([self._free(rows, c).sum() for c in chosen])
+        for i in np.argsort(-sizes, kind="stable"):
+            c = int(chosen[i])
+            yield c, rows[self._free(rows, c)]
+
+    def _free(self, rows: np.ndarray, c: int) -> np.ndarray:
+        return ~(self.words[rows] & self.words[c]).any(axis=1)
+
+    def model(self, rows: np.ndarray, left: np.ndarray) -> Model:
+        """Every left piece in exactly one chosen row (rarest piece first)."""
+        model = Model("stage2-cube", lp_strong=True)
+        y = model.new_bools(len(rows), user=True, names=[f"set:{r}" for r in rows.tolist()])
+        sub = self.sets[np.ix_(rows, left)]
+        order = np.argsort(sub.sum(axis=0), kind="stable")
+        piece, member = np.nonzero(sub[:, order].T)
+        sizes = np.bincount(piece, minlength=len(left))
+        model.add_exactly_one(Groups(y[member], np.concatenate([[0], np.cumsum(sizes)])))
+        return model
+
+    def decide(self, chosen: list[int], rows: np.ndarray, used: np.ndarray,
+               deadline: float | None) -> bool:
+        """Search one part (``chosen`` sets fixed, ``rows`` still free): its answers go to
+        ``self.answers``. False when the deadline came first."""
+        left = np.flatnonzero(~used)
+        if not len(left):
+            self.answers.append(sorted(chosen))
+            return True
+        if not self.sets[rows][:, left].any(axis=0).all():  # a piece no set can take
+            return True
+        engine = get_backend(self.backend)
+        now = time.monotonic()
+        if deadline is not None and now >= deadline:
+            return False
+        limit = self.slice_s if deadline is None else min(self.slice_s, deadline - now)
+        wanted = None if self.want is None else self.want - len(self.answers)
+        found: list[list[int]] = []
+        enum = engine.solutions(self.model(rows, left), limit=wanted, time_limit=limit)
+        self.calls += 1
+        for result in enum:
+            found.append(sorted(chosen + rows[np.asarray(result.values)].tolist()))
+        if enum.complete or (wanted is not None and len(found) >= wanted):
+            self.answers += found
+            return True
+        for c, free in self.children(rows, left):  # not decided in the slice: split it
+            if not self.decide(chosen + [c], free, used | self.sets[c], deadline):
+                return False
+            if self.want is not None and len(self.answers) >= self.want:
+                return True
+        return True
+
+
+def _work(job: _Cubes, cube: int, deadline: float | None) -> tuple[list[list[int]], int, bool]:
+    """One top-level cube in a pool worker: (answers, back-end calls, decided)."""
+    job.answers, job.calls = [], 0
+    rows = np.arange(len(job.sets))
+    ok = job.decide([cube], rows[job._free(rows, cube)], job.sets[cube].copy(), deadline)
+    return job.answers, job.calls, ok
+
+
+def solve_cubes(sets: np.ndarray, backend: str, limit: int | None = 1,
+                time_limit: float | None = None, workers: int = 1,
+                slice_s: float = SLICE_S, progress: CubesProgress | None = None) -> CubesResult:
+    """Up to ``limit`` answers (None: all) to the cover model over ``sets``, cube by cube."""
+    started = time.monotonic()
+    deadline = None if time_limit is None else started + time_limit
+    job = _Cubes.of(np.asarray(sets, dtype=bool), backend, slice_s, limit)
+    rows = np.arange(len(sets))
+    if not len(sets) or not job.sets.any(axis=0).all():
+        return CubesResult(Status.UNSAT, [], complete=True, time_s=time.monotonic() - started)
+    cubes = [c for c, _ in job.children(rows, np.arange(job.sets.shape[1]))]
+    answers: list[list[int]] = []
+    decided = calls = 0
+    interrupted = False
+
+    def enough() -> bool:
+        return limit is not None and len(answers) >= limit
+
+    def report() -> None:
+        if progress:
+            progress(decided, len(cubes), calls, len(answers))
+
+    try:
+        with (task_pool(_work, job, workers) if workers > 1 else nullcontext()) as tasks:
+            if tasks is None:
+                for c in cubes:
+                    found, n, ok = _work(job, c, deadline)
+                    answers += found
+                    calls += n
+                    decided += ok
+                    report()
+                    if not ok or enough():
+                        break
+            else:
+                results = tasks.map(cubes, deadline)
+                while tasks.pending and not enough():
+                    if deadline is not None and time.monotonic() > deadline:
+                        break
+                    try:
+                        found, n, ok = results.next(timeout=0.5)
+                    except TaskTimeout:
+                        report()
+                        continue
+                    answers += found
+                    calls += n
+                    decided += ok
+                    report()
+    except KeyboardInterrupt:
+        interrupted = True
+    answers = answers[:limit] if limit is not None else answers
+    complete = decided == len(cubes)
+    status = Status.SAT if answers else (Status.UNSAT if complete else Status.UNKNOWN)
+    return CubesResult(status, answers, len(cubes), decided, calls,
+                       time.monotonic() - started, interrupted, complete and not interrupted)
