@@ -4,10 +4,13 @@ direct model of all frames at once.
     python bench/frames.py stage2 [MODEL] [--time-limit S]
     python bench/frames.py direct [MODEL] [--time-limit S]
     python bench/frames.py tilings [--time-limit S] [--repeat 3]
+    python bench/frames.py cubes [MODEL] [--backends cpsat,z3] [--workers 1,2] [--repeat 3]
 
 ``stage2`` reads the stage-1 list (from the cache after the first run) and times each back
 end on the cover, index and table models. ``direct`` tiles one board made of the n frames side by
 side (a column of holes between them, so no piece crosses) with every back end.
+``cubes`` times stage 2 by cube and conquer (cubes.py) per back end and worker count, each
+answer laid out and verified.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from smtpuzzle.geometry.board import Board
 from smtpuzzle.library import load, load_frames
 from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.frames.sets import enumerate_sets
+from smtpuzzle.puzzles.frames.solve import solve_frames
 from smtpuzzle.puzzles.frames.stage2 import cover_model, index_model, table_model
 from smtpuzzle.puzzles.tiling.puzzle import Piece, Tiling
 from smtpuzzle.puzzles.tiling.solve import solve_tiling
@@ -71,6 +75,28 @@ def tilings(time_limit: float, repeat: int) -> None:
                       f"{stats.variables:,} | {stats.constraints:,} |", flush=True)
 
 
+def cubes(name: str, backends: list[str], workers: list[int], time_limit: float,
+          repeat: int) -> None:
+    """Stage 2 cube by cube: medians of ``repeat`` runs, stage 1 read from the cache."""
+    puzzle = load_frames(name)
+    enumerate_sets(puzzle, workers=2)  # fill the cache first
+    print("| back end | workers | status | stage 2 s (median) | runs | top cubes decided | "
+          "solves |")
+    print("| --- | ---: | --- | ---: | --- | ---: | ---: |")
+    for backend in backends:
+        for w in workers:
+            runs = [solve_frames(puzzle, stage2=backend, stage2_model="cubes", workers=w,
+                                 time_limit=time_limit) for _ in range(repeat)]
+            for a in runs:
+                for solution in a.solutions:
+                    puzzle.verify(solution)
+            times = [a.stage2["time_s"] for a in runs]
+            s2 = runs[-1].stage2
+            print(f"| {backend} | {w} | {', '.join(sorted({a.status.value for a in runs}))} | "
+                  f"{statistics.median(times):.1f} | {', '.join(f'{t:.1f}' for t in times)} | "
+                  f"{s2['decided']:,} of {s2['cubes']:,} | {s2['calls']:,} |", flush=True)
+
+
 def direct_tiling(puzzle: Frames) -> Tiling:
     """The n frames side by side on one board, separated by a column of holes."""
     rows, cols = puzzle.frame.dims[0], puzzle.frame.dims[1]
@@ -99,12 +125,17 @@ def direct(name: str, time_limit: float) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["stage2", "direct", "tilings"])
+    ap.add_argument("what", choices=["stage2", "direct", "tilings", "cubes"])
     ap.add_argument("model", nargs="?", default="hexomino-6x6x6")
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--backends", default="cpsat,z3")
+    ap.add_argument("--workers", default="1,2")
     args = ap.parse_args()
-    if args.what == "tilings":
+    if args.what == "cubes":
+        cubes(args.model, args.backends.split(","), [int(w) for w in args.workers.split(",")],
+              args.time_limit, args.repeat)
+    elif args.what == "tilings":
         tilings(args.time_limit, args.repeat)
     else:
         (stage2 if args.what == "stage2" else direct)(args.model, args.time_limit)

@@ -87,6 +87,26 @@ class _BoolVars:
         return v
 
 
+class _IntVars:
+    """The model's integers as CP-SAT IntVars, written to the proto at once; Python objects
+    made on first use. ``index[k]``: integer k's proto index."""
+
+    def __init__(self, m: Any, lo: np.ndarray, hi: np.ndarray) -> None:
+        self.m = m
+        first = len(m.proto.variables)
+        m.proto.merge_text_format("".join(
+            f"variables {{ domain: [{a}, {b}] }}\n"
+            for a, b in zip(lo.tolist(), hi.tolist(), strict=True)))
+        self.index = np.arange(first, first + len(lo), dtype=np.int64)
+        self._vars: dict[int, Any] = {}
+
+    def __getitem__(self, k: int) -> Any:
+        v = self._vars.get(k)
+        if v is None:
+            v = self._vars[k] = self.m.get_int_var_from_proto_index(int(self.index[k]))
+        return v
+
+
 class CpSatSession(Session):
     capabilities = CpSatBackend.capabilities
 
@@ -145,26 +165,29 @@ class CpSatSession(Session):
             return
         m = self.m
         lo, hi = ints.bounds()
-        # Unnamed: naming each IntVar costs a third of the time to make it.
-        xs = [m.new_int_var(a, b, "") for a, b in zip(lo.tolist(), hi.tolist(), strict=True)]
-        self.xs = xs
+        xs = self.xs = _IntVars(m, lo, hi)
         ci, cv, cl = ints.channels()
-        for x, v, lit in zip(ci.tolist(), cv.tolist(), cl.tolist(), strict=True):
-            b = self.bools[lit]
-            m.add(xs[x] == v).only_enforce_if(b)
-            m.add(xs[x] != v).only_enforce_if(b.negated())
-        cmps = {EQ: "__eq__", NE: "__ne__", LE: "__le__", GE: "__ge__"}
+        if len(ci):  # literal <-> (x == v): x == v if the literal, x != v if not
+            enforce = self.bools.proto_literals(np.concatenate([cl, -cl]))
+            vars_ = xs.index[np.concatenate([ci, ci])]
+            rhs = np.concatenate([cv, cv])
+            self._add_linears(enforce, vars_[:, None], np.ones((len(vars_), 1), np.int64),
+                              np.repeat([EQ, NE], len(ci)), rhs)
         for batch in ints.linear:
             for i in range(len(batch)):
                 a, b = batch.ints.offsets[i], batch.ints.offsets[i + 1]
                 c, d = batch.bools.offsets[i], batch.bools.offsets[i + 1]
-                terms = [xs[k] for k in batch.ints.flat[a:b].tolist()]
-                terms += self._lits(batch.bools.flat[c:d])
-                coefs = batch.icoef[a:b].tolist() + batch.bcoef[c:d].tolist()
-                expr = cp_model_sum(self.cp_model, terms, coefs)
-                ct = m.add(getattr(expr, cmps[int(batch.cmp[i])])(int(batch.rhs[i])))
-                if batch.enforce[i]:
-                    ct.only_enforce_if(self._lits([batch.enforce[i]])[0])
+                lits = batch.bools.flat[c:d]
+                bcoef = batch.bcoef[c:d]
+                # c * not-b is c - c * b: the constant moves to the right-hand side.
+                shift = int(bcoef[lits < 0].sum())
+                vars_ = np.concatenate([xs.index[batch.ints.flat[a:b]],
+                                        self.bools.index[np.abs(lits)]])
+                coefs = np.concatenate([batch.icoef[a:b], np.where(lits > 0, bcoef, -bcoef)])
+                enforce = batch.enforce[i]
+                self._add_linears(
+                    self.bools.proto_literals(np.array([enforce])) if enforce else [None],
+                    [vars_], [coefs], [int(batch.cmp[i])], [int(batch.rhs[i]) - shift])
         for groups in ints.alldiff:
             for g in groups:
                 m.add_all_different([xs[k] for k in g.tolist()])
@@ -186,6 +209,21 @@ class CpSatSession(Session):
             terms = [xs[k] for k in obj.ints.tolist()] + self._lits(obj.bools)
             expr = cp_model_sum(self.cp_model, terms, obj.icoef.tolist() + obj.bcoef.tolist())
             m.minimize(expr + obj.constant)
+
+    def _add_linears(self, enforce: Any, vars_: Any, coefs: Any, cmps: Any, rhs: Any) -> None:
+        """``sum(coefs[i] * vars_[i]) cmps[i] rhs[i]``, enforced by the proto literal
+        ``enforce[i]`` (None: always), one proto linear constraint each."""
+        constraints = self.m.proto.constraints
+        lo, hi = self.cp_model.INT_MIN, self.cp_model.INT_MAX
+        for e, v, c, cmp, r in zip(list(enforce), vars_, coefs, np.asarray(cmps).tolist(),
+                                   np.asarray(rhs).tolist(), strict=True):
+            ct = constraints.add()
+            if e is not None:
+                ct.enforcement_literal.append(int(e))
+            ct.linear.vars.extend(np.asarray(v).tolist())
+            ct.linear.coeffs.extend(np.asarray(c).tolist())
+            ct.linear.domain.extend({EQ: [r, r], LE: [lo, r], GE: [r, hi],
+                                     NE: [lo, r - 1, r + 1, hi]}[cmp])
 
     def _grow(self, top: int) -> None:
         self.bools.grow(top)
