@@ -27,7 +27,7 @@ from smtpuzzle.library import load, load_frames
 from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.frames.sets import enumerate_sets
 from smtpuzzle.puzzles.frames.solve import solve_frames
-from smtpuzzle.puzzles.frames.stage2 import cover_model, index_model, table_model
+from smtpuzzle.puzzles.frames.stage2 import cover_model, index_model, seed_model, table_model
 from smtpuzzle.puzzles.tiling.puzzle import Piece, Tiling
 from smtpuzzle.puzzles.tiling.solve import solve_tiling
 
@@ -41,10 +41,12 @@ def stage2(name: str, time_limit: float) -> None:
     print("| back end | model | status | build s | solve s | variables | constraints |")
     print("| --- | --- | --- | ---: | ---: | ---: | ---: |")
     for backend, kind in [(b, k) for b in ("exact-cover", "cpsat", "sat", "z3")
-                          for k in ("cover", "index", "table")
+                          for k in ("cover", "index", "table", "seed")
                           if b != "exact-cover" or k == "cover"]:
-        model = table_model(puzzle, sets.sets)[0] if kind == "table" else \
-            (cover_model if kind == "cover" else index_model)(puzzle, sets.sets)
+        if kind in ("table", "seed"):
+            model = (table_model if kind == "table" else seed_model)(puzzle, sets.sets)[0]
+        else:
+            model = (cover_model if kind == "cover" else index_model)(puzzle, sets.sets)
         r = get_backend(backend).solve(model, time_limit=time_limit)
         print(f"| {backend} | {kind} | {r.status.value} | {r.stats.build_time:.1f} | "
               f"{r.stats.solve_time:.1f} | {r.stats.variables:,} | {r.stats.constraints:,} |",

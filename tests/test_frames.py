@@ -112,7 +112,8 @@ def test_stage1_the_same_for_every_backend_and_worker_count():
                                           ("sat", "table"), ("cpsat", "table"),
                                           ("z3", "table"), ("exact-cover", "cubes"),
                                           ("cpsat", "cubes"), ("sat", "cubes"),
-                                          ("z3", "cubes")])
+                                          ("z3", "cubes"), ("cpsat", "seed"),
+                                          ("z3", "seed"), ("sat", "seed")])
 def test_stage2_backends_agree(stage2, model):
     # One answer, not two: the frames are interchangeable and each model breaks that.
     puzzle = pentominoes_in(5, 6, 2)  # the two halves split one way only

@@ -45,9 +45,10 @@ def frames_cmd(
         help=f"Choosing the sets: {', '.join(STAGE2_BACKENDS)}.")] = "exact-cover",
     stage2_model: Annotated[str | None, typer.Option(
         help="cover (a boolean per set), index (each piece's frame number), table (a "
-             "table constraint per frame) or cubes (the cover model split on its rarest "
-             "piece, each part solved in a time slice); default: cover for exact-cover and "
-             "sat, cubes for cpsat, index for z3.")] = None,
+             "table constraint per frame), seed (the source article's integers, an OR of "
+             "'all pieces of a set in frame k' per frame) or cubes (the cover model split "
+             "on its rarest piece, each part solved in a time slice); default: cover for "
+             "exact-cover and sat, cubes for cpsat, index for z3.")] = None,
     all_solutions: Annotated[bool, typer.Option("--all", help="List every stage-2 answer.")]
     = False,
     limit: Annotated[int | None, typer.Option(help="List at most N answers.", min=1)] = None,

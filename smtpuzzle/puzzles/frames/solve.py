@@ -34,13 +34,15 @@ from smtpuzzle.puzzles.frames.stage2 import (
     cover_model,
     decode_cover,
     decode_index,
+    decode_seed,
     decode_table,
     index_model,
+    seed_model,
     table_model,
 )
 from smtpuzzle.result import Status
 
-STAGE2_MODELS = ("cover", "index", "table", "cubes")
+STAGE2_MODELS = ("cover", "index", "table", "seed", "cubes")
 DEFAULT_MODEL = {"exact-cover": "cover", "sat": "cover", "cpsat": "cubes", "z3": "index"}
 
 
@@ -251,6 +253,8 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
     t0 = time.monotonic()
     if model_kind == "table":
         model, inside = table_model(frames, sets.sets)
+    elif model_kind == "seed":
+        model, inside = seed_model(frames, sets.sets)
     else:
         model = (cover_model if model_kind == "cover" else index_model)(frames, sets.sets)
     engine = get_backend(opts.stage2)
@@ -259,9 +263,11 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
     stats = enum.stats
     try:
         for result in enum:
-            if model_kind == "table":
+            if model_kind in ("table", "seed"):
                 model.take(result)
-                chosen_sets.append(decode_table(sets.sets, np.asarray(inside.value())))
+                value = np.asarray(inside.value())
+                chosen_sets.append(decode_table(sets.sets, value) if model_kind == "table"
+                                   else decode_seed(sets.sets, value, frames.n))
             elif model_kind == "cover":
                 chosen_sets.append(decode_cover(result.values))
             else:

@@ -9,6 +9,10 @@ neutral models, each solvable by any back end:
   chooses one listed set (of the composition the frame must have) whose pieces all carry
   its number; frames of one composition choose sets in increasing order, which breaks the
   frames' interchangeability;
+- ``seed``: the source article's model as written, with the public modeller: each piece an
+  integer in 1..n, and frame k an OR over its listed sets of "all the set's pieces equal k"
+  (z3 gets ``Int`` terms and implied equalities, CP-SAT IntVars with half-reified
+  equalities); frames of one composition number their sets in increasing order;
 - ``table``: the same choice as one table constraint per frame: the frame's 0/1 column of
   "piece p is here" and its set's number form a row of the listed sets (CP-SAT's
   AddAllowedAssignments, z3's disjunction of conjunctions, the sat back end's tuple
@@ -96,6 +100,34 @@ def index_model(frames: Frames, sets: np.ndarray) -> Model:
             model.add_implications(x[1:], previous[1][:-1])
         previous = (cand, _prefix_or(model, x))
     return model
+
+
+def seed_model(frames: Frames, sets: np.ndarray) -> tuple[Model, IntArray]:
+    """The article's model and its answer: each piece's frame number in 1..n."""
+    model = Model(f"{frames.name}-stage2-seed")
+    frame = model.int_array(len(frames.pieces), 1, frames.n, name="frame")
+    previous: tuple[np.ndarray, IntArray] | None = None
+    for k, cand in enumerate(frame_kinds(frames, sets)):
+        # holds[j]: frame k holds set cand[j], i.e. every piece of it has frame number k.
+        # One OR per frame suffices: areas add up, so a frame holding a whole set holds
+        # nothing else.
+        holds = model.bool_array(len(cand), user=False)
+        line, piece = np.nonzero(sets[cand])
+        model.add(holds[line].implies(frame[piece] == k + 1))
+        model.add_clauses([holds.ids])
+        number = model.int_array(1, 0, len(cand) - 1, name=f"set{k}", user=False)
+        model.add(holds.implies(number[np.zeros(len(cand), dtype=np.int64)]
+                                == np.arange(len(cand))))
+        if previous is not None and np.array_equal(previous[0], cand):
+            model.add(previous[1] < number)
+        previous = (cand, number)
+    return model, frame
+
+
+def decode_seed(sets: np.ndarray, frame: np.ndarray, n: int) -> list[int]:
+    """The listed set of each frame, from each piece's frame number in 1..n."""
+    frame = np.asarray(frame)
+    return decode_table(sets, frame[:, None] == np.arange(1, n + 1)[None, :])
 
 
 def _prefix_or(model: Model, x: np.ndarray) -> np.ndarray:
