@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from itertools import islice
 
 import numpy as np
 
@@ -170,15 +171,21 @@ def solve_cubes(sets: np.ndarray, backend: str, limit: int | None = 1,
                     if not ok or enough():
                         break
             else:
-                results = tasks.map(cubes, deadline)
+                # A few cubes in flight, not all: an interrupted pool then has little queued
+                # work to drop (with all 2,571 queued, a worker sometimes outlived the pool).
+                queued = iter(cubes)
+                for c in islice(queued, 2 * workers):
+                    tasks.submit(c, deadline)
                 while tasks.pending and not enough():
                     if deadline is not None and time.monotonic() > deadline:
                         break
                     try:
-                        found, n, ok = results.next(timeout=0.5)
+                        found, n, ok = tasks.next(timeout=0.5)
                     except TaskTimeout:
                         report()
                         continue
+                    for c in islice(queued, 1):
+                        tasks.submit(c, deadline)
                     answers += found
                     calls += n
                     decided += ok
