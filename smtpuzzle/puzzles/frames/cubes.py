@@ -20,11 +20,12 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import islice
 
 import numpy as np
 
-from smtpuzzle.backends import get_backend
+from smtpuzzle.backends import Backend, get_backend
 from smtpuzzle.model import Groups, Model
 from smtpuzzle.result import Status
 from smtpuzzle.taskpool import TaskTimeout, task_pool
@@ -72,10 +73,11 @@ class _Cubes:
         words = (padded.reshape(n, -1, 64) * weights).sum(axis=2, dtype=np.uint64)
         return cls(sets, words, backend, slice_s, want)
 
-    def children(self, rows: np.ndarray, left: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
-        """The cubes of a part: each set of its rarest piece, with the rows it leaves, most
-        rows first (rows of a cube are computed as it is reached, not all at once)."""
-        counts = self.sets[np.ix_(rows, left)].sum(axis=0)
+    def children(self, rows: np.ndarray, left: np.ndarray,
+                 counts: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
+        """The cubes of a part (``counts``: the rows holding each left piece): each set of
+        its rarest piece, with the rows it leaves, most rows first (rows of a cube are
+        computed as it is reached, not all at once)."""
         piece = left[int(np.argmin(counts))]
         chosen = rows[self.sets[rows, piece]]
         sizes = np.array([self._free(rows, c).sum() for c in chosen])
@@ -83,17 +85,22 @@ class _Cubes:
             c = int(chosen[i])
             yield c, rows[self._free(rows, c)]
 
+    @cached_property
+    def engine(self) -> Backend:
+        return get_backend(self.backend)
+
     def _free(self, rows: np.ndarray, c: int) -> np.ndarray:
         return ~(self.words[rows] & self.words[c]).any(axis=1)
 
-    def model(self, rows: np.ndarray, left: np.ndarray) -> Model:
-        """Every left piece in exactly one chosen row (rarest piece first)."""
+    @staticmethod
+    def model(rows: np.ndarray, sub: np.ndarray, counts: np.ndarray) -> Model:
+        """Every left piece (a column of ``sub``, the part's rows by its left pieces; held
+        by ``counts`` rows) in exactly one chosen row, rarest piece first."""
         model = Model("stage2-cube", lp_strong=True)
         y = model.new_bools(len(rows), user=True, names=[f"set:{r}" for r in rows.tolist()])
-        sub = self.sets[np.ix_(rows, left)]
-        order = np.argsort(sub.sum(axis=0), kind="stable")
+        order = np.argsort(counts, kind="stable")
         piece, member = np.nonzero(sub[:, order].T)
-        sizes = np.bincount(piece, minlength=len(left))
+        sizes = counts[order]
         model.add_exactly_one(Groups(y[member], np.concatenate([[0], np.cumsum(sizes)])))
         return model
 
@@ -105,23 +112,25 @@ class _Cubes:
         if not len(left):
             self.answers.append(sorted(chosen))
             return True
-        if not self.sets[rows][:, left].any(axis=0).all():  # a piece no set can take
+        sub = self.sets[np.ix_(rows, left)]
+        counts = sub.sum(axis=0)
+        if not counts.all():  # a piece no set can take
             return True
-        engine = get_backend(self.backend)
         now = time.monotonic()
         if deadline is not None and now >= deadline:
             return False
         limit = self.slice_s if deadline is None else min(self.slice_s, deadline - now)
         wanted = None if self.want is None else self.want - len(self.answers)
         found: list[list[int]] = []
-        enum = engine.solutions(self.model(rows, left), limit=wanted, time_limit=limit)
+        enum = self.engine.solutions(self.model(rows, sub, counts), limit=wanted,
+                                     time_limit=limit)
         self.calls += 1
         for result in enum:
             found.append(sorted(chosen + rows[np.asarray(result.values)].tolist()))
         if enum.complete or (wanted is not None and len(found) >= wanted):
             self.answers += found
             return True
-        for c, free in self.children(rows, left):  # not decided in the slice: split it
+        for c, free in self.children(rows, left, counts):  # undecided in the slice: split
             if not self.decide(chosen + [c], free, used | self.sets[c], deadline):
                 return False
             if self.want is not None and len(self.answers) >= self.want:
@@ -147,7 +156,8 @@ def solve_cubes(sets: np.ndarray, backend: str, limit: int | None = 1,
     rows = np.arange(len(sets))
     if not len(sets) or not job.sets.any(axis=0).all():
         return CubesResult(Status.UNSAT, [], complete=True, time_s=time.monotonic() - started)
-    cubes = [c for c, _ in job.children(rows, np.arange(job.sets.shape[1]))]
+    cubes = [c for c, _ in job.children(rows, np.arange(job.sets.shape[1]),
+                                        job.sets.sum(axis=0))]
     answers: list[list[int]] = []
     decided = calls = 0
     interrupted = False
