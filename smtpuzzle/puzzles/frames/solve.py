@@ -279,12 +279,7 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
                      "build_s": round(stats.build_time, 3), "solve_s": round(stats.solve_time, 3),
                      "variables": stats.variables, "constraints": stats.constraints,
                      "solutions": len(chosen_sets)}
-    t0 = time.monotonic()
-    for chosen in chosen_sets:
-        solution = lay_out(frames, sets.sets, sorted(chosen), opts.backend, opts.solver)
-        frames.verify(solution)
-        answer.solutions.append(solution)
-    answer.stage3 = {"backend": opts.backend, "time_s": round(time.monotonic() - t0, 3)}
+    _stage3(frames, opts, answer, sets.sets, chosen_sets)
     answer.complete = enum.complete and sets.complete
     if answer.solutions:
         answer.status = Status.SAT
@@ -304,12 +299,7 @@ def _solve_cubes(frames: Frames, opts: FramesOptions, time_limit: float | None, 
                      "model": "cubes", "time_s": round(result.time_s, 3),
                      "variables": len(sets), "solutions": len(result.answers),
                      **result.as_json()}
-    t0 = time.monotonic()
-    for chosen in result.answers:
-        solution = lay_out(frames, sets, chosen, opts.backend, opts.solver)
-        frames.verify(solution)
-        answer.solutions.append(solution)
-    answer.stage3 = {"backend": opts.backend, "time_s": round(time.monotonic() - t0, 3)}
+    _stage3(frames, opts, answer, sets, result.answers)
     answer.complete = result.complete and answer.stage1.complete
     answer.status = Status.SAT if answer.solutions else (
         Status.UNSAT if answer.complete else Status.UNKNOWN)
@@ -326,16 +316,22 @@ def _one_answer_only(opts: FramesOptions, method: str) -> None:
                           "(or use --method enumerate)")
 
 
+def _stage3(frames: Frames, opts: FramesOptions, answer: FramesAnswer, sets: np.ndarray,
+            chosen_sets: list[list[int]]) -> None:
+    """Stage 3: each answer's chosen sets laid out, verified and added to ``answer``."""
+    t0 = time.monotonic()
+    for chosen in chosen_sets:
+        solution = lay_out(frames, sets, sorted(chosen), opts.backend, opts.solver)
+        frames.verify(solution)
+        answer.solutions.append(solution)
+    answer.stage3 = {"backend": opts.backend, "time_s": round(time.monotonic() - t0, 3)}
+
+
 def _lay_out_found(frames: Frames, opts: FramesOptions, answer: FramesAnswer,
                    sets: np.ndarray | None) -> None:
     """Stage 3 for the one answer a lazy or dive search found (when it found one)."""
-    if sets is None:
-        return
-    t0 = time.monotonic()
-    solution = lay_out(frames, sets, list(range(len(sets))), opts.backend, opts.solver)
-    frames.verify(solution)
-    answer.solutions.append(solution)
-    answer.stage3 = {"backend": opts.backend, "time_s": round(time.monotonic() - t0, 3)}
+    if sets is not None:
+        _stage3(frames, opts, answer, sets, [list(range(len(sets)))])
 
 
 def _solve_lazy(frames: Frames, opts: FramesOptions, time_limit: float | None, hooks: _Hooks,
