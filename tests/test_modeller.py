@@ -117,6 +117,25 @@ def test_integer_models_export_to_cnf_and_count_there():
     assert m.count("sat") == (3, True)
 
 
+def test_integers_only_equal_to_values_get_no_order_literals():
+    """A placement number or a Sudoku cell is only ever "== v": its CNF is the direct
+    encoding alone, and the answers are the same as with a comparison that needs order."""
+    def cnf_vars(compare: bool) -> tuple[int, tuple[int, bool]]:
+        m = Model("direct")
+        x = m.int_array(3, 0, 9)
+        m.add(AllDifferent(x), x[0] == 4, x[1] != 2)
+        if compare:
+            m.add(x[1] < x[2])  # a comparison: x[1] and x[2] get order literals
+        return to_cnf(m).num_vars, m.count("sat")
+
+    def brute(compare: bool) -> int:
+        return sum(len({a, b, c}) == 3 and a == 4 and b != 2 and (b < c or not compare)
+                   for a, b, c in itertools.product(range(10), repeat=3))
+
+    (direct, count), (ordered, count_ordered) = cnf_vars(False), cnf_vars(True)
+    assert count == (brute(False), True) and count_ordered == (brute(True), True)
+    assert ordered - direct >= 18  # "x >= v" for v = 1..9, of x[1] and x[2]
+
 def test_a_big_linear_sum_builds_from_arrays():
     m = Model("sum")
     x = m.int_array(100_000, 0, 3, user=False)

@@ -3,9 +3,10 @@
 One registry (:data:`DECOMPOSITIONS`) names each rewrite; a back end lists the kinds it
 takes (:func:`lowered` applies the rest). ``automata`` unrolls 0/1 automata into clauses;
 ``regular`` turns automata over integers into the same unrolling over "x == v" literals;
-``ints`` removes integers altogether (direct and order literals per integer, linear rows as
-decision diagrams over partial sums or as cardinalities, AllDifferent as at-most-one per
-value, tables by tuple selectors, element by implications), for the sat back end and DIMACS.
+``ints`` removes integers altogether (direct literals per integer, order literals for those
+compared or summed, linear rows as decision diagrams over partial sums or as cardinalities,
+AllDifferent as at-most-one per value, tables by tuple selectors, element by implications),
+for the sat back end and DIMACS.
 """
 
 from __future__ import annotations
@@ -113,11 +114,16 @@ def lower_regular(model: Model) -> Model:
 
 
 class _Encoding:
-    """Direct ("x == v") and order ("x >= v") literals of every integer, laid out flat:
-    integer x owns positions ``off[x] .. off[x + 1] - 1``, one per value from lo[x] up."""
+    """Direct ("x == v") literals of every integer, and order ("x >= v") literals of those
+    that are compared or summed (``ordered``), laid out flat: integer x owns positions
+    ``off[x] .. off[x + 1] - 1``, one per value from lo[x] up. An integer that is only ever
+    equal or not equal to values (a placement number, a Sudoku cell) gets the direct encoding
+    alone: its exactly-one already propagates all there is, and the order literals would
+    only be more variables and clauses for the solver."""
 
-    def __init__(self, out: Model, ints: IntPart) -> None:
+    def __init__(self, out: Model, ints: IntPart, ordered: np.ndarray) -> None:
         self.lo, self.hi = ints.bounds()
+        self.ordered = ordered
         size = self.hi - self.lo + 1
         self.off = np.concatenate([[0], np.cumsum(size)]).astype(np.int64)
         total = int(self.off[-1])
@@ -134,21 +140,26 @@ class _Encoding:
         out.add_clauses([[self.true]])
         out.add_exactly_one(Groups(direct, self.off))
         # order[p] = "x >= lo + k" at position p = off[x] + k; k = 0 is always true.
+        # Integers without order literals keep 0 there.
+        has = np.repeat(ordered, size)
         first = np.zeros(total, dtype=bool)
         first[self.off[:-1]] = True
-        order = np.full(total, self.true, dtype=np.int64)
-        order[~first] = out.new_bools(int((~first).sum()))
-        self.order = order
         last = np.zeros(total, dtype=bool)
         last[self.off[1:] - 1] = True
-        p = np.flatnonzero(~first)
+        order = np.zeros(total, dtype=np.int64)
+        order[has & first] = self.true
+        inner = has & ~first
+        order[inner] = out.new_bools(int(inner.sum()))
+        self.order = order
+        p = np.flatnonzero(inner)
         out.add_clauses(np.stack([-order[p], order[p - 1]], axis=1))  # x >= v -> x >= v-1
         out.add_clauses(np.stack([-direct[p], order[p]], axis=1))  # x == v -> x >= v
-        p2 = np.flatnonzero(~last)
+        p2 = np.flatnonzero(has & ~last)
         out.add_clauses(np.stack([-direct[p2], -order[p2 + 1]], axis=1))  # x == v -> x < v+1
         # x >= v and not x >= v+1 -> x == v
-        nxt = np.where(last, -self.true, np.roll(order, -1))
-        out.add_clauses(np.stack([-order, nxt, direct], axis=1))
+        p3 = np.flatnonzero(has)
+        nxt = np.where(last[p3], -self.true, order[np.minimum(p3 + 1, total - 1)])
+        out.add_clauses(np.stack([-order[p3], nxt, direct[p3]], axis=1))
 
     def eq(self, x: np.ndarray, v: np.ndarray) -> np.ndarray:
         """The literal "x == v" (false where v is out of range)."""
@@ -161,6 +172,7 @@ class _Encoding:
     def ge(self, x: np.ndarray, v: np.ndarray) -> np.ndarray:
         """The literal "x >= v"."""
         x, v = np.broadcast_arrays(np.asarray(x), np.asarray(v))
+        assert self.ordered[x].all(), "an integer compared without order literals"
         out = np.where(v <= self.lo[x], self.true, -self.true).astype(np.int64)
         inside = (v > self.lo[x]) & (v <= self.hi[x])
         out[inside] = self.order[self.off[x[inside]] + v[inside] - self.lo[x[inside]]]
@@ -178,7 +190,7 @@ def lower_ints(model: Model) -> Model:
         return model
     out = model.copy()
     out.ints = IntPart()
-    enc = _Encoding(out, ints)
+    enc = _Encoding(out, ints, _compared(ints))
     user = ints.user_ints()
     if len(user):  # the answer integers, told apart by their "x == v" literals
         starts, ends = enc.off[user], enc.off[user + 1]
@@ -206,6 +218,25 @@ def lower_ints(model: Model) -> Model:
             letters[letters == -enc.true] = 0
             unroll(out, letters, trans, r.start, r.finals)
     return out
+
+
+def _compared(ints: IntPart) -> np.ndarray:
+    """Per integer: does a decomposition need its order literals? Those of every linear row
+    do, but for ``x == v`` and ``x != v`` (one integer, coefficient +-1, no literals), which
+    are direct literals; so does the objective's (the sat back end bounds it by a row)."""
+    ordered = np.zeros(ints.count, dtype=bool)
+    for batch in ints.linear:
+        n_ints = np.diff(batch.ints.offsets)
+        n_bools = np.diff(batch.bools.offsets)
+        first = batch.ints.offsets[:-1][n_ints == 1]
+        unit = np.zeros(len(batch), dtype=bool)
+        unit[n_ints == 1] = np.abs(batch.icoef[first]) == 1
+        equality = unit & (n_bools == 0) & ((batch.cmp == EQ) | (batch.cmp == NE))
+        rows = np.repeat(~equality, n_ints)
+        ordered[batch.ints.flat[rows]] = True
+    if ints.objective is not None:
+        ordered[ints.objective.ints] = True
+    return ordered
 
 
 DIAGRAM_MAX_RANGE = 1000  # unit-coefficient sums spanning more than this go to pseudo-boolean
