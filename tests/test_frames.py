@@ -4,6 +4,10 @@ hole placement, verification and the command line."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from collections import Counter
 from dataclasses import replace
 
@@ -26,7 +30,7 @@ from smtpuzzle.puzzles.frames.puzzle import Frames, FramesSolution
 from smtpuzzle.puzzles.frames.sets import enumerate_sets
 from smtpuzzle.puzzles.frames.solve import lay_out, solve_frames
 from smtpuzzle.puzzles.tiling.puzzle import Placement, Tiling, TilingSolution
-from tests.helpers import cli
+from tests.helpers import ROOT, cli
 
 
 @pytest.fixture(autouse=True)
@@ -86,6 +90,24 @@ def test_hexomino_6x6x6_stage2_by_cpsat_cubes():
     assert answer.status == "sat" and answer.stage2["model"] == "cubes"
     assert answer.stage2["decided"] >= 1 and answer.stage2["calls"] > answer.stage2["decided"]
     puzzle.verify(answer.solutions[0])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["cpsat", "z3"])
+def test_hexomino_stage2_interrupted_says_unknown_and_exits(backend):
+    # Ctrl-C while the cubes run on two workers: the answer is "unknown (interrupted)" and
+    # the process ends (the pool's workers are stopped, none is left for exit to wait on).
+    enumerate_sets(load_frames("hexomino-6x6x6"), workers=2)  # stage 1 cached for the CLI
+    proc = subprocess.Popen([sys.executable, "-m", "smtpuzzle", "frames", "hexomino-6x6x6",
+                             "--stage2", backend, "--workers", "2"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                                        signal.SIG_DFL))
+    time.sleep(5)  # start-up and the cached stage 1 take about 1 s; no cube is done in 5
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and "Traceback" not in err, err
+    assert "unknown (interrupted)" in out + err
 
 
 @pytest.mark.slow
