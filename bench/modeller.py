@@ -1,7 +1,7 @@
 """The modelling API against CPMpy on the same models, in one process, interleaved.
 
     python bench/modeller.py [--repeat 3] [--models sudoku9,sudoku25,pentomino,linear]
-                             [--backends cpsat,z3,sat] [--time-limit 60]
+                             [--backends cpsat,z3,sat] [--cpsat-workers 0]
 
 For each model and back end (CPMpy's ortools, z3 and pysat:cadical195 against smtpuzzle's
 cpsat, z3 and sat:cadical195), each repeat builds the model with both APIs and solves it
@@ -19,6 +19,7 @@ import time
 
 import numpy as np
 
+CPSAT_WORKERS: int | None = None  # --cpsat-workers
 CPMPY_SOLVER = {"cpsat": "ortools", "z3": "z3", "sat": "pysat:cadical195"}
 HARDEST = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
@@ -77,7 +78,10 @@ def ours(name: str, backend: str, data: object) -> tuple[float, float, str]:
         coefs, total = data
         x = m.int_array(len(coefs), 0, 9, user=False)
         m.add((x * coefs).sum() == total)
-    session = get_backend(backend).open(m)
+    engine = get_backend(backend)
+    if backend == "cpsat" and CPSAT_WORKERS is not None:
+        engine.workers = CPSAT_WORKERS
+    session = engine.open(m)
     build = time.perf_counter() - t0
     t0 = time.perf_counter()
     status = session.check()
@@ -125,7 +129,12 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--models", default="sudoku9,sudoku25,pentomino,linear")
     ap.add_argument("--backends", default="cpsat,z3,sat")
+    ap.add_argument("--cpsat-workers", type=int, default=None,
+                    help="CP-SAT workers for smtpuzzle (default: the back end's 8; 0 is "
+                         "CP-SAT's own default, one per core, which CPMpy leaves in place)")
     args = ap.parse_args()
+    global CPSAT_WORKERS
+    CPSAT_WORKERS = args.cpsat_workers
     rng = np.random.default_rng(0)
     coefs = rng.integers(1, 10, size=100_000)
     data = {"sudoku9": sudoku_givens("sudoku9"), "sudoku25": sudoku_givens("sudoku25"),
