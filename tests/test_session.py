@@ -108,6 +108,78 @@ def test_a_sat_session_survives_its_time_limit():
         assert (s.values() != first).any()
 
 
+def test_cpsat_checks_with_long_limits_solve_in_a_child_alike(monkeypatch):
+    """Values, integer values, cores and optima come back from the child as from an
+    in-process solve."""
+    from smtpuzzle.backends import child
+
+    monkeypatch.setattr(child, "HARD_LIMIT_S", 0.0)  # every limited check in a child
+    m, x = _cover()
+    with get_backend("cpsat").open(m) as s:
+        assert s.check([int(x[0]), int(x[3])], time_limit=30) is Status.SAT
+        assert s.values().tolist() == [True, False, False, True]
+        assert s.check([int(x[0]), int(x[1])], time_limit=30) is Status.UNSAT
+        assert set(s.core()) <= {int(x[0]), int(x[1])} and s.core()
+    k = Model("knapsack")
+    take = k.bool_array(4, name="take")
+    n = k.int_array((), 0, 3, name="n")
+    k.add((take * np.array([4, 3, 2, 5])).sum() <= 8, take.sum() == n)
+    k.maximize((take * np.array([10, 7, 4, 11])).sum())
+    assert k.solve("cpsat", time_limit=30) is Status.SAT
+    assert np.asarray(take.value()).tolist() == [False, True, False, True] and n.value() == 2
+
+
+def test_a_z3_first_check_with_a_long_limit_solves_in_a_child_alike(monkeypatch):
+    from smtpuzzle.backends import child
+
+    monkeypatch.setattr(child, "HARD_LIMIT_S", 0.0)
+    m, x = _cover()
+    with get_backend("z3").open(m) as s:
+        assert s.check([int(x[0]), int(x[3])], time_limit=30) is Status.SAT  # in a child
+        assert s.values().tolist() == [True, False, False, True]
+        assert s.check([int(x[0]), int(x[1])], time_limit=30) is Status.UNSAT  # here
+        assert set(s.core()) <= {int(x[0]), int(x[1])} and s.core()
+    with get_backend("z3").open(m) as s:
+        assert s.check([int(x[0]), int(x[1])], time_limit=30) is Status.UNSAT  # in a child
+        assert set(s.core()) <= {int(x[0]), int(x[1])} and s.core()
+    k = Model("knapsack")
+    take = k.bool_array(4, name="take")
+    n = k.int_array((), 0, 3, name="n")
+    k.add((take * np.array([4, 3, 2, 5])).sum() <= 8, take.sum() == n)
+    k.maximize((take * np.array([10, 7, 4, 11])).sum())
+    assert k.solve("z3", time_limit=30) is Status.SAT
+    assert np.asarray(take.value()).tolist() == [False, True, False, True] and n.value() == 2
+
+
+def test_a_cpsat_solve_that_ignores_its_limit_is_killed(monkeypatch):
+    """CP-SAT's presolve can overrun its limit by minutes; the child is killed instead."""
+    from ortools.sat.python import cp_model
+
+    from smtpuzzle.backends import child
+
+    monkeypatch.setattr(child, "HARD_LIMIT_S", 0.0)
+    monkeypatch.setattr(cp_model.CpSolver, "solve", lambda *a, **k: time.sleep(300))
+    m, _ = _cover()
+    with get_backend("cpsat").open(m) as s:
+        t0 = time.monotonic()
+        assert s.check(time_limit=0.5) is Status.UNKNOWN
+        assert time.monotonic() - t0 < 10
+
+
+def test_a_z3_check_that_gives_up_in_a_child_is_unknown(monkeypatch):
+    """z3 answering unknown in the child (its own time limit) is unknown here, whether
+    the child's answer or its exit is seen first."""
+    from smtpuzzle.backends import child
+
+    monkeypatch.setattr(child, "HARD_LIMIT_S", 0.0)
+    model = load("pentomino-8x8-square").build_model()
+    for _ in range(3):
+        with get_backend("z3").open(model) as s:
+            s.solver.set("timeout", 1)  # the child keeps it: an unknown at once
+            monkeypatch.setattr(s.solver, "set", lambda *a: None)
+            assert s.check(time_limit=30) is Status.UNKNOWN
+
+
 def test_exact_cover_search_is_keyed_on_content_not_identity():
     backend = get_backend("exact-cover")
     m, x = _cover()

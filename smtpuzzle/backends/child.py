@@ -20,6 +20,22 @@ from typing import Any
 
 Send = Callable[[tuple], None]
 
+# Checks limited to this many seconds or more run in a child (see :func:`hard_deadline`):
+# a fork costs milliseconds, so short checks (the frames cubes' slices of a second) stay
+# in-process.
+HARD_LIMIT_S = 3.0
+
+
+def hard_deadline(time_limit: float | None) -> float | None:
+    """The ``time.perf_counter()`` moment to kill a check limited to ``time_limit`` seconds
+    in a child, or None to run it in-process. CP-SAT's presolve honours neither its own limit
+    nor ``stop_search()`` (243 s under a 60 s limit), and z3 skips its own for seconds in
+    some phases (19.4 s under 15 s): the solver gets the limit, and the kill comes only
+    when it overstays by more than the 10% and half a second the README promises."""
+    if time_limit is None or time_limit < HARD_LIMIT_S:
+        return None
+    return time.perf_counter() + time_limit * 1.05 + 0.25
+
 
 def child_messages(work: Callable[[Send], None], deadline: float | None,
                    nested: bool = False) -> Iterator[tuple]:
@@ -41,7 +57,7 @@ def child_messages(work: Callable[[Send], None], deadline: float | None,
             try:
                 message = recv.recv()
             except EOFError:
-                raise RuntimeError("the solver process died") from None
+                raise RuntimeError(_died(proc)) from None
             if message[0] == "error":
                 raise RuntimeError(message[1])
             yield message
@@ -80,7 +96,7 @@ class Child:
         try:
             message = self._conn.recv()
         except EOFError:
-            raise RuntimeError("the solver process died") from None
+            raise RuntimeError(_died(self._proc)) from None
         if message[0] == "error":
             raise RuntimeError(message[1])
         return message
@@ -90,6 +106,16 @@ class Child:
             self._proc.kill()
             self._proc.join()
         self._conn.close()
+
+
+def _died(proc: Any) -> str:
+    """What to say of a child that closed its pipe without a last word."""
+    proc.join(1.0)
+    code = proc.exitcode
+    if code is not None and code < 0:
+        return f"the solver process died ({signal.Signals(-code).name})"
+    return "the solver process died" if code is None else \
+        f"the solver process died (exit code {code})"
 
 
 def _serve(serve: Callable[[Any], None], conn: Any) -> None:

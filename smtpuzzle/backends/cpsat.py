@@ -1,7 +1,10 @@
 """OR-Tools CP-SAT back end: native exactly-one / bool-or / linear constraints, integer vars.
 
 CP-SAT is not incremental: a session keeps one CpModel, adds to it, and solves it afresh
-at every check. Enumeration streams CP-SAT's own solution enumeration (one worker: several
+at every check. A check with a long time limit solves in a forked child that is killed once the
+limit is well past (:func:`~smtpuzzle.backends.child.hard_deadline`): CP-SAT's presolve
+honours neither its time limit nor ``stop_search()``, and a Ctrl-C then stops the child at
+once. Enumeration streams CP-SAT's own solution enumeration (one worker: several
 lose and repeat solutions) from a solver thread through a bounded queue, when every boolean
 is a user variable; otherwise it blocks each solution and solves again, so that auxiliary
 variables never make one answer look like several.
@@ -18,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends.base import Backend, Capabilities, Session
-from smtpuzzle.backends.child import sigint_held
+from smtpuzzle.backends.child import child_messages, hard_deadline, sigint_held
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.ints import EQ, GE, LE, NE
 from smtpuzzle.result import Enumeration, Result, Stats, Status
@@ -151,7 +154,7 @@ class CpSatSession(Session):
         self._add_ints(model)
         # Every boolean a user variable: enumerating all assignments lists each answer once.
         self.pure = model.num_vars == len(self.user) and model.ints.count == 0
-        self._solver: Any = None
+        self._solution: np.ndarray | None = None  # the last check's, when it found one
         self._core: list[int] = []
         self.lp_strong = model.lp_strong
         stats.variables = model.num_vars
@@ -318,36 +321,52 @@ class CpSatSession(Session):
     def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
         cp_model = self.cp_model
         self._assumed = list(assumptions)
-        self._solver, self._core = None, []
+        self._solution, self._core = None, []
         if self._assumed:
             self.top = max(self.top, max(abs(a) for a in self._assumed))
             self._grow(self.top)
             self.m.add_assumptions(self._lits(self._assumed))
         solver = self._new_solver(time_limit, self.workers)
+        kill_at = hard_deadline(time_limit)
         try:
-            code = self._solve(solver)
+            if kill_at is not None:
+                code, solution, core = self._solve_in_child(solver, kill_at)
+            else:
+                code = self._solve(solver)
+                solution, core = _answer(cp_model, solver, code)
         finally:
             if self._assumed:
                 self.m.clear_assumptions()
         if code == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT rejected the model: {self.m.validate()}")
         if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            self._solver = solver
+            self._solution = solution
             return Status.SAT
         if code == cp_model.INFEASIBLE:
             if self._assumed:
                 index = {b.index: a for a, b in zip(self._assumed, self._lits(self._assumed),
                                                     strict=True)}
-                self._core = [index[i] for i in solver.sufficient_assumptions_for_infeasibility()
-                              if i in index] or list(self._assumed)
+                self._core = [index[i] for i in core if i in index] or list(self._assumed)
             return Status.UNSAT
         return Status.UNKNOWN
 
+    def _solve_in_child(self, solver: Any, kill_at: float) -> tuple[int, Any, list[int]]:
+        """:meth:`_solve` in a forked child, killed at ``kill_at`` if still running:
+        (status code, solution, core). Killed, it is UNKNOWN."""
+        cp_model = self.cp_model
+
+        def work(send: Any) -> None:
+            code = solver.solve(self.m)
+            send(("answer", int(code), *_answer(cp_model, solver, code)))
+
+        for _, code, solution, core in child_messages(work, kill_at):
+            return code, solution, core
+        return cp_model.UNKNOWN, None, []
+
     def values(self) -> np.ndarray:
-        if self._solver is None:
+        if self._solution is None:
             raise RuntimeError("values() needs a SAT check first")
-        solution = np.asarray(self._solver.response_proto.solution, dtype=np.int64)
-        return solution[self.bools.index[self.user]] > 0
+        return self._solution[self.bools.index[self.user]] > 0
 
     def core(self) -> list[int]:
         return list(self._core)
@@ -355,11 +374,9 @@ class CpSatSession(Session):
     def int_values(self) -> np.ndarray | None:
         if not len(self.user_ints):
             return None
-        if self._solver is None:
+        if self._solution is None:
             raise RuntimeError("int_values() needs a SAT check first")
-        solver = self._solver
-        return np.fromiter((solver.value(self.xs[k]) for k in self.user_ints.tolist()),
-                           dtype=np.int64, count=len(self.user_ints))
+        return self._solution[self.xs.index[self.user_ints]]
 
     def block(self, values: np.ndarray, ints: np.ndarray | None) -> None:
         if ints is None:
@@ -441,3 +458,13 @@ class CpSatSession(Session):
                     except queue.Empty:
                         pass
                 thread.join()
+
+
+def _answer(cp_model: Any, solver: Any, code: int) -> tuple[np.ndarray | None, list[int]]:
+    """What a check keeps of a finished solve: the solution (proto values by variable
+    index) when there is one, and the assumptions that sufficed for infeasibility."""
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return np.asarray(solver.response_proto.solution, dtype=np.int64), []
+    if code == cp_model.INFEASIBLE:
+        return None, list(solver.sufficient_assumptions_for_infeasibility())
+    return None, []

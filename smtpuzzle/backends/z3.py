@@ -2,6 +2,11 @@
 
 The model is handed to Z3 as SMT-LIB text built with a few joins per constraint, which Z3's
 C parser reads far faster than the same terms made one by one through the Python API.
+
+A session's first check, if its time limit is long, runs in a forked child that is killed
+if z3 overstays the limit (:func:`~smtpuzzle.backends.child.hard_deadline`). Only the first:
+z3 is incremental, and what a check in a child learns is lost to the next; before the first
+there is nothing to lose, and it is the long one (a big model's first solution).
 """
 
 from __future__ import annotations
@@ -10,12 +15,13 @@ import signal
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from smtpuzzle.backends.base import Backend, Capabilities, Session
-from smtpuzzle.backends.child import sigint_held
+from smtpuzzle.backends.child import child_messages, hard_deadline, sigint_held
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.ints import EQ, GE, LE, NE
@@ -110,6 +116,7 @@ class Z3Session(Session):
         stats.constraints = len(asserts)
         self._model: Any = None
         self._core: list[int] = []
+        self._checked = False  # a check has run here (see the module docstring)
         stats.build_time += time.perf_counter() - t0
 
     def _declare(self) -> list[str]:
@@ -144,10 +151,13 @@ class Z3Session(Session):
         for a in self._assumed:
             v = z3.Bool(f"v{abs(a)}", self.ctx)
             exprs.append(v if a > 0 else z3.Not(v, self.ctx))
+        kill_at = hard_deadline(time_limit) if not self._checked else None
+        self._checked = True
+        if kill_at is not None:
+            return self._check_in_child(exprs, kill_at)
         answer = _interruptible(self.ctx, lambda: self.solver.check(*exprs))
         if answer == z3.unsat:
-            literal = {e.sexpr(): a for e, a in zip(exprs, self._assumed, strict=True)}
-            self._core = [literal[e.sexpr()] for e in self.solver.unsat_core()]
+            self._core = self._unsat_core(exprs)
             return Status.UNSAT
         if answer != z3.sat:
             # z3 catches the first Ctrl-C of a check itself (Python's handler never runs)
@@ -157,6 +167,35 @@ class Z3Session(Session):
             return Status.UNKNOWN
         self._model = self.solver.model()
         return Status.SAT
+
+    def _unsat_core(self, exprs: list[Any]) -> list[int]:
+        literal = {e.sexpr(): a for e, a in zip(exprs, self._assumed, strict=True)}
+        return [literal[e.sexpr()] for e in self.solver.unsat_core()]
+
+    def _check_in_child(self, exprs: list[Any], kill_at: float) -> Status:
+        """The check in a forked child, killed at ``kill_at`` if still running; the child
+        sends back what the caller may ask of it (values, integer values or the core)."""
+        z3 = self.z3
+
+        def work(send: Any) -> None:
+            answer = self.solver.check(*exprs)
+            if answer == z3.sat:
+                self._model = self.solver.model()
+                send(("sat", self.values(), self.int_values()))
+            elif answer == z3.unsat:
+                send(("unsat", self._unsat_core(exprs)))
+            else:
+                send(("unknown",))
+
+        for message in child_messages(work, kill_at):  # one message, or none if killed
+            if message[0] == "sat":
+                self._model = _Answer(*message[1:])
+                return Status.SAT
+            if message[0] == "unsat":
+                self._core = message[1]
+                return Status.UNSAT
+            break
+        return Status.UNKNOWN
 
     def _declare_assumed(self) -> None:
         if self._assumed:
@@ -169,6 +208,8 @@ class Z3Session(Session):
         m = self._model
         if m is None:
             raise RuntimeError("values() needs a SAT check first")
+        if isinstance(m, _Answer):
+            return m.values
         values = np.zeros(len(self.user), dtype=bool)
         position = np.full(self.top + 1, -1, dtype=np.int64)
         position[self.user] = np.arange(len(self.user))
@@ -189,6 +230,8 @@ class Z3Session(Session):
         m = self._model
         if m is None:
             raise RuntimeError("int_values() needs a SAT check first")
+        if isinstance(m, _Answer):
+            return m.ints
         z3 = self.z3
         return np.array([m.eval(z3.Int(f"n{k}", self.ctx), model_completion=True).as_long()
                          for k in self.user_ints.tolist()], dtype=np.int64)
@@ -201,6 +244,14 @@ class Z3Session(Session):
         same += [f"(= n{k} {_num(v)})" for k, v in zip(self.user_ints.tolist(), ints.tolist(),
                                                      strict=True)]
         self._assert(lambda: [f"(not (and {' '.join(same)} true))"])
+
+
+@dataclass
+class _Answer:
+    """A model's answer as a check in a child sent it back."""
+
+    values: np.ndarray
+    ints: np.ndarray | None
 
 
 def _interruptible(ctx: Any, check: Any) -> Any:
