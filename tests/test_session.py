@@ -108,16 +108,20 @@ def test_a_sat_session_survives_its_time_limit():
         assert (s.values() != first).any()
 
 
-def test_cpsat_checks_with_long_limits_solve_in_a_child_alike(monkeypatch):
+@pytest.mark.parametrize("backend", ["cpsat", "z3"])
+def test_checks_with_long_limits_solve_in_a_child_alike(monkeypatch, backend):
     """Values, integer values, cores and optima come back from the child as from an
-    in-process solve."""
+    in-process solve. (z3: only a session's first check goes to a child.)"""
     from smtpuzzle.backends import child
 
     monkeypatch.setattr(child, "HARD_LIMIT_S", 0.0)  # every limited check in a child
     m, x = _cover()
-    with get_backend("cpsat").open(m) as s:
+    with get_backend(backend).open(m) as s:
         assert s.check([int(x[0]), int(x[3])], time_limit=30) is Status.SAT
         assert s.values().tolist() == [True, False, False, True]
+        assert s.check([int(x[0]), int(x[1])], time_limit=30) is Status.UNSAT
+        assert set(s.core()) <= {int(x[0]), int(x[1])} and s.core()
+    with get_backend(backend).open(m) as s:  # a first check that is unsat
         assert s.check([int(x[0]), int(x[1])], time_limit=30) is Status.UNSAT
         assert set(s.core()) <= {int(x[0]), int(x[1])} and s.core()
     k = Model("knapsack")
@@ -125,29 +129,7 @@ def test_cpsat_checks_with_long_limits_solve_in_a_child_alike(monkeypatch):
     n = k.int_array((), 0, 3, name="n")
     k.add((take * np.array([4, 3, 2, 5])).sum() <= 8, take.sum() == n)
     k.maximize((take * np.array([10, 7, 4, 11])).sum())
-    assert k.solve("cpsat", time_limit=30) is Status.SAT
-    assert np.asarray(take.value()).tolist() == [False, True, False, True] and n.value() == 2
-
-
-def test_a_z3_first_check_with_a_long_limit_solves_in_a_child_alike(monkeypatch):
-    from smtpuzzle.backends import child
-
-    monkeypatch.setattr(child, "HARD_LIMIT_S", 0.0)
-    m, x = _cover()
-    with get_backend("z3").open(m) as s:
-        assert s.check([int(x[0]), int(x[3])], time_limit=30) is Status.SAT  # in a child
-        assert s.values().tolist() == [True, False, False, True]
-        assert s.check([int(x[0]), int(x[1])], time_limit=30) is Status.UNSAT  # here
-        assert set(s.core()) <= {int(x[0]), int(x[1])} and s.core()
-    with get_backend("z3").open(m) as s:
-        assert s.check([int(x[0]), int(x[1])], time_limit=30) is Status.UNSAT  # in a child
-        assert set(s.core()) <= {int(x[0]), int(x[1])} and s.core()
-    k = Model("knapsack")
-    take = k.bool_array(4, name="take")
-    n = k.int_array((), 0, 3, name="n")
-    k.add((take * np.array([4, 3, 2, 5])).sum() <= 8, take.sum() == n)
-    k.maximize((take * np.array([10, 7, 4, 11])).sum())
-    assert k.solve("z3", time_limit=30) is Status.SAT
+    assert k.solve(backend, time_limit=30) is Status.SAT
     assert np.asarray(take.value()).tolist() == [False, True, False, True] and n.value() == 2
 
 
