@@ -111,10 +111,11 @@ def test_a_sat_session_survives_its_time_limit():
 @pytest.mark.parametrize("backend", ["cpsat", "z3"])
 def test_checks_with_long_limits_solve_in_a_child_alike(monkeypatch, backend):
     """Values, integer values, cores and optima come back from the child as from an
-    in-process solve. (z3: only a session's first check goes to a child.)"""
-    from smtpuzzle.backends import child
+    in-process solve."""
+    from smtpuzzle.backends import child, cpsat
 
     monkeypatch.setattr(child, "HARD_LIMIT_S", 0.0)  # every limited check in a child
+    monkeypatch.setattr(cpsat, "CHILD_MIN_SIZE", 0)  # however small the model
     m, x = _cover()
     with get_backend(backend).open(m) as s:
         assert s.check([int(x[0]), int(x[3])], time_limit=30) is Status.SAT
@@ -137,9 +138,10 @@ def test_a_cpsat_solve_that_ignores_its_limit_is_killed(monkeypatch):
     """CP-SAT's presolve can overrun its limit by minutes; the child is killed instead."""
     from ortools.sat.python import cp_model
 
-    from smtpuzzle.backends import child
+    from smtpuzzle.backends import child, cpsat
 
     monkeypatch.setattr(child, "HARD_LIMIT_S", 0.0)
+    monkeypatch.setattr(cpsat, "CHILD_MIN_SIZE", 0)
     monkeypatch.setattr(cp_model.CpSolver, "solve", lambda *a, **k: time.sleep(300))
     m, _ = _cover()
     with get_backend("cpsat").open(m) as s:
@@ -148,18 +150,28 @@ def test_a_cpsat_solve_that_ignores_its_limit_is_killed(monkeypatch):
         assert time.monotonic() - t0 < 10
 
 
-def test_a_z3_check_that_gives_up_in_a_child_is_unknown(monkeypatch):
-    """z3 answering unknown in the child (its own time limit) is unknown here, whether
-    the child's answer or its exit is seen first."""
-    from smtpuzzle.backends import child
+def test_z3_keeps_one_child_and_starts_another_after_a_kill(monkeypatch):
+    """Once a check has a long limit, every check runs in one child, which keeps what it
+    learns (and what was added since); one killed at its deadline is replaced, and the
+    answers stay right."""
+    from smtpuzzle.backends import child, z3
 
+    started = []
     monkeypatch.setattr(child, "HARD_LIMIT_S", 0.0)
-    model = load("pentomino-8x8-square").build_model()
-    for _ in range(3):
-        with get_backend("z3").open(model) as s:
-            s.solver.set("timeout", 1)  # the child keeps it: an unknown at once
-            monkeypatch.setattr(s.solver, "set", lambda *a: None)
-            assert s.check(time_limit=30) is Status.UNKNOWN
+    monkeypatch.setattr(z3, "Child", lambda serve: started.append(1) or child.Child(serve))
+    model = load("pentomino-6x10").build_model()
+    with get_backend("z3").open(model) as s:
+        assert s.check(time_limit=60) is Status.SAT
+        first = s.values()
+        s.add_clauses([s.blocking(first)])
+        assert s.check() is Status.SAT and (s.values() != first).any()  # the same child
+        assert len(started) == 1
+        # A deadline the child cannot meet: killed (its check would take seconds).
+        monkeypatch.setattr(z3, "hard_deadline", lambda limit: time.perf_counter())
+        assert s.check(time_limit=60) is Status.UNKNOWN and s._child is None
+        monkeypatch.undo()
+        assert s.check() is Status.SAT  # here again, with the blocking clause
+        assert (s.values() != first).any()
 
 
 def test_exact_cover_search_is_keyed_on_content_not_identity():

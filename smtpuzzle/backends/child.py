@@ -31,7 +31,8 @@ def hard_deadline(time_limit: float | None) -> float | None:
     in a child, or None to run it in-process. CP-SAT's presolve honours neither its own limit
     nor ``stop_search()`` (243 s under a 60 s limit), and z3 skips its own for seconds in
     some phases (19.4 s under 15 s): the solver gets the limit, and the kill comes only
-    when it overstays by more than the 10% and half a second the README promises."""
+    when it overstays by more than the 10% and half a second the README promises.
+    Limits under :data:`HARD_LIMIT_S` are the solver's own to keep."""
     if time_limit is None or time_limit < HARD_LIMIT_S:
         return None
     return time.perf_counter() + time_limit * 1.05 + 0.25
@@ -90,8 +91,8 @@ class Child:
 
     def receive(self, deadline: float | None) -> tuple | None:
         """The next message, or None when the deadline passes first."""
-        left = None if deadline is None else deadline - time.perf_counter()
-        if (left is not None and left <= 0) or not self._conn.poll(left):
+        left = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
+        if not self._conn.poll(left):  # an answer already here is taken, even if late
             return None
         try:
             message = self._conn.recv()
@@ -113,7 +114,10 @@ def _died(proc: Any) -> str:
     proc.join(1.0)
     code = proc.exitcode
     if code is not None and code < 0:
-        return f"the solver process died ({signal.Signals(-code).name})"
+        try:
+            return f"the solver process died ({signal.Signals(-code).name})"
+        except ValueError:
+            return f"the solver process died (signal {-code})"
     return "the solver process died" if code is None else \
         f"the solver process died (exit code {code})"
 

@@ -3,10 +3,12 @@
 The model is handed to Z3 as SMT-LIB text built with a few joins per constraint, which Z3's
 C parser reads far faster than the same terms made one by one through the Python API.
 
-A session's first check, if its time limit is long, runs in a forked child that is killed
-if z3 overstays the limit (:func:`~smtpuzzle.backends.child.hard_deadline`). Only the first:
-z3 is incremental, and what a check in a child learns is lost to the next; before the first
-there is nothing to lose, and it is the long one (a big model's first solution).
+z3 can overrun its time limit by seconds (it skips its cancel flag in some phases), so once a
+check has a long limit (:func:`~smtpuzzle.backends.child.hard_deadline`) the session forks a
+child holding a copy of its solver, and that check and every later one run there: z3 keeps
+what it learns from check to check, and a child that overstays a limit is killed. The next
+check then forks a new child from this process's copy, which has every assertion but none
+of the lost child's learning.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends.base import Backend, Capabilities, Session
-from smtpuzzle.backends.child import child_messages, hard_deadline, sigint_held
+from smtpuzzle.backends.child import Child, hard_deadline, sigint_held
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.ints import EQ, GE, LE, NE
@@ -116,7 +118,8 @@ class Z3Session(Session):
         stats.constraints = len(asserts)
         self._model: Any = None
         self._core: list[int] = []
-        self._checked = False  # a check has run here (see the module docstring)
+        self._child: Child | None = None  # see the module docstring
+        self._unsent: list[str] = []  # asserted here since the child's last check
         stats.build_time += time.perf_counter() - t0
 
     def _declare(self) -> list[str]:
@@ -132,7 +135,7 @@ class Z3Session(Session):
         """Assert what ``spell()`` writes, after declaring any new variables it uses."""
         lines = self._declare()
         lines += [f"(assert {a})" for a in spell()]
-        self.solver.from_string("\n".join(lines))
+        self._load("\n".join(lines))
 
     def _add_clauses(self, groups: Groups) -> None:
         self._assert(lambda: self.text.clauses(groups))
@@ -141,68 +144,101 @@ class Z3Session(Session):
         self._assert(lambda: self.text.pbs(groups, cmp, bounds))
 
     def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
-        z3 = self.z3
         self._assumed = list(assumptions)
         self._model, self._core = None, []
         self._declare_assumed()
+        kill_at = hard_deadline(time_limit)
+        if self._child is not None or kill_at is not None:
+            return self._check_in_child(time_limit, kill_at)
+        return self._check_here(time_limit, interruptible=True)
+
+    def _check_here(self, time_limit: float | None, interruptible: bool) -> Status:
+        z3 = self.z3
         self.solver.set("timeout", 2**32 - 1 if time_limit is None
                         else max(1, int(time_limit * 1000)))
         exprs = []
         for a in self._assumed:
             v = z3.Bool(f"v{abs(a)}", self.ctx)
             exprs.append(v if a > 0 else z3.Not(v, self.ctx))
-        kill_at = hard_deadline(time_limit) if not self._checked else None
-        self._checked = True
-        if kill_at is not None:
-            return self._check_in_child(exprs, kill_at)
-        answer = _interruptible(self.ctx, lambda: self.solver.check(*exprs))
+        if interruptible:
+            answer = _interruptible(self.ctx, lambda: self.solver.check(*exprs))
+        else:
+            answer = self.solver.check(*exprs)
         if answer == z3.unsat:
-            self._core = self._unsat_core(exprs)
+            literal = {e.sexpr(): a for e, a in zip(exprs, self._assumed, strict=True)}
+            self._core = [literal[e.sexpr()] for e in self.solver.unsat_core()]
             return Status.UNSAT
         if answer != z3.sat:
             # z3 catches the first Ctrl-C of a check itself (Python's handler never runs)
             # and answers unknown; its reason tells that from a time limit.
-            if self.solver.reason_unknown() == "interrupted from keyboard":
+            if interruptible and self.solver.reason_unknown() == "interrupted from keyboard":
                 raise KeyboardInterrupt
             return Status.UNKNOWN
         self._model = self.solver.model()
         return Status.SAT
 
-    def _unsat_core(self, exprs: list[Any]) -> list[int]:
-        literal = {e.sexpr(): a for e, a in zip(exprs, self._assumed, strict=True)}
-        return [literal[e.sexpr()] for e in self.solver.unsat_core()]
-
-    def _check_in_child(self, exprs: list[Any], kill_at: float) -> Status:
-        """The check in a forked child, killed at ``kill_at`` if still running; the child
-        sends back what the caller may ask of it (values, integer values or the core)."""
-        z3 = self.z3
-
-        def work(send: Any) -> None:
-            answer = self.solver.check(*exprs)
-            if answer == z3.sat:
-                self._model = self.solver.model()
-                send(("sat", self.values(), self.int_values()))
-            elif answer == z3.unsat:
-                send(("unsat", self._unsat_core(exprs)))
-            else:
-                send(("unknown",))
-
-        for message in child_messages(work, kill_at):  # one message, or none if killed
-            if message[0] == "sat":
-                self._model = _Answer(*message[1:])
-                return Status.SAT
-            if message[0] == "unsat":
-                self._core = message[1]
-                return Status.UNSAT
-            break
+    def _check_in_child(self, time_limit: float | None, kill_at: float | None) -> Status:
+        """The check in the session's child, started (forked: it holds every assertion so
+        far) if there is none, and handed what was asserted here since. The child is
+        dropped, and the answer is unknown, when it is still running at ``kill_at``."""
+        if self._child is None:
+            self._child = Child(self._serve)
+            self._unsent = []
+        texts, self._unsent = self._unsent, []
+        self._child.send(("check", texts, self._assumed, time_limit, self.top))
+        try:
+            message = self._child.receive(kill_at)
+        except BaseException:  # Ctrl-C or a failure: the child goes
+            self._drop()
+            raise
+        if message is None:
+            self._drop()
+            return Status.UNKNOWN
+        if message[0] == "sat":
+            self._model = _Answer(message[1], message[2])
+            return Status.SAT
+        if message[0] == "unsat":
+            self._core = message[1]
+            return Status.UNSAT
         return Status.UNKNOWN
+
+    def _serve(self, conn: Any) -> None:
+        """The child, a copy of this session: solve each check sent, answer with what the
+        parent may ask of it (values, integer values or the core)."""
+        self._child = None  # this copy solves here
+        while True:
+            _, texts, self._assumed, time_limit, self.top = conn.recv()
+            for text in texts:
+                self.solver.from_string(text)
+            status = self._check_here(time_limit, interruptible=False)
+            if status is Status.SAT:
+                conn.send(("sat", self.values(), self.int_values()))
+            elif status is Status.UNSAT:
+                conn.send(("unsat", self._core))
+            else:
+                conn.send(("unknown",))
+
+    def _drop(self) -> None:
+        if self._child is not None:
+            self._child.kill()
+            self._child = None
+
+    def close(self) -> None:
+        self._drop()
+        super().close()
+
+    def _load(self, text: str) -> None:
+        """Assert SMT-LIB text here, and in the child at its next check."""
+        self.solver.from_string(text)
+        if self._child is not None:
+            self._unsent.append(text)
 
     def _declare_assumed(self) -> None:
         if self._assumed:
             self.top = max(self.top, max(abs(a) for a in self._assumed))
         lines = self._declare()
         if lines:
-            self.solver.from_string("\n".join(lines))
+            self._load("\n".join(lines))
 
     def values(self) -> np.ndarray:
         m = self._model
