@@ -185,9 +185,12 @@ class Z3Session(Session):
             self._child = Child(self._serve)
             self._unsent = []
         texts, self._unsent = self._unsent, []
-        self._child.send(("check", texts, self._assumed, time_limit, self.top))
         try:
+            self._child.send(("check", texts, self._assumed, time_limit, self.top))
             message = self._child.receive(kill_at)
+        except BrokenPipeError:  # it died since the last check
+            self._drop()
+            raise RuntimeError("the solver process died") from None
         except BaseException:  # Ctrl-C or a failure: the child goes
             self._drop()
             raise
