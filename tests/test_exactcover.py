@@ -92,14 +92,18 @@ def test_a_search_resumed_from_snapshots_visits_the_same_tree(case, branching):
     """Stopped every few nodes and continued by a new search object (as in another process)
     from the snapshot alone: the same solutions, counted once, and the same nodes."""
     problem = from_model(CASES[case]().build_model())
-    whole = CoverSearch(problem, collect=True, branching=branching)
+    whole = CoverSearch(problem, collect=True, branching=branching, dead_ends=False)
     expected = {tuple(sorted(r.tolist())) for r in _drain(whole)}
-    search, found, shares = CoverSearch(problem, collect=True, branching=branching), [], []
+
+    def fresh() -> CoverSearch:
+        return CoverSearch(problem, collect=True, branching=branching, dead_ends=False)
+
+    search, found, shares = fresh(), [], []
     while not search.done:
         found += [tuple(sorted(r.tolist())) for r in search.step(37)]
         state = search.snapshot()
         shares.append(search.share_done())
-        search = CoverSearch(problem, collect=True, branching=branching)
+        search = fresh()
         search.resume(state)
     assert sorted(found) == sorted(expected) and search.count == whole.count == len(found)
     assert search.nodes == whole.nodes
@@ -122,3 +126,63 @@ def test_a_snapshot_of_another_kernel_or_problem_is_refused():
     other = CoverSearch(from_model(load("pentomino-6x10").build_model()), branching="sweep")
     with pytest.raises(ValueError, match="does not fit"):
         other.resume(sweep.snapshot())
+
+
+def untouchable_nets(k: int, size: list[int]) -> Tiling:
+    nets = piece_set("cube-nets")
+    return Tiling(Board(size), [Piece(n, nets[n]) for n in list(nets)[:k]], cover="pack",
+                  touch="none")
+
+
+def _listed(search: CoverSearch) -> set[tuple[int, ...]]:
+    found = [tuple(sorted(r.tolist())) for r in _drain(search)]
+    assert search.count == len(found) == len(set(found))
+    return set(found)
+
+
+@pytest.mark.parametrize("case", ["5 cube nets untouchable on 8x9",
+                                  "tetrominoes at most 3 each, holes"])
+def test_the_dead_end_table_keeps_every_solution_and_cuts_the_search(case):
+    model = (untouchable_nets(5, [8, 9]) if case.startswith("5 cube nets")
+             else CASES[case]()).build_model()
+    problem = from_model(model)
+    plain = CoverSearch(problem, collect=True, branching="sweep", dead_ends=False)
+    table = CoverSearch(problem, collect=True, branching="sweep")
+    assert _listed(table) == _listed(plain)
+    assert table.count == plain.count > 0 and table.nodes <= plain.nodes
+    if case.startswith("5 cube nets"):
+        assert table.count == 8376 and table.nodes * 3 < plain.nodes  # 4.4M nodes -> 0.9M
+
+
+def test_sub_problems_that_share_a_search_share_its_dead_ends_soundly():
+    """One search restarted for every sub-problem of a count (as a worker does) learns
+    across them; each sub-problem's count is still its own, and the total is right."""
+    from smtpuzzle.puzzles.tiling.counting import plan
+
+    tiling = untouchable_nets(4, [8, 8])
+    problem = from_model(tiling.build_model())
+    shared = CoverSearch(problem, branching="sweep")
+    counts = {}
+    for mode, subs in (("raw", plan(tiling, False, split=False).subproblems),
+                       ("split", plan(tiling, False, split=True).subproblems)):
+        counts[mode] = []
+        for sp in subs:
+            shared.restart(sp.forced, sp.forbidden)
+            fresh = CoverSearch(problem, branching="sweep", dead_ends=False)
+            fresh.restart(sp.forced, sp.forbidden)
+            counts[mode].append((shared.run(), fresh.run()))
+        assert all(a == b for a, b in counts[mode])
+        assert sum(a for a, _ in counts[mode]) == 40576
+    assert len(counts["split"]) > len(counts["raw"])
+
+
+def test_a_search_with_its_dead_end_table_resumed_from_snapshots_finds_every_solution():
+    problem = from_model(untouchable_nets(4, [8, 8]).build_model())
+    whole = _listed(CoverSearch(problem, collect=True, branching="sweep", dead_ends=False))
+    search, found = CoverSearch(problem, collect=True, branching="sweep"), []
+    while not search.done:
+        found += [tuple(sorted(r.tolist())) for r in search.step(20_000)]
+        state = search.snapshot()
+        search = CoverSearch(problem, collect=True, branching="sweep")
+        search.resume(state)
+    assert sorted(found) == sorted(whole) and len(found) == 40576

@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from smtpuzzle.backends.exactcover import deadends
+
 # st (int64 state array) fields
 DEPTH, FILLED, AREA_NEEDED, DESCEND, DONE, COUNT, NODES, N_SOLS = range(8)
 STATE_SIZE = 8
@@ -92,10 +94,12 @@ def _cut_off(r, occ, row_cells_start, row_cells, nbr, min_size, limit, mark, sta
 def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_group, row_size,
         row_area, group_need, group_cap, row_cells_start, row_cells, nbr, min_size, exact, row_ok,
         occ, used, stack_cell, stack_start, stack_ptr, stack_end, stack_choice, st, budget,
-        sols, collect, mark, stamp, queue):
+        sols, collect, mark, stamp, queue, dead, dead_filter, dead_info, dead_shifts, dead_free,
+        stack_count, stack_nodes):
     n_words = masks.shape[1]
     nodes = 0
     prune = min_size > 1
+    memo = dead.shape[0] > 0
     while nodes < budget:
         depth = st[DEPTH]
         if st[DESCEND] == 1:
@@ -122,6 +126,11 @@ def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_gro
                 continue  # backtrack: the top frame advances below on the next turn
             if n_cells - st[FILLED] < st[AREA_NEEDED]:
                 continue
+            if memo and n_cells - st[FILLED] >= dead_free and deadends.known(
+                    dead, dead_filter, dead_info, occ, used, dead_shifts, c):
+                continue
+            stack_count[depth] = st[COUNT]
+            stack_nodes[depth] = st[NODES] + nodes
             # The candidate list for this cell and the occupancy of its key cells: rows that
             # need an occupied key cell are never scanned.
             pattern = 0
@@ -159,6 +168,9 @@ def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_gro
             st[FILLED] -= 1
             stack_choice[f] = NONE
             st[DEPTH] = f  # the empty option is the last one: pop
+            if memo and st[COUNT] == stack_count[f] and n_cells - st[FILLED] >= dead_free:
+                deadends.remember(dead, dead_filter, dead_info, occ, used, dead_shifts, c,
+                                  st[NODES] + nodes - stack_nodes[f])
             continue
         stack_choice[f] = NONE
         end = stack_end[f]
@@ -217,5 +229,8 @@ def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_gro
             st[DESCEND] = 1
             continue
         st[DEPTH] = f
+        if memo and st[COUNT] == stack_count[f] and n_cells - st[FILLED] >= dead_free:
+            deadends.remember(dead, dead_filter, dead_info, occ, used, dead_shifts, c,
+                              st[NODES] + nodes - stack_nodes[f])
     st[NODES] += nodes
     return BUDGET

@@ -8,7 +8,7 @@ from functools import cached_property
 
 import numpy as np
 
-from smtpuzzle.backends.exactcover import kernel, mrv
+from smtpuzzle.backends.exactcover import deadends, kernel, mrv
 from smtpuzzle.backends.exactcover.problem import CoverProblem
 
 BRANCHINGS = ("auto", "sweep", "mrv")
@@ -25,11 +25,15 @@ class CoverSearch:
     where some row could not be reached that way). ``auto`` takes mrv when every cell must
     be covered and every piece has a set count, and sweep otherwise (see :func:`_mrv_pays`).
 
+    ``dead_ends``: the sweep remembers states that led to no solution and does not search
+    them twice (see :mod:`deadends`); a search resumed from a snapshot starts that memory
+    afresh, so only without it does it visit exactly the nodes of an unbroken search.
+
     The arrays that describe the problem are built once; :meth:`restart` starts a new search
     with other forced and forbidden rows (a sub-problem) without rebuilding them."""
 
     def __init__(self, problem: CoverProblem, collect: bool = False, buffer: int = 1024,
-                 branching: str = "auto") -> None:
+                 branching: str = "auto", dead_ends: bool = True) -> None:
         if branching not in BRANCHINGS:
             raise ValueError(f"unknown branching {branching!r}: one of {', '.join(BRANCHINGS)}")
         self.problem = p = problem
@@ -44,8 +48,10 @@ class CoverSearch:
             branching = "sweep"
         self.branching = branching
         self.row_ok = np.ones(p.n_rows, dtype=np.bool_)  # shared with the engine
-        engine = _Mrv if branching == "mrv" else _Sweep
-        self._engine = engine(p, incid_rows, incid_cells, self.row_ok)
+        if branching == "mrv":
+            self._engine = _Mrv(p, incid_rows, incid_cells, self.row_ok)
+        else:
+            self._engine = _Sweep(p, incid_rows, incid_cells, self.row_ok, dead_ends)
         self.collect = collect
         self.sols = np.zeros((buffer if collect else 1, n_cells + len(p.group_need) + 1),
                              dtype=np.int64)
@@ -179,10 +185,10 @@ class _Sweep:
     """State and arguments of the sweep kernel."""
 
     STATE = ("occ", "used", "stack_cell", "stack_start", "stack_ptr", "stack_end",
-             "stack_choice", "st")
+             "stack_choice", "stack_count", "stack_nodes", "st")
 
     def __init__(self, p: CoverProblem, incid_rows: np.ndarray, incid_cells: np.ndarray,
-                 row_ok: np.ndarray) -> None:
+                 row_ok: np.ndarray, dead_ends: bool) -> None:
         self.problem = p
         n_cells = len(p.cells)
         n_words = max(1, (n_cells + 63) // 64)
@@ -210,6 +216,7 @@ class _Sweep:
                       row_size, row_area, p.group_need.astype(np.int64),
                       p.group_cap.astype(np.int64), row_cells_start, row_cells, nbr, min_size,
                       graph_exact, row_ok)
+        self._row_ok = row_ok
         self.occ = np.zeros(n_words, dtype=np.uint64)
         self.used = np.zeros(n_groups, dtype=np.int64)
         self.stack_cell = np.zeros(n_cells + 1, dtype=np.int64)
@@ -217,7 +224,10 @@ class _Sweep:
         self.stack_ptr = np.zeros(n_cells + 1, dtype=np.int64)
         self.stack_end = np.zeros(n_cells + 1, dtype=np.int64)
         self.stack_choice = np.full(n_cells + 1, kernel.NONE, dtype=np.int64)
+        self.stack_count = np.zeros(n_cells + 1, dtype=np.int64)  # solutions when entered
+        self.stack_nodes = np.zeros(n_cells + 1, dtype=np.int64)  # nodes when entered
         self.st = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
+        self._dead = deadends.DeadEndTable(n_words, n_cells, p.group_cap, dead_ends)
         self._mark = np.zeros(n_cells, dtype=np.int64)
         self._stamp = np.zeros(1, dtype=np.int64)
         self._queue = np.zeros(n_cells + 1, dtype=np.int64)
@@ -244,11 +254,20 @@ class _Sweep:
         self.st[kernel.AREA_NEEDED] = int((short * self._group_area).sum())
         if not possible:
             self.st[kernel.DONE] = 1
+        # Rows that clash with the forced ones, or whose piece the forced ones use up, fit in
+        # no state of this search: whether they are allowed changes nothing below any node,
+        # so sub-problems that differ only in such rows share what the table has learnt.
+        excluded = np.flatnonzero(~self._row_ok)
+        g = p.row_group[excluded]
+        full = np.zeros(len(excluded), dtype=bool)
+        full[g >= 0] = self.used[g[g >= 0]] >= p.group_cap[g[g >= 0]]
+        self._dead.enter(excluded[~(masks[excluded] & self.occ).any(axis=1) & ~full])
 
     def run(self, budget: int, sols: np.ndarray, collect: bool) -> None:
         kernel.run(*self._args, self.occ, self.used, self.stack_cell, self.stack_start,
                    self.stack_ptr, self.stack_end, self.stack_choice, self.st, budget, sols,
-                   collect, self._mark, self._stamp, self._queue)
+                   collect, self._mark, self._stamp, self._queue, *self._dead.args,
+                   self.stack_count, self.stack_nodes)
 
     def level_progress(self) -> tuple[np.ndarray, np.ndarray]:
         """Per open level: candidates finished before the current one, and candidates."""
