@@ -9,6 +9,7 @@ ends get in the same time.
     python bench/count.py scale [--long]                issue 24's targets (--long: 9x16)
     python bench/count.py split                         nodes: sweep-order vs mrv split
     python bench/count.py estimate                      estimated share done vs nodes done
+    python bench/count.py deadends [--models ...]       the sweep's dead-end table off / on
 
 Everything runs in one process (workers aside), interleaved, and prints Markdown tables.
 xcover is optional (pip install xcover); its JIT warm-up is run once before timing.
@@ -192,10 +193,36 @@ def estimate() -> None:
             print(f"| {name} | {branching} | {', '.join(points)} |", flush=True)
 
 
+def deadends(models: list[str]) -> None:
+    """The dead-end table of the sweep, off and on, in one process: every sub-problem of a
+    distinct count searched in turn (as one worker would), and frames stage 1 listed."""
+    from smtpuzzle.backends.exactcover import deadends as table
+    from smtpuzzle.library import load_frames
+    from smtpuzzle.puzzles.frames.sets import enumerate_sets
+    from smtpuzzle.puzzles.tiling.counting import plan
+
+    print("| model | job | table | nodes | result | time s |")
+    print("| --- | --- | --- | ---: | ---: | ---: |")
+    for name in models:
+        for on in (False, True):
+            table.ENABLED = on
+            t0 = time.perf_counter()
+            if name.startswith(("hexomino", "pentahex", "heptomino")):
+                sets = enumerate_sets(load_frames(name), cache=False)
+                job, nodes, result = "frames stage 1", "", f"{len(sets.sets)} sets"
+            else:
+                t = load(name)
+                n, secs = _search_all(t.build_model(), plan(t, True).subproblems)
+                job, nodes, result = "distinct count", f"{n:,}", ""
+            print(f"| {name} | {job} | {'on' if on else 'off'} | {nodes} | {result} | "
+                  f"{time.perf_counter() - t0:.1f} |", flush=True)
+    table.ENABLED = True
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=["engines", "targets", "backends", "touch", "scale",
-                                     "split", "estimate"])
+                                     "split", "estimate", "deadends"])
     ap.add_argument("--models", nargs="*", help="model names, or all (every oracle); default: "
                     "a few per command")
     ap.add_argument("--workers", type=int, default=2)
@@ -216,6 +243,8 @@ def main() -> None:
         split()
     elif args.what == "estimate":
         estimate()
+    elif args.what == "deadends":
+        deadends(models or ["hexomino-6x6x6", "untouchable-11-12x12"])
     else:
         backends(args.time_limit, models or BACKEND_MODELS)
 

@@ -12,7 +12,9 @@ Only dead ends are remembered, so listing solutions stays exact, and the whole k
 so a lookup never confuses two states. The table is a cache: two entries per bucket, the one
 with the smaller subtree is replaced. A lookup misses far more often than it hits, so a bit
 per hash value, small enough to stay in the processor's cache, answers most misses without
-reading the table.
+reading the table. Where states rarely repeat (frames stage 1: one lookup in 50,000 hits),
+lookups cost more than they save: after a window of lookups with too few hits the table is
+turned off for the problem.
 
 Entries carry the epoch of the rows they were found under: the rows a sub-problem forbids
 that could still fit somewhere (forced rows are in the occupancy). Sub-problems that differ
@@ -28,9 +30,12 @@ import hashlib
 import numpy as np
 from numba import njit
 
+ENABLED = True  # read when a search is built: bench/count.py deadends compares both ways
 BUCKET_BITS = 20  # buckets of two entries: 2^21 entries, 80 MB on a board of 169 cells
 FILTER_BITS = 24  # a bit per hash value (2 MB): most lookups end there, in the cache
-FILTER_RESET = 1 << 22  # entries written before the filter is cleared (1 bit in 5 set)
+FILTER_RESET = 1 << 22  # entries written before the filter is set afresh from the table
+WINDOW = 1 << 20  # lookups after which the hit rate is judged
+MIN_HIT_RATE = 1e-3  # below it, over a window, the table is turned off for this problem
 MIN_NODES = 8  # subtrees smaller than this are searched again rather than remembered
 FREE_SHARE = 0.3  # states with fewer free cells than this share are too deep to pay
 CELL_BITS = 16  # the branching cell's bits in the packed word (boards below 65,536 cells)
@@ -46,13 +51,16 @@ class DeadEndTable:
                  usable: bool = True) -> None:
         bits = np.array([max(int(c), 0).bit_length() for c in group_cap], dtype=np.int64)
         shifts = CELL_BITS + np.concatenate([[0], np.cumsum(bits)[:-1]]).astype(np.int64)
-        usable = usable and n_cells < 1 << CELL_BITS and CELL_BITS + int(bits.sum()) <= 63
+        usable = (ENABLED and usable and n_cells < 1 << CELL_BITS
+                  and CELL_BITS + int(bits.sum()) <= 63)
         n_entries = 2 << BUCKET_BITS if usable else 0
         # np.zeros maps pages lazily: memory is only taken as entries are written
         table = np.zeros((n_entries, n_words + 2), dtype=np.uint64)
         filt = np.zeros(1 << (FILTER_BITS - 6) if usable else 1, dtype=np.uint64)
-        self.info = np.zeros(2, dtype=np.int64)  # the epoch; entries since the filter was cleared
-        self.args = (table, filt, self.info, shifts, int(np.ceil(FREE_SHARE * n_cells)))
+        # the epoch; entries since the filter was set; lookups and hits in this window; off
+        self.info = np.zeros(5, dtype=np.int64)
+        self.shifts = shifts if usable else np.zeros_like(shifts)
+        self.args = (table, filt, self.info, self.shifts, int(np.ceil(FREE_SHARE * n_cells)))
         self._epochs: dict[bytes, int] = {}
 
     def enter(self, excluded_rows: np.ndarray) -> None:
@@ -63,13 +71,16 @@ class DeadEndTable:
         self.info[0] = self._epochs.setdefault(sig, len(self._epochs) + 1)
 
 
+def used_key(used: np.ndarray, shifts: np.ndarray) -> int:
+    """The use counts packed as the kernel keeps them (it adds and takes away 1 << shift as
+    rows are placed and lifted, rather than packing the counts at every node)."""
+    return int((used.astype(np.int64) << shifts[:len(used)]).sum())
+
+
 @njit(cache=True, nogil=True, inline="always")
-def packed(used, shifts, c):
+def _packed(used_key, c):
     """The branching cell and the use counts in one word, plus one (zero marks a free slot)."""
-    v = np.uint64(c)
-    for g in range(used.shape[0]):
-        v |= np.uint64(used[g]) << np.uint64(shifts[g])
-    return v + np.uint64(1)
+    return (np.uint64(used_key) | np.uint64(c)) + np.uint64(1)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -105,29 +116,48 @@ def _matches(table, e, occ, key, epoch):
 
 
 @njit(cache=True, nogil=True)
-def known(table, filt, info, occ, used, shifts, c):
+def _rebuild_filter(table, filt):
+    filt[:] = 0
+    n = table.shape[1] - 2
+    for e in range(table.shape[0]):
+        if table[e, n] != 0:
+            h = _hash(table[e, :n], table[e, n], table[e, n + 1] >> np.uint64(SIZE_BITS))
+            w, bit = _filter_bit(filt, h)
+            filt[w] |= bit
+
+
+@njit(cache=True, nogil=True)
+def known(table, filt, info, occ, used_key, c):
     """Whether this state is in the table as a dead end."""
     epoch = info[0]
-    key = packed(used, shifts, c)
+    key = _packed(used_key, c)
     h = _hash(occ, key, epoch)
+    info[2] += 1
+    if info[2] >= WINDOW:
+        if info[3] < MIN_HIT_RATE * info[2]:
+            info[4] = 1  # lookups cost more than the few subtrees they save
+        info[2] = info[3] = 0
     w, bit = _filter_bit(filt, h)
     if not filt[w] & bit:
         return False
     b = _bucket(table, h)
-    return _matches(table, b, occ, key, epoch) or _matches(table, b + 1, occ, key, epoch)
+    if _matches(table, b, occ, key, epoch) or _matches(table, b + 1, occ, key, epoch):
+        info[3] += 1
+        return True
+    return False
 
 
 @njit(cache=True, nogil=True)
-def remember(table, filt, info, occ, used, shifts, c, nodes):
+def remember(table, filt, info, occ, used_key, c, nodes):
     """Note this state as a dead end whose subtree took ``nodes`` nodes."""
     if nodes < MIN_NODES:
         return
     epoch = info[0]
-    key = packed(used, shifts, c)
+    key = _packed(used_key, c)
     h = _hash(occ, key, epoch)
     info[1] += 1
-    if info[1] > FILTER_RESET:  # too many bits set to tell misses apart: start it again
-        filt[:] = 0
+    if info[1] > FILTER_RESET:  # bits of replaced entries pile up: set the live ones only
+        _rebuild_filter(table, filt)
         info[1] = 0
     w, bit = _filter_bit(filt, h)
     filt[w] |= bit

@@ -18,8 +18,8 @@ from numba import njit
 from smtpuzzle.backends.exactcover import deadends
 
 # st (int64 state array) fields
-DEPTH, FILLED, AREA_NEEDED, DESCEND, DONE, COUNT, NODES, N_SOLS = range(8)
-STATE_SIZE = 8
+DEPTH, FILLED, AREA_NEEDED, DESCEND, DONE, COUNT, NODES, N_SOLS, USED_KEY = range(9)
+STATE_SIZE = 9
 EMPTY = -2  # stack_choice: the cell was left empty
 NONE = -1  # stack_choice: nothing chosen yet
 
@@ -50,56 +50,51 @@ def needs_met(used, group_need):
 
 
 @njit(cache=True, nogil=True)
-def _cut_off(r, occ, row_cells_start, row_cells, nbr, min_size, limit, mark, stamp, queue):
+def _cut_off(r, occ, border_start, border, nbr, min_size, limit, mark, stamp, queue):
     """Cells in the empty regions smaller than min_size that placing row r (already in occ)
-    cut off: no row fits there, so they stay empty. Stops counting once above ``limit``."""
+    cut off: no row fits there, so they stay empty. Stops counting once above ``limit``.
+    ``border`` lists, per row, the cells next to it where a region can be cut off."""
     base = stamp[0]  # marks above base were made by this call's fills
-    last = row_cells[row_cells_start[r + 1] - 1]  # cells are listed in sweep order
     total = 0
-    for i in range(row_cells_start[r], row_cells_start[r + 1]):
-        x = row_cells[i]
-        for j in range(nbr.shape[1]):
-            y = nbr[x, j]
-            # Pockets form behind the sweep's frontier: cells past the piece's last cell are
-            # almost always in the open part of the board, and skipping a test is sound.
-            if y < 0 or y > last or mark[y] > base or (
-                    occ[y >> 6] >> np.uint64(y & 63)) & np.uint64(1):
-                continue
-            # bounded flood fill from y over empty cells
-            stamp[0] += 1
-            s = stamp[0]
-            mark[y] = s
-            queue[0] = y
-            head, tail = 0, 1
-            while head < tail and tail < min_size:
-                z = queue[head]
-                head += 1
-                for k in range(nbr.shape[1]):
-                    w = nbr[z, k]
-                    if w >= 0 and mark[w] != s and not (
-                            (occ[w >> 6] >> np.uint64(w & 63)) & np.uint64(1)):
-                        mark[w] = s
-                        queue[tail] = w
-                        tail += 1
-                        if tail >= min_size:
-                            break
-            if tail < min_size:
-                total += tail
-                if total > limit:
-                    return total
+    for i in range(border_start[r], border_start[r + 1]):
+        y = border[i]
+        if mark[y] > base or (occ[y >> 6] >> np.uint64(y & 63)) & np.uint64(1):
+            continue
+        # bounded flood fill from y over empty cells
+        stamp[0] += 1
+        s = stamp[0]
+        mark[y] = s
+        queue[0] = y
+        head, tail = 0, 1
+        while head < tail and tail < min_size:
+            z = queue[head]
+            head += 1
+            for k in range(nbr.shape[1]):
+                w = nbr[z, k]
+                if w >= 0 and mark[w] != s and not (
+                        (occ[w >> 6] >> np.uint64(w & 63)) & np.uint64(1)):
+                    mark[w] = s
+                    queue[tail] = w
+                    tail += 1
+                    if tail >= min_size:
+                        break
+        if tail < min_size:
+            total += tail
+            if total > limit:
+                return total
     return total
 
 
 @njit(cache=True, nogil=True)
 def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_group, row_size,
-        row_area, group_need, group_cap, row_cells_start, row_cells, nbr, min_size, exact, row_ok,
+        row_area, group_need, group_cap, border_start, border, nbr, min_size, exact, row_ok,
         occ, used, stack_cell, stack_start, stack_ptr, stack_end, stack_choice, st, budget,
         sols, collect, mark, stamp, queue, dead, dead_filter, dead_info, dead_shifts, dead_free,
         stack_count, stack_nodes):
     n_words = masks.shape[1]
     nodes = 0
     prune = min_size > 1
-    memo = dead.shape[0] > 0
+    memo = dead.shape[0] > 0 and dead_info[4] == 0
     while nodes < budget:
         depth = st[DEPTH]
         if st[DESCEND] == 1:
@@ -126,9 +121,10 @@ def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_gro
                 continue  # backtrack: the top frame advances below on the next turn
             if n_cells - st[FILLED] < st[AREA_NEEDED]:
                 continue
-            if memo and n_cells - st[FILLED] >= dead_free and deadends.known(
-                    dead, dead_filter, dead_info, occ, used, dead_shifts, c):
-                continue
+            if memo and n_cells - st[FILLED] >= dead_free:
+                if deadends.known(dead, dead_filter, dead_info, occ, st[USED_KEY], c):
+                    continue
+                memo = dead_info[4] == 0
             stack_count[depth] = st[COUNT]
             stack_nodes[depth] = st[NODES] + nodes
             # The candidate list for this cell and the occupancy of its key cells: rows that
@@ -160,6 +156,7 @@ def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_gro
             g = row_group[r]
             if g >= 0:
                 used[g] -= 1
+                st[USED_KEY] -= 1 << dead_shifts[g]
                 if used[g] < group_need[g]:
                     st[AREA_NEEDED] += row_area[r]
             st[FILLED] -= row_size[r]
@@ -169,7 +166,7 @@ def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_gro
             stack_choice[f] = NONE
             st[DEPTH] = f  # the empty option is the last one: pop
             if memo and st[COUNT] == stack_count[f] and n_cells - st[FILLED] >= dead_free:
-                deadends.remember(dead, dead_filter, dead_info, occ, used, dead_shifts, c,
+                deadends.remember(dead, dead_filter, dead_info, occ, st[USED_KEY], c,
                                   st[NODES] + nodes - stack_nodes[f])
             continue
         stack_choice[f] = NONE
@@ -200,7 +197,7 @@ def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_gro
                         spare = 0
                     for w in range(n_words):
                         occ[w] |= masks[r, w]
-                    lost = _cut_off(r, occ, row_cells_start, row_cells, nbr, min_size, spare,
+                    lost = _cut_off(r, occ, border_start, border, nbr, min_size, spare,
                                     mark, stamp, queue)
                     for w in range(n_words):
                         occ[w] ^= masks[r, w]
@@ -217,6 +214,7 @@ def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_gro
                 if used[g] < group_need[g]:
                     st[AREA_NEEDED] -= row_area[chosen]
                 used[g] += 1
+                st[USED_KEY] += 1 << dead_shifts[g]
             st[FILLED] += row_size[chosen]
             stack_choice[f] = chosen
             st[DESCEND] = 1
@@ -230,7 +228,7 @@ def run(n_cells, primary, keys, list_start, list_rows, list_skip, masks, row_gro
             continue
         st[DEPTH] = f
         if memo and st[COUNT] == stack_count[f] and n_cells - st[FILLED] >= dead_free:
-            deadends.remember(dead, dead_filter, dead_info, occ, used, dead_shifts, c,
+            deadends.remember(dead, dead_filter, dead_info, occ, st[USED_KEY], c,
                               st[NODES] + nodes - stack_nodes[f])
     st[NODES] += nodes
     return BUDGET

@@ -214,7 +214,8 @@ class _Sweep:
         self._args = (n_cells, p.primary.astype(np.bool_), keys, list_start, list_rows,
                       list_skip, masks, p.row_group.astype(np.int64),
                       row_size, row_area, p.group_need.astype(np.int64),
-                      p.group_cap.astype(np.int64), row_cells_start, row_cells, nbr, min_size,
+                      p.group_cap.astype(np.int64),
+                      *_borders(row_cells_start, row_cells, nbr, min_size), nbr, min_size,
                       graph_exact, row_ok)
         self._row_ok = row_ok
         self.occ = np.zeros(n_words, dtype=np.uint64)
@@ -252,6 +253,7 @@ class _Sweep:
             self.st[kernel.FILLED] += self._row_size[r]
         short = np.maximum(np.maximum(p.group_need, 0) - self.used, 0)
         self.st[kernel.AREA_NEEDED] = int((short * self._group_area).sum())
+        self.st[kernel.USED_KEY] = deadends.used_key(self.used, self._dead.shifts)
         if not possible:
             self.st[kernel.DONE] = 1
         # Rows that clash with the forced ones, or whose piece the forced ones use up, fit in
@@ -388,6 +390,36 @@ def _neighbours(p: CoverProblem, n_cells: int, incid_rows: np.ndarray,
     in_graph = deg > 0
     graph_size = np.bincount(incid_rows[in_graph[incid_cells]], minlength=p.n_rows)
     return nbr, int(graph_size.min()), bool(p.primary[in_graph].all())
+
+
+def _borders(row_cells_start: np.ndarray, row_cells: np.ndarray, nbr: np.ndarray,
+             min_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the cells next to it (not in it, not past its last cell in sweep order)
+    from which the dead-region test floods, in the order it used to meet them; flat with
+    starts. Pockets form behind the sweep's frontier: cells past the row's last cell are
+    almost always in the open part of the board, and skipping a test is sound."""
+    n_rows = len(row_cells_start) - 1
+    if min_size <= 1 or n_rows == 0:
+        return np.zeros(n_rows + 1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    n_cells = len(nbr)
+    size = np.diff(row_cells_start)
+    owner = np.repeat(np.arange(n_rows), size)
+    last = row_cells[row_cells_start[1:] - 1]  # rows list their cells in sweep order
+    pair_row = np.repeat(owner, nbr.shape[1])
+    y = nbr[row_cells].ravel()
+    keep = (y >= 0) & (y <= last[pair_row])
+    pair_row, y = pair_row[keep], y[keep]
+    code = pair_row * n_cells + y
+    keep = ~np.isin(code, owner * n_cells + row_cells)
+    code = code[keep]
+    # first occurrence of each (row, cell), in the order met
+    _, first = np.unique(code, return_index=True)
+    first = np.sort(first)
+    code = code[first]
+    rows, cells = code // n_cells, code % n_cells
+    starts = np.zeros(n_rows + 1, dtype=np.int64)
+    starts[1:] = np.cumsum(np.bincount(rows, minlength=n_rows))
+    return starts, cells.astype(np.int64)
 
 
 KEY_CELLS = 6  # cells per bucket whose occupancy selects the candidate list (2^6 lists)
