@@ -259,7 +259,7 @@ def long_subproblems(monkeypatch):
 def test_a_count_cut_often_resumes_inside_its_sub_problems(tmp_path, long_subproblems):
     """Cut by short time limits again and again, with 1 or 2 workers in turn: each run goes
     on from the search states in the checkpoint, and the count comes out right."""
-    t, path = load("pentomino-6x10"), tmp_path / "count.json"
+    t, path = load("pentomino-8x8-square"), tmp_path / "count.json"
     shares: dict[str, float] = {}
     mid_subproblem = False
     for run in range(200):
@@ -273,7 +273,7 @@ def test_a_count_cut_often_resumes_inside_its_sub_problems(tmp_path, long_subpro
             shares[i] = part["share"]
             mid_subproblem |= part["count"] > 0
         assert r.count == saved["count_so_far"] and 0 < r.share < 1
-    assert r.complete and r.count == 9356 and run >= 2
+    assert r.complete and r.count == 129168 and run >= 2
     assert mid_subproblem  # some run stopped inside a sub-problem with solutions found
 
 
