@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 ENABLED = True  # read when a search is built: bench/count.py deadends compares both ways
-BUCKET_BITS = 20  # buckets of two entries: 2^21 entries, 80 MB on a board of 169 cells
+BUCKET_BITS = 21  # buckets of two entries: 2^22 entries, 160 MB on a board of 169 cells
 FILTER_BITS = 24  # a bit per hash value (2 MB): most lookups end there, in the cache
 FILTER_RESET = 1 << 22  # entries written before the filter is set afresh from the table
 WINDOW = 1 << 20  # lookups after which the hit rate is judged

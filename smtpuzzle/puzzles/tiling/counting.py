@@ -17,6 +17,7 @@ import json
 import os
 import time
 import zlib
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -418,10 +419,15 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     try:
         report()
         if workers > 1 or ray:
+            # Locally, a worker gets one task at a time, and a sub-problem's next slice goes
+            # before the others: the worker that just searched it takes it on, with what its
+            # dead-end table learnt (bench/RESULTS.md). Ray gets everything at once.
+            waiting = deque((i, running[i].state if i in running else None) for i in todo)
+            limit = len(waiting) if ray else workers
             with task_pool(_work, (model, count_plan, backend, solver), workers, ray) as tasks:
-                tasks.map([(i, running[i].state if i in running else None) for i in todo],
-                          deadline)
-                while tasks.pending:
+                while waiting or tasks.pending:
+                    while waiting and tasks.pending < limit:
+                        tasks.submit(waiting.popleft(), deadline)
                     # workers stop at the deadline and send their states back: wait for them
                     left = None if deadline is None else _left(deadline) + GRACE_S
                     try:
@@ -429,7 +435,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
                     except TaskTimeout:
                         break
                     if take(i, part):
-                        tasks.submit((i, part.state), deadline)
+                        waiting.appendleft((i, part.state))
                 if ray:
                     ray_nodes, ray_reruns = len(tasks.nodes), tasks.reruns
         else:
