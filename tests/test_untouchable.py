@@ -73,8 +73,8 @@ def test_untouchable_models_load_with_the_cube_nets():
 @pytest.mark.parametrize("size,solutions", [("12x12", 7), ("11x13", 33), ("9x16", 174),
                                             ("8x18", 15), ("6x24", 8)])
 def test_untouchable_11_published_counts(size, solutions):
-    # 8 minutes (12x12) to over half an hour (8x18) each with 2 workers (bench/RESULTS.md):
-    # on request only.
+    # About a minute (12x12) to half an hour or more (8x18, 9x16) each with 2 workers
+    # (bench/RESULTS.md): on request only.
     r = count(load(f"untouchable-11-{size}"), distinct=True, workers=2)
     assert r.complete and r.count == solutions
 
