@@ -69,12 +69,12 @@ def test_untouchable_models_load_with_the_cube_nets():
         assert t.touch == "none" and t.cover == "pack" and len(t.pieces) == 11
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("size,solutions", [("12x12", 7), ("11x13", 33), ("9x16", 174),
-                                            ("8x18", 15), ("6x24", 8)])
+@pytest.mark.parametrize("size,solutions", [
+    ("6x24", 8),  # 16 s with 2 workers: the one run by default
+    *[pytest.param(size, n, marks=pytest.mark.slow)
+      for size, n in [("12x12", 7), ("11x13", 33), ("9x16", 174), ("8x18", 15)]]])
 def test_untouchable_11_published_counts(size, solutions):
-    # About a minute (12x12) to half an hour or more (8x18, 9x16) each with 2 workers
-    # (bench/RESULTS.md): on request only.
+    # 1 to 8 minutes each with 2 workers for the slow ones (bench/RESULTS.md).
     r = count(load(f"untouchable-11-{size}"), distinct=True, workers=2)
     assert r.complete and r.count == solutions
 
