@@ -50,7 +50,7 @@ class DeadEndTable:
     def __init__(self, n_words: int, n_cells: int, group_cap: np.ndarray,
                  usable: bool = True) -> None:
         bits = np.array([max(int(c), 0).bit_length() for c in group_cap], dtype=np.int64)
-        shifts = CELL_BITS + np.concatenate([[0], np.cumsum(bits)[:-1]]).astype(np.int64)
+        shifts = CELL_BITS + np.cumsum(bits) - bits  # each piece's count above the cell
         usable = (ENABLED and usable and n_cells < 1 << CELL_BITS
                   and CELL_BITS + int(bits.sum()) <= 63)
         n_entries = 2 << BUCKET_BITS if usable else 0
@@ -63,6 +63,11 @@ class DeadEndTable:
         self.args = (table, filt, self.info, self.shifts, int(np.ceil(FREE_SHARE * n_cells)))
         self._epochs: dict[bytes, int] = {}
 
+    @property
+    def active(self) -> bool:
+        """Whether the kernel uses the table: it is usable and has not turned itself off."""
+        return len(self.args[0]) > 0 and self.info[4] == 0
+
     def enter(self, excluded_rows: np.ndarray) -> None:
         """Search with these rows forbidden from now on (ones that could fit somewhere):
         entries found under other rows no longer hold; the ones found under these rows
@@ -74,7 +79,7 @@ class DeadEndTable:
 def used_key(used: np.ndarray, shifts: np.ndarray) -> int:
     """The use counts packed as the kernel keeps them (it adds and takes away 1 << shift as
     rows are placed and lifted, rather than packing the counts at every node)."""
-    return int((used.astype(np.int64) << shifts[:len(used)]).sum())
+    return int((used.astype(np.int64) << shifts).sum())
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -256,14 +256,16 @@ class _Sweep:
         self.st[kernel.USED_KEY] = deadends.used_key(self.used, self._dead.shifts)
         if not possible:
             self.st[kernel.DONE] = 1
-        # Rows that clash with the forced ones, or whose piece the forced ones use up, fit in
-        # no state of this search: whether they are allowed changes nothing below any node,
-        # so sub-problems that differ only in such rows share what the table has learnt.
-        excluded = np.flatnonzero(~self._row_ok)
-        g = p.row_group[excluded]
-        full = np.zeros(len(excluded), dtype=bool)
-        full[g >= 0] = self.used[g[g >= 0]] >= p.group_cap[g[g >= 0]]
-        self._dead.enter(excluded[~(masks[excluded] & self.occ).any(axis=1) & ~full])
+        if self._dead.active:
+            # Rows that clash with the forced ones, or whose piece the forced ones use up,
+            # fit in no state of this search: whether they are allowed changes nothing below
+            # any node, so sub-problems that differ only in such rows share what the table
+            # has learnt.
+            excluded = np.flatnonzero(~self._row_ok)
+            g = p.row_group[excluded]
+            full = np.zeros(len(excluded), dtype=bool)
+            full[g >= 0] = self.used[g[g >= 0]] >= p.group_cap[g[g >= 0]]
+            self._dead.enter(excluded[~(masks[excluded] & self.occ).any(axis=1) & ~full])
 
     def run(self, budget: int, sols: np.ndarray, collect: bool) -> None:
         kernel.run(*self._args, self.occ, self.used, self.stack_cell, self.stack_start,
