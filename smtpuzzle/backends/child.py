@@ -13,6 +13,7 @@ import ctypes
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -137,12 +138,36 @@ def _serve(serve: Callable[[Any], None], conn: Any) -> None:
 
 @contextmanager
 def sigint_held() -> Iterator[None]:
-    """Hold Ctrl-C back while processes are forked or compiled modules are imported: one
-    that lands inside fork() is swallowed by CPython's at-fork hooks, and one inside a
-    compiled module's initialisation fails the import (``ImportError: initialization
-    failed`` from OR-Tools). It is raised when the block ends, where the caller can handle
-    it; children call :func:`ignore_sigint`."""
+    """Hold Ctrl-C back while processes are forked, compiled modules are imported or z3
+    objects come and go: one that lands inside fork() is swallowed by CPython's at-fork
+    hooks, one inside a compiled module's initialisation fails the import (``ImportError:
+    initialization failed`` from OR-Tools), and one raised in a z3 object's ``__del__`` is
+    only printed while the search goes on (seen in CI). A Ctrl-C held back is raised as
+    KeyboardInterrupt when the block ends, from here rather than from wherever Python's
+    handler would next run; an outer block that already holds it keeps it pending.
+    Children call :func:`ignore_sigint`."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # Python runs signal handlers in the main thread only
+        return
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        caught = (signal.SIGINT not in held
+                  and signal.sigtimedwait({signal.SIGINT}, 0) is not None)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    if caught:
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def sigint_let_through() -> Iterator[None]:
+    """Inside :func:`sigint_held`, let Ctrl-C reach the handlers for the block (a solver's
+    check that stops on its own interrupt)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
         yield
     finally:

@@ -13,6 +13,7 @@ of the lost child's learning.
 
 from __future__ import annotations
 
+import functools
 import signal
 import threading
 import time
@@ -23,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends.base import Backend, Capabilities, Session
-from smtpuzzle.backends.child import Child, hard_deadline, sigint_held
+from smtpuzzle.backends.child import Child, hard_deadline, sigint_held, sigint_let_through
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.ints import EQ, GE, LE, NE
@@ -56,6 +57,18 @@ class Z3Backend(Backend):
 
     def _open(self, model: Model, stats: Stats) -> Z3Session:
         return Z3Session(self.kind, model, stats)
+
+
+def _held(method: Any) -> Any:
+    """A session method that makes and drops z3 objects, with Ctrl-C held back until it
+    ends (see :func:`~smtpuzzle.backends.child.sigint_held`)."""
+
+    @functools.wraps(method)
+    def held(*args: Any, **kwargs: Any) -> Any:
+        with sigint_held():
+            return method(*args, **kwargs)
+
+    return held
 
 
 class Z3Session(Session):
@@ -131,6 +144,7 @@ class Z3Session(Session):
         self._declared = self.top
         return lines
 
+    @_held
     def _assert(self, spell: Any) -> None:
         """Assert what ``spell()`` writes, after declaring any new variables it uses."""
         lines = self._declare()
@@ -143,6 +157,7 @@ class Z3Session(Session):
     def _add_cardinality(self, groups: Groups, cmp: Cmp, bounds: np.ndarray) -> None:
         self._assert(lambda: self.text.pbs(groups, cmp, bounds))
 
+    @_held
     def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
         self._assumed = list(assumptions)
         self._model, self._core = None, []
@@ -186,8 +201,9 @@ class Z3Session(Session):
             self._unsent = []
         texts, self._unsent = self._unsent, []
         try:
-            self._child.send(("check", texts, self._assumed, time_limit, self.top))
-            message = self._child.receive(kill_at)
+            with sigint_let_through():
+                self._child.send(("check", texts, self._assumed, time_limit, self.top))
+                message = self._child.receive(kill_at)
         except BrokenPipeError:  # it died since the last check
             self._drop()
             raise RuntimeError("the solver process died") from None
@@ -243,6 +259,7 @@ class Z3Session(Session):
         if lines:
             self._load("\n".join(lines))
 
+    @_held
     def values(self) -> np.ndarray:
         m = self._model
         if m is None:
@@ -263,6 +280,7 @@ class Z3Session(Session):
     def core(self) -> list[int]:
         return list(self._core)
 
+    @_held
     def int_values(self) -> np.ndarray | None:
         if not len(self.user_ints):
             return None
@@ -275,6 +293,7 @@ class Z3Session(Session):
         return np.array([m.eval(z3.Int(f"n{k}", self.ctx), model_completion=True).as_long()
                          for k in self.user_ints.tolist()], dtype=np.int64)
 
+    @_held
     def block(self, values: np.ndarray, ints: np.ndarray | None) -> None:
         if ints is None:
             super().block(values, ints)
@@ -294,11 +313,15 @@ class _Answer:
 
 
 def _interruptible(ctx: Any, check: Any) -> Any:
-    """Run ``check`` so that Ctrl-C stops z3 and raises KeyboardInterrupt here. Raising
-    from the signal handler could land in a z3 object's __del__, where Python only prints
-    the exception and the search goes on: the handler interrupts z3 instead."""
+    """Run ``check`` so that Ctrl-C stops z3 and raises KeyboardInterrupt here. The session
+    holds Ctrl-C back around everything else that touches z3 objects (:func:`_held`); here
+    the handler interrupts z3 instead of raising, which could land in a z3 object's
+    ``__del__``."""
     if threading.current_thread() is not threading.main_thread():
         return check()
+    if signal.SIGINT in signal.sigpending():  # held back since the session's call began
+        signal.sigtimedwait({signal.SIGINT}, 0)
+        raise KeyboardInterrupt
     stop = [False]
 
     def on_sigint(_signum: int, _frame: Any) -> None:
@@ -307,7 +330,8 @@ def _interruptible(ctx: Any, check: Any) -> Any:
 
     previous = signal.signal(signal.SIGINT, on_sigint)
     try:
-        answer = check()
+        with sigint_let_through():
+            answer = check()
     finally:
         signal.signal(signal.SIGINT, previous)
     if stop[0]:
