@@ -230,6 +230,9 @@ class LinExpr:
                        self.const[key])
 
     def _grown(self, shape: tuple[int, ...]) -> LinExpr:
+        if self.shape == shape:
+            return self
+
         def b(a: np.ndarray) -> np.ndarray:
             return np.broadcast_to(a, (*shape, a.shape[-1]))
         return LinExpr(b(self.ints), b(self.icoef), b(self.bools), b(self.bcoef),

@@ -11,7 +11,9 @@ for the sat back end and DIMACS.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import bisect
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -182,6 +184,28 @@ class _Encoding:
         return np.arange(self.lo[x], self.hi[x] + 1)
 
 
+class _ValueNames(Sequence[str]):
+    """``x=v`` for every value v of every answer integer x, made when asked for."""
+
+    def __init__(self, names: Sequence[str], ints: np.ndarray, lo: np.ndarray,
+                 counts: np.ndarray) -> None:
+        self.names, self.ints, self.lo = names, ints.tolist(), lo.tolist()
+        self.starts = np.concatenate([[0], np.cumsum(counts)]).tolist()
+
+    def __len__(self) -> int:
+        return self.starts[-1]
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        j = bisect.bisect_right(self.starts, i) - 1
+        return f"{self.names[self.ints[j]]}={self.lo[j] + i - self.starts[j]}"
+
+
 def lower_ints(model: Model) -> Model:
     """A copy without integers (see the module docstring); the objective is dropped (the
     solving layer searches on its bound instead)."""
@@ -197,8 +221,8 @@ def lower_ints(model: Model) -> Model:
         picks = np.concatenate([np.arange(a, b) for a, b in zip(starts.tolist(), ends.tolist(),
                                                                 strict=True)])
         out._user_vars.append(enc.direct[picks])
-        out._user_names.append([f"{ints.names[x]}={v}" for x in user.tolist()
-                                for v in range(int(enc.lo[x]), int(enc.hi[x]) + 1)])
+        out._user_names.append(_ValueNames(ints.names, user, enc.lo[user],
+                                           enc.hi[user] - enc.lo[user] + 1))
         out.int_answer = (np.concatenate([[0], np.cumsum(ends - starts)]), enc.lo[user])
     for batch in ints.linear:
         _linear(out, enc, batch)
@@ -400,20 +424,27 @@ def _diagram(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, bs: np.
 
 
 def _alldiff(out: Model, enc: _Encoding, groups: Groups) -> None:
-    amo, alo = [], []
-    for g in groups:
-        values = np.arange(int(enc.lo[g].min()), int(enc.hi[g].max()) + 1)
-        lits = enc.eq(g[None, :], values[:, None])  # (values, members)
-        possible = lits != -enc.true
-        for row, ok in zip(lits, possible, strict=True):
-            if ok.sum() > 1:
-                amo.append(row[ok])
-            if len(values) == len(g):  # a permutation: every value is taken
-                alo.append(row[ok])
-    if amo:
-        out.add_at_most_one(amo)
-    if alo:
-        out.add_clauses(alo)
+    """At most one member per value; every value taken where the members' values are
+    exactly as many as the members. Groups of one size are done together, a chunk of
+    groups at a time so that the (groups, values, members) literal array stays small."""
+    for _, mat in groups.by_size():
+        m, k = mat.shape
+        lo, hi = enc.lo[mat].min(axis=1), enc.hi[mat].max(axis=1)
+        span = int(hi.max() - lo.min() + 1)
+        step = max(1, (1 << 22) // max(1, span * k))
+        for a in range(0, m, step):
+            g, glo, ghi = mat[a:a + step], lo[a:a + step], hi[a:a + step]
+            values = np.arange(int(glo.min()), int(ghi.max()) + 1)
+            lits = enc.eq(g[:, None, :], values[None, :, None])  # (groups, values, members)
+            ok = lits != -enc.true
+            n_ok = ok.sum(axis=2)
+            own = (values >= glo[:, None]) & (values <= ghi[:, None])
+            perm = own & (ghi - glo + 1 == k)[:, None]  # a permutation: every value taken
+            for rows, add in ((n_ok > 1, out.add_at_most_one), (perm, out.add_clauses)):
+                if rows.any():
+                    sizes = n_ok[rows]
+                    add(Groups(lits[rows][ok[rows]],
+                               np.concatenate([[0], np.cumsum(sizes)]), owned=True))
 
 
 def _table(out: Model, enc: _Encoding, scopes: np.ndarray, tuples: np.ndarray,
