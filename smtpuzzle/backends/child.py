@@ -80,9 +80,17 @@ class Child:
         ctx = multiprocessing.get_context("fork")
         self._conn, theirs = ctx.Pipe(duplex=True)
         self._proc = ctx.Process(target=_serve, args=(serve, theirs), daemon=True)
-        with _forking():
-            self._proc.start()
-        theirs.close()
+        try:
+            with _forking():  # a Ctrl-C held back there is raised once the child runs
+                self._proc.start()
+        except BaseException:
+            if self._proc.pid is not None:
+                self._proc.kill()
+                self._proc.join()
+            self._conn.close()
+            raise
+        finally:
+            theirs.close()
 
     @property
     def alive(self) -> bool:
@@ -151,42 +159,66 @@ def _forking() -> Iterator[None]:
             gc.unfreeze()
 
 
+_noted = [0]  # Ctrl-Cs noted while held back, not yet raised
+_replaced: list[Any] = [None]  # the handler the outermost held-back block replaced
+
+
+def _note(_signum: int, _frame: Any) -> None:
+    _noted[0] += 1
+
+
 @contextmanager
 def sigint_held() -> Iterator[None]:
     """Hold Ctrl-C back while processes are forked, compiled modules are imported or z3
     objects come and go: one that lands inside fork() is swallowed by CPython's at-fork
     hooks, one inside a compiled module's initialisation fails the import (``ImportError:
     initialization failed`` from OR-Tools), and one raised in a z3 object's ``__del__`` is
-    only printed while the search goes on (seen in CI). A Ctrl-C held back is raised as
-    KeyboardInterrupt when the block ends, from here rather than from wherever Python's
-    handler would next run; an outer block that already holds it keeps it pending.
-    Children call :func:`ignore_sigint`."""
+    only printed while the search goes on (seen in CI). Python's handler is replaced by one
+    that only notes the Ctrl-C (blocking the signal would not do: the kernel hands it to
+    another thread, OR-Tools' or z3's, and Python still runs its handler here). When the
+    outermost such block ends, a Ctrl-C noted is given to the handler it replaced
+    (KeyboardInterrupt, as a rule), from here. Children call :func:`ignore_sigint`."""
     if threading.current_thread() is not threading.main_thread():
         yield  # Python runs signal handlers in the main thread only
         return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.signal(signal.SIGINT, _note)
+    outermost = previous is not _note
+    if outermost:
+        _noted[0], _replaced[0] = 0, previous
     try:
         yield
     finally:
-        caught = (signal.SIGINT not in held
-                  and signal.sigtimedwait({signal.SIGINT}, 0) is not None)
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-    if caught:
-        raise KeyboardInterrupt
+        signal.signal(signal.SIGINT, previous)
+        noted = outermost and _noted[0] > 0
+        if outermost:
+            _noted[0], _replaced[0] = 0, None
+    if noted:
+        if callable(previous):
+            previous(signal.SIGINT, None)  # Python's default raises KeyboardInterrupt
+        elif previous == signal.SIG_DFL:
+            os.kill(os.getpid(), signal.SIGINT)
 
 
 @contextmanager
 def sigint_let_through() -> Iterator[None]:
-    """Inside :func:`sigint_held`, let Ctrl-C reach the handlers for the block (a solver's
-    check that stops on its own interrupt)."""
-    if threading.current_thread() is not threading.main_thread():
+    """Inside :func:`sigint_held`, answer Ctrl-C at once for the block (waiting on a
+    solver's child) with the handler the held-back block replaced; a Ctrl-C noted before
+    the block is raised on entering it."""
+    if threading.current_thread() is not threading.main_thread() or _replaced[0] is None:
         yield
         return
-    held = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if _noted[0]:
+        raise KeyboardInterrupt
+    held = signal.signal(signal.SIGINT, _replaced[0])
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        signal.signal(signal.SIGINT, held)
+
+
+def sigint_noted() -> bool:
+    """Whether a Ctrl-C was noted by :func:`sigint_held` and not yet raised."""
+    return _noted[0] > 0
 
 
 def ignore_sigint() -> None:

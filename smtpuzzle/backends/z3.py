@@ -24,7 +24,13 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends.base import Backend, Capabilities, Session
-from smtpuzzle.backends.child import Child, hard_deadline, sigint_held, sigint_let_through
+from smtpuzzle.backends.child import (
+    Child,
+    hard_deadline,
+    sigint_held,
+    sigint_let_through,
+    sigint_noted,
+)
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.ints import EQ, GE, LE, NE
@@ -333,8 +339,7 @@ def _interruptible(ctx: Any, check: Any) -> Any:
     ``__del__``."""
     if threading.current_thread() is not threading.main_thread():
         return check()
-    if signal.SIGINT in signal.sigpending():  # held back since the session's call began
-        signal.sigtimedwait({signal.SIGINT}, 0)
+    if sigint_noted():  # held back since the session's call began
         raise KeyboardInterrupt
     stop = [False]
 
@@ -344,8 +349,7 @@ def _interruptible(ctx: Any, check: Any) -> Any:
 
     previous = signal.signal(signal.SIGINT, on_sigint)
     try:
-        with sigint_let_through():
-            answer = check()
+        answer = check()
     finally:
         signal.signal(signal.SIGINT, previous)
     if stop[0]:
