@@ -58,7 +58,7 @@ def test_the_formula_holds_exactly_the_strings_that_solve_its_cases():
 
     cases = rotation_closure([(0b111111111111, 0), (0b000011110011, 4)])
     length = 7
-    _, clauses = encode(length, cases)
+    clauses = encode(length, cases).clauses
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
         for rest in map("".join, itertools.product("NESW", repeat=length - 1)):
             string = "N" + rest
@@ -125,12 +125,68 @@ def test_a_tampered_certificate_is_rejected(certificate: Path, tmp_path: Path, h
     assert out.returncode == 3 and "rejected" in out.stdout
 
 
-def test_a_claim_that_is_false_is_rejected_by_the_solver(tmp_path: Path):
-    # Too few cases for 16 moves: some string of 16 moves solves them, and the solver
-    # finds it.
+def test_a_claim_that_is_false_is_rejected(tmp_path: Path):
+    # Too few cases for 16 moves: the product of their diagrams does not run empty, and
+    # its string, walked by the rules, solves them.
     write_certificate(tmp_path, 16, [(4095, 4)])
     checked = check_certificate(tmp_path, time_limit=60)
     assert checked.verdict == "rejected" and "satisfiable" in checked.reason
+    string = checked.reason.split(": ")[1].split()[0]
+    assert len(string) == 16 and _solves(4095, 4, string)
+
+
+def test_too_few_proof_cases_are_rejected(certificate: Path, tmp_path: Path):
+    # The first case alone admits strings of 16 moves: the check says so, it does not
+    # take the other cases on trust.
+    copy = _tampered(certificate, tmp_path, data=lambda d: {**d, "proof_cases": 1})
+    checked = check_certificate(copy, time_limit=60)
+    assert checked.verdict == "rejected" and "satisfiable" in checked.reason
+
+
+def test_a_lemma_that_does_not_follow_is_rejected(certificate: Path, monkeypatch):
+    # A proof with one lemma that is true of no solution yet not implied: "the second
+    # move is not N" (nothing says so). The checker must refuse it.
+    import smtpuzzle.puzzles.maze.certificate as cert
+    from smtpuzzle.puzzles.maze.proof import Block
+
+    real = cert.diagram_proof
+
+    def forged(length, cases, top):
+        blocks = real(length, cases, top)
+        first = next(blocks)
+        yield first
+        yield Block("lemma", [[-5]], "forged", first.level)
+        yield from blocks
+
+    monkeypatch.setattr(cert, "diagram_proof", forged)
+    checked = check_certificate(certificate, time_limit=60)
+    assert checked.verdict == "rejected" and "[-5] (forged)" in checked.reason
+
+
+def test_the_proof_defines_each_new_variable_once_above_the_formula(certificate: Path):
+    # Definitions keep satisfiability only if their variables are fresh: each define
+    # block's variables are new, in increasing order, and no lemma comes before its
+    # variables are defined.
+    from smtpuzzle.puzzles.maze.certificate import encode
+    from smtpuzzle.puzzles.maze.proof import diagram_proof
+
+    meta = json.loads((certificate / JSON).read_text())
+    pairs = [tuple(c) for c in meta["cases"]]
+    formula = encode(16, sorted(pairs))
+    index = {c: i for i, c in enumerate(sorted(pairs))}
+    order = [index[c] for c in pairs[:meta["proof_cases"]]]
+    top = formula.variables
+    kinds = set()
+    for block in diagram_proof(16, [formula.cases[i] for i in order], formula.variables):
+        kinds.add(block.kind)
+        used = {abs(lit) for clause in block.clauses for lit in clause}
+        if block.kind == "define":
+            new = sorted(v for v in used if v > top)
+            assert new and new[0] == top + 1 and new == list(range(top + 1, new[-1] + 1))
+            top = new[-1]
+        else:
+            assert max(used, default=0) <= top
+    assert kinds == {"define", "lemma"} and block.clauses == [[]]
 
 
 def test_cli_bound_writes_a_certificate_and_check_bound_verifies_it(tmp_path: Path):

@@ -1,7 +1,8 @@
 """Certificates of maze lower bounds, written and checked from scratch.
 
 A certificate (a directory) holds ``bound.json``: the size (3), the length L, the cases as
-(maze id, start) pairs, closed under the square's rotations; and ``bound.cnf``: "a string of
+(maze id, start) pairs, closed under the square's rotations, the ``proof_cases`` listed first
+in the order the proof intersects them; and ``bound.cnf``: "a string of
 L moves, the first N, solves every one of these cases" in DIMACS, written and read as
 export-cnf does (``c user`` lines name the letter variables, ``m1=N``...). The first move
 may be N because the cases are closed under the rotations: any string that solved them
@@ -11,7 +12,10 @@ the CNF proves that no string of L moves (nor fewer) solves every case.
 The check uses nothing of the search: it rebuilds each case's moves from its maze id by the
 rules (bit e of the id set = inner edge e open, the left-right edges row by row, then the
 up-down ones; a move into a wall or off the grid stays put), checks the rotations, rebuilds
-the CNF, compares it clause by clause with the file, and refutes it with CaDiCaL.
+the CNF, compares it clause by clause with the file, and refutes it: the decision diagrams'
+proof of the proof cases, written out as definitions and lemmas (proof.py), each lemma
+derived by CaDiCaL from the formula and the clauses before it (backends/rup.py), the last
+one the empty clause. CaDiCaL alone refutes the formula only by search, hours at 26 moves.
 
 The encoding, per case: one variable per (move t, state) for the states the walk can be in
 after t moves of some string and still finish, a state being (position, target cells not yet
@@ -24,13 +28,18 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from smtpuzzle.backends.rup import OutOfTime
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.dimacs import export_file, read_cnf
 from smtpuzzle.model import Model
+from smtpuzzle.puzzles.maze.proof import CaseStates, NotEmpty, diagram_proof, letter
 
 LETTERS = "NESW"
 _STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N E S W on (row, column)
@@ -98,56 +107,83 @@ def rotation_closure(cases: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return sorted(out)
 
 
-def encode(length: int, cases: list[tuple[int, int]]) -> tuple[int, list[list[int]]]:
-    """(variables, clauses) of "a string of ``length`` moves, the first N, solves every
-    case". Letter variables first: move t, letter d is 4t + d + 1."""
-    def letter(t: int, d: int) -> int:
-        return 4 * t + d + 1
+def case_states(length: int, maze: int, start: int, top: int) -> CaseStates:
+    """The states of case (``maze``, ``start``) that can still finish in ``length`` moves,
+    layer by layer, numbered as variables from ``top + 1``."""
+    moves = maze_moves(maze)
+    first = (start, _reachable(moves, start) & ~(1 << start))
 
-    clauses: list[list[int]] = [[letter(0, 0)]]
+    def step(state: tuple[int, int], d: int) -> tuple[int, int]:
+        nxt = moves[state[0]][d]
+        return nxt, state[1] & ~(1 << nxt)
+
+    layers = [{first}]
     for t in range(length):
-        clauses.append([letter(t, d) for d in range(4)])
-        clauses += [[-letter(t, a), -letter(t, b)] for a in range(4) for b in range(a + 1, 4)]
-    top = 4 * length
+        left = length - t - 1  # moves after this one: each visits one new cell at most
+        layers.append({s for q in layers[-1] for d in range(4)
+                       if bin((s := step(q, d))[1]).count("1") <= left})
+    alive = [set() for _ in range(length + 1)]
+    alive[length] = {q for q in layers[length] if q[1] == 0}
+    for t in range(length - 1, -1, -1):
+        alive[t] = {q for q in layers[t] if any(step(q, d) in alive[t + 1] for d in range(4))}
+    order = [sorted(a) for a in alive]
+    index = [{q: i for i, q in enumerate(states)} for states in order]
+    tables = [np.array([[index[t + 1].get(step(q, d), -1) for d in range(4)]
+                        for q in order[t]], dtype=np.int64).reshape(-1, 4)
+              for t in range(length)]
+    sizes = [len(states) for states in order]
+    base = (top + 1 + np.cumsum([0] + sizes[:-1])).tolist()
+    return CaseStates(tables, sizes, base)
+
+
+@dataclass
+class Formula:
+    """The formula in parts: the letters' clauses; per case (in the order given), the
+    start and the steps (a state and a letter imply the next state), and the rest (one
+    state at least per move, each state follows from one before it)."""
+
+    variables: int
+    letters: list[list[int]]
+    steps: list[list[list[int]]]
+    rest: list[list[list[int]]]
+    cases: list[CaseStates]
+
+    @property
+    def clauses(self) -> list[list[int]]:
+        return self.letters + [c for part in self.steps + self.rest for c in part]
+
+
+def encode(length: int, cases: list[tuple[int, int]]) -> Formula:
+    """"A string of ``length`` moves, the first N, solves every case". Letter variables
+    first: move t, letter d is 4t + d + 1."""
+    letters: list[list[int]] = [[letter(0, 0)]]
+    for t in range(length):
+        letters.append([letter(t, d) for d in range(4)])
+        letters += [[-letter(t, a), -letter(t, b)] for a in range(4) for b in range(a + 1, 4)]
+    formula = Formula(4 * length, letters, [], [], [])
     for maze, start in cases:
-        moves = maze_moves(maze)
-        first = (start, _reachable(moves, start) & ~(1 << start))
-
-        def step(state: tuple[int, int], d: int, moves: list[list[int]] = moves
-                 ) -> tuple[int, int]:
-            nxt = moves[state[0]][d]
-            return nxt, state[1] & ~(1 << nxt)
-
-        layers = [{first}]
-        for t in range(length):
-            left = length - t - 1  # moves after this one: each visits one new cell at most
-            layers.append({s for q in layers[-1] for d in range(4)
-                           if bin((s := step(q, d))[1]).count("1") <= left})
-        alive = [set() for _ in range(length + 1)]
-        alive[length] = {q for q in layers[length] if q[1] == 0}
-        for t in range(length - 1, -1, -1):
-            alive[t] = {q for q in layers[t] if any(step(q, d) in alive[t + 1]
-                                                    for d in range(4))}
-        ids: list[dict[tuple[int, int], int]] = []
-        for t in range(length + 1):
-            numbered = {}
-            for q in sorted(alive[t]):
-                top += 1
-                numbered[q] = top
-            ids.append(numbered)
-            clauses.append(sorted(numbered.values()))  # empty: this case alone is unsolvable
-        if first in ids[0]:
-            clauses.append([ids[0][first]])
-        for t in range(length):
-            before: dict[int, list[int]] = {}
-            for q, v in ids[t].items():
-                for d in range(4):
-                    w = ids[t + 1].get(step(q, d))
-                    clauses.append([-v, -letter(t, d)] + ([w] if w else []))
-                    if w:
-                        before.setdefault(w, []).append(v)
-            clauses += [[-w, *sorted(set(vs))] for w, vs in sorted(before.items())]
-    return top, clauses
+        case = case_states(length, maze, start, formula.variables)
+        formula.cases.append(case)
+        formula.variables += sum(case.sizes)
+        rest = [list(range(case.base[t], case.base[t] + case.sizes[t]))
+                for t in range(length + 1)]  # empty: this case alone is unsolvable
+        steps = [[case.base[0]]] if case.sizes[0] else []
+        for t, table in enumerate(case.tables):
+            v, d = np.nonzero(table >= -1)
+            w = table[v, d]
+            go = w >= 0
+            here, there = case.base[t] + v, case.base[t + 1] + w
+            # the letter last, so that solvers watch the states (a letter is in thousands)
+            steps += np.column_stack([-here[go], there[go], -letter(t, d[go])]).tolist()
+            steps += np.column_stack([-here[~go], -letter(t, d[~go])]).tolist()
+            by = np.lexsort((here[go], there[go]))
+            targets, firsts = np.unique(there[go][by], return_index=True)
+            groups = np.split(here[go][by], firsts[1:]) if len(targets) else []
+            for w_var, group in zip(targets.tolist(), groups, strict=True):
+                rest.append([-w_var, *np.unique(group).tolist()])
+        formula.steps.append(steps)
+        formula.rest.append(rest)
+    return formula
 
 
 def _model(length: int, variables: int, clauses: Any) -> Model:
@@ -162,48 +198,100 @@ def _model(length: int, variables: int, clauses: Any) -> Model:
 
 def write_certificate(directory: Path, length: int, cases: list[tuple[int, int]]) -> int:
     """Write the certificate of "no string of ``length`` moves solves ``cases`` (and their
-    turns)"; returns the number of cases in it."""
+    turns)": ``cases`` in the order the proof intersects them, then their other turns;
+    returns the number of cases in it."""
     closed = rotation_closure(cases)
+    proof = list(dict.fromkeys(cases))
+    listed = proof + [c for c in closed if c not in set(proof)]
     directory.mkdir(parents=True, exist_ok=True)
     (directory / JSON).write_text(json.dumps({
         "size": N, "length": length, "first_move": "N", "symmetry": "rotations",
         "claim": f"no string of {length} moves solves every 3x3 case, nor any shorter one",
-        "cases": [list(c) for c in closed]}, indent=1) + "\n")
-    export_file(_model(length, *encode(length, closed)), directory / CNF)
+        "proof_cases": len(proof), "cases": [list(c) for c in listed]}, indent=1) + "\n")
+    formula = encode(length, closed)
+    export_file(_model(length, formula.variables, formula.clauses), directory / CNF)
     return len(closed)
 
 
 @dataclass
 class CheckedBound:
-    verdict: str  # verified | rejected | unknown (not refuted in the time given)
+    verdict: str  # verified | rejected | unknown (not checked in the time given)
     length: int
     cases: int
     reason: str
     time_s: float
+    lemmas: int = 0  # checked by unit propagation
 
     def as_json(self) -> dict:
         return {"verdict": self.verdict, "length": self.length, "cases": self.cases,
-                "reason": self.reason, "time_s": round(self.time_s, 3)}
+                "reason": self.reason, "lemmas": self.lemmas, "time_s": round(self.time_s, 3)}
 
 
-def _refute(model: Model, deadline: float | None) -> bool | None:
-    """CaDiCaL on the model (the sat back end: a child process, so the deadline holds
-    although CaDiCaL ignores interrupts): satisfiable or not, None at the deadline."""
-    from smtpuzzle.backends import get_backend
-
-    left = None if deadline is None else deadline - time.perf_counter()
-    if left is not None and left <= 0:
-        return None  # rebuilding and comparing the formula took the time given
-    status = get_backend("sat", "cadical195").solve(model, time_limit=left).status.value
-    return None if status == "unknown" else status == "sat"
+def solves(maze: int, start: int, string: str) -> bool:
+    """Whether the walk of ``string`` from ``start`` visits every cell it can reach."""
+    moves, cell = maze_moves(maze), start
+    seen = 1 << cell
+    for ch in string:
+        cell = moves[cell][LETTERS.index(ch)]
+        seen |= 1 << cell
+    return seen == _reachable(moves, start)
 
 
-def check_certificate(directory: Path, time_limit: float | None = None) -> CheckedBound:
-    """Re-check a certificate from scratch; see the module docstring."""
+# (level reached, levels at most, lemmas checked so far)
+CheckProgress = Callable[[int, int, int], None]
+
+
+def _check_proof(length: int, formula: Formula, order: list[int], deadline: float | None,
+                 progress: CheckProgress | None = None) -> tuple[str | None, int]:
+    """(None, lemmas) if every lemma of the diagram proof of the cases ``order`` (indices
+    into the formula's cases) follows by unit propagation, down to the empty clause; else
+    (why not, lemmas checked). Each level is checked with only the clauses it needs (see
+    proof.Block): dropping clauses can only make a lemma harder to derive."""
+    from smtpuzzle.backends.rup import ProofChecker
+
+    checked, level, checker, carried, kept = 0, 0, None, [], []
+    try:
+        for block in diagram_proof(length, [formula.cases[i] for i in order],
+                                   formula.variables):
+            if block.level != level:
+                if checker is not None:
+                    checker.close()
+                level, carried, kept = block.level, kept, []
+                checker = ProofChecker(formula.letters + formula.steps[order[level - 1]]
+                                       + carried)
+            if progress:
+                progress(level, len(order), checked)
+            if block.kind == "lemma":
+                bad = checker.first_not_implied(block.clauses, deadline)
+                if bad is not None:
+                    return (f"a lemma of the proof does not follow from the clauses before it: "
+                            f"{block.clauses[bad]} ({block.what})", checked + bad)
+                checked += len(block.clauses)
+            checker.add(block.clauses)
+            if block.carry:
+                kept += block.clauses
+    finally:
+        if checker is not None:
+            checker.close()
+    return None, checked
+
+
+def check_certificate(directory: Path, time_limit: float | None = None,
+                      progress: CheckProgress | None = None) -> CheckedBound:
+    """Re-check a certificate from scratch; see the module docstring. Ctrl-C: unknown."""
     t0 = time.perf_counter()
+    checked = 0
+    reached = [0, 0]  # level, levels
+
+    def seen(level: int, levels: int, lemmas: int) -> None:
+        nonlocal checked
+        reached[:], checked = [level, levels], lemmas
+        if progress:
+            progress(level, levels, lemmas)
 
     def answer(verdict: str, reason: str, length: int = 0, cases: int = 0) -> CheckedBound:
-        return CheckedBound(verdict, length, cases, reason, time.perf_counter() - t0)
+        return CheckedBound(verdict, length, cases, reason, time.perf_counter() - t0,
+                            checked)
 
     try:
         data = json.loads((directory / JSON).read_text())
@@ -224,23 +312,37 @@ def check_certificate(directory: Path, time_limit: float | None = None) -> Check
     if rotation_closure(pairs) != sorted(set(pairs)) or len(set(pairs)) != len(pairs):
         return answer("rejected", "the cases are not closed under the rotations (so the first "
                       "move may not be fixed to N)", length, len(pairs))
-    variables, clauses = encode(length, sorted(pairs))
+    used = data.get("proof_cases", len(pairs))
+    if not isinstance(used, int) or not 1 <= used <= len(pairs):
+        return answer("rejected", "bound.json: proof_cases is the number of cases (listed "
+                      "first) the proof uses", length, len(pairs))
+    formula = encode(length, sorted(pairs))
     try:
         given = read_cnf(directory / CNF)
     except PuzzleError as exc:
         return answer("rejected", f"bound.cnf: {exc}", length, len(pairs))
-    if given.num_vars != variables or sorted(tuple(sorted(c.tolist())) for c in given.clauses) \
-            != sorted(tuple(sorted(c)) for c in clauses):
+    if given.num_vars != formula.variables or sorted(
+            tuple(sorted(c.tolist())) for c in given.clauses) \
+            != sorted(tuple(sorted(c)) for c in formula.clauses):
         return answer("rejected", "bound.cnf is not the formula of these cases and this "
                       "length", length, len(pairs))
-    found = _refute(_model(length, given.num_vars, given.clauses),
-                    None if time_limit is None else t0 + time_limit)
-    if found is None:
-        return answer("unknown", f"CaDiCaL did not refute the formula in {time_limit:.1f} s "
-                      "(the time limit)",
+    index = {c: i for i, c in enumerate(sorted(pairs))}
+    try:
+        why, checked = _check_proof(length, formula, [index[c] for c in pairs[:used]],
+                                    None if time_limit is None else t0 + time_limit, seen)
+    except (OutOfTime, KeyboardInterrupt) as exc:
+        stop = (f"not checked in {time_limit:.1f} s (the time limit)"
+                if isinstance(exc, OutOfTime) else "interrupted")
+        return answer("unknown", f"{stop}: {checked:,} lemmas checked, up to level "
+                      f"{reached[0]} of at most {reached[1]}; the check is incomplete",
                       length, len(pairs))
-    if found:
-        return answer("rejected", "the formula is satisfiable: some string of this length "
-                      "solves every case listed", length, len(pairs))
-    return answer("verified", f"CaDiCaL refutes the formula: no string of {length} moves "
-                  "(nor fewer) solves every 3x3 case", length, len(pairs))
+    except NotEmpty as exc:
+        if all(solves(m, s, exc.string) for m, s in pairs[:used]):
+            return answer("rejected", f"the formula is satisfiable: {exc.string} solves "
+                          f"the {used} cases the proof uses", length, len(pairs))
+        why = "the proof's diagrams do not run empty"
+    if why is not None:
+        return answer("rejected", why, length, len(pairs))
+    return answer("verified", f"CaDiCaL derives the proof's {checked:,} lemmas, down to the "
+                  f"empty clause: no string of {length} moves (nor fewer) solves every 3x3 "
+                  "case", length, len(pairs))
