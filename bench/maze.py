@@ -10,6 +10,9 @@ there?), and the 4x4 searches from scratch.
     python bench/maze.py deletions [--k 1,2]   the 79 with k letters deleted and k - 1 free
                                                letters inserted anywhere (78 moves): all
                                                checked on every 3x3 case
+    python bench/maze.py proofs [--lengths 26,28,30] [--check]   the bound's certificate per
+                                               length: the diagram proof's size, and with
+                                               --check, check-bound's time on it
 
 One process; back ends interleaved per pattern. Prints Markdown rows.
 """
@@ -85,9 +88,48 @@ def deletions(ks: list[int]) -> None:
             print(f"new 78-move string: {string}")
 
 
+def proofs(lengths: list[int], check_too: bool) -> None:
+    import tempfile
+    from pathlib import Path
+
+    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.certificate import (
+        check_certificate,
+        encode,
+        rotation_closure,
+        write_certificate,
+    )
+    from smtpuzzle.puzzles.maze.proof import diagram_proof
+
+    print("| L | proof cases | cases (closed) | lemmas | definitions | proof built s | "
+          "check-bound s |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for length in lengths:
+        cases = prove_bound(3, start=length, up_to=length).cases
+        closed = rotation_closure(cases)
+        formula = encode(length, closed)
+        index = {c: i for i, c in enumerate(closed)}
+        t0, sizes = time.perf_counter(), {"define": 0, "lemma": 0}
+        for block in diagram_proof(length, [formula.cases[index[c]] for c in cases],
+                                   formula.variables):
+            sizes[block.kind] += len(block.clauses)
+        built = time.perf_counter() - t0
+        checked = "-"
+        if check_too:
+            with tempfile.TemporaryDirectory() as tmp:
+                write_certificate(Path(tmp), length, cases)
+                result = check_certificate(Path(tmp))
+                assert result.verdict == "verified", result.reason
+                checked = f"{result.time_s:.1f}"
+        print(f"| {length} | {len(cases)} | {len(closed)} | {sizes['lemma']:,} | "
+              f"{sizes['define']:,} | {built:.1f} | {checked} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["windows", "four", "stars", "seeds", "deletions"])
+    ap.add_argument("what", choices=["windows", "four", "stars", "seeds", "deletions",
+                                     "proofs"])
+    ap.add_argument("--check", action="store_true", help="proofs: check-bound each too")
     ap.add_argument("--k", default="1,2")
     ap.add_argument("--max-states", type=int, default=None,
                     help="mdd: the diagram's state cap (default mdd.MAX_STATES)")
@@ -105,6 +147,9 @@ def main() -> None:
         mdd.MAX_STATES = args.max_states
     if args.what == "deletions":
         deletions([int(k) for k in args.k.split(",")])
+        return
+    if args.what == "proofs":
+        proofs([int(n) for n in args.lengths.split(",")], args.check)
         return
     print("| pattern | back end | status | mazes added | time s | solver s | string |")
     print("| --- | --- | --- | ---: | ---: | ---: | --- |")

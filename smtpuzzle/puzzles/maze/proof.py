@@ -18,7 +18,8 @@ D(k-1), state q of case k) reachable after t moves:
 - A pair with no way to the end (dead): "not (y(k-1, t, s) and x(k, t, q))", from the
   last move back; first one lemma per letter into a dead pair, then the pair's own.
 - "a and letter d at move t imply y(k, t + 1, m')", where m' is the state that pair's
-  successor merged into (or "not both", where the successor is dead);
+  successor merged into (or "not both", where the successor is dead), for pairs that merged
+  with others (a state of one pair steps as its pair does, by propagation alone);
 - then "y(k, t, m) and letter d imply y(k, t + 1, D(k)'s successor of m)" (or "not both"):
   the transitions of D(k) as clauses, which level k + 1 propagates through.
 When the product of all the cases runs empty, the start pair of the last level is dead,
@@ -153,14 +154,16 @@ def diagram_proof(length: int, cases: list[CaseStates], top: int) -> Iterator[Bl
         # the transitions of D(k)
         for t in range(length):
             alive = np.flatnonzero(classes[t] >= 0)
-            into = moves[t][alive]
-            nxt = np.append(classes[t + 1], -1)[into]
+            # a state of D(k) that is one pair steps as that pair does: no lemma needed
+            merged_with = np.bincount(classes[t][alive])[classes[t][alive]] > 1
+            alive, a = alive[merged_with], a_lit[t][merged_with]
+            nxt = np.append(classes[t + 1], -1)[moves[t][alive]]
             steps = []
             for d in _letters(t):
                 go = nxt[:, d] >= 0
-                steps += _clauses(-a_lit[t][go], y_new[t + 1] + nxt[go, d], -letter(t, d))
+                steps += _clauses(-a[go], y_new[t + 1] + nxt[go, d], -letter(t, d))
                 if not go.all():
-                    steps += _clauses(-a_lit[t][~go], -letter(t, d))
+                    steps += _clauses(-a[~go], -letter(t, d))
             yield Block("lemma", steps, f"level {k}, move {t}: pair steps", k)
             steps = []
             here = y_new[t] + np.arange(len(merged[t]))
