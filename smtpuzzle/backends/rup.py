@@ -4,7 +4,7 @@ The formula's clauses and the proof's definitions go in as they are; a lemma is 
 when CaDiCaL finds the clauses before it unsatisfiable together with the lemma's negation
 (assumed), and is added once accepted. The proofs written for this check make every lemma
 follow by unit propagation (RUP, the check DRAT proof checkers make), so CaDiCaL answers
-each at once, without search: about 10 us a lemma. (PySAT's CaDiCaL ``propagate`` costs
+each at once, without search, in about 20 us. (PySAT's CaDiCaL ``propagate`` costs
 2 ms a call; ``solve`` with assumptions stops at the first conflict.)
 """
 
@@ -14,6 +14,10 @@ import time
 from collections.abc import Sequence
 
 CHECK_EVERY = 2048  # lemmas between looks at the clock
+# No lucky phases and no inprocessing: each is work at every solve call, and a lemma's call
+# needs only propagation (24 moves: 7.9 s -> 3.3 s).
+QUIET = {"lucky": 0, "inprocessing": 0, "elim": 0, "probe": 0, "subsume": 0, "vivify": 0,
+         "compact": 0, "decompose": 0, "transred": 0, "rephase": 0}
 
 
 class OutOfTime(Exception):
@@ -24,7 +28,9 @@ class ProofChecker:
     def __init__(self, clauses: Sequence[Sequence[int]]) -> None:
         from pysat.solvers import Cadical195
 
-        self._solver = Cadical195(bootstrap_with=clauses)
+        self._solver = Cadical195()
+        self._solver.configure(QUIET)
+        self._solver.append_formula(clauses)
 
     def add(self, clauses: Sequence[Sequence[int]]) -> None:
         self._solver.append_formula(clauses)
