@@ -90,6 +90,10 @@ def test_a_certificate_is_verified_from_scratch(certificate: Path):
     assert checked.verdict == "verified" and checked.length == 16
     out = run("maze", "check-bound", str(certificate), "--json")
     assert out.returncode == 0 and json.loads(out.stdout)["verdict"] == "verified"
+    by_minisat = check_certificate(certificate, time_limit=120, checker="minisat")
+    assert by_minisat.verdict == "verified" and by_minisat.lemmas == checked.lemmas
+    bad = run("maze", "check-bound", str(certificate), "--checker", "kissat")
+    assert bad.returncode == 2 and "--checker" in bad.stderr
 
 
 def _tampered(certificate: Path, tmp_path: Path, data=None, cnf=None) -> Path:
@@ -159,8 +163,9 @@ def test_a_lemma_that_does_not_follow_is_rejected(certificate: Path, monkeypatch
         yield from blocks
 
     monkeypatch.setattr(cert, "diagram_proof", forged)
-    checked = check_certificate(certificate, time_limit=60)
-    assert checked.verdict == "rejected" and "[-5] (forged)" in checked.reason
+    for checker in ("cadical", "minisat"):
+        checked = check_certificate(certificate, time_limit=60, checker=checker)
+        assert checked.verdict == "rejected" and "[-5] (forged)" in checked.reason
 
 
 def test_the_proof_defines_each_new_variable_once_above_the_formula(certificate: Path):

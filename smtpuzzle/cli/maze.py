@@ -185,13 +185,19 @@ def check_bound(
     directory: Annotated[Path, typer.Argument(help="A certificate from maze bound.")],
     time_limit: Annotated[float | None, time_limit_option(
         "Seconds for the check; then unknown.")] = None,
+    checker: Annotated[str, typer.Option(
+        help="Who derives the proof's lemmas: cadical (a solve per lemma) or minisat (unit "
+             "propagation alone, faster on long proofs).")] = "cadical",
     as_json: JsonOpt = False,
 ) -> None:
     """Re-check a bound certificate from scratch: its cases, its formula, and the diagram
     proof, every lemma derived by CaDiCaL down to the empty clause. Exit 0 verified, 1
     unknown (not checked in time, or interrupted), 3 rejected."""
+    from smtpuzzle.backends.rup import CHECKERS
     from smtpuzzle.puzzles.maze.certificate import check_certificate
 
+    if checker not in CHECKERS:
+        raise PuzzleError(f"--checker: one of {', '.join(CHECKERS)}, not {checker!r}")
     columns = [TextColumn("[bold]{task.description}"), BarColumn(),
                TextColumn("{task.fields[info]}"), TimeElapsedColumn()]
     with progress(*columns, show=interactive(as_json)) as bar:
@@ -201,7 +207,7 @@ def check_bound(
             bar.update(task, total=levels, completed=level - 1,
                        info=f"case {level} of at most {levels}, {lemmas:,} lemmas")
 
-        result = check_certificate(directory, budget(time_limit), shown)
+        result = check_certificate(directory, budget(time_limit), shown, checker)
     if as_json:
         print_json(result.as_json())
     else:

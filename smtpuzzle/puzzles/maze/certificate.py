@@ -242,7 +242,7 @@ CheckProgress = Callable[[int, int, int], None]
 
 
 def _check_proof(length: int, formula: Formula, order: list[int], deadline: float | None,
-                 progress: CheckProgress | None = None) -> tuple[str | None, int]:
+                 progress: CheckProgress | None, checker_name: str) -> tuple[str | None, int]:
     """(None, lemmas) if every lemma of the diagram proof of the cases ``order`` (indices
     into the formula's cases) follows by unit propagation, down to the empty clause; else
     (why not, lemmas checked). Each level is checked with only the clauses it needs (see
@@ -258,7 +258,7 @@ def _check_proof(length: int, formula: Formula, order: list[int], deadline: floa
                     checker.close()
                 level, carried, kept = block.level, kept, []
                 checker = ProofChecker(formula.letters + formula.steps[order[level - 1]]
-                                       + carried)
+                                       + carried, checker_name)
             if progress:
                 progress(level, len(order), checked)
             if block.kind == "lemma":
@@ -277,8 +277,10 @@ def _check_proof(length: int, formula: Formula, order: list[int], deadline: floa
 
 
 def check_certificate(directory: Path, time_limit: float | None = None,
-                      progress: CheckProgress | None = None) -> CheckedBound:
-    """Re-check a certificate from scratch; see the module docstring. Ctrl-C: unknown."""
+                      progress: CheckProgress | None = None, checker: str = "cadical"
+                      ) -> CheckedBound:
+    """Re-check a certificate from scratch; see the module docstring. Ctrl-C: unknown.
+    ``checker``: who derives the lemmas (backends.rup.CHECKERS)."""
     t0 = time.perf_counter()
     checked = 0
     reached = [0, 0]  # level, levels
@@ -329,7 +331,8 @@ def check_certificate(directory: Path, time_limit: float | None = None,
     index = {c: i for i, c in enumerate(sorted(pairs))}
     try:
         why, checked = _check_proof(length, formula, [index[c] for c in pairs[:used]],
-                                    None if time_limit is None else t0 + time_limit, seen)
+                                    None if time_limit is None else t0 + time_limit, seen,
+                                    checker)
     except (OutOfTime, KeyboardInterrupt) as exc:
         stop = (f"not checked in {time_limit:.1f} s (the time limit)"
                 if isinstance(exc, OutOfTime) else "interrupted")
@@ -343,6 +346,7 @@ def check_certificate(directory: Path, time_limit: float | None = None,
         why = "the proof's diagrams do not run empty"
     if why is not None:
         return answer("rejected", why, length, len(pairs))
-    return answer("verified", f"CaDiCaL derives the proof's {checked:,} lemmas, down to the "
+    who = "CaDiCaL derives" if checker == "cadical" else "MiniSat's unit propagation derives"
+    return answer("verified", f"{who} the proof's {checked:,} lemmas, down to the "
                   f"empty clause: no string of {length} moves (nor fewer) solves every 3x3 "
                   "case", length, len(pairs))
