@@ -35,15 +35,18 @@ class ProofChecker:
     def __init__(self, clauses: Sequence[Sequence[int]], checker: str = "cadical") -> None:
         from pysat.solvers import Cadical195, Minisat22
 
-        if checker not in CHECKERS:
-            raise ValueError(f"checker is one of {', '.join(CHECKERS)}, not {checker!r}")
-        self._cadical = checker == "cadical"
-        if self._cadical:
+        if checker == "cadical":
             self._solver = Cadical195()
             self._solver.configure(QUIET)
             self._solver.append_formula(clauses)
-        else:
+            solve = self._solver.solve
+            self._follows = lambda assumed: solve(assumptions=assumed) is False
+        elif checker == "minisat":
             self._solver = Minisat22(bootstrap_with=clauses)
+            propagate = self._solver.propagate
+            self._follows = lambda assumed: not propagate(assumptions=assumed)[0]
+        else:
+            raise ValueError(f"checker is one of {', '.join(CHECKERS)}, not {checker!r}")
 
     def add(self, clauses: Sequence[Sequence[int]]) -> None:
         self._solver.append_formula(clauses)
@@ -54,16 +57,7 @@ class ProofChecker:
         are checked against what was added before them, not each other. The literals are
         assumed last first: a lemma that ends with its most common literal (a letter, in
         the maze proofs) then meets its conflict before that literal's consequences."""
-        if self._cadical:
-            solve = self._solver.solve
-
-            def follows(assumed: list[int]) -> bool:
-                return solve(assumptions=assumed) is False
-        else:
-            propagate = self._solver.propagate
-
-            def follows(assumed: list[int]) -> bool:
-                return not propagate(assumptions=assumed)[0]
+        follows = self._follows
         for i, lemma in enumerate(lemmas):
             if deadline is not None and i % CHECK_EVERY == 0 and time.perf_counter() > deadline:
                 raise OutOfTime

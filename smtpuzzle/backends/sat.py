@@ -228,7 +228,7 @@ class PysatSession(Session):
         super().__init__(user, top, Stats(f"sat:{solver}"))
         self.name = solver
         self.incremental = incremental
-        self.parts = list(parts)  # every clause, for a solver made afresh (not incremental)
+        self.parts = list(parts)  # the clauses, for a solver made afresh (not incremental)
         self._solver = self._new()
         self._solved = False
         self._values: np.ndarray | None = None
@@ -242,9 +242,10 @@ class PysatSession(Session):
         return solver
 
     def _add_clauses(self, groups: Groups) -> None:
-        self.parts.append(groups)
         if self.incremental:
             _append(self._solver, groups)
+        else:
+            self.parts.append(groups)
 
     def _add_cardinality(self, groups: Groups, cmp: Cmp, bounds: np.ndarray) -> None:
         clauses, self.top = cardinality_clauses(groups, cmp, bounds, self.top)

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends.rup import OutOfTime
+from smtpuzzle.backends.rup import CHECKERS, OutOfTime
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.dimacs import export_file, read_cnf
 from smtpuzzle.model import Model
@@ -169,7 +169,7 @@ def encode(length: int, cases: list[tuple[int, int]]) -> Formula:
                 for t in range(length + 1)]  # empty: this case alone is unsolvable
         steps = [[case.base[0]]] if case.sizes[0] else []
         for t, table in enumerate(case.tables):
-            v, d = np.nonzero(table >= -1)
+            v, d = np.indices(table.shape).reshape(2, -1)  # every (state, letter)
             w = table[v, d]
             go = w >= 0
             here, there = case.base[t] + v, case.base[t + 1] + w
@@ -281,6 +281,8 @@ def check_certificate(directory: Path, time_limit: float | None = None,
                       ) -> CheckedBound:
     """Re-check a certificate from scratch; see the module docstring. Ctrl-C: unknown.
     ``checker``: who derives the lemmas (backends.rup.CHECKERS)."""
+    if checker not in CHECKERS:
+        raise PuzzleError(f"--checker: one of {', '.join(CHECKERS)}, not {checker!r}")
     t0 = time.perf_counter()
     checked = 0
     reached = [0, 0]  # level, levels

@@ -101,50 +101,77 @@ def case_diagram(pattern: str, cases: Cases, k: int) -> Diagram | None:
 def intersect(a: Diagram, b: Diagram, deadline: float | None = None) -> Diagram | None:
     """The strings of both diagrams; None if there are none. A large product takes a while:
     past ``deadline`` (a ``time.perf_counter()`` value) it raises _OutOfTime."""
-    pa, pb = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-    trans = []
     total = 0
-    for i, (ta, tb) in enumerate(zip(a.trans, b.trans, strict=True)):
-        sa, sb = ta[pa], tb[pb]
-        wb = b.trans[i + 1].shape[0] if i + 1 < len(b.trans) else 1
-        ok = (sa >= 0) & (sb >= 0)
-        pair = sa * wb + sb
-        nxt, inv = np.unique(pair[ok], return_inverse=True)
-        if len(nxt) == 0:
-            return None  # no string gets past this move in both
-        t = np.full(pair.shape, -1, dtype=np.int64)
-        t[ok] = inv.ravel()
-        trans.append(t)
-        total += len(nxt)
+
+    def grown(states: int) -> None:
+        nonlocal total
+        total += states
         if total > MAX_STATES:
             raise DiagramTooLarge(f"the decision diagram outgrew {MAX_STATES:,} states")
         if deadline is not None and time.perf_counter() > deadline:
             raise _OutOfTime
-        pa, pb = nxt // wb, nxt % wb
-    return _minimize(trans, np.ones(len(pa), dtype=bool))
+
+    widths = [t.shape[0] for t in b.trans[1:]] + [1]
+    pairs, trans = product(a.trans, b.trans, widths, grown)
+    return _minimize(trans, np.ones(len(pairs[-1][0]), dtype=bool))
+
+
+def product(a: list[np.ndarray], b: list[np.ndarray], widths: list[int],
+            grown: Callable[[int], None] | None = None
+            ) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[np.ndarray]]:
+    """The product of two layered automata (``a[i][state, letter]``: the state in layer
+    i + 1, -1 where the string is lost; ``widths[i]``: b's states in layer i + 1): per layer
+    the pairs (state of a, state of b) reachable from the two starts, and per layer the
+    pair each letter leads to (-1 where either side is lost). ``grown(n)`` hears of each
+    new layer's n pairs."""
+    s, q = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    pairs, trans = [(s, q)], []
+    for ta, tb, width in zip(a, b, widths, strict=True):
+        sa, sb = ta[s], tb[q]
+        ok = (sa >= 0) & (sb >= 0)
+        nxt, inv = np.unique((sa * width + sb)[ok], return_inverse=True)
+        t = np.full(sa.shape, -1, dtype=np.int64)
+        t[ok] = inv.ravel()
+        trans.append(t)
+        s, q = nxt // width, nxt % width
+        pairs.append((s, q))
+        if grown:
+            grown(len(nxt))
+    return pairs, trans
+
+
+def merge(trans: list[np.ndarray], accepting: np.ndarray
+          ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Minimise a layered automaton from the last layer back: per layer, the state of the
+    minimised automaton each state merges into (-1: no way to an accepting state; states
+    with the same future merge), and the minimised automaton's transitions."""
+    classes: list[np.ndarray] = [np.zeros(0, dtype=np.int64)] * len(trans) + [
+        np.where(accepting, 0, -1)]
+    merged: list[np.ndarray] = []
+    for i in range(len(trans) - 1, -1, -1):
+        rows = np.append(classes[i + 1], -1)[trans[i]]  # -1 picks the appended -1
+        alive = (rows >= 0).any(axis=1)
+        cls = np.full(len(rows), -1, dtype=np.int64)
+        states = np.zeros((0, rows.shape[1]), dtype=np.int64)
+        if alive.any():
+            count, inv = _row_classes(rows[alive])
+            states = np.empty((count, rows.shape[1]), dtype=np.int64)
+            states[inv] = rows[alive]
+            cls[alive] = inv
+        classes[i] = cls
+        merged.append(states)
+    return classes, merged[::-1]
 
 
 def _minimize(trans: list[np.ndarray], accepting: np.ndarray) -> Diagram | None:
     """Merge states with the same future (from the last layer back), drop states with none,
     then keep only states reachable from the start, renumbered."""
-    n = len(trans)
-    cls = np.where(accepting, 0, -1)
-    merged: list[np.ndarray] = [np.zeros(0)] * n
-    for i in range(n - 1, -1, -1):
-        t = trans[i]
-        rows = np.where(t >= 0, cls[np.maximum(t, 0)], -1)
-        alive = (rows >= 0).any(axis=1)
-        if not alive.any():
-            return None
-        count, inv = _row_classes(rows[alive])
-        merged[i] = np.empty((count, t.shape[1]), dtype=np.int64)
-        merged[i][inv] = rows[alive]
-        cls = np.full(t.shape[0], -1, dtype=np.int64)
-        cls[alive] = inv
-    if cls[0] < 0:
+    classes, merged = merge(trans, accepting)
+    if classes[0][0] < 0:
         return None
+    n = len(trans)
     out = []
-    here = cls[:1]
+    here = classes[0][:1]
     for i in range(n):
         t = merged[i][here]
         width = merged[i + 1].shape[0] if i + 1 < n else 1

@@ -33,9 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from smtpuzzle.puzzles.maze.mdd import _row_classes
-
-LETTERS = "NESW"
+from smtpuzzle.puzzles.maze.mdd import Diagram, merge, product
 
 
 @dataclass
@@ -101,8 +99,8 @@ def diagram_proof(length: int, cases: list[CaseStates], top: int) -> Iterator[Bl
     for k, case in enumerate(cases, start=1):
         if case.sizes[0] == 0:
             return  # the case alone cannot be solved: the formula holds an empty clause
-        pairs, moves = _product(length, diagram, case)
-        classes, merged = _minimise(length, pairs, moves)
+        pairs, moves = product(diagram, case.tables, case.sizes[1:])
+        classes, merged = merge(moves, np.ones(len(pairs[-1][0]), dtype=bool))  # all finish
         empty = classes[0][0] < 0
 
         # per layer, the literals of each pair's two sides: y(k-1) (none at level 1), x(k)
@@ -175,58 +173,9 @@ def diagram_proof(length: int, cases: list[CaseStates], top: int) -> Iterator[Bl
                     steps += _clauses(-here[~go], -letter(t, d))
             yield Block("lemma", steps, f"level {k}, move {t}: state steps", k, carry=True)
         diagram, y_prev = merged, y_new
-    raise NotEmpty(_first_string(diagram))
+    raise NotEmpty(Diagram(diagram).first_string("*" * length))
 
 
 def _not_both(y: np.ndarray | None, x: np.ndarray, who: np.ndarray) -> list[np.ndarray]:
     """The literals "not y or not x" of the pairs ``who`` (just "not x" at level 1)."""
     return ([] if y is None else [-y[who]]) + [-x[who]]
-
-
-def _product(length: int, diagram: list[np.ndarray], case: CaseStates
-             ) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[np.ndarray]]:
-    """The pairs (diagram state, case state) reachable after each move, and per move the
-    pair each letter leads to (-1 where either side cannot go on)."""
-    s, q = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-    pairs, moves = [(s, q)], []
-    for t in range(length):
-        sa, sb = diagram[t][s], case.tables[t][q]
-        width = case.sizes[t + 1]
-        ok = (sa >= 0) & (sb >= 0)
-        nxt, inv = np.unique((sa * width + sb)[ok], return_inverse=True)
-        step = np.full(sa.shape, -1, dtype=np.int64)
-        step[ok] = inv.ravel()
-        moves.append(step)
-        s, q = nxt // width, nxt % width
-        pairs.append((s, q))
-    return pairs, moves
-
-
-def _minimise(length: int, pairs: list, moves: list[np.ndarray]
-              ) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Per layer, the state of the minimised product each pair merged into (-1: dead, no
-    way to the end), and the minimised product's transitions."""
-    classes: list[np.ndarray] = [np.zeros(0, dtype=np.int64)] * (length + 1)
-    merged: list[np.ndarray] = [np.zeros((0, 4), dtype=np.int64)] * length
-    classes[length] = np.zeros(len(pairs[length][0]), dtype=np.int64)  # all finished
-    for t in range(length - 1, -1, -1):
-        into = moves[t]
-        rows = np.append(classes[t + 1], -1)[into]  # -1 picks the appended -1
-        alive = (rows >= 0).any(axis=1)
-        cls = np.full(len(rows), -1, dtype=np.int64)
-        if alive.any():
-            count, inv = _row_classes(rows[alive])
-            merged[t] = np.empty((count, 4), dtype=np.int64)
-            merged[t][inv] = rows[alive]
-            cls[alive] = inv
-        classes[t] = cls
-    return classes, merged
-
-
-def _first_string(diagram: list[np.ndarray]) -> str:
-    state, out = 0, []
-    for t in diagram:
-        d = int(np.flatnonzero(t[state] >= 0)[0])
-        out.append(LETTERS[d])
-        state = int(t[state, d])
-    return "".join(out)
