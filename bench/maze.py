@@ -40,9 +40,9 @@ def _solves_all(strings: np.ndarray, cases) -> np.ndarray:
     s, k = len(strings), len(cases)
     pos = np.broadcast_to(cases.start, (s, k)).copy()
     seen = np.left_shift(1, pos)
-    rows = np.arange(k)[None, :]
+    rows = cases.row[None, :]
     for t in range(strings.shape[1]):
-        pos = cases.moves[rows, pos, strings[:, t:t + 1]]
+        pos = cases.table[rows, pos, strings[:, t:t + 1]].astype(np.int64)
         seen |= np.left_shift(1, pos)
     return ((seen & cases.target) == cases.target).all(axis=1)
 

@@ -270,3 +270,60 @@ def test_least_lengths_of_the_small_rectangles_are_proved():
         assert found.status == "sat" and check(found.string, size).unsolved == 0
     data = json.loads(run("maze", "show", "NESWNENWSEN", "--size", "2x3", "--json").stdout)
     assert data["size"] == "2x3" and data["cells"][0] == 0
+
+
+@pytest.mark.parametrize("size", ["2x4", "2x5"])
+def test_canonical_cases_are_those_of_the_definition(size):
+    """The enumeration by connected edge sets lists exactly the cases whose open edges lie
+    inside the part reachable from the start, of 2 cells or more, touching the top row and
+    the left column (checked here on every maze from every start), largest part first."""
+    from smtpuzzle.puzzles.maze.cases import (
+        _popcount,
+        _walled_in,
+        all_cases,
+        dims,
+        reduced_cases,
+    )
+
+    every, canonical = all_cases(size), reduced_cases(size)
+    keep = _walled_in(every.maze, every.reach, *dims(size))[0] & (_popcount(every.reach) >= 2)
+    expected = set(zip(every.maze[keep].tolist(), every.start[keep].tolist(), strict=True))
+    listed = list(zip(canonical.maze.tolist(), canonical.start.tolist(), strict=True))
+    assert len(listed) == len(expected) and set(listed) == expected
+    sizes = _popcount(canonical.reach)
+    assert (np.diff(sizes) <= 0).all()
+    for k in range(0, len(canonical), 997):  # each case walks its own maze's table
+        j = int(np.flatnonzero((every.maze == canonical.maze[k])
+                               & (every.start == canonical.start[k]))[0])
+        assert np.array_equal(canonical.moves(k), every.moves(j))
+        assert canonical.reach[k] == every.reach[j]
+
+
+def test_failing_walks_in_chunks_and_stops_at_its_limit(monkeypatch):
+    from smtpuzzle.puzzles.maze import cases as maze_cases
+
+    every = maze_cases.all_cases(3)
+    rng = np.random.default_rng(3)
+    strings = ["".join(rng.choice(list("NESW"), n)) for n in (12, 40, 70)] + [KNOWN_79]
+    whole = [maze_cases.failing(every, s) for s in strings]
+    monkeypatch.setattr(maze_cases, "WALK_CHUNK", 1000)
+    for s, expected in zip(strings, whole, strict=True):
+        assert np.array_equal(maze_cases.failing(every, s), expected)
+        assert np.array_equal(maze_cases.failing(every, s, limit=5), expected[:5])
+    assert len(whole[0]) > 1000 and len(whole[-1]) == 0
+
+
+@pytest.mark.slow
+def test_four_by_four_thin_walls():
+    """4x4 with thin walls: 48,775,286 canonical cases on 3,489,347 mazes; the diagrams
+    prove 30 moves too few within minutes; local search refuses a case set this large."""
+    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.cases import reduced_cases
+
+    cases = reduced_cases("4x4")
+    assert len(cases) == 48_775_286 and len(cases.table) == 3_489_347
+    proved = prove_bound("4x4", up_to=30, time_limit=600)
+    assert proved.bound == 30
+    p = run("maze", "search", "*" * 60, "--size", "4x4", "--backend", "local")
+    assert p.returncode == 2 and "local search keeps every case" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1

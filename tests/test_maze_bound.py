@@ -35,7 +35,7 @@ def _solves(maze: int, start: int, string: str) -> bool:
 def test_the_checkers_mazes_are_the_searchs_mazes():
     cases = all_cases(3)
     for maze in range(4096):
-        assert np.array_equal(np.array(maze_moves(maze)), cases.moves[9 * maze])
+        assert np.array_equal(np.array(maze_moves(maze)), cases.moves(9 * maze))
 
 
 def test_a_turned_string_solves_the_turned_case():

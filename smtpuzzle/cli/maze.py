@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 app = typer.Typer(no_args_is_help=True, help="Universal move strings for mazes.")
 SizeOpt = Annotated[str, typer.Option(
     help="3 (thin walls, visit every reachable cell), 4 (blocked cells, reach the goal), or "
-         "RxC: a thin-wall rectangle of R rows and C columns (2 to 12 cells, e.g. 2x4, 3x4).")]
+         "RxC: a thin-wall rectangle of R rows and C columns (2 to 16 cells, e.g. 2x4, 3x4, "
+         "4x4).")]
 
 
 @app.command("check")

@@ -23,7 +23,7 @@ MAZE_CELL = 100  # pixels per maze cell unless told: a maze has only 9 or 16 cel
 def _walls(cases: Any, k: int) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     from smtpuzzle.puzzles.maze.cases import dims
 
-    moves, segs = cases.moves[k], []
+    moves, segs = cases.moves(k), []
     if cases.size == 4:  # blocked cells, no thin walls
         return segs
     rows, cols = dims(cases.size)

@@ -6,13 +6,14 @@ walk visits every cell reachable from the start. Size 4: each of the 14 cells ot
 top-left start and the bottom-right goal is open or blocked (maze id bit set = open); a
 string solves a maze when its walk visits the goal, wherever the goal is reachable.
 
-Rectangles ``RxC`` (R rows, C columns, at most 12 cells, e.g. ``2x4`` or ``3x4``): thin
-walls, as size 3. Searches use their canonical cases: a case is kept when every open edge
-lies inside the part reachable from the start (walls elsewhere change no walk), that part
-has at least 2 cells and touches the top row and the left column (a shifted copy walks
-alike). A string solves every case of a rectangle exactly when it solves these. The checker
-walks every maze from every start where they number at most 200,000 (2x5 and smaller), and
-the canonical cases beyond (3x4 has 1.6 million).
+Rectangles ``RxC`` (R rows, C columns, at most 16 cells, e.g. ``2x4``, ``3x4`` or ``4x4``,
+which is not size 4): thin walls, as size 3. Searches use their canonical cases: a case is
+kept when every open edge lies inside the part reachable from the start (walls elsewhere
+change no walk), that part has at least 2 cells and touches the top row and the left column
+(a shifted copy walks alike). A string solves every case of a rectangle exactly when it
+solves these. The checker walks every maze from every start where they number at most
+200,000 (2x5 and smaller), and the canonical cases beyond (3x4: 380,094 of 1.6 million;
+4x4: 48,775,286 of 268 million, which share the move tables of their 3,489,347 mazes).
 
 A move into a wall, a blocked cell or off the grid does nothing. Cells are numbered row by
 row; moves are N, E, S, W.
@@ -27,16 +28,17 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.kernels import for_size, kernel
 
 LETTERS = "NESW"
 _STEP = {0: (-1, 0), 1: (0, 1), 2: (1, 0), 3: (0, -1)}
 SIZES = (3, 4)
 Size = int | str  # 3, 4, or "RxC" (a thin-wall rectangle)
-MAX_RECTANGLE_CELLS = 12
+MAX_RECTANGLE_CELLS = 16
 
 
 def parse_size(text: str | int) -> Size:
-    """3, 4 or a thin-wall rectangle "RxC" (R rows, C columns, 2 to 12 cells); "3x3" is 3."""
+    """3, 4 or a thin-wall rectangle "RxC" (R rows, C columns, 2 to 16 cells); "3x3" is 3."""
     value = str(text).strip().lower()
     if value in ("3", "4"):
         return int(value)
@@ -70,13 +72,16 @@ KNOWN_79 = ("NNWSWNNSENESESWSSWNSEENWWNWSSEWWNENWEENWSWNWSSENENWNWNESENESESWNWSE
 
 @dataclass
 class Cases:
-    """Mazes with starts: per case its move table (C x 4), start, and cells to visit (mask)."""
+    """Mazes with starts: per case its start, cells to visit (mask) and a row of ``table``,
+    the move tables (C x 4) of the mazes. Cases share their maze's table: 4x4 thin walls
+    have 48.8 million cases on 3.5 million mazes."""
 
     size: Size
     maze: np.ndarray  # maze id per case
     start: np.ndarray
     target: np.ndarray  # bitmask of the cells the walk must visit
-    moves: np.ndarray  # (cases, cells, 4) next cell
+    table: np.ndarray  # (mazes, cells, 4) next cell
+    row: np.ndarray  # per case, its maze's row of ``table``
     reach: np.ndarray  # bitmask of the cells reachable from the start
 
     def __len__(self) -> int:
@@ -84,7 +89,11 @@ class Cases:
 
     def subset(self, idx: np.ndarray) -> Cases:
         return Cases(self.size, self.maze[idx], self.start[idx], self.target[idx],
-                     self.moves[idx], self.reach[idx])
+                     self.table, self.row[idx], self.reach[idx])
+
+    def moves(self, k: int) -> np.ndarray:
+        """Case ``k``'s move table (cells x 4)."""
+        return self.table[self.row[k]].astype(np.int64)
 
 
 def parse_string(text: str, allow_free: bool = False) -> str:
@@ -117,10 +126,9 @@ def segments(pattern: str) -> list[tuple[int, int, bool]]:
 def case_moves(cases: Cases, k: int) -> np.ndarray:
     """Case ``k``'s move table (cells x 4). Where the case has one goal cell, the goal
     absorbs: once there, the case is solved whatever follows."""
-    moves, target = cases.moves[k], int(cases.target[k])
+    moves, target = cases.moves(k), int(cases.target[k])
     if target & (target - 1) == 0:
         goal = target.bit_length() - 1
-        moves = moves.copy()
         moves[goal] = goal
     return moves
 
@@ -143,7 +151,7 @@ def _closure(moves: np.ndarray, start_mask: np.ndarray) -> np.ndarray:
     cells = moves.shape[1]
     step = np.zeros(moves.shape[:2], dtype=np.int64)
     for d in range(4):
-        step |= np.left_shift(1, moves[:, :, d])
+        step |= np.left_shift(1, moves[:, :, d].astype(np.int64))
     reach = start_mask.astype(np.int64)
     for _ in range(cells):
         new = reach.copy()
@@ -155,18 +163,22 @@ def _closure(moves: np.ndarray, start_mask: np.ndarray) -> np.ndarray:
     return reach
 
 
-@cache
-def _thin_wall_moves(rows: int = 3, cols: int = 3) -> np.ndarray:
-    """(mazes, cells, 4): the next cell of every thin-wall maze, cell and move."""
-    edges = _edges(rows, cols)
-    ids = np.arange(1 << len(edges))
-    moves = np.repeat(np.arange(rows * cols)[None, :, None], len(ids), axis=0).repeat(4, axis=2)
-    for e, (a, b) in enumerate(edges):
+def _thin_wall_table(ids: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """(mazes, cells, 4): the next cell of thin-wall mazes ``ids``, per cell and move."""
+    moves = np.empty((len(ids), rows * cols, 4), dtype=np.int8)
+    moves[:] = np.arange(rows * cols, dtype=np.int8)[None, :, None]
+    for e, (a, b) in enumerate(_edges(rows, cols)):
         is_open = ((ids >> e) & 1).astype(bool)
         forward, back = (1, 3) if b == a + 1 else (2, 0)
         moves[is_open, a, forward] = b
         moves[is_open, b, back] = a
     return moves
+
+
+@cache
+def _thin_wall_moves(rows: int = 3, cols: int = 3) -> np.ndarray:
+    """(mazes, cells, 4): the next cell of every thin-wall maze, cell and move."""
+    return _thin_wall_table(np.arange(1 << len(_edges(rows, cols))), rows, cols)
 
 
 FULL_RECTANGLE_CASES = 200_000  # up to this many maze-start cases, all_cases lists them all
@@ -179,9 +191,8 @@ def _every_thin_wall_case(size: Size) -> Cases:
     cells = rows * cols
     maze = np.repeat(np.arange(len(moves)), cells)
     start = np.tile(np.arange(cells), len(moves))
-    big = moves[maze]
-    target = _closure(big, np.left_shift(1, start))
-    return Cases(size, maze, start, target, big, target)
+    target = _closure(moves[maze], np.left_shift(1, start))
+    return Cases(size, maze, start, target, moves, maze, target)
 
 
 def _walled_in(maze: np.ndarray, reach: np.ndarray, rows: int, cols: int,
@@ -199,25 +210,57 @@ def _walled_in(maze: np.ndarray, reach: np.ndarray, rows: int, cols: int,
     return canonical, is_open & inside
 
 
+@kernel
+def _connected_mazes(ea: np.ndarray, eb: np.ndarray, top: int, left: int,
+                     out_maze: np.ndarray, out_reach: np.ndarray) -> int:
+    """Fill ``out_maze`` / ``out_reach`` with the canonical mazes (open edges all in one
+    part, which touches the top row and the left column) and that part; their number.
+    With empty outputs, only count."""
+    edges, n = len(ea), 0
+    for maze in range(1, 1 << edges):
+        ends, reach = 0, 0
+        for e in range(edges):
+            if (maze >> e) & 1:
+                ends |= (1 << ea[e]) | (1 << eb[e])
+                if reach == 0:
+                    reach = 1 << ea[e]
+        grown = True
+        while grown:
+            grown = False
+            for e in range(edges):
+                if (maze >> e) & 1 and ((reach >> ea[e]) & 1) != ((reach >> eb[e]) & 1):
+                    reach |= (1 << ea[e]) | (1 << eb[e])
+                    grown = True
+        if ends & ~reach or reach & top == 0 or reach & left == 0:
+            continue
+        if len(out_maze):
+            out_maze[n], out_reach[n] = maze, reach
+        n += 1
+    return n
+
+
 @cache
 def _rectangle_cases(size: str) -> Cases:
-    """The canonical cases of a thin-wall rectangle (see the module's docstring)."""
+    """The canonical cases of a thin-wall rectangle (see the module's docstring): a maze
+    whose open edges form one part touching the top row and the left column, from every
+    start in that part; largest part first, then by maze id and start. Mazes and cases
+    are counted first, so that 4x4's 48.8 million cases take arrays of their size alone."""
     rows, cols = dims(size)
-    moves = _thin_wall_moves(rows, cols)
-    ids = np.arange(len(moves))
-    keep_maze, keep_start, keep_reach = [], [], []
-    for start in range(rows * cols):  # start by start: one move table per maze, not case
-        reach = _closure(moves, np.full(len(ids), 1 << start, dtype=np.int64))
-        ok = _walled_in(ids, reach, rows, cols)[0] & (_popcount(reach) >= 2)
-        keep_maze.append(ids[ok])
-        keep_start.append(np.full(int(ok.sum()), start, dtype=np.int64))
-        keep_reach.append(reach[ok])
-    maze = np.concatenate(keep_maze)
-    start = np.concatenate(keep_start)
-    reach = np.concatenate(keep_reach)
-    order = np.lexsort((start, maze))
-    maze, start, reach = maze[order], start[order], reach[order]
-    return Cases(size, maze, start, reach, moves[maze], reach)
+    edges = _edges(rows, cols)
+    ea = np.array([a for a, _ in edges], dtype=np.int64)
+    eb = np.array([b for _, b in edges], dtype=np.int64)
+    top, left = (1 << cols) - 1, sum(1 << (r * cols) for r in range(rows))
+    for_size(__name__, 1 << len(edges), 1 << 10)
+    none = np.zeros(0, dtype=np.int64)
+    count = _connected_mazes(ea, eb, top, left, none, none)
+    ids, reach = np.zeros(count, dtype=np.int64), np.zeros(count, dtype=np.int64)
+    _connected_mazes(ea, eb, top, left, ids, reach)
+    row, start = np.nonzero((reach[:, None] >> np.arange(rows * cols)) & 1)
+    largest = np.argsort(-_popcount(reach)[row], kind="stable")
+    row, start = row[largest].astype(np.int32), start[largest].astype(np.int32)
+    case_reach = reach.astype(np.int32)[row]
+    return Cases(size, ids.astype(np.int32)[row], start, case_reach,
+                 _thin_wall_table(ids, rows, cols), row, case_reach)
 
 
 @cache
@@ -259,11 +302,12 @@ def all_cases(size: Size = 3) -> Cases:
         ids, moves = _blocked_cell_moves()
         n = len(ids)
         start = np.zeros(n, dtype=np.int64)
-        return Cases(4, ids, start, np.full(n, 1 << 15, dtype=np.int64), moves,
-                     _closure(moves, np.left_shift(1, start)))
+        return Cases(4, ids, start, np.full(n, 1 << 15, dtype=np.int64),
+                     moves.astype(np.int8), np.arange(n), _closure(moves, np.left_shift(1, start)))
     raise PuzzleError(f"maze size must be one of {SIZES}, not {size}")
 
 
+@cache
 def reduced_cases(size: Size = 3) -> Cases:
     """The cases a universal string must be checked on, largest first.
 
@@ -273,8 +317,10 @@ def reduced_cases(size: Size = 3) -> Cases:
     are 8-cell paths that a ninth cell extends into a path from the same start (each is part
     of a larger single-path case); paths start only at an end. 10,772 cases.
     4x4: all 3,828 mazes (the goal is one cell; nothing to reduce), most open first.
-    Rectangles: their canonical cases, largest first."""
-    cases = _rectangle_cases(size) if isinstance(size, str) else all_cases(size)
+    Rectangles: their canonical cases, largest first. Cached: treat it as read-only."""
+    if isinstance(size, str):
+        return _rectangle_cases(size)
+    cases = all_cases(size)
     if size != 3:
         return cases.subset(np.argsort(-reachable_sizes(cases), kind="stable"))
     n, edges = 3, _edges(3)
@@ -341,20 +387,40 @@ def case_stats(size: Size = 3) -> CaseStats:
     return CaseStats(size, len(cases), len(all_cases(size)), by_size)
 
 
-def walk(cases: Cases, string: str) -> np.ndarray:
-    """The visited-cell bitmask of every case after walking ``string``."""
-    pos = cases.start.copy()
+WALK_CHUNK = 1 << 20  # cases walked at once: 4x4 thin walls walk 48.8 million in chunks
+
+
+def _walk_chunk(cases: Cases, string: str, lo: int, hi: int) -> np.ndarray:
+    cells = cases.table.shape[1]
+    flat = cases.table.reshape(-1)
+    base = cases.row[lo:hi].astype(np.int64) * (4 * cells)
+    pos = cases.start[lo:hi].astype(np.int64)
     visited = np.left_shift(1, pos)
-    rows = np.arange(len(cases))
     for ch in string:
-        pos = cases.moves[rows, pos, LETTERS.index(ch)]
+        pos = flat[base + 4 * pos + LETTERS.index(ch)].astype(np.int64)
         visited |= np.left_shift(1, pos)
     return visited
 
 
-def failing(cases: Cases, string: str) -> np.ndarray:
-    """Indices of the cases that ``string`` does not solve, in the cases' order."""
-    return np.flatnonzero((walk(cases, string) & cases.target) != cases.target)
+def walk(cases: Cases, string: str) -> np.ndarray:
+    """The visited-cell bitmask of every case after walking ``string``."""
+    return np.concatenate([_walk_chunk(cases, string, lo, lo + WALK_CHUNK)
+                           for lo in range(0, len(cases), WALK_CHUNK)] or [np.zeros(0, int)])
+
+
+def failing(cases: Cases, string: str, limit: int | None = None) -> np.ndarray:
+    """Indices of the cases that ``string`` does not solve, in the cases' order; with a
+    ``limit``, the first ``limit`` of them (the walk stops there)."""
+    found: list[np.ndarray] = []
+    for lo in range(0, len(cases), WALK_CHUNK):
+        target = cases.target[lo:lo + WALK_CHUNK]
+        bad = np.flatnonzero((_walk_chunk(cases, string, lo, lo + WALK_CHUNK) & target)
+                             != target) + lo
+        found.append(bad)
+        if limit is not None and sum(len(f) for f in found) >= limit:
+            break
+    out = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+    return out if limit is None else out[:limit]
 
 
 def check(string: str, size: Size = 3) -> CheckResult:
@@ -368,7 +434,7 @@ def draw(cases: Cases, k: int) -> str:
     rows, n = dims(cases.size)
     thin = cases.size != 4
     start = int(cases.start[k])
-    moves = cases.moves[k]
+    moves = cases.moves(k)
     mark = {start: "S"}
     if not thin:
         mark[n * n - 1] = "G"
@@ -439,7 +505,7 @@ def trace(cases: Cases, k: int, string: str) -> list[int]:
     wall stays). Unlike the search's tables, the goal does not absorb here."""
     pos = [int(cases.start[k])]
     for ch in parse_string(string):
-        pos.append(int(cases.moves[k, pos[-1], LETTERS.index(ch)]))
+        pos.append(int(cases.table[cases.row[k], pos[-1], LETTERS.index(ch)]))
     return pos
 
 
@@ -487,7 +553,7 @@ def walk_case(string: str, size: Size = 3, maze: int | None = None,
     else:
         if start is not None:
             raise PuzzleError("--start goes with --maze")
-        bad = failing(cases, string)
+        bad = failing(cases, string, limit=1)
         if len(bad):
             k = int(bad[0])
         else:

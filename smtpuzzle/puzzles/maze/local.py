@@ -19,11 +19,13 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.maze.cases import LETTERS, Cases, Size, failing, reduced_cases
 
 ITERATIONS = 200_000  # steps per restart (the temperature falls from T_START to T_END)
 T_START, T_END = 3.0, 0.05
 CHUNK = 5_000  # steps between checks of the clock and progress reports
+MAX_BYTES = 4 << 30  # the case tables and walks local search may hold
 
 LocalProgress = Callable[[int, int], None]  # (restarts begun, least cost so far)
 
@@ -160,7 +162,7 @@ def _distances(moves: np.ndarray, goal: int) -> np.ndarray:
 
 
 def _problem(cases: Cases) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-    moves = cases.moves.astype(np.int64)
+    moves = cases.table[cases.row].astype(np.int64)
     target = cases.target.astype(np.int64)
     single = bool((target & (target - 1) == 0).all() and len(np.unique(target)) == 1)
     if single:  # one goal cell for all: it absorbs the walk, and distance is the cost
@@ -178,8 +180,13 @@ def local_search(pattern: str, size: Size = 3, deadline: float | None = None,
     solves every case of the reduced set or ``deadline`` (perf_counter) passes. The string
     returned still has to be verified by the caller."""
     cases = reduced_cases(size)
-    moves, target, dist, single = _problem(cases)
     n = len(pattern)
+    need = len(cases) * (8 * (n + 1) * 4 + 8 * 4 * cases.table.shape[1])
+    if need > MAX_BYTES:
+        raise PuzzleError(f"local search keeps every case's walk in memory: {len(cases):,} "
+                          f"cases x {n} moves would take {need / 2**30:.0f} GiB (at most "
+                          f"{MAX_BYTES / 2**30:.0f}); use the mdd back end")
+    moves, target, dist, single = _problem(cases)
     free = np.array([t for t, ch in enumerate(pattern) if ch == "*"], dtype=np.int64)
     fixed = np.array([LETTERS.index(ch) if ch != "*" else 0 for ch in pattern], dtype=np.int64)
     rng = np.random.default_rng(seed)

@@ -218,7 +218,7 @@ def mdd_search(pattern: str, size: Size, deadline: float | None,
     diagram: Diagram | None = None
     string = pattern.replace("*", LETTERS[0])
     while True:
-        bad = failing(cases, string)
+        bad = failing(cases, string, limit=1)
         if len(bad) == 0:
             return "sat", string, added, time.perf_counter() - t0
         if deadline is not None and time.perf_counter() > deadline:

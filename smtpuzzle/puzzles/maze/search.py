@@ -337,7 +337,7 @@ def _run_session(pattern: str, size: Size, engine: Backend, deadline: float | No
             if status is not Status.SAT:
                 return status.value, None, added, solver_time
             string = enc.decode(session.values())
-            bad = failing(cases, string)
+            bad = failing(cases, string, limit=BATCH)
             if len(bad) == 0:
                 return "sat", string, added, solver_time
             new = [int(k) for k in bad[:BATCH]]
