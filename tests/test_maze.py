@@ -327,3 +327,42 @@ def test_four_by_four_thin_walls():
     p = run("maze", "search", "*" * 60, "--size", "4x4", "--backend", "local")
     assert p.returncode == 2 and "local search keeps every case" in p.stderr
     assert len(p.stderr.strip().splitlines()) == 1
+
+
+def test_greedy_strings_solve_every_case_and_respect_the_least_lengths():
+    """maze build: a verified string for every size, never shorter than the proven least
+    length (2x2 11, 2x3 25, 3x3 at least 40, 4x4 blocked cells 29)."""
+    from smtpuzzle.puzzles.maze.cases import check
+    from smtpuzzle.puzzles.maze.greedy import build_string
+
+    for size, least in (("2x2", 11), ("2x3", 25), (3, 40), (4, 29)):
+        built = build_string(size)
+        assert built.string is not None and check(built.string, size).unsolved == 0
+        assert least <= built.moves <= built.greedy_moves
+        assert built.unsolved == 0 and built.cases == len(reduced_cases(size))
+    data = json.loads(run("maze", "build", "--size", "2x4", "--json").stdout)
+    assert data["status"] == "sat" and check(data["string"], "2x4").unsolved == 0
+    assert data["moves"] == len(data["string"]) >= 37  # 36 moves are proved too few
+
+
+def test_a_greedy_completion_is_a_shortest_one():
+    """Against every string up to its length, on cases of 2x3 and 3x3."""
+    from smtpuzzle.puzzles.maze.cases import walk
+    from smtpuzzle.puzzles.maze.greedy import shortest_completion
+
+    for size in ("2x3", 3):
+        cases = reduced_cases(size)
+        for k in (0, len(cases) // 3, len(cases) - 1):
+            one = cases.subset(np.array([k]))
+            start, target = int(one.start[0]), int(one.target[0])
+            found = "".join("NESW"[d] for d in shortest_completion(
+                one.moves(0), start, target & ~(1 << start)))
+            assert (walk(one, found)[0] & target) == target
+            for n in range(len(found)):
+                for letters in itertools.product("NESW", repeat=n):
+                    assert (walk(one, "".join(letters))[0] & target) != target
+
+
+def test_a_build_stopped_by_its_time_limit_says_it_is_incomplete():
+    p = run("maze", "build", "--size", "3x4", "--time-limit", "0.01")
+    assert p.returncode == 1 and "incomplete" in p.stdout

@@ -1,7 +1,7 @@
-"""`maze check`, `maze stats`, `maze search`, `maze bound`, `maze check-bound`, `maze show`:
-universal move strings for mazes (one string that solves every maze of a size), checked,
-searched for or proved impossible, lower bounds on their length proved and re-checked, and
-walked on one maze."""
+"""`maze check`, `maze stats`, `maze search`, `maze build`, `maze bound`, `maze check-bound`,
+`maze show`: universal move strings for mazes (one string that solves every maze of a
+size), checked, searched for or proved impossible, built greedily, lower bounds on their
+length proved and re-checked, and walked on one maze."""
 
 from __future__ import annotations
 
@@ -177,6 +177,42 @@ def bound(
             out.print(f"wrote {certificate} ({written} cases with their turns); check it with "
                       f"`smtpuzzle maze check-bound {certificate}`")
     if not result.bound:
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+@app.command("build")
+@friendly
+def build(
+    size: SizeOpt = "3",
+    time_limit: Annotated[float | None, time_limit_option(
+        "Seconds; a string found by then is shortened until the limit.")] = None,
+    seed: Annotated[int, typer.Option(help="The random seed of the cases drawn.")] = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Build a universal string greedily (an upper bound on the least length, for any size),
+    verified on every case; then drop letters while time is left."""
+    from smtpuzzle.puzzles.maze.greedy import build_string
+
+    size = cases.parse_size(size)
+    columns = [TextColumn("[bold]{task.description}"), TextColumn("{task.fields[info]}"),
+               TimeElapsedColumn()]
+    with progress(*columns, show=interactive(as_json)) as bar:
+        task = bar.add_task("building", info="")
+        result = build_string(size, budget(time_limit), seed=seed, progress=lambda n, u, k:
+                              bar.update(task, info=f"{n} moves, {u:,} of {k:,} cases "
+                                                    "unsolved"))
+    if as_json:
+        print_json(result.as_json())
+    elif result.string:
+        out.print(f"a {result.moves}-move string solves every {cases.describe(size)} case "
+                  f"(verified; {result.greedy_moves} moves before letters were dropped; "
+                  f"{result.time_s:.1f} s): {result.string}")
+        out.print(f"stopped: {result.note}")
+    else:
+        out.print(f"unknown ({result.note}): {result.moves} moves so far leave "
+                  f"{result.unsolved:,} of {result.cases:,} cases unsolved; the build is "
+                  "incomplete")
+    if not result.string:
         raise typer.Exit(EXIT_UNKNOWN)
 
 
