@@ -410,13 +410,24 @@ def walk(cases: Cases, string: str) -> np.ndarray:
 
 def failing(cases: Cases, string: str, limit: int | None = None) -> np.ndarray:
     """Indices of the cases that ``string`` does not solve, in the cases' order; with a
-    ``limit``, the first ``limit`` of them (the walk stops there)."""
+    ``limit``, the first ``limit`` of them (the walk stops there). Solved cases are dropped
+    from the walk as it goes: most are solved long before a long string ends."""
+    cells = cases.table.shape[1]
+    flat = cases.table.reshape(-1)
+    letters = [LETTERS.index(ch) for ch in string]
     found: list[np.ndarray] = []
     for lo in range(0, len(cases), WALK_CHUNK):
-        target = cases.target[lo:lo + WALK_CHUNK]
-        bad = np.flatnonzero((_walk_chunk(cases, string, lo, lo + WALK_CHUNK) & target)
-                             != target) + lo
-        found.append(bad)
+        idx = np.arange(lo, min(lo + WALK_CHUNK, len(cases)))
+        base = cases.row[idx].astype(np.int64) * (4 * cells)
+        pos = cases.start[idx].astype(np.int64)
+        left = cases.target[idx].astype(np.int64) & ~np.left_shift(1, pos)
+        for t, d in enumerate(letters):
+            pos = flat[base + 4 * pos + d].astype(np.int64)
+            left &= ~np.left_shift(1, pos)
+            if t % 16 == 15:
+                keep = left != 0
+                idx, base, pos, left = idx[keep], base[keep], pos[keep], left[keep]
+        found.append(idx[left != 0])
         if limit is not None and sum(len(f) for f in found) >= limit:
             break
     out = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
