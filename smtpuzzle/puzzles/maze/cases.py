@@ -390,14 +390,20 @@ def case_stats(size: Size = 3) -> CaseStats:
 WALK_CHUNK = 1 << 20  # cases walked at once: 4x4 thin walls walk 48.8 million in chunks
 
 
-def _walk_chunk(cases: Cases, string: str, lo: int, hi: int) -> np.ndarray:
+def step(cases: Cases, rows: np.ndarray, pos: np.ndarray, d: int) -> np.ndarray:
+    """The next cell (int64) of walks in maze rows ``rows`` (of ``cases.table``) at cells
+    ``pos`` on letter ``d``."""
     cells = cases.table.shape[1]
-    flat = cases.table.reshape(-1)
-    base = cases.row[lo:hi].astype(np.int64) * (4 * cells)
+    at = rows.astype(np.int64) * (4 * cells) + 4 * np.asarray(pos, dtype=np.int64) + d
+    return cases.table.reshape(-1)[at].astype(np.int64)
+
+
+def _walk_chunk(cases: Cases, string: str, lo: int, hi: int) -> np.ndarray:
+    rows = cases.row[lo:hi]
     pos = cases.start[lo:hi].astype(np.int64)
     visited = np.left_shift(1, pos)
     for ch in string:
-        pos = flat[base + 4 * pos + LETTERS.index(ch)].astype(np.int64)
+        pos = step(cases, rows, pos, LETTERS.index(ch))
         visited |= np.left_shift(1, pos)
     return visited
 
@@ -412,21 +418,19 @@ def failing(cases: Cases, string: str, limit: int | None = None) -> np.ndarray:
     """Indices of the cases that ``string`` does not solve, in the cases' order; with a
     ``limit``, the first ``limit`` of them (the walk stops there). Solved cases are dropped
     from the walk as it goes: most are solved long before a long string ends."""
-    cells = cases.table.shape[1]
-    flat = cases.table.reshape(-1)
     letters = [LETTERS.index(ch) for ch in string]
     found: list[np.ndarray] = []
     for lo in range(0, len(cases), WALK_CHUNK):
         idx = np.arange(lo, min(lo + WALK_CHUNK, len(cases)))
-        base = cases.row[idx].astype(np.int64) * (4 * cells)
+        rows = cases.row[idx]
         pos = cases.start[idx].astype(np.int64)
         left = cases.target[idx].astype(np.int64) & ~np.left_shift(1, pos)
         for t, d in enumerate(letters):
-            pos = flat[base + 4 * pos + d].astype(np.int64)
+            pos = step(cases, rows, pos, d)
             left &= ~np.left_shift(1, pos)
             if t % 16 == 15:
                 keep = left != 0
-                idx, base, pos, left = idx[keep], base[keep], pos[keep], left[keep]
+                idx, rows, pos, left = idx[keep], rows[keep], pos[keep], left[keep]
         found.append(idx[left != 0])
         if limit is not None and sum(len(f) for f in found) >= limit:
             break

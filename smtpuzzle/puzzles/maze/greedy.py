@@ -29,6 +29,7 @@ from smtpuzzle.puzzles.maze.cases import (
     check,
     failing,
     reduced_cases,
+    step,
 )
 
 DRAWN = 16  # unsolved cases whose completions compete each round
@@ -83,11 +84,6 @@ def shortest_completion(moves: np.ndarray, pos: int, remaining: int) -> list[int
     return letters[::-1]
 
 
-def _step(cases: Cases, rows: np.ndarray, pos: np.ndarray, d: int) -> np.ndarray:
-    cells = cases.table.shape[1]
-    return cases.table.reshape(-1)[rows.astype(np.int64) * (4 * cells) + 4 * pos + d]
-
-
 def build_string(size: Size = 3, time_limit: float | None = None,
                  progress: BuildProgress | None = None, seed: int = 0) -> BuildResult:
     """Grow a string until it solves every case (or ``time_limit`` seconds pass), then drop
@@ -120,13 +116,13 @@ def build_string(size: Size = 3, time_limit: float | None = None,
                     cases.table[rows[k]].astype(np.int64), int(pos[k]), int(left[k]))
                 p, m = pos[sample].astype(np.int64), left[sample].astype(np.int64)
                 for d in completion:
-                    p = _step(cases, rows[sample], p, d).astype(np.int64)
+                    p = step(cases, rows[sample], p, d)
                     m &= ~np.left_shift(1, p)
                 score = (m == 0).sum() / len(completion)
                 if score > best_score:
                     best, best_score = completion, score
             for d in best:
-                pos = _step(cases, rows, pos.astype(np.int64), d)
+                pos = step(cases, rows, pos, d).astype(np.int8)
                 left &= ~np.left_shift(1, pos.astype(np.int32))
             letters += best
             keep = left != 0
