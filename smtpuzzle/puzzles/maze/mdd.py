@@ -8,8 +8,11 @@ merge), it is small. The strings that solve several cases are the paths of the p
 their diagrams, minimised again.
 
 The loop is counterexample-guided like the SAT search: take a string of the diagram, walk
-it through every case, intersect the diagram with the first case it fails, repeat until the
-diagram is empty (no string fits the pattern) or its string solves every case. Where SAT has
+it through every case, intersect the diagram with a case it fails, repeat until the
+diagram is empty (no string fits the pattern) or its string solves every case. Of the
+cases the string fails, the one taken is the tightest: the one whose own diagram holds the
+fewest strings. Taking the first failing case instead lets the product grow several times
+larger before it shrinks (bench/RESULTS.md, session 21). Where SAT has
 to learn what a case rules out, the diagram knows it exactly, so unsatisfiable patterns that
 SAT needs minutes for end in seconds (bench/RESULTS.md). The risk is the other way: where
 many strings survive many cases (long patterns with few fixed letters) the diagram can grow
@@ -35,6 +38,7 @@ from smtpuzzle.puzzles.maze.cases import (
 )
 
 MAX_STATES = 30_000_000  # summed over the layers of one product, before it is minimised
+POOL = 4096  # failing cases the tightest is chosen from (3x3 strings fail fewer than this)
 
 
 class DiagramTooLarge(Exception):
@@ -60,6 +64,14 @@ class Diagram:
         for t in reversed(self.trans):
             paths = np.where(t >= 0, paths[np.maximum(t, 0)], 0).sum(axis=1)
         return int(paths[0])
+
+    def share(self) -> float:
+        """The fraction of the pattern's strings that the diagram holds (a float: a measure
+        for choosing cases, not an exact count)."""
+        paths = np.ones(1)
+        for t in reversed(self.trans):
+            paths = np.where(t >= 0, paths[np.maximum(t, 0)], 0.0).sum(axis=1) / t.shape[1]
+        return float(paths[0])
 
     def first_string(self, pattern: str) -> str:
         """The pattern completed by the diagram's first path (letters in NESW order)."""
@@ -209,22 +221,26 @@ Progress = Callable[[int, float], None]  # (cases added, seconds so far)
 
 
 def mdd_search(pattern: str, size: Size, deadline: float | None,
-               progress: Progress | None = None) -> tuple[str, str | None, list[int], float]:
+               progress: Progress | None = None, tightest: bool = True
+               ) -> tuple[str, str | None, list[int], float]:
     """(status, string, cases added, seconds): ``sat`` with a string that solves every
-    case, ``unsat``, or ``unknown`` at the deadline. Raises DiagramTooLarge."""
+    case, ``unsat``, or ``unknown`` at the deadline. Raises DiagramTooLarge. With
+    ``tightest`` false, the first failing case is taken (the largest: the better choice
+    for patterns of free moves alone)."""
     cases = reduced_cases(size)
     t0 = time.perf_counter()
     added: list[int] = []
     diagram: Diagram | None = None
+    own: dict[int, Diagram | None] = {}  # each case's diagram, kept for the next choices
     string = pattern.replace("*", LETTERS[0])
     while True:
-        bad = failing(cases, string, limit=1)
+        bad = failing(cases, string, limit=POOL if tightest else 1)
         if len(bad) == 0:
             return "sat", string, added, time.perf_counter() - t0
         if deadline is not None and time.perf_counter() > deadline:
             return "unknown", None, added, time.perf_counter() - t0
-        k = int(bad[0])
-        one = case_diagram(pattern, cases, k)
+        k = _tightest(pattern, cases, bad, own)
+        one = own.pop(k)
         try:
             diagram = one if diagram is None or one is None else \
                 intersect(diagram, one, deadline)
@@ -236,3 +252,20 @@ def mdd_search(pattern: str, size: Size, deadline: float | None,
         if diagram is None:
             return "unsat", None, added, time.perf_counter() - t0
         string = diagram.first_string(pattern)
+
+
+def _tightest(pattern: str, cases: Cases, bad: np.ndarray,
+              own: dict[int, Diagram | None]) -> int:
+    """The case of ``bad`` whose own diagram holds the fewest strings (the first of them
+    on a tie; a case no string solves at once), its diagram added to ``own``."""
+    best, share = -1, np.inf
+    for k in bad.tolist():
+        if k not in own:
+            own[k] = case_diagram(pattern, cases, k)
+        d = own[k]
+        if d is None:
+            return k
+        s = d.share()
+        if s < share:
+            best, share = k, s
+    return best
