@@ -141,6 +141,17 @@ def _edges(rows: int, cols: int | None = None) -> list[tuple[int, int]]:
                   for c in range(cols)]
 
 
+def _edge_ends(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """The inner edges' two cells, as two arrays (the order of ``_edges``)."""
+    ends = np.array(_edges(rows, cols), dtype=np.int64).reshape(-1, 2)
+    return ends[:, 0].copy(), ends[:, 1].copy()
+
+
+def _border_masks(rows: int, cols: int) -> tuple[int, int]:
+    """Bitmasks of the top row and of the left column."""
+    return (1 << cols) - 1, sum(1 << (r * cols) for r in range(rows))
+
+
 def _popcount(x: np.ndarray) -> np.ndarray:
     x = x.astype(np.int64)
     return sum(((x >> b) & 1) for b in range(16))
@@ -199,12 +210,10 @@ def _walled_in(maze: np.ndarray, reach: np.ndarray, rows: int, cols: int,
                ) -> tuple[np.ndarray, np.ndarray]:
     """Per thin-wall case: whether it is canonical (every open edge inside the reachable
     part, which touches the top row and the left column), and its open inner edges."""
-    edges = _edges(rows, cols)
-    ea = np.array([a for a, _ in edges], dtype=np.int64)
-    eb = np.array([b for _, b in edges], dtype=np.int64)
-    is_open = ((maze[:, None] >> np.arange(len(edges))) & 1).astype(bool)
+    ea, eb = _edge_ends(rows, cols)
+    is_open = ((maze[:, None] >> np.arange(len(ea))) & 1).astype(bool)
     inside = (((reach[:, None] >> ea) & 1) & ((reach[:, None] >> eb) & 1)).astype(bool)
-    top, left = (1 << cols) - 1, sum(1 << (r * cols) for r in range(rows))
+    top, left = _border_masks(rows, cols)
     canonical = (~(is_open & ~inside).any(axis=1) & ((reach & top) != 0)
                  & ((reach & left) != 0))
     return canonical, is_open & inside
@@ -246,11 +255,9 @@ def _rectangle_cases(size: str) -> Cases:
     start in that part; largest part first, then by maze id and start. Mazes and cases
     are counted first, so that 4x4's 48.8 million cases take arrays of their size alone."""
     rows, cols = dims(size)
-    edges = _edges(rows, cols)
-    ea = np.array([a for a, _ in edges], dtype=np.int64)
-    eb = np.array([b for _, b in edges], dtype=np.int64)
-    top, left = (1 << cols) - 1, sum(1 << (r * cols) for r in range(rows))
-    for_size(__name__, 1 << len(edges), 1 << 10)
+    ea, eb = _edge_ends(rows, cols)
+    top, left = _border_masks(rows, cols)
+    for_size(__name__, 1 << len(ea), 1 << 10)
     none = np.zeros(0, dtype=np.int64)
     count = _connected_mazes(ea, eb, top, left, none, none)
     ids, reach = np.zeros(count, dtype=np.int64), np.zeros(count, dtype=np.int64)
@@ -323,9 +330,8 @@ def reduced_cases(size: Size = 3) -> Cases:
     cases = all_cases(size)
     if size != 3:
         return cases.subset(np.argsort(-reachable_sizes(cases), kind="stable"))
-    n, edges = 3, _edges(3)
-    ea = np.array([a for a, _ in edges])
-    eb = np.array([b for _, b in edges])
+    n = 3
+    ea, eb = _edge_ends(n, n)
     reach = cases.target
     size_r = _popcount(reach)
     canonical, inner = _walled_in(cases.maze, reach, 3, 3)
@@ -396,6 +402,15 @@ def step(cases: Cases, rows: np.ndarray, pos: np.ndarray, d: int) -> np.ndarray:
     cells = cases.table.shape[1]
     at = rows.astype(np.int64) * (4 * cells) + 4 * np.asarray(pos, dtype=np.int64) + d
     return cases.table.reshape(-1)[at].astype(np.int64)
+
+
+def state_step(moves: np.ndarray, states: np.ndarray) -> np.ndarray:
+    """One maze's walk states packed as ``cell << cells | cells still to visit`` (int64),
+    per state and letter (``moves`` is cells x 4): the packed states one letter on."""
+    cells = moves.shape[0]
+    bit = np.left_shift(1, np.arange(cells, dtype=np.int64))
+    to = moves[states >> cells].astype(np.int64)
+    return to << cells | ((states & ((1 << cells) - 1))[:, None] & ~bit[to])
 
 
 def _walk_chunk(cases: Cases, string: str, lo: int, hi: int) -> np.ndarray:

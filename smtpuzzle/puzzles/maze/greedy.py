@@ -29,6 +29,7 @@ from smtpuzzle.puzzles.maze.cases import (
     check,
     failing,
     reduced_cases,
+    state_step,
     step,
 )
 
@@ -61,13 +62,11 @@ def shortest_completion(moves: np.ndarray, pos: int, remaining: int) -> list[int
     (breadth first over (cell, cells still to visit); ``moves`` is cells x 4)."""
     cells = moves.shape[0]
     low = (1 << cells) - 1
-    bit = np.left_shift(1, np.arange(cells, dtype=np.int64))
     layer = np.array([pos << cells | remaining], dtype=np.int64)
     seen = layer.copy()
     trail: list[tuple[np.ndarray, np.ndarray]] = []  # per layer: parent index, letter
     while (layer & low).all():
-        to = moves[layer >> cells]
-        nxt = (to << cells | ((layer & low)[:, None] & ~bit[to])).ravel()
+        nxt = state_step(moves, layer).ravel()
         states, first = np.unique(nxt, return_index=True)
         new = ~np.isin(states, seen)
         states, first = states[new], first[new]

@@ -35,6 +35,7 @@ from smtpuzzle.puzzles.maze.cases import (
     failing,
     reduced_cases,
     segments,
+    state_step,
 )
 
 MAX_STATES = 30_000_000  # summed over the layers of one product, before it is minimised
@@ -95,11 +96,10 @@ def case_diagram(pattern: str, cases: Cases, k: int) -> Diagram | None:
     layer = np.array([start << n_cells | (target & ~(1 << start))], dtype=np.int64)
     trans = []
     for a, b, free in segments(pattern):
-        p, m = layer >> n_cells, layer & low
         if free:
-            to = moves[p]
-            nxt = to << n_cells | (m[:, None] & ~bit[to])
+            nxt = state_step(moves, layer)
         else:
+            p, m = layer >> n_cells, layer & low
             to, seen = cells.copy(), bit.copy()
             for ch in pattern[a:b]:
                 to = moves[to, LETTERS.index(ch)]
@@ -239,9 +239,9 @@ def mdd_search(pattern: str, size: Size, deadline: float | None,
             return "sat", string, added, time.perf_counter() - t0
         if deadline is not None and time.perf_counter() > deadline:
             return "unknown", None, added, time.perf_counter() - t0
-        k = _tightest(pattern, cases, bad, own)
-        one = own.pop(k)
         try:
+            k = _tightest(pattern, cases, bad, own, deadline)
+            one = own.pop(k)
             diagram = one if diagram is None or one is None else \
                 intersect(diagram, one, deadline)
         except _OutOfTime:
@@ -255,12 +255,15 @@ def mdd_search(pattern: str, size: Size, deadline: float | None,
 
 
 def _tightest(pattern: str, cases: Cases, bad: np.ndarray,
-              own: dict[int, Diagram | None]) -> int:
+              own: dict[int, Diagram | None], deadline: float | None) -> int:
     """The case of ``bad`` whose own diagram holds the fewest strings (the first of them
-    on a tie; a case no string solves at once), its diagram added to ``own``."""
+    on a tie; a case no string solves at once), its diagram added to ``own``. Past
+    ``deadline`` it raises _OutOfTime."""
     best, share = -1, np.inf
     for k in bad.tolist():
         if k not in own:
+            if deadline is not None and time.perf_counter() > deadline:
+                raise _OutOfTime
             own[k] = case_diagram(pattern, cases, k)
         d = own[k]
         if d is None:
