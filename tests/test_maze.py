@@ -118,7 +118,7 @@ def test_search_agrees_with_brute_force(pattern: str, size: int):
         r = search(pattern, size, backend, time_limit=120)
         assert r.status == ("sat" if want else "unsat"), backend
     # the diagrams taking the first failing case, as the bound does, decide alike
-    status, string, _, _ = maze_mdd.mdd_search(pattern, size, None, tightest=False)
+    status, string, _, _ = maze_mdd.mdd_search(pattern, size, None, sampled=False)
     assert status == ("sat" if want else "unsat")
     assert string is None or len(failing(reduced_cases(size), string)) == 0
 
@@ -162,12 +162,12 @@ def test_an_unsatisfiable_window_by_diagrams_exports_an_unsatisfiable_formula(tm
 def test_a_25_star_window_is_decided_unsatisfiable_by_diagrams(offset):
     pattern = KNOWN_79[:offset] + "*" * 25 + KNOWN_79[offset + 26:]
     r = search(pattern, 3)  # mdd, the default
-    assert r.backend == "mdd" and r.status == "unsat" and r.mazes_added > 20
+    assert r.backend == "mdd" and r.status == "unsat" and r.mazes_added > 5
 
 
 def test_a_diagram_search_stops_at_its_time_limit():
     # A product of a million states takes seconds: the limit is checked inside it too.
-    r = search("*" * 28, 4, "mdd", time_limit=2)
+    r = search("*" * 36, 3, "mdd", time_limit=2)
     assert r.status == "unknown" and not r.note and r.time_s < 30
 
 
@@ -208,13 +208,10 @@ def test_ctrl_c_during_a_search_says_so(backend):
     import sys
     import time
 
-    # Diagrams decide this window in seconds; the 4x4 search from scratch takes minutes.
-    pattern = "*" * 25 + KNOWN_79[26:]
-    size = ["--size", "4"] if backend == "mdd" else []
-    if backend == "mdd":
-        pattern = "*" * 28
+    # Diagrams decide this window in seconds, but 38 free moves take them minutes.
+    pattern = "*" * 38 if backend == "mdd" else "*" * 25 + KNOWN_79[26:]
     p = subprocess.Popen([sys.executable, "-m", "smtpuzzle", "maze", "search", pattern,
-                          "--backend", backend, *size], stdout=subprocess.PIPE,
+                          "--backend", backend], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:

@@ -65,10 +65,10 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
         while True:
             began = time.perf_counter()
             try:
-                # first failing case, not the tightest: on free moves alone the tightest
-                # cases make the product outgrow its cap sooner (bench/RESULTS.md)
+                # the first failing case, not a sampled choice: on free moves alone it
+                # keeps the product smaller (bench/RESULTS.md, session 21)
                 status, _, added, _ = mdd_search(break_symmetry("*" * length, size), size,
-                                                 deadline, tightest=False)
+                                                 deadline, sampled=False)
             except DiagramTooLarge as exc:
                 result.note = f"{exc} at {length} moves"
                 break

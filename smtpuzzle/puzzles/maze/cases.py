@@ -396,9 +396,10 @@ def case_stats(size: Size = 3) -> CaseStats:
 WALK_CHUNK = 1 << 20  # cases walked at once: 4x4 thin walls walk 48.8 million in chunks
 
 
-def step(cases: Cases, rows: np.ndarray, pos: np.ndarray, d: int) -> np.ndarray:
+def step(cases: Cases, rows: np.ndarray, pos: np.ndarray, d: int | np.ndarray
+         ) -> np.ndarray:
     """The next cell (int64) of walks in maze rows ``rows`` (of ``cases.table``) at cells
-    ``pos`` on letter ``d``."""
+    ``pos`` on letter ``d`` (one letter, or one per walk, broadcast like ``pos``)."""
     cells = cases.table.shape[1]
     at = rows.astype(np.int64) * (4 * cells) + 4 * np.asarray(pos, dtype=np.int64) + d
     return cases.table.reshape(-1)[at].astype(np.int64)
@@ -451,6 +452,19 @@ def failing(cases: Cases, string: str, limit: int | None = None) -> np.ndarray:
             break
     out = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
     return out if limit is None else out[:limit]
+
+
+def solved_by(cases: Cases, strings: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """Strings x cases: whether each string (a row of letter indices; all one length)
+    solves each case of ``idx``."""
+    shape = (len(strings), len(idx))
+    rows = np.broadcast_to(cases.row[idx], shape)
+    pos = np.broadcast_to(cases.start[idx].astype(np.int64), shape)
+    left = np.broadcast_to(cases.target[idx].astype(np.int64), shape) & ~np.left_shift(1, pos)
+    for t in range(strings.shape[1]):
+        pos = step(cases, rows, pos, strings[:, t:t + 1])
+        left = left & ~np.left_shift(1, pos)
+    return left == 0
 
 
 def check(string: str, size: Size = 3) -> CheckResult:

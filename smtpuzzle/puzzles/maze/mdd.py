@@ -10,9 +10,10 @@ their diagrams, minimised again.
 The loop is counterexample-guided like the SAT search: take a string of the diagram, walk
 it through every case, intersect the diagram with a case it fails, repeat until the
 diagram is empty (no string fits the pattern) or its string solves every case. Of the
-cases the string fails, the one taken is the tightest: the one whose own diagram holds the
-fewest strings. Taking the first failing case instead lets the product grow several times
-larger before it shrinks (bench/RESULTS.md, session 21). Where SAT has
+cases the string fails, the one taken is the one that the fewest of the diagram's strings
+solve, estimated on strings drawn from it at random: the case that cuts the diagram most.
+Taking the first failing case instead lets a window's product grow many times larger
+before it shrinks (bench/RESULTS.md, session 21). Where SAT has
 to learn what a case rules out, the diagram knows it exactly, so unsatisfiable patterns that
 SAT needs minutes for end in seconds (bench/RESULTS.md). The risk is the other way: where
 many strings survive many cases (long patterns with few fixed letters) the diagram can grow
@@ -35,11 +36,13 @@ from smtpuzzle.puzzles.maze.cases import (
     failing,
     reduced_cases,
     segments,
+    solved_by,
     state_step,
 )
 
 MAX_STATES = 30_000_000  # summed over the layers of one product, before it is minimised
-POOL = 4096  # failing cases the tightest is chosen from (3x3 strings fail fewer than this)
+POOL = 1024  # failing cases the next case is chosen from
+SAMPLES = 256  # strings drawn from the diagram to choose it by
 
 
 class DiagramTooLarge(Exception):
@@ -66,13 +69,26 @@ class Diagram:
             paths = np.where(t >= 0, paths[np.maximum(t, 0)], 0).sum(axis=1)
         return int(paths[0])
 
-    def share(self) -> float:
-        """The fraction of the pattern's strings that the diagram holds (a float: a measure
-        for choosing cases, not an exact count)."""
-        paths = np.ones(1)
+    def sample(self, pattern: str, n: int, rng: np.random.Generator) -> np.ndarray:
+        """``n`` of the diagram's strings drawn uniformly at random, as rows of letter
+        indices."""
+        paths = [np.ones(1)]  # per layer from the end: strings from each state (floats)
         for t in reversed(self.trans):
-            paths = np.where(t >= 0, paths[np.maximum(t, 0)], 0.0).sum(axis=1) / t.shape[1]
-        return float(paths[0])
+            paths.append(np.where(t >= 0, paths[-1][np.maximum(t, 0)], 0.0).sum(axis=1))
+        paths.reverse()
+        out = np.empty((n, len(pattern)), dtype=np.int64)
+        state = np.zeros(n, dtype=np.int64)
+        for (a, b, free), t, ahead in zip(segments(pattern), self.trans, paths[1:],
+                                          strict=True):
+            to = t[state]
+            cum = np.cumsum(np.where(to >= 0, ahead[np.maximum(to, 0)], 0.0), axis=1)
+            d = (cum < rng.random(n)[:, None] * cum[:, -1:]).sum(axis=1)
+            if free:
+                out[:, a] = d
+            else:
+                out[:, a:b] = [LETTERS.index(ch) for ch in pattern[a:b]]
+            state = to[np.arange(n), d]
+        return out
 
     def first_string(self, pattern: str) -> str:
         """The pattern completed by the diagram's first path (letters in NESW order)."""
@@ -221,27 +237,31 @@ Progress = Callable[[int, float], None]  # (cases added, seconds so far)
 
 
 def mdd_search(pattern: str, size: Size, deadline: float | None,
-               progress: Progress | None = None, tightest: bool = True
+               progress: Progress | None = None, sampled: bool = True
                ) -> tuple[str, str | None, list[int], float]:
     """(status, string, cases added, seconds): ``sat`` with a string that solves every
     case, ``unsat``, or ``unknown`` at the deadline. Raises DiagramTooLarge. With
-    ``tightest`` false, the first failing case is taken (the largest: the better choice
-    for patterns of free moves alone)."""
+    ``sampled`` false, the first failing case is taken (the largest: the better choice
+    for the bound's patterns of free moves alone)."""
     cases = reduced_cases(size)
+    rng = np.random.default_rng(0)
     t0 = time.perf_counter()
     added: list[int] = []
     diagram: Diagram | None = None
-    own: dict[int, Diagram | None] = {}  # each case's diagram, kept for the next choices
     string = pattern.replace("*", LETTERS[0])
     while True:
-        bad = failing(cases, string, limit=POOL if tightest else 1)
+        bad = failing(cases, string, limit=POOL if sampled else 1)
         if len(bad) == 0:
             return "sat", string, added, time.perf_counter() - t0
         if deadline is not None and time.perf_counter() > deadline:
             return "unknown", None, added, time.perf_counter() - t0
+        k = int(bad[0])
+        if len(bad) > 1:
+            drawn = _draw(pattern, rng) if diagram is None else \
+                diagram.sample(pattern, SAMPLES, rng)
+            k = int(bad[np.argmin(solved_by(cases, drawn, bad).sum(axis=0))])
+        one = case_diagram(pattern, cases, k)
         try:
-            k = _tightest(pattern, cases, bad, own, deadline)
-            one = own.pop(k)
             diagram = one if diagram is None or one is None else \
                 intersect(diagram, one, deadline)
         except _OutOfTime:
@@ -254,21 +274,10 @@ def mdd_search(pattern: str, size: Size, deadline: float | None,
         string = diagram.first_string(pattern)
 
 
-def _tightest(pattern: str, cases: Cases, bad: np.ndarray,
-              own: dict[int, Diagram | None], deadline: float | None) -> int:
-    """The case of ``bad`` whose own diagram holds the fewest strings (the first of them
-    on a tie; a case no string solves at once), its diagram added to ``own``. Past
-    ``deadline`` it raises _OutOfTime."""
-    best, share = -1, np.inf
-    for k in bad.tolist():
-        if k not in own:
-            if deadline is not None and time.perf_counter() > deadline:
-                raise _OutOfTime
-            own[k] = case_diagram(pattern, cases, k)
-        d = own[k]
-        if d is None:
-            return k
-        s = d.share()
-        if s < share:
-            best, share = k, s
-    return best
+def _draw(pattern: str, rng: np.random.Generator) -> np.ndarray:
+    """SAMPLES strings fitting ``pattern``, its free moves drawn at random."""
+    fixed = np.array([LETTERS.index(ch) if ch != "*" else -1 for ch in pattern])
+    out = np.broadcast_to(fixed, (SAMPLES, len(pattern))).copy()
+    free = fixed < 0
+    out[:, free] = rng.integers(0, 4, size=(SAMPLES, int(free.sum())))
+    return out
