@@ -142,6 +142,13 @@ def test_decision_diagrams_hold_exactly_the_strings_that_solve_their_cases(patte
         assert (both.count_strings() if both else 0) == want
         if both:
             assert solved[strings.index(both.first_string(pattern)), picks[:i + 1]].all()
+            drawn = both.sample(pattern, 4000, np.random.default_rng(i))
+            held = {"".join(LETTERS[d] for d in row) for row in drawn}
+            wanted = {s for s, ok in zip(strings, solved[:, picks[:i + 1]].all(axis=1),
+                                         strict=True) if ok}
+            assert held <= wanted  # drawn strings are the diagram's own
+            if want <= 200:
+                assert held == wanted  # and every one of a few is drawn
     assert want > 0 or size == 4
 
 
