@@ -25,7 +25,14 @@ import time
 
 import numpy as np
 
-from smtpuzzle.puzzles.maze.cases import KNOWN_79, LETTERS, all_cases, check, failing
+from smtpuzzle.puzzles.maze.cases import (
+    KNOWN_79,
+    LETTERS,
+    all_cases,
+    check,
+    failing,
+    solved_by,
+)
 from smtpuzzle.puzzles.maze.search import search
 
 
@@ -33,18 +40,6 @@ def row(label: str, backend: str, pattern: str, size: int, limit: float, seed: i
     r = search(pattern, size, backend, time_limit=limit, seed=seed)
     print(f"| {label} | {backend} | {r.status} | {r.mazes_added} | {r.time_s:.2f} | "
           f"{r.solver_time_s:.2f} | {r.string or '-'} |", flush=True)
-
-
-def _solves_all(strings: np.ndarray, cases) -> np.ndarray:
-    """Per string (rows of letter indices, all one length): whether it solves every case."""
-    s, k = len(strings), len(cases)
-    pos = np.broadcast_to(cases.start, (s, k)).copy()
-    seen = np.left_shift(1, pos)
-    rows = cases.row[None, :]
-    for t in range(strings.shape[1]):
-        pos = cases.table[rows, pos, strings[:, t:t + 1]].astype(np.int64)
-        seen |= np.left_shift(1, pos)
-    return ((seen & cases.target) == cases.target).all(axis=1)
 
 
 def deletions(ks: list[int]) -> None:
@@ -77,7 +72,7 @@ def deletions(ks: list[int]) -> None:
             total += len(batch)
             ok = batch
             for screen in screens:
-                ok = ok[_solves_all(ok, screen)]
+                ok = ok[solved_by(screen, ok, np.arange(len(screen))).all(axis=1)]
             for row in ok:
                 string = "".join(LETTERS[i] for i in row)
                 if check(string, 3).unsolved == 0:

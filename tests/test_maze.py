@@ -215,7 +215,8 @@ def test_ctrl_c_during_a_search_says_so(backend):
     import sys
     import time
 
-    # Diagrams decide this window in seconds, but 38 free moves take them minutes.
+    # SAT and z3 take minutes on this 25-star window; the diagrams decide it in a second,
+    # but take minutes on 38 free moves.
     pattern = "*" * 38 if backend == "mdd" else "*" * 25 + KNOWN_79[26:]
     p = subprocess.Popen([sys.executable, "-m", "smtpuzzle", "maze", "search", pattern,
                           "--backend", backend], stdout=subprocess.PIPE,

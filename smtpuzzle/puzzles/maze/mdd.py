@@ -62,20 +62,21 @@ class Diagram:
 
     trans: list[np.ndarray]
 
+    def _paths(self, dtype: type) -> list[np.ndarray]:
+        """Per layer, the number of strings from each state to the end (object: exact)."""
+        paths = [np.ones(1, dtype=dtype)]
+        for t in reversed(self.trans):
+            paths.append(np.where(t >= 0, paths[-1][np.maximum(t, 0)], 0).sum(axis=1))
+        return paths[::-1]
+
     def count_strings(self) -> int:
         """How many strings the diagram holds (exact, as a Python int)."""
-        paths = np.ones(1, dtype=object)
-        for t in reversed(self.trans):
-            paths = np.where(t >= 0, paths[np.maximum(t, 0)], 0).sum(axis=1)
-        return int(paths[0])
+        return int(self._paths(object)[0][0])
 
     def sample(self, pattern: str, n: int, rng: np.random.Generator) -> np.ndarray:
         """``n`` of the diagram's strings drawn uniformly at random, as rows of letter
         indices."""
-        paths = [np.ones(1)]  # per layer from the end: strings from each state (floats)
-        for t in reversed(self.trans):
-            paths.append(np.where(t >= 0, paths[-1][np.maximum(t, 0)], 0.0).sum(axis=1))
-        paths.reverse()
+        paths = self._paths(float)
         out = np.empty((n, len(pattern)), dtype=np.int64)
         state = np.zeros(n, dtype=np.int64)
         for (a, b, free), t, ahead in zip(segments(pattern), self.trans, paths[1:],
