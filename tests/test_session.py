@@ -95,9 +95,13 @@ def test_enumeration_counts_agree_with_a_brute_force_after_adding(backend_name):
     assert found == brute
 
 
-def test_a_sat_session_survives_its_time_limit():
+def test_a_sat_session_survives_its_time_limit(monkeypatch):
     """The child is killed at the deadline; the next check starts a new one from the
     clauses kept, learnt clauses lost but nothing else."""
+    from smtpuzzle.backends import sat
+
+    monkeypatch.setattr(sat, "LOCAL_CONFLICTS", 1)  # the try in this process gives up
+    monkeypatch.setattr(sat, "LOCAL_SECONDS", 0.0)
     model = load("pentomino-8x8-center-hole").build_model()
     with get_backend("sat").open(model) as s:
         assert s.check(time_limit=0.0001) is Status.UNKNOWN
@@ -106,6 +110,32 @@ def test_a_sat_session_survives_its_time_limit():
         s.add_clauses([s.blocking(first)])
         assert s.check() is Status.SAT
         assert (s.values() != first).any()
+
+
+def test_small_sat_models_are_decided_in_process_and_the_rest_in_a_child(monkeypatch):
+    """A check tries the solver in this process for a few conflicts; one it does not decide
+    goes to a child forked from that solver, with everything added since."""
+    from smtpuzzle.backends import sat
+
+    m = Model("pigeons")  # 6 pigeons in 5 holes: unsat, and takes a few hundred conflicts
+    x = m.new_bools(30, user=True, names=[f"p{i}" for i in range(30)]).reshape(6, 5)
+    m.add_clauses(x)
+    m.add_at_most_one(x.T)
+    with get_backend("sat").open(m) as s:
+        assert s.check() is Status.UNSAT and s._child is None
+    monkeypatch.setattr(sat, "LOCAL_CONFLICTS", 1)  # one round of one conflict
+    monkeypatch.setattr(sat, "LOCAL_SECONDS", 0.0)
+    with get_backend("sat").open(m) as s:
+        assert s.check() is Status.UNSAT and s._child is not None
+    free = Model("pigeons, one hole more")
+    y = free.new_bools(36, user=True, names=[f"p{i}" for i in range(36)]).reshape(6, 6)
+    free.add_clauses(y)
+    free.add_at_most_one(y.T)
+    with get_backend("sat").open(free) as s:
+        assert s.check() is Status.SAT and s._child is None
+        s.add_clauses([[-int(v)] for v in y[:, 0]])  # hole 0 closed: 6 pigeons in 5
+        assert s.check([int(y[0, 1])]) is Status.UNSAT and s._child is not None
+        assert s.check([]) is Status.UNSAT
 
 
 @pytest.mark.parametrize("backend", ["cpsat", "z3"])
@@ -221,7 +251,7 @@ except KeyboardInterrupt:
 """
 
 
-@pytest.mark.parametrize("backend", ["cpsat", "z3"])
+@pytest.mark.parametrize("backend", ["cpsat", "z3", "sat"])
 def test_ctrl_c_in_a_check_is_raised_not_a_time_limit(backend):
     # CP-SAT and z3 stop on Ctrl-C themselves and answered unknown, which callers then
     # reported as "time limit reached".

@@ -6,12 +6,19 @@ The session the caller holds (:class:`SatSession`) keeps the clauses and talks t
 the solutions back and goes on searching while the caller looks at them. At a deadline or
 on Ctrl-C the child is killed (CaDiCaL ignores interrupts); the session then starts a new
 child from the clauses it kept, so it stays usable, having lost only what the solver learnt.
+
+A small model also gets a solver in the caller's process, loaded when the session opens.
+Each check tries it first, in rounds of a thousand conflicts for at most a quarter of a
+second (PySAT cannot stop CaDiCaL, but a round ends by itself), and most checks of small
+models end there; a check it does not decide goes to a child forked from it, so the child
+starts with the clauses loaded and what the try learnt.
 """
 
 from __future__ import annotations
 
+import gc
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
@@ -30,6 +37,15 @@ DEFAULT_SOLVER = "cadical195"
 # each further check is made by a new solver with the clauses so far.
 NOT_INCREMENTAL = {"kissat404"}
 NO_ASSUMPTIONS = {"kissat404"}  # these take no assumptions, and so no hints
+NO_BUDGET = {"lingeling"}  # these cannot stop after a number of conflicts
+# A model of at most this many clauses gets a solver in the caller's process too; each
+# check tries it in rounds of LOCAL_CONFLICTS conflicts for up to LOCAL_SECONDS before it
+# goes to the child (bench/RESULTS.md, session 22). A round on 60,000 clauses of random
+# 3-SAT, the slowest kind measured, takes about 0.2 s, so a Ctrl-C or a time limit waits at
+# most about 0.45 s for the try to end.
+LOCAL_MAX_CLAUSES = 60_000
+LOCAL_CONFLICTS = 1_000
+LOCAL_SECONDS = 0.25
 
 
 def solver_names() -> list[str]:
@@ -80,6 +96,12 @@ class SatSession(Session):
         self._child: Child | None = None
         self._values: np.ndarray | None = None
         self._core: list[int] = []
+        self._local: PysatSession | None = None  # the solver in this process, if any
+        self._local_has = 0  # parts it has
+        if (len(cnf.clauses) <= LOCAL_MAX_CLAUSES and self.capabilities.incremental
+                and solver not in NO_BUDGET):
+            self._local = PysatSession(solver, self._parts, self.user, self.top, True)
+            self._local_has = len(self._parts)
         stats.variables = cnf.num_vars
         stats.constraints = len(cnf.clauses)
         stats.build_time += time.perf_counter() - t0
@@ -97,10 +119,14 @@ class SatSession(Session):
         if self._child is not None:
             return self._child
         t0 = time.perf_counter()
-        parts = list(self._parts)  # the forked child sees them: nothing is sent
-        self._sent = len(parts)
-        child = Child(partial(_serve, self.solver, parts, self.user, self.top,
-                              self.capabilities.incremental))
+        if self._local is not None:  # the child takes over the solver, loaded
+            self._catch_up()
+            make: Callable[[], PysatSession] = partial(lambda s: s, self._local)
+        else:  # the forked child sees the clauses: nothing is sent
+            make = partial(PysatSession, self.solver, list(self._parts), self.user, self.top,
+                           self.capabilities.incremental)
+        self._sent = len(self._parts)
+        child = Child(partial(_serve, make))
         self._child = child
         try:
             message = self._receive(deadline)
@@ -137,6 +163,11 @@ class SatSession(Session):
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         self._assumed = [int(a) for a in assumptions]
         self._values, self._core = None, []
+        if self._child is None and self._local is not None:
+            status = self._check_locally(deadline)
+            if status is not Status.UNKNOWN or (
+                    deadline is not None and time.perf_counter() >= deadline):
+                return status
         child = self._start(deadline)
         if child is None:
             return Status.UNKNOWN
@@ -149,6 +180,35 @@ class SatSession(Session):
             self._values = _unpack(bits, len(self.user))
         self._core = core
         return Status(status)
+
+    def _catch_up(self) -> None:
+        """Give the solver in this process the clauses added since it last checked."""
+        assert self._local is not None
+        for g in self._parts[self._local_has:]:
+            self._local.add_clauses(g)
+        self._local_has = len(self._parts)
+
+    def _check_locally(self, deadline: float | None) -> Status:
+        """The check, tried in this process in rounds of LOCAL_CONFLICTS conflicts until
+        LOCAL_SECONDS or the deadline: UNKNOWN if undecided. A Ctrl-C is raised when the
+        round it lands in ends."""
+        assert self._local is not None
+        stop = time.perf_counter() + LOCAL_SECONDS
+        if deadline is not None:
+            stop = min(stop, deadline)
+        try:
+            self._catch_up()
+            status = self._local.check_briefly(self._assumed, LOCAL_CONFLICTS)
+            while status is Status.UNKNOWN and time.perf_counter() < stop:
+                status = self._local.check_briefly(self._assumed, LOCAL_CONFLICTS)
+        except BaseException:
+            self._local = None  # not trusted after an interruption: children start afresh
+            raise
+        if status is Status.SAT:
+            self._values = self._local.values()
+        elif status is Status.UNSAT:
+            self._core = self._local.core()
+        return status
 
     def values(self) -> np.ndarray:
         if self._values is None:
@@ -181,6 +241,9 @@ class SatSession(Session):
 
     def close(self) -> None:
         self._drop()
+        if self._local is not None:
+            self._local.close()
+            self._local = None
 
     def _more(self, limit: int | None, deadline: float | None,
               enum: Enumeration) -> Iterator[Result]:
@@ -262,6 +325,22 @@ class PysatSession(Session):
         t0 = time.perf_counter()
         sat = self._solver.solve(assumptions=self._assumed)
         self.stats.solve_time += time.perf_counter() - t0
+        return self._took(sat)
+
+    def check_briefly(self, assumptions: Sequence[int], conflicts: int) -> Status:
+        """A check that gives up (UNKNOWN) after ``conflicts`` conflicts; incremental
+        solvers only. PySAT releases the interpreter meanwhile, so a Ctrl-C is raised when
+        it returns."""
+        self._assumed = list(assumptions)
+        self._values = None
+        self._solver.conf_budget(conflicts)
+        t0 = time.perf_counter()
+        sat = self._solver.solve_limited(assumptions=self._assumed, expect_interrupt=True)
+        self.stats.solve_time += time.perf_counter() - t0
+        return Status.UNKNOWN if sat is None else self._took(sat)
+
+    def _took(self, sat: bool) -> Status:
+        """The status of a finished solve; a model read off if SAT."""
         if not sat:
             return Status.UNSAT
         lits = np.asarray(self._solver.get_model(), dtype=np.int64)
@@ -284,16 +363,24 @@ class PysatSession(Session):
 
 def _append(solver: Any, groups: Groups) -> None:
     """Give the clauses to a PySAT solver, in order: a run of clauses of one length becomes
-    Python lists in one call (48,082 clauses: 29 ms as one list of lists, 18 ms so)."""
-    for mat in groups.runs():
-        solver.append_formula(mat.tolist())
+    Python lists in one call (48,082 clauses: 29 ms as one list of lists, 18 ms so). The
+    garbage collector is paused meanwhile: those lists hold no cycles, and each collection
+    they set off would walk the caller's whole heap."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for mat in groups.runs():
+            solver.append_formula(mat.tolist())
+    finally:
+        if enabled:
+            gc.enable()
 
 
-def _serve(solver: str, parts: list[Groups], user: np.ndarray, top: int, incremental: bool,
-           conn: Any) -> None:
-    """The child: load the clauses, then answer the parent's requests until it is killed."""
+def _serve(make: Callable[[], PysatSession], conn: Any) -> None:
+    """The child: make the session (loading the clauses, unless it came loaded), then answer
+    the parent's requests until it is killed."""
     t0 = time.perf_counter()
-    session = PysatSession(solver, parts, user, top, incremental)
+    session = make()
     conn.send(("loaded", time.perf_counter() - t0))
     while True:
         kind, adds, arg = conn.recv()
