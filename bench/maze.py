@@ -33,11 +33,12 @@ from smtpuzzle.puzzles.maze.cases import (
     failing,
     solved_by,
 )
+from smtpuzzle.puzzles.maze.mdd import MAX_STATES
 from smtpuzzle.puzzles.maze.search import search
 
 
 def row(label: str, backend: str, pattern: str, size: int, limit: float, seed: int = 0) -> None:
-    r = search(pattern, size, backend, time_limit=limit, seed=seed)
+    r = search(pattern, size, backend, time_limit=limit, seed=seed, max_states=MAX_STATES)
     print(f"| {label} | {backend} | {r.status} | {r.mazes_added} | {r.time_s:.2f} | "
           f"{r.solver_time_s:.2f} | {r.string or '-'} |", flush=True)
 
@@ -137,9 +138,8 @@ def main() -> None:
     ap.add_argument("--backends", default="sat")
     args = ap.parse_args()
     if args.max_states:
-        from smtpuzzle.puzzles.maze import mdd
-
-        mdd.MAX_STATES = args.max_states
+        global MAX_STATES
+        MAX_STATES = args.max_states
     if args.what == "deletions":
         deletions([int(k) for k in args.k.split(",")])
         return

@@ -178,10 +178,12 @@ def test_a_diagram_search_stops_at_its_time_limit():
     assert r.status == "unknown" and not r.note and r.time_s < 30
 
 
-def test_a_diagram_too_large_answers_unknown_and_says_why(monkeypatch):
-    monkeypatch.setattr(maze_mdd, "MAX_STATES", 50)
-    r = search("*" * 30, 4, "mdd")
-    assert r.status == "unknown" and "outgrew" in r.note and r.as_json()["note"] == r.note
+def test_a_diagram_too_large_answers_unknown_and_says_why():
+    r = search("*" * 30, 4, "mdd", max_states=50)
+    assert r.status == "unknown" and "outgrew 50 states" in r.note
+    assert r.as_json()["note"] == r.note
+    p = run("maze", "bound", "--start", "20", "--max-states", "50", "--json")
+    assert p.returncode == 1 and "outgrew 50 states at 20 moves" in json.loads(p.stdout)["stopped"]
 
 
 def test_export_cnf_of_the_final_formula(tmp_path: Path):

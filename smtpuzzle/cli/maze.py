@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from smtpuzzle.render.layout import Drawing
 
 app = typer.Typer(no_args_is_help=True, help="Universal move strings for mazes.")
+MaxStatesOpt = Annotated[int, typer.Option(
+    help="mdd: stop with unknown once a decision diagram has this many states (about 30 "
+         "bytes each at the peak: 30,000,000 take about 1 GB).", min=1)]
 SizeOpt = Annotated[str, typer.Option(
     help="3 (thin walls, visit every reachable cell), 4 (blocked cells, reach the goal), or "
          "RxC: a thin-wall rectangle of R rows and C columns (2 to 16 cells, e.g. 2x4, 3x4, "
@@ -84,6 +87,7 @@ def search(
     export_cnf: Annotated[Path | None, typer.Option(
         "--export-cnf", help="Write the final formula as DIMACS CNF.")] = None,
     seed: Annotated[int, typer.Option(help="local: the random seed.")] = 0,
+    max_states: MaxStatesOpt = 30_000_000,
     as_json: JsonOpt = False,
 ) -> None:
     """Complete PATTERN to a string that solves every maze, or prove none exists."""
@@ -99,7 +103,8 @@ def search(
             progress=lambda n, t: bar.update(task, info=f"{n} mazes added, solver {t:.1f} s"),
             export_cnf=export_cnf,
             local_progress=lambda r, b: bar.update(
-                task, info=f"restart {r}, least cost {b} (0 solves every maze)"), seed=seed)
+                task, info=f"restart {r}, least cost {b} (0 solves every maze)"), seed=seed,
+            max_states=max_states)
     if as_json:
         print_json(result.as_json())
     else:
@@ -139,6 +144,7 @@ def bound(
     certificate: Annotated[Path | None, typer.Option(
         help="Write the last proof as a certificate here (size 3): the cases and the CNF "
              "that no string satisfies; `maze check-bound DIR` re-checks it.")] = None,
+    max_states: MaxStatesOpt = 30_000_000,
     as_json: JsonOpt = False,
 ) -> None:
     """Prove that no universal string has L moves, for the largest L reached in time."""
@@ -155,7 +161,8 @@ def bound(
         task = bar.add_task("proving", info="")
         result = prove_bound(size, start, budget(time_limit), up_to, progress=lambda n, t, k:
                              bar.update(task, info=f"no string of {n} moves ({k} cases), "
-                                                   f"next {n + 1}"))
+                                                   f"next {n + 1}"),
+                             max_states=max_states)
     written = 0
     if certificate is not None and result.bound:
         written = write_certificate(certificate, result.bound, result.cases)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from smtpuzzle.puzzles.maze.cases import Size, reduced_cases
-from smtpuzzle.puzzles.maze.mdd import DiagramTooLarge, mdd_search
+from smtpuzzle.puzzles.maze.mdd import MAX_STATES, DiagramTooLarge, mdd_search
 from smtpuzzle.puzzles.maze.search import break_symmetry
 
 # (length, seconds, cases) after each length proven
@@ -51,11 +51,11 @@ class BoundResult:
 
 
 def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
-                up_to: int | None = None, progress: BoundProgress | None = None
-                ) -> BoundResult:
+                up_to: int | None = None, progress: BoundProgress | None = None,
+                max_states: int = MAX_STATES) -> BoundResult:
     """Raise L from ``start`` while the case diagrams prove that no string of L moves
-    solves every case; stop at the time limit, on Ctrl-C, when a diagram grows too large,
-    when a string of L moves exists or once ``up_to`` is proved."""
+    solves every case; stop at the time limit, on Ctrl-C, when a diagram grows past
+    ``max_states`` states, when a string of L moves exists or once ``up_to`` is proved."""
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     cases = reduced_cases(size)
@@ -68,7 +68,8 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 # the first failing case, not a sampled choice: on free moves alone it
                 # keeps the product smaller (bench/RESULTS.md, session 21)
                 status, _, added, _ = mdd_search(break_symmetry("*" * length, size), size,
-                                                 deadline, sampled=False)
+                                                 deadline, sampled=False,
+                                                 max_states=max_states)
             except DiagramTooLarge as exc:
                 result.note = f"{exc} at {length} moves"
                 break

@@ -17,7 +17,8 @@ before it shrinks (bench/RESULTS.md, session 21). Where SAT has
 to learn what a case rules out, the diagram knows it exactly, so unsatisfiable patterns that
 SAT needs minutes for end in seconds (bench/RESULTS.md). The risk is the other way: where
 many strings survive many cases (long patterns with few fixed letters) the diagram can grow
-large, and the search stops with ``unknown`` at ``MAX_STATES``.
+large, and the search stops with ``unknown`` at ``max_states`` (``MAX_STATES`` unless the
+caller says).
 """
 
 from __future__ import annotations
@@ -40,13 +41,15 @@ from smtpuzzle.puzzles.maze.cases import (
     state_step,
 )
 
-MAX_STATES = 30_000_000  # summed over the layers of one product, before it is minimised
+# The default cap on one product's states, summed over its layers before it is minimised.
+# At the peak a state costs about 30 bytes (150 M states: 4 GB, session 21).
+MAX_STATES = 30_000_000
 POOL = 1024  # failing cases the next case is chosen from
 SAMPLES = 256  # strings drawn from the diagram to choose it by
 
 
 class DiagramTooLarge(Exception):
-    """The product outgrew MAX_STATES."""
+    """The product outgrew its state cap."""
 
 
 class _OutOfTime(Exception):
@@ -127,16 +130,18 @@ def case_diagram(pattern: str, cases: Cases, k: int) -> Diagram | None:
     return _minimize(trans, (layer & low) == 0)
 
 
-def intersect(a: Diagram, b: Diagram, deadline: float | None = None) -> Diagram | None:
+def intersect(a: Diagram, b: Diagram, deadline: float | None = None,
+              max_states: int = MAX_STATES) -> Diagram | None:
     """The strings of both diagrams; None if there are none. A large product takes a while:
-    past ``deadline`` (a ``time.perf_counter()`` value) it raises _OutOfTime."""
+    past ``deadline`` (a ``time.perf_counter()`` value) it raises _OutOfTime, and past
+    ``max_states`` DiagramTooLarge."""
     total = 0
 
     def grown(states: int) -> None:
         nonlocal total
         total += states
-        if total > MAX_STATES:
-            raise DiagramTooLarge(f"the decision diagram outgrew {MAX_STATES:,} states")
+        if total > max_states:
+            raise DiagramTooLarge(f"the decision diagram outgrew {max_states:,} states")
         if deadline is not None and time.perf_counter() > deadline:
             raise _OutOfTime
 
@@ -238,10 +243,11 @@ Progress = Callable[[int, float], None]  # (cases added, seconds so far)
 
 
 def mdd_search(pattern: str, size: Size, deadline: float | None,
-               progress: Progress | None = None, sampled: bool = True
-               ) -> tuple[str, str | None, list[int], float]:
+               progress: Progress | None = None, sampled: bool = True,
+               max_states: int = MAX_STATES) -> tuple[str, str | None, list[int], float]:
     """(status, string, cases added, seconds): ``sat`` with a string that solves every
-    case, ``unsat``, or ``unknown`` at the deadline. Raises DiagramTooLarge. With
+    case, ``unsat``, or ``unknown`` at the deadline. Raises DiagramTooLarge past
+    ``max_states``. With
     ``sampled`` false, the first failing case is taken (the largest: the better choice
     for the bound's patterns of free moves alone)."""
     cases = reduced_cases(size)
@@ -264,7 +270,7 @@ def mdd_search(pattern: str, size: Size, deadline: float | None,
         one = case_diagram(pattern, cases, k)
         try:
             diagram = one if diagram is None or one is None else \
-                intersect(diagram, one, deadline)
+                intersect(diagram, one, deadline, max_states)
         except _OutOfTime:
             return "unknown", None, added, time.perf_counter() - t0
         added.append(k)

@@ -45,7 +45,7 @@ from smtpuzzle.puzzles.maze.cases import (
     segments,
 )
 from smtpuzzle.puzzles.maze.local import LocalProgress, local_search
-from smtpuzzle.puzzles.maze.mdd import DiagramTooLarge, mdd_search
+from smtpuzzle.puzzles.maze.mdd import MAX_STATES, DiagramTooLarge, mdd_search
 from smtpuzzle.result import Status
 
 SEARCH_BACKENDS = ("mdd", "sat", "z3", "cpsat", "local")
@@ -350,11 +350,13 @@ def _run_session(pattern: str, size: Size, engine: Backend, deadline: float | No
 def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | None = None,
            time_limit: float | None = None, progress: Progress | None = None,
            export_cnf: str | Path | None = None,
-           local_progress: LocalProgress | None = None, seed: int = 0) -> SearchResult:
+           local_progress: LocalProgress | None = None, seed: int = 0,
+           max_states: int = MAX_STATES) -> SearchResult:
     """Complete ``pattern`` (letters and ``*``) to a string that solves every case, or prove
     that none exists. Found strings are verified on every case before they are returned.
     Back end ``local`` (simulated annealing, local.py) only finds strings: it answers sat
-    or unknown, never unsat, reports to ``local_progress`` and draws from ``seed``."""
+    or unknown, never unsat, reports to ``local_progress`` and draws from ``seed``. Back end
+    ``mdd`` answers unknown once a diagram outgrows ``max_states`` states."""
     pattern = parse_string(pattern, allow_free=True)
     searched = break_symmetry(pattern, size)
     if backend not in SEARCH_BACKENDS:
@@ -378,7 +380,8 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     interrupted, note = False, ""
     try:
         if engine is None:
-            status, string, added, solver_time = mdd_search(searched, size, deadline, tracked)
+            status, string, added, solver_time = mdd_search(searched, size, deadline, tracked,
+                                                            max_states=max_states)
         else:
             status, string, added, solver_time = _run_session(searched, size, engine,
                                                               deadline, tracked)
