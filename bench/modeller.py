@@ -10,7 +10,8 @@ Backend.open; CPMpy: Model and SolverLookup.get), solve = the first solution (a 
 CPMpy's solve(); the sat back end's loading of its solver counts as build, also when it
 happens at the first check). ``--build-only`` skips the solves on z3 and cpsat (CPMpy's z3
 does not finish the 25x25 Sudoku or the pentomino model in minutes; the sat back end still
-checks once, since its loading may come then). Prints medians as Markdown rows. Needs the bench extra (cpmpy).
+checks once, since its loading may come then). Prints medians as Markdown rows. Needs the
+bench extra (cpmpy).
 """
 
 from __future__ import annotations
