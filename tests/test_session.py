@@ -136,6 +136,11 @@ def test_small_sat_models_are_decided_in_process_and_the_rest_in_a_child(monkeyp
         s.add_clauses([[-int(v)] for v in y[:, 0]])  # hole 0 closed: 6 pigeons in 5
         assert s.check([int(y[0, 1])]) is Status.UNSAT and s._child is not None
         assert s.check([]) is Status.UNSAT
+    monkeypatch.setattr(sat, "LOCAL_MAX_CLAUSES", 100)  # pigeons in 6 holes: 96 clauses
+    with get_backend("sat").open(free) as s:
+        assert s.check() is Status.SAT and s._local is not None
+        s.add_clauses([[-int(v)] for v in y[:, 0]])  # 6 clauses more: past the limit
+        assert s.check() is Status.UNSAT and s._local is None
 
 
 @pytest.mark.parametrize("backend", ["cpsat", "z3"])

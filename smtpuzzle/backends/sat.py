@@ -119,7 +119,7 @@ class SatSession(Session):
         if self._child is not None:
             return self._child
         t0 = time.perf_counter()
-        if self._local is not None:  # the child takes over the solver, loaded
+        if self._keeps_local():  # the child takes over the solver, loaded
             self._catch_up()
             make: Callable[[], PysatSession] = partial(lambda s: s, self._local)
         else:  # the forked child sees the clauses: nothing is sent
@@ -163,7 +163,7 @@ class SatSession(Session):
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         self._assumed = [int(a) for a in assumptions]
         self._values, self._core = None, []
-        if self._child is None and self._local is not None:
+        if self._child is None and self._keeps_local():
             status = self._check_locally(deadline)
             if status is not Status.UNKNOWN or (
                     deadline is not None and time.perf_counter() >= deadline):
@@ -241,6 +241,16 @@ class SatSession(Session):
 
     def close(self) -> None:
         self._drop()
+        self._drop_local()
+
+    def _keeps_local(self) -> bool:
+        """Whether there is a solver in this process; it is dropped once the clauses added
+        since the open take the CNF past LOCAL_MAX_CLAUSES (a round would grow slow)."""
+        if self._local is not None and sum(map(len, self._parts)) > LOCAL_MAX_CLAUSES:
+            self._drop_local()
+        return self._local is not None
+
+    def _drop_local(self) -> None:
         if self._local is not None:
             self._local.close()
             self._local = None
