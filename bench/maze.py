@@ -39,7 +39,7 @@ from smtpuzzle.puzzles.maze.search import search
 
 def row(label: str, backend: str, pattern: str, size: int, limit: float, seed: int = 0) -> None:
     r = search(pattern, size, backend, time_limit=limit, seed=seed, max_states=MAX_STATES)
-    print(f"| {label} | {backend} | {r.status} | {r.mazes_added} | {r.time_s:.2f} | "
+    print(f"| {label} | {backend} | {r.status} | {r.mazes_added} | {r.cubes} | {r.time_s:.2f} | "
           f"{r.solver_time_s:.2f} | {r.string or '-'} |", flush=True)
 
 
@@ -146,8 +146,8 @@ def main() -> None:
     if args.what == "proofs":
         proofs([int(n) for n in args.lengths.split(",")], args.check)
         return
-    print("| pattern | back end | status | mazes added | time s | solver s | string |")
-    print("| --- | --- | --- | ---: | ---: | ---: | --- |")
+    print("| pattern | back end | status | mazes added | cubes | time s | solver s | string |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | --- |")
     backends = args.backends.split(",")
     if args.what == "windows":
         w = args.width

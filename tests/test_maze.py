@@ -186,6 +186,26 @@ def test_a_diagram_too_large_answers_unknown_and_says_why():
     assert p.returncode == 1 and "outgrew 50 states at 20 moves" in json.loads(p.stdout)["stopped"]
 
 
+def test_a_diagram_too_large_is_split_and_its_cubes_decide(tmp_path: Path):
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    # 12 letters -> 11 stars (no string) and 14 -> 14 (a string): each whole diagram
+    # outgrows the cap, the patterns with their first free moves fixed do not
+    unsat = KNOWN_79[:30] + "*" * 11 + KNOWN_79[42:]
+    with pytest.raises(maze_mdd.DiagramTooLarge):
+        maze_mdd.mdd_search(unsat, 3, None, max_states=100)
+    cnf_path = tmp_path / "window.cnf"
+    r = search(unsat, 3, "mdd", max_states=100, export_cnf=cnf_path)
+    assert r.status == "unsat" and r.cubes > 4 and not r.note
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf_path))) as s:
+        assert not s.solve()  # the cubes' cases together rule out every string
+    out = json.loads(run("maze", "search", KNOWN_79[:30] + "*" * 14 + KNOWN_79[44:],
+                         "--max-states", "300", "--json").stdout)
+    assert out["status"] == "sat" and out["cubes"] > 4  # the string is verified before
+    assert len(failing(reduced_cases(3), out["string"])) == 0
+
+
 def test_export_cnf_of_the_final_formula(tmp_path: Path):
     from pysat.formula import CNF
     from pysat.solvers import Solver

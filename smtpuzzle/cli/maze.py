@@ -32,8 +32,9 @@ if TYPE_CHECKING:
 
 app = typer.Typer(no_args_is_help=True, help="Universal move strings for mazes.")
 MaxStatesOpt = Annotated[int, typer.Option(
-    help="mdd: stop with unknown once a decision diagram has this many states (about 30 "
-         "bytes each at the peak: 30,000,000 take about 1 GB).", min=1)]
+    help="mdd: the cap on a decision diagram's states (about 30 bytes each at the peak: "
+         "30,000,000 take about 1 GB); search splits a pattern whose diagram outgrows it, "
+         "bound stops there.", min=1)]
 SizeOpt = Annotated[str, typer.Option(
     help="3 (thin walls, visit every reachable cell), 4 (blocked cells, reach the goal), or "
          "RxC: a thin-wall rectangle of R rows and C columns (2 to 16 cells, e.g. 2x4, 3x4, "
@@ -123,7 +124,8 @@ def search(
                 line += " (local search cannot prove that none exists)"
             out.print(f"{line}\n{result.restarts} annealing runs, {result.time_s:.2f} s (local)")
         else:
-            out.print(f"{line}\n{result.mazes_added} mazes added, {result.time_s:.2f} s "
+            cubes = f" in {result.cubes} cubes" if result.cubes > 1 else ""
+            out.print(f"{line}\n{result.mazes_added} mazes added{cubes}, {result.time_s:.2f} s "
                       f"(solver {result.solver_time_s:.2f} s, {result.backend})")
         if export_cnf is not None and result.status != "unknown":
             out.print(f"wrote {export_cnf}")

@@ -46,6 +46,7 @@ from smtpuzzle.puzzles.maze.cases import (
 MAX_STATES = 30_000_000
 POOL = 1024  # failing cases the next case is chosen from
 SAMPLES = 256  # strings drawn from the diagram to choose it by
+SPLIT_DEPTH = 3  # free moves split_search fixes at most (4**3 = 64 cubes)
 
 
 class DiagramTooLarge(Exception):
@@ -279,6 +280,47 @@ def mdd_search(pattern: str, size: Size, deadline: float | None,
         if diagram is None:
             return "unsat", None, added, time.perf_counter() - t0
         string = diagram.first_string(pattern)
+
+
+def split_search(pattern: str, size: Size, deadline: float | None,
+                 progress: Progress | None = None, max_states: int = MAX_STATES,
+                 depth: int = SPLIT_DEPTH) -> tuple[str, str | None, list[int], float, int]:
+    """:func:`mdd_search`, split where its diagram outgrows ``max_states``: the pattern's
+    first free move is fixed to each letter in turn (cube and conquer), and each of the four
+    patterns is searched the same way, up to ``depth`` free moves deep. (status, string,
+    cases added, seconds, cubes searched): ``sat`` with the first string found, ``unsat``
+    when every cube is (the union of their cases admits no string), ``unknown`` at the
+    deadline. Past ``depth`` it raises DiagramTooLarge. A cube's diagram holds a quarter of
+    the strings or fewer, and it decides windows whose whole diagram outgrows the cap
+    (bench/RESULTS.md, session 23)."""
+    t0 = time.perf_counter()
+    added: list[int] = []
+    cubes = 0
+
+    def tracked(n: int, _: float) -> None:
+        if progress:
+            progress(len(added) + n, time.perf_counter() - t0)
+
+    def go(pat: str, level: int) -> tuple[str, str | None]:
+        nonlocal cubes
+        cubes += 1
+        try:
+            status, string, more, _ = mdd_search(pat, size, deadline, tracked,
+                                                 max_states=max_states)
+        except DiagramTooLarge:
+            free = pat.find("*")
+            if level >= depth or free < 0:
+                raise
+            for letter in LETTERS:
+                status, string = go(pat[:free] + letter + pat[free + 1:], level + 1)
+                if status != "unsat":
+                    return status, string
+            return "unsat", None
+        added[:] = dict.fromkeys(added + more)
+        return status, string
+
+    status, string = go(pattern, 0)
+    return status, string, added, time.perf_counter() - t0, cubes
 
 
 def _draw(pattern: str, rng: np.random.Generator) -> np.ndarray:

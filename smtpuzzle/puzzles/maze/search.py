@@ -45,7 +45,7 @@ from smtpuzzle.puzzles.maze.cases import (
     segments,
 )
 from smtpuzzle.puzzles.maze.local import LocalProgress, local_search
-from smtpuzzle.puzzles.maze.mdd import MAX_STATES, DiagramTooLarge, mdd_search
+from smtpuzzle.puzzles.maze.mdd import MAX_STATES, SPLIT_DEPTH, DiagramTooLarge, split_search
 from smtpuzzle.result import Status
 
 SEARCH_BACKENDS = ("mdd", "sat", "z3", "cpsat", "local")
@@ -68,6 +68,7 @@ class SearchResult:
     restarts: int = 0  # local search: annealing runs begun
     best_failing: int | None = None  # local search, nothing found: cases its best string fails
     note: str = ""  # why an answer is unknown, where it is not the time limit or Ctrl-C
+    cubes: int = 1  # mdd: patterns searched (more than one where a diagram was split)
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
@@ -80,6 +81,8 @@ class SearchResult:
         if self.backend == "local":
             data["restarts"] = self.restarts
             data["best_failing"] = self.best_failing
+        if self.backend == "mdd":
+            data["cubes"] = self.cubes
         if self.note:
             data["note"] = self.note
         return data
@@ -377,11 +380,11 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
 
     engine = None if backend == "mdd" else get_backend(backend, solver)
     label = backend if engine is None else engine.label()
-    interrupted, note = False, ""
+    interrupted, note, cubes = False, "", 1
     try:
         if engine is None:
-            status, string, added, solver_time = mdd_search(searched, size, deadline, tracked,
-                                                            max_states=max_states)
+            status, string, added, solver_time, cubes = split_search(
+                searched, size, deadline, tracked, max_states=max_states)
         else:
             status, string, added, solver_time = _run_session(searched, size, engine,
                                                               deadline, tracked)
@@ -392,13 +395,14 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         interrupted = True
     except DiagramTooLarge as exc:
         status, string, added, solver_time = "unknown", None, [], seen[1]
-        note = f"{exc} after {seen[0]} mazes; try --backend sat"
+        note = f"{exc} after {seen[0]} mazes, split {SPLIT_DEPTH} moves deep; try --backend sat"
     if string is not None:
         _verify(string, pattern, size)
     if export_cnf is not None and status != "unknown":
         export_file(Encoder(searched).model(reduced_cases(size), added), Path(export_cnf))
     return SearchResult(status, string, max(len(added), seen[0]), time.perf_counter() - start,
-                        solver_time, label, added, searched, interrupted, note=note)
+                        solver_time, label, added, searched, interrupted, note=note,
+                        cubes=cubes)
 
 
 def _search_local(pattern: str, searched: str, size: Size, start: float, deadline: float | None,
