@@ -3,7 +3,7 @@ replaced by one fewer free moves: is there a 78-move string that differs from it
 there?), and the 4x4 searches from scratch.
 
     python bench/maze.py windows [--offsets 0,27,53|all] [--width 26] [--time-limit 60]
-                                 [--backends mdd,sat] [--max-states N]
+                                 [--backends mdd,sat] [--max-states N] [--split K]
     python bench/maze.py four [--lengths 28,29] [--time-limit 600]
     python bench/maze.py stars [--stars 5,10,15] [--time-limit 60] [--backends sat,z3,cpsat]
     python bench/maze.py seeds [--lengths 29] [--seeds 6] [--time-limit 600]   (local search)
@@ -136,6 +136,9 @@ def main() -> None:
     ap.add_argument("--stars", default="5,10,15")
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--backends", default="sat")
+    ap.add_argument("--split", type=int, default=0,
+                    help="windows: fix the first K free moves each way up front (4^K cubes, "
+                         "each searched alone; the window is unsat when every cube is)")
     args = ap.parse_args()
     if args.max_states:
         global MAX_STATES
@@ -154,9 +157,13 @@ def main() -> None:
         offsets = range(len(KNOWN_79) - w + 1) if args.offsets == "all" else \
             map(int, args.offsets.split(","))
         for a in offsets:
-            pattern = KNOWN_79[:a] + "*" * (w - 1) + KNOWN_79[a + w:]
-            for b in backends:
-                row(f"window at {a} ({w} -> {w - 1} stars)", b, pattern, 3, args.time_limit)
+            for cube in itertools.product(LETTERS, repeat=args.split):
+                pattern = (KNOWN_79[:a] + "".join(cube) + "*" * (w - 1 - args.split)
+                           + KNOWN_79[a + w:])
+                label = f"window at {a} ({w} -> {w - 1} stars)" + \
+                    (f", cube {''.join(cube)}" if cube else "")
+                for b in backends:
+                    row(label, b, pattern, 3, args.time_limit)
     elif args.what == "stars":
         for n in map(int, args.stars.split(",")):
             pattern = KNOWN_79[:30] + "*" * n + KNOWN_79[30 + n:]
