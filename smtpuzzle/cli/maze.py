@@ -32,9 +32,9 @@ if TYPE_CHECKING:
 
 app = typer.Typer(no_args_is_help=True, help="Universal move strings for mazes.")
 MaxStatesOpt = Annotated[int, typer.Option(
-    help="mdd: the cap on a decision diagram's states (about 30 bytes each at the peak: "
-         "30,000,000 take about 1 GB); search splits a pattern whose diagram outgrows it, "
-         "bound stops there.", min=1)]
+    help="mdd: the cap on a decision diagram's states; a diagram that reaches it holds "
+         "about 350 bytes a state at the peak (30,000,000: about 10 GB). search splits a "
+         "pattern whose diagram outgrows it, bound stops there.", min=1)]
 SizeOpt = Annotated[str, typer.Option(
     help="3 (thin walls, visit every reachable cell), 4 (blocked cells, reach the goal), or "
          "RxC: a thin-wall rectangle of R rows and C columns (2 to 16 cells, e.g. 2x4, 3x4, "

@@ -42,7 +42,9 @@ from smtpuzzle.puzzles.maze.cases import (
 )
 
 # The default cap on one product's states, summed over its layers before it is minimised.
-# At the peak a state costs about 30 bytes (150 M states: 4 GB, session 21).
+# A product that reaches it costs about 350 bytes a state at the peak (its arrays before
+# they are merged, the minimisation's keys, the diagrams it came from): a width-36 window
+# search held 10.7 GB at 30 M (bench/RESULTS.md, session 23).
 MAX_STATES = 30_000_000
 POOL = 1024  # failing cases the next case is chosen from
 SAMPLES = 256  # strings drawn from the diagram to choose it by
