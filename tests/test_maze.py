@@ -181,6 +181,7 @@ def test_a_diagram_search_stops_at_its_time_limit():
 def test_a_diagram_too_large_answers_unknown_and_says_why():
     r = search("*" * 30, 4, "mdd", max_states=50)
     assert r.status == "unknown" and "outgrew 50 states" in r.note
+    assert r.cubes == 4  # the pattern, then one cube at each of the three split levels
     assert r.as_json()["note"] == r.note
     p = run("maze", "bound", "--start", "20", "--max-states", "50", "--json")
     assert p.returncode == 1 and "outgrew 50 states at 20 moves" in json.loads(p.stdout)["stopped"]

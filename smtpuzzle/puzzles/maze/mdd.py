@@ -52,7 +52,9 @@ SPLIT_DEPTH = 3  # free moves split_search fixes at most (4**3 = 64 cubes)
 
 
 class DiagramTooLarge(Exception):
-    """The product outgrew its state cap."""
+    """The product outgrew its state cap (``cubes``: patterns split_search had begun)."""
+
+    cubes = 1
 
 
 class _OutOfTime(Exception):
@@ -321,7 +323,11 @@ def split_search(pattern: str, size: Size, deadline: float | None,
         added[:] = dict.fromkeys(added + more)
         return status, string
 
-    status, string = go(pattern, 0)
+    try:
+        status, string = go(pattern, 0)
+    except DiagramTooLarge as exc:
+        exc.cubes = cubes
+        raise
     return status, string, added, time.perf_counter() - t0, cubes
 
 

@@ -395,6 +395,7 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         interrupted = True
     except DiagramTooLarge as exc:
         status, string, added, solver_time = "unknown", None, [], seen[1]
+        cubes = exc.cubes
         note = f"{exc} after {seen[0]} mazes, split {SPLIT_DEPTH} moves deep; try --backend sat"
     if string is not None:
         _verify(string, pattern, size)
