@@ -322,6 +322,10 @@ def test_dive_chooses_frames_by_the_lp_and_finishes_exactly(monkeypatch):
     assert answer.status == "sat" and answer.dive is not None and answer.dive.lps >= 1
     puzzle.verify(answer.solutions[0])
     assert answer.as_json()["stage1"]["dives"] == answer.dive.dives
+    # These seeds' dives chose the same few dead-end sets until the limit, before failed
+    # finishes were remembered.
+    for seed in (2, 3, 11):
+        assert frames_dive.solve_dive(puzzle, time_limit=120, seed=seed).status == "sat"
     # Mixed sizes: the hexominoes and the tromino pair in six 6x6 squares.
     hexominoes = load_frames("hexomino-6x6x6")
     monkeypatch.setattr(frames_dive, "FINISH_FRAMES", 3)

@@ -106,13 +106,16 @@ class Z3Session(Session):
         model = lowered(model, native={"ints"})
         self.top = model.num_vars
         self.z3 = z3
-        self.ctx = _context(z3)
-        if model.ints.objective is not None:
-            self.solver = z3.Optimize(ctx=self.ctx)
-        elif kind == "qffd" or (kind == "default" and model.ints.count):
-            self.solver = z3.SolverFor("QF_FD", ctx=self.ctx)
-        else:
-            self.solver = z3.Solver(ctx=self.ctx)
+        # A z3 object interrupted half-made prints a traceback from its __del__ (seen in CI:
+        # Ctrl-C inside Context()).
+        with sigint_held():
+            self.ctx = _context(z3)
+            if model.ints.objective is not None:
+                self.solver = z3.Optimize(ctx=self.ctx)
+            elif kind == "qffd" or (kind == "default" and model.ints.count):
+                self.solver = z3.SolverFor("QF_FD", ctx=self.ctx)
+            else:
+                self.solver = z3.Solver(ctx=self.ctx)
         self.text = _Smt(model.num_vars)
         self._declared = model.num_vars
         lines = [f"(declare-fun v{i} () Bool)" for i in range(1, model.num_vars + 1)]

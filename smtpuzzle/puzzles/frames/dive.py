@@ -14,7 +14,10 @@ list and too sparse for the lazy loop (heptomino-8x8x12).
 3. When ``FINISH_FRAMES`` frames are left, every set of the remaining pieces is listed and an
    exact cover over them ends the dive, or proves that this dive cannot end.
 A dive that fails starts again from nothing, keeping the pool (the LP's tiny random costs
-steer it elsewhere), until the time limit. It finds answers; it proves there is none only
+steer it elsewhere), until the time limit. A finish that proves its pieces cannot split is
+remembered: later dives choose no set that leaves just those pieces, and a set whose
+complement cannot split leaves the pool (else a small puzzle's dives can choose the same
+few sets again and again, as they did). It finds answers; it proves there is none only
 when the puzzle is small enough for the exact finish alone.
 """
 
@@ -154,6 +157,22 @@ def _finish(frames: Frames, remaining: np.ndarray,
     return out, True
 
 
+def _key(mask: np.ndarray) -> bytes:
+    return np.packbits(mask).tobytes()
+
+
+def _choose(sets: np.ndarray, x: np.ndarray, remaining: np.ndarray, dead: set[bytes],
+            sizes: np.ndarray, finish_area: int) -> np.ndarray | None:
+    """The set of largest LP value among those that leave no dead end for the finish."""
+    for i in np.argsort(-x, kind="stable"):
+        if x[i] <= 1e-9:
+            break
+        left = remaining & ~sets[i]
+        if sizes[left].sum() > finish_area or _key(left) not in dead:
+            return sets[i]
+    return None
+
+
 def solve_dive(frames: Frames, time_limit: float | None = None, seed: int = 0,
                progress: DiveProgress | None = None,
                note: Callable[[str], None] | None = None) -> DiveResult:
@@ -166,6 +185,8 @@ def solve_dive(frames: Frames, time_limit: float | None = None, seed: int = 0,
     everything = np.arange(n_pieces)
     dives = lps = 0
     pool = np.zeros((0, n_pieces), dtype=bool)
+    dead: set[bytes] = set()  # pieces left (packed masks) proven not to split into frames
+    banned: set[bytes] = set()  # sets (packed) in no answer: their complement is dead
 
     def result(status: str, sets: np.ndarray | None = None, **kw) -> DiveResult:
         return DiveResult(status, sets, dives, len(pool), lps, time.monotonic() - started, **kw)
@@ -176,6 +197,8 @@ def solve_dive(frames: Frames, time_limit: float | None = None, seed: int = 0,
     def add(new: np.ndarray) -> None:
         nonlocal pool
         packed = unique_rows(np.packbits(np.concatenate([pool, new]), axis=1))
+        if banned:
+            packed = packed[[row.tobytes() not in banned for row in packed]]
         pool = np.unpackbits(packed, axis=1, count=n_pieces).astype(bool)
 
     def inside(remaining: np.ndarray) -> np.ndarray:
@@ -187,7 +210,7 @@ def solve_dive(frames: Frames, time_limit: float | None = None, seed: int = 0,
         if frames.sizes.sum() > finish_area:  # else the finish is the whole search
             whole = _Sampler(frames, everything, rng)
             add(whole.sample(PROBE_S, deadline=deadline))
-            share = pool.mean(axis=0) + 1.0 / max(len(pool), 1)
+            share = pool.sum(axis=0) / max(len(pool), 1) + 1.0 / max(len(pool), 1)
             add(whole.sample(POOL_S, 1.0 / share, deadline))
         while not out_of_time():
             dives += 1
@@ -207,7 +230,10 @@ def solve_dive(frames: Frames, time_limit: float | None = None, seed: int = 0,
                 if lp is None or lp[1] >= 1e-6:
                     break
                 x = lp[0]
-                best = pool[np.flatnonzero(usable)[int(np.argmax(x))]]
+                left = ~np.any(chosen, axis=0) if chosen else np.ones(n_pieces, dtype=bool)
+                best = _choose(pool[usable], x, left, dead, frames.sizes, finish_area)
+                if best is None:
+                    break
                 chosen.append(best)
                 remaining = np.flatnonzero(~np.any(chosen, axis=0))
                 if note:
@@ -223,6 +249,11 @@ def solve_dive(frames: Frames, time_limit: float | None = None, seed: int = 0,
                 rest, proof = _finish(frames, remaining, max(left, 1.0))
                 if rest is None and proof and not chosen:  # the finish was the whole search
                     return result("unsat")
+                if rest is None and proof:
+                    dead.add(_key(~np.any(chosen, axis=0)))
+                    if len(chosen) == 1:
+                        banned.add(_key(chosen[0]))
+                        add(pool[:0])
                 if rest is not None:
                     fixed = np.array(chosen, dtype=bool).reshape(-1, n_pieces)
                     return result("sat", np.concatenate([fixed, rest]))
