@@ -28,9 +28,9 @@ time_limit = 20
 
 [[puzzle]]
 task = "count"
-model = "pentomino-3x20"
-expect = 2
-anchor = "2 distinct"
+model = "tetromino-5x4-tube"
+expect = 7
+anchor = "7 distinct"
 anchor_s = 0.5
 
 [[puzzle]]
@@ -60,9 +60,9 @@ def test_every_back_end_runs_each_puzzle_it_can_and_the_answers_are_checked(tiny
     assert finished and len(runs) == 2 * 3 * 3
     assert [r.repeat for r in runs] == [0] * 9 + [1] * 9  # repeats outermost: interleaved
     by = {(s.puzzle, s.backend): s for s in summarise(runs)}
-    count = {b: by[("pentomino-3x20", b)] for b in ("exact-cover", "cpsat", "sat:cadical195")}
+    count = {b: by[("tetromino-5x4-tube", b)] for b in ("exact-cover", "cpsat", "sat:cadical195")}
     assert count["exact-cover"].status == "complete" and count["exact-cover"].detail == \
-        "2 distinct"
+        "7 distinct"
     assert count["cpsat"].status == "complete"
     assert by[("webpbn-00006", "exact-cover")].status == "n/a"  # not a tiling
     assert by[("webpbn-00006", "sat:cadical195")].status == "unique"
@@ -71,7 +71,7 @@ def test_every_back_end_runs_each_puzzle_it_can_and_the_answers_are_checked(tiny
     assert by[("maze 3x3: 5 stars", "cpsat")].status == "n/a"  # the suite says sat only
     decided = [s for s in by.values() if s.decided]
     assert all(not s.wrong and s.peak_mb > 10 for s in decided)
-    for puzzle in ("pentomino-3x20", "webpbn-00006"):
+    for puzzle in ("tetromino-5x4-tube", "webpbn-00006"):
         ratios = [s.ratio for (p, _), s in by.items() if p == puzzle and s.ratio is not None]
         assert min(ratios) == pytest.approx(1.0) and all(r >= 1.0 for r in ratios)
 
@@ -105,14 +105,14 @@ def test_the_command_writes_json_csv_and_the_plot(tiny, tmp_path):
     p = cli("bench", str(tiny), "--backends", "exact-cover,sat", "--solver", "glucose4",
             "--solver", "minisat22", "--out", str(out))
     assert p.returncode == 0, p.stderr
-    assert "x fastest" in p.stdout and "2 distinct" in p.stdout  # the table, with the anchor
+    assert "x fastest" in p.stdout and "7 distinct" in p.stdout  # the table, with the anchor
     data = json.loads((out / "results.json").read_text())
     backends = {s["backend"] for s in data["summary"]}
     assert backends == {"exact-cover", "sat:glucose4", "sat:minisat22"}
     assert len(data["runs"]) == 9 and data["meta"]["complete"] is True
     header = (out / "results.csv").read_text().splitlines()[0]
     assert header.startswith("suite,puzzle,task,backend,status")
-    assert "| pentomino-3x20 | exact-cover | complete |" in (out / "results.md").read_text()
+    assert "| tetromino-5x4-tube | exact-cover | complete |" in (out / "results.md").read_text()
     assert (out / "results.png").read_bytes()[:4] == b"\x89PNG"
     assert "<svg" in (out / "results.svg").read_text()
 
@@ -156,11 +156,16 @@ def test_the_shipped_suites_load_and_name_real_puzzles():
                 resolve(entry.target)
 
 
-def test_ctrl_c_keeps_the_runs_made(tiny, tmp_path):
+def test_ctrl_c_keeps_the_runs_made(tmp_path):
     import signal
     import subprocess
     import sys
 
+    # Counting pentomino-3x20 takes sat seconds (the tube, a tenth of a second).
+    tiny = tmp_path / "tiny.toml"
+    tiny.write_text(SUITE.replace('"tetromino-5x4-tube"\nexpect = 7\nanchor = "7 distinct"',
+                                  '"pentomino-3x20"\nexpect = 2\nanchor = "2 distinct"'))
+    assert "pentomino-3x20" in tiny.read_text()
     out = tmp_path / "out"
     p = subprocess.Popen([sys.executable, "-m", "smtpuzzle", "bench", str(tiny), "--backends",
                           "exact-cover,sat", "--out", str(out)], stdout=subprocess.PIPE,
