@@ -182,7 +182,11 @@ def test_a_diagram_too_large_answers_unknown_and_says_why():
     r = search("*" * 30, 4, "mdd", max_states=50)
     assert r.status == "unknown" and "outgrew 50 states" in r.note
     assert r.cubes == 4  # the pattern, then one cube at each of the three split levels
-    assert r.as_json()["note"] == r.note
+    assert r.as_json()["note"] == r.note and "3 moves deep" in r.note
+    deeper = json.loads(run("maze", "search", "*" * 30, "--size", "4", "--max-states", "50",
+                            "--split-depth", "5", "--json").stdout)
+    assert deeper["status"] == "unknown" and deeper["cubes"] == 6
+    assert "5 moves deep" in deeper["note"]
     p = run("maze", "bound", "--start", "20", "--max-states", "50", "--json")
     assert p.returncode == 1 and "outgrew 50 states at 20 moves" in json.loads(p.stdout)["stopped"]
 

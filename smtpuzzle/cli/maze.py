@@ -89,6 +89,9 @@ def search(
         "--export-cnf", help="Write the final formula as DIMACS CNF.")] = None,
     seed: Annotated[int, typer.Option(help="local: the random seed.")] = 0,
     max_states: MaxStatesOpt = 30_000_000,
+    split_depth: Annotated[int, typer.Option(
+        help="mdd: how many free moves a pattern whose diagram outgrows --max-states may be "
+             "split on (4 cubes a move), before the search answers unknown.", min=0)] = 3,
     as_json: JsonOpt = False,
 ) -> None:
     """Complete PATTERN to a string that solves every maze, or prove none exists."""
@@ -105,7 +108,7 @@ def search(
             export_cnf=export_cnf,
             local_progress=lambda r, b: bar.update(
                 task, info=f"restart {r}, least cost {b} (0 solves every maze)"), seed=seed,
-            max_states=max_states)
+            max_states=max_states, split_depth=split_depth)
     if as_json:
         print_json(result.as_json())
     else:

@@ -354,12 +354,13 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
            time_limit: float | None = None, progress: Progress | None = None,
            export_cnf: str | Path | None = None,
            local_progress: LocalProgress | None = None, seed: int = 0,
-           max_states: int = MAX_STATES) -> SearchResult:
+           max_states: int = MAX_STATES, split_depth: int = SPLIT_DEPTH) -> SearchResult:
     """Complete ``pattern`` (letters and ``*``) to a string that solves every case, or prove
     that none exists. Found strings are verified on every case before they are returned.
     Back end ``local`` (simulated annealing, local.py) only finds strings: it answers sat
     or unknown, never unsat, reports to ``local_progress`` and draws from ``seed``. Back end
-    ``mdd`` answers unknown once a diagram outgrows ``max_states`` states."""
+    ``mdd`` splits a pattern whose diagram outgrows ``max_states`` states on up to
+    ``split_depth`` free moves, and answers unknown past that."""
     pattern = parse_string(pattern, allow_free=True)
     searched = break_symmetry(pattern, size)
     if backend not in SEARCH_BACKENDS:
@@ -384,7 +385,7 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     try:
         if engine is None:
             status, string, added, solver_time, cubes = split_search(
-                searched, size, deadline, tracked, max_states=max_states)
+                searched, size, deadline, tracked, max_states=max_states, depth=split_depth)
         else:
             status, string, added, solver_time = _run_session(searched, size, engine,
                                                               deadline, tracked)
@@ -396,7 +397,7 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     except DiagramTooLarge as exc:
         status, string, added, solver_time = "unknown", None, [], seen[1]
         cubes = exc.cubes
-        note = f"{exc} after {seen[0]} mazes, split {SPLIT_DEPTH} moves deep; try --backend sat"
+        note = f"{exc} after {seen[0]} mazes, split {split_depth} moves deep; try --backend sat or a larger --split-depth"
     if string is not None:
         _verify(string, pattern, size)
     if export_cnf is not None and status != "unknown":
