@@ -397,7 +397,8 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     except DiagramTooLarge as exc:
         status, string, added, solver_time = "unknown", None, [], seen[1]
         cubes = exc.cubes
-        note = f"{exc} after {seen[0]} mazes, split {split_depth} moves deep; try --backend sat or a larger --split-depth"
+        note = (f"{exc} after {seen[0]} mazes, split {split_depth} moves deep; "
+                "try a larger --split-depth or --backend sat")
     if string is not None:
         _verify(string, pattern, size)
     if export_cnf is not None and status != "unknown":
