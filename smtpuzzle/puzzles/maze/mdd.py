@@ -49,6 +49,10 @@ MAX_STATES = 30_000_000
 POOL = 1024  # failing cases the next case is chosen from
 SAMPLES = 256  # strings drawn from the diagram to choose it by
 SPLIT_DEPTH = 3  # free moves split_search fixes at most (4**3 = 64 cubes)
+# Transitions and state classes are stored as int32 (a diagram has far fewer than 2**31
+# states a layer): half the bytes of int64, and the stored layers are most of a product's
+# peak. Keys and anything multiplied stay int64.
+STATE = np.int32
 
 
 class DiagramTooLarge(Exception):
@@ -131,7 +135,7 @@ def case_diagram(pattern: str, cases: Cases, k: int) -> Diagram | None:
                 seen |= bit[to]
             nxt = (to[p] << n_cells | (m & ~seen[p]))[:, None]
         layer, inv = np.unique(nxt, return_inverse=True)
-        trans.append(inv.reshape(nxt.shape).astype(np.int64))
+        trans.append(inv.reshape(nxt.shape).astype(STATE))
     return _minimize(trans, (layer & low) == 0)
 
 
@@ -151,50 +155,61 @@ def intersect(a: Diagram, b: Diagram, deadline: float | None = None,
             raise _OutOfTime
 
     widths = [t.shape[0] for t in b.trans[1:]] + [1]
-    pairs, trans = product(a.trans, b.trans, widths, grown)
+    pairs, trans = product(a.trans, b.trans, widths, grown, keep_pairs=False)
     return _minimize(trans, np.ones(len(pairs[-1][0]), dtype=bool))
 
 
 def product(a: list[np.ndarray], b: list[np.ndarray], widths: list[int],
-            grown: Callable[[int], None] | None = None
+            grown: Callable[[int], None] | None = None, keep_pairs: bool = True
             ) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[np.ndarray]]:
     """The product of two layered automata (``a[i][state, letter]``: the state in layer
     i + 1, -1 where the string is lost; ``widths[i]``: b's states in layer i + 1): per layer
-    the pairs (state of a, state of b) reachable from the two starts, and per layer the
-    pair each letter leads to (-1 where either side is lost). ``grown(n)`` hears of each
-    new layer's n pairs."""
+    the pairs (state of a, state of b) reachable from the two starts (with ``keep_pairs``
+    false, the last layer's alone: 16 bytes a state less), and per layer the pair each
+    letter leads to (-1 where either side is lost). ``grown(n)`` hears of each new layer's
+    n pairs."""
     s, q = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
     pairs, trans = [(s, q)], []
     for ta, tb, width in zip(a, b, widths, strict=True):
         sa, sb = ta[s], tb[q]
         ok = (sa >= 0) & (sb >= 0)
-        nxt, inv = np.unique((sa * width + sb)[ok], return_inverse=True)
-        t = np.full(sa.shape, -1, dtype=np.int64)
+        nxt, inv = np.unique(sa[ok].astype(np.int64) * width + sb[ok], return_inverse=True)
+        del sb
+        t = np.full(sa.shape, -1, dtype=STATE)
         t[ok] = inv.ravel()
+        del sa, ok, inv
         trans.append(t)
         s, q = nxt // width, nxt % width
-        pairs.append((s, q))
+        del nxt
+        if keep_pairs:
+            pairs.append((s, q))
+        else:
+            pairs[0] = (s, q)
         if grown:
-            grown(len(nxt))
+            grown(len(s))
     return pairs, trans
 
 
-def merge(trans: list[np.ndarray], accepting: np.ndarray
+def merge(trans: list[np.ndarray], accepting: np.ndarray, consume: bool = False
           ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Minimise a layered automaton from the last layer back: per layer, the state of the
     minimised automaton each state merges into (-1: no way to an accepting state; states
-    with the same future merge), and the minimised automaton's transitions."""
-    classes: list[np.ndarray] = [np.zeros(0, dtype=np.int64)] * len(trans) + [
-        np.where(accepting, 0, -1)]
+    with the same future merge), and the minimised automaton's transitions. With
+    ``consume``, each layer of ``trans`` is dropped from the list once read (the product's
+    layers are most of the memory at the peak)."""
+    classes: list[np.ndarray] = [np.zeros(0, dtype=STATE)] * len(trans) + [
+        np.where(accepting, 0, -1).astype(STATE)]
     merged: list[np.ndarray] = []
     for i in range(len(trans) - 1, -1, -1):
         rows = np.append(classes[i + 1], -1)[trans[i]]  # -1 picks the appended -1
+        if consume:
+            trans[i] = trans[i][:0].copy()
         alive = (rows >= 0).any(axis=1)
-        cls = np.full(len(rows), -1, dtype=np.int64)
-        states = np.zeros((0, rows.shape[1]), dtype=np.int64)
+        cls = np.full(len(rows), -1, dtype=STATE)
+        states = np.zeros((0, rows.shape[1]), dtype=STATE)
         if alive.any():
             count, inv = _row_classes(rows[alive])
-            states = np.empty((count, rows.shape[1]), dtype=np.int64)
+            states = np.empty((count, rows.shape[1]), dtype=STATE)
             states[inv] = rows[alive]
             cls[alive] = inv
         classes[i] = cls
@@ -204,8 +219,8 @@ def merge(trans: list[np.ndarray], accepting: np.ndarray
 
 def _minimize(trans: list[np.ndarray], accepting: np.ndarray) -> Diagram | None:
     """Merge states with the same future (from the last layer back), drop states with none,
-    then keep only states reachable from the start, renumbered."""
-    classes, merged = merge(trans, accepting)
+    then keep only states reachable from the start, renumbered. Empties ``trans``."""
+    classes, merged = merge(trans, accepting, consume=True)
     if classes[0][0] < 0:
         return None
     n = len(trans)
@@ -217,7 +232,7 @@ def _minimize(trans: list[np.ndarray], accepting: np.ndarray) -> Diagram | None:
         reached = np.zeros(width, dtype=bool)
         reached[t[t >= 0]] = True
         here = np.flatnonzero(reached)
-        renumber = np.full(width, -1, dtype=np.int64)
+        renumber = np.full(width, -1, dtype=STATE)
         renumber[here] = np.arange(len(here))
         out.append(np.where(t >= 0, renumber[np.maximum(t, 0)], -1))
     return Diagram(out)
@@ -226,7 +241,7 @@ def _minimize(trans: list[np.ndarray], accepting: np.ndarray) -> Diagram | None:
 def _row_classes(rows: np.ndarray) -> tuple[int, np.ndarray]:
     """(number of distinct rows, class per row) of an int array of values >= -1. Columns are
     packed into int64 keys pairwise (sorting 1-D keys is far faster than rows)."""
-    ids = rows + 1
+    ids = rows.astype(np.int64) + 1
     while ids.shape[1] > 1:
         bits = max(int(ids.max()), 1).bit_length()
         if bits * ids.shape[1] <= 62:
