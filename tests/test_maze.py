@@ -18,6 +18,7 @@ from smtpuzzle.puzzles.maze.cases import (
     check,
     failing,
     reduced_cases,
+    segments,
     walk,
 )
 from smtpuzzle.puzzles.maze.mdd import case_diagram, intersect
@@ -149,6 +150,14 @@ def test_decision_diagrams_hold_exactly_the_strings_that_solve_their_cases(patte
             assert held <= wanted  # drawn strings are the diagram's own
             if want <= 200:
                 assert held == wanted  # and every one of a few is drawn
+            # a cube of the diagram: the strings with one free move fixed, as split_search
+            # goes on from them
+            star = pattern.index("*")
+            layer = [a for a, _, _ in segments(pattern)].index(star)
+            for d, letter in enumerate(LETTERS):
+                cube = both.fixed(layer, d)
+                fits = sum(1 for s in wanted if s[star] == letter)
+                assert (cube.count_strings() if cube else 0) == fits
     assert want > 0 or size == 4
 
 

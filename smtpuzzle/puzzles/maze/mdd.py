@@ -56,9 +56,13 @@ STATE = np.int32
 
 
 class DiagramTooLarge(Exception):
-    """The product outgrew its state cap (``cubes``: patterns split_search had begun)."""
+    """The product outgrew its state cap. ``diagram`` and ``added``: the search's diagram
+    and cases before that product, for split_search to go on from; ``cubes``: the patterns
+    split_search had begun."""
 
     cubes = 1
+    diagram: Diagram | None = None
+    added: tuple[int, ...] = ()
 
 
 class _OutOfTime(Exception):
@@ -102,6 +106,14 @@ class Diagram:
                 out[:, a:b] = [LETTERS.index(ch) for ch in pattern[a:b]]
             state = to[np.arange(n), d]
         return out
+
+    def fixed(self, layer: int, letter: int) -> Diagram | None:
+        """The strings whose move at (free) layer ``layer`` is ``letter``; None if none."""
+        trans = list(self.trans)
+        t = np.full_like(trans[layer], -1)
+        t[:, letter] = trans[layer][:, letter]
+        trans[layer] = t
+        return _minimize(trans, np.ones(int(trans[-1].max()) + 1, dtype=bool))
 
     def first_string(self, pattern: str) -> str:
         """The pattern completed by the diagram's first path (letters in NESW order)."""
@@ -264,18 +276,19 @@ Progress = Callable[[int, float], None]  # (cases added, seconds so far)
 
 def mdd_search(pattern: str, size: Size, deadline: float | None,
                progress: Progress | None = None, sampled: bool = True,
-               max_states: int = MAX_STATES) -> tuple[str, str | None, list[int], float]:
+               max_states: int = MAX_STATES, start: Diagram | None = None,
+               seeded: tuple[int, ...] = ()) -> tuple[str, str | None, list[int], float]:
     """(status, string, cases added, seconds): ``sat`` with a string that solves every
     case, ``unsat``, or ``unknown`` at the deadline. Raises DiagramTooLarge past
-    ``max_states``. With
-    ``sampled`` false, the first failing case is taken (the largest: the better choice
-    for the bound's patterns of free moves alone)."""
+    ``max_states``. With ``sampled`` false, the first failing case is taken (the largest:
+    the better choice for the bound's patterns of free moves alone). ``start``: a diagram
+    of the pattern's strings to begin from instead, the one the cases ``seeded`` leave."""
     cases = reduced_cases(size)
     rng = np.random.default_rng(0)
     t0 = time.perf_counter()
-    added: list[int] = []
-    diagram: Diagram | None = None
-    string = pattern.replace("*", LETTERS[0])
+    added: list[int] = list(seeded)
+    diagram: Diagram | None = start
+    string = pattern.replace("*", LETTERS[0]) if start is None else start.first_string(pattern)
     while True:
         bad = failing(cases, string, limit=POOL if sampled else 1)
         if len(bad) == 0:
@@ -293,6 +306,9 @@ def mdd_search(pattern: str, size: Size, deadline: float | None,
                 intersect(diagram, one, deadline, max_states)
         except _OutOfTime:
             return "unknown", None, added, time.perf_counter() - t0
+        except DiagramTooLarge as exc:
+            exc.diagram, exc.added = diagram, tuple(added)
+            raise
         added.append(k)
         if progress:
             progress(len(added), time.perf_counter() - t0)
@@ -306,40 +322,52 @@ def split_search(pattern: str, size: Size, deadline: float | None,
                  depth: int = SPLIT_DEPTH) -> tuple[str, str | None, list[int], float, int]:
     """:func:`mdd_search`, split where its diagram outgrows ``max_states``: the pattern's
     first free move is fixed to each letter in turn (cube and conquer), and each of the four
-    patterns is searched the same way, up to ``depth`` free moves deep. (status, string,
-    cases added, seconds, cubes searched): ``sat`` with the first string found, ``unsat``
-    when every cube is (the union of their cases admits no string), ``unknown`` at the
-    deadline. Past ``depth`` it raises DiagramTooLarge. A cube's diagram holds a quarter of
-    the strings or fewer, and it decides windows whose whole diagram outgrows the cap
-    (bench/RESULTS.md, session 23)."""
+    cubes is searched the same way, up to ``depth`` free moves deep. A cube goes on from the
+    diagram its parent had before the product that outgrew the cap, restricted to the
+    cube's letter, so the parent's work is kept. (status, string, cases added, seconds,
+    cubes searched): ``sat`` with the first string found, ``unsat`` when every cube is (the
+    union of their cases admits no string), ``unknown`` at the deadline. Past ``depth`` it
+    raises DiagramTooLarge. A cube's diagram holds a quarter of the strings or fewer, and it
+    decides windows whose whole diagram outgrows the cap (bench/RESULTS.md, session 23)."""
     t0 = time.perf_counter()
     added: list[int] = []
     cubes = 0
+    layer_of = {a: i for i, (a, _, free) in enumerate(segments(pattern)) if free}
 
     def tracked(n: int, _: float) -> None:
         if progress:
             progress(len(added) + n, time.perf_counter() - t0)
 
-    def go(pat: str, level: int) -> tuple[str, str | None]:
+    def go(cube: str, start: Diagram | None, seeded: tuple[int, ...],
+           level: int) -> tuple[str, str | None]:
         nonlocal cubes
         cubes += 1
+        free = cube.find("*")
         try:
-            status, string, more, _ = mdd_search(pat, size, deadline, tracked,
-                                                 max_states=max_states)
-        except DiagramTooLarge:
-            free = pat.find("*")
+            status, string, more, _ = mdd_search(pattern, size, deadline, tracked,
+                                                 max_states=max_states, start=start,
+                                                 seeded=seeded)
+            added[:] = dict.fromkeys(added + more)
+            return status, string
+        except DiagramTooLarge as exc:
             if level >= depth or free < 0:
                 raise
-            for letter in LETTERS:
-                status, string = go(pat[:free] + letter + pat[free + 1:], level + 1)
-                if status != "unsat":
-                    return status, string
-            return "unsat", None
-        added[:] = dict.fromkeys(added + more)
-        return status, string
+            parent, seeded = exc.diagram, exc.added
+        # out of the except block: the traceback and the outgrown product it holds are gone
+        assert parent is not None
+        for d, letter in enumerate(LETTERS):
+            sub = parent.fixed(layer_of[free], d)
+            if sub is None:  # the parent's cases already rule this cube out
+                cubes += 1
+                added[:] = dict.fromkeys(added + list(seeded))
+                continue
+            status, string = go(cube[:free] + letter + cube[free + 1:], sub, seeded, level + 1)
+            if status != "unsat":
+                return status, string
+        return "unsat", None
 
     try:
-        status, string = go(pattern, 0)
+        status, string = go(pattern, None, (), 0)
     except DiagramTooLarge as exc:
         exc.cubes = cubes
         raise
