@@ -4,6 +4,7 @@ there?), and the 4x4 searches from scratch.
 
     python bench/maze.py windows [--offsets 0,27,53|all] [--width 26] [--time-limit 60]
                                  [--backends mdd,sat] [--max-states N] [--split K]
+                                 [--split-depth D]
     python bench/maze.py four [--lengths 28,29] [--time-limit 600]
     python bench/maze.py stars [--stars 5,10,15] [--time-limit 60] [--backends sat,z3,cpsat]
     python bench/maze.py seeds [--lengths 29] [--seeds 6] [--time-limit 600]   (local search)
@@ -33,12 +34,13 @@ from smtpuzzle.puzzles.maze.cases import (
     failing,
     solved_by,
 )
-from smtpuzzle.puzzles.maze.mdd import MAX_STATES
+from smtpuzzle.puzzles.maze.mdd import MAX_STATES, SPLIT_DEPTH
 from smtpuzzle.puzzles.maze.search import search
 
 
 def row(label: str, backend: str, pattern: str, size: int, limit: float, seed: int = 0) -> None:
-    r = search(pattern, size, backend, time_limit=limit, seed=seed, max_states=MAX_STATES)
+    r = search(pattern, size, backend, time_limit=limit, seed=seed, max_states=MAX_STATES,
+               split_depth=SPLIT_DEPTH)
     print(f"| {label} | {backend} | {r.status} | {r.mazes_added} | {r.cubes} | {r.time_s:.2f} | "
           f"{r.solver_time_s:.2f} | {r.string or '-'} |", flush=True)
 
@@ -139,10 +141,15 @@ def main() -> None:
     ap.add_argument("--split", type=int, default=0,
                     help="windows: fix the first K free moves each way up front (4^K cubes, "
                          "each searched alone; the window is unsat when every cube is)")
+    ap.add_argument("--split-depth", type=int, default=None,
+                    help="mdd: free moves a too-large pattern may be split on (default "
+                         "mdd.SPLIT_DEPTH)")
     args = ap.parse_args()
+    global MAX_STATES, SPLIT_DEPTH
     if args.max_states:
-        global MAX_STATES
         MAX_STATES = args.max_states
+    if args.split_depth is not None:
+        SPLIT_DEPTH = args.split_depth
     if args.what == "deletions":
         deletions([int(k) for k in args.k.split(",")])
         return

@@ -210,8 +210,13 @@ def test_a_diagram_too_large_is_split_and_its_cubes_decide(tmp_path: Path):
     with pytest.raises(maze_mdd.DiagramTooLarge):
         maze_mdd.mdd_search(unsat, 3, None, max_states=100)
     cnf_path = tmp_path / "window.cnf"
-    r = search(unsat, 3, "mdd", max_states=100, export_cnf=cnf_path)
+    seen: list[int] = []
+    r = search(unsat, 3, "mdd", max_states=100, export_cnf=cnf_path,
+               progress=lambda n, _: seen.append(n))
     assert r.status == "unsat" and r.cubes > 4 and not r.note
+    # cubes go on from their parent's cases, and siblings may take the same case: each
+    # is counted once, as it goes and at the end
+    assert max(seen) == r.mazes_added == len(r.added) == len(set(r.added))
     with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf_path))) as s:
         assert not s.solve()  # the cubes' cases together rule out every string
     out = json.loads(run("maze", "search", KNOWN_79[:30] + "*" * 14 + KNOWN_79[44:],

@@ -277,16 +277,17 @@ Progress = Callable[[int, float], None]  # (cases added, seconds so far)
 def mdd_search(pattern: str, size: Size, deadline: float | None,
                progress: Progress | None = None, sampled: bool = True,
                max_states: int = MAX_STATES, start: Diagram | None = None,
-               seeded: tuple[int, ...] = ()) -> tuple[str, str | None, list[int], float]:
+               added: list[int] | None = None) -> tuple[str, str | None, list[int], float]:
     """(status, string, cases added, seconds): ``sat`` with a string that solves every
     case, ``unsat``, or ``unknown`` at the deadline. Raises DiagramTooLarge past
     ``max_states``. With ``sampled`` false, the first failing case is taken (the largest:
     the better choice for the bound's patterns of free moves alone). ``start``: a diagram
-    of the pattern's strings to begin from instead, the one the cases ``seeded`` leave."""
+    of the pattern's strings to begin from instead, the one the cases ``added`` leave (the
+    search appends to that list and returns it)."""
     cases = reduced_cases(size)
     rng = np.random.default_rng(0)
     t0 = time.perf_counter()
-    added: list[int] = list(seeded)
+    added = [] if added is None else added
     diagram: Diagram | None = start
     string = pattern.replace("*", LETTERS[0]) if start is None else start.first_string(pattern)
     while True:
@@ -333,20 +334,22 @@ def split_search(pattern: str, size: Size, deadline: float | None,
     added: list[int] = []
     cubes = 0
     layer_of = {a: i for i, (a, _, free) in enumerate(segments(pattern)) if free}
+    cube_cases: list[int] = []  # the cases of the cube being searched
 
-    def tracked(n: int, _: float) -> None:
-        if progress:
-            progress(len(added) + n, time.perf_counter() - t0)
+    def tracked(_: int, __: float) -> None:
+        if progress:  # two cubes may take the same case: count it once
+            progress(len(set(added).union(cube_cases)), time.perf_counter() - t0)
 
     def go(cube: str, start: Diagram | None, seeded: tuple[int, ...],
            level: int) -> tuple[str, str | None]:
-        nonlocal cubes
+        nonlocal cubes, cube_cases
         cubes += 1
         free = cube.find("*")
+        cube_cases = list(seeded)
         try:
             status, string, more, _ = mdd_search(pattern, size, deadline, tracked,
                                                  max_states=max_states, start=start,
-                                                 seeded=seeded)
+                                                 added=cube_cases)
             added[:] = dict.fromkeys(added + more)
             return status, string
         except DiagramTooLarge as exc:
