@@ -26,6 +26,7 @@ from smtpuzzle.cli.common import (
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.maze import cases
+from smtpuzzle.puzzles.maze.mdd import MAX_STATES, SPLIT_DEPTH
 
 if TYPE_CHECKING:
     from smtpuzzle.render.layout import Drawing
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 app = typer.Typer(no_args_is_help=True, help="Universal move strings for mazes.")
 MaxStatesOpt = Annotated[int, typer.Option(
     help="mdd: the cap on a decision diagram's states; a diagram that reaches it holds "
-         "about 350 bytes a state at the peak (30,000,000: about 10 GB). search splits a "
+         "about 55 bytes a state at the peak (60,000,000: about 3.3 GB). search splits a "
          "pattern whose diagram outgrows it, bound stops there.", min=1)]
 SizeOpt = Annotated[str, typer.Option(
     help="3 (thin walls, visit every reachable cell), 4 (blocked cells, reach the goal), or "
@@ -88,10 +89,10 @@ def search(
     export_cnf: Annotated[Path | None, typer.Option(
         "--export-cnf", help="Write the final formula as DIMACS CNF.")] = None,
     seed: Annotated[int, typer.Option(help="local: the random seed.")] = 0,
-    max_states: MaxStatesOpt = 30_000_000,
+    max_states: MaxStatesOpt = MAX_STATES,
     split_depth: Annotated[int, typer.Option(
         help="mdd: how many free moves a pattern whose diagram outgrows --max-states may be "
-             "split on (4 cubes a move), before the search answers unknown.", min=0)] = 3,
+             "split on (4 cubes a move), before the search answers unknown.", min=0)] = SPLIT_DEPTH,
     as_json: JsonOpt = False,
 ) -> None:
     """Complete PATTERN to a string that solves every maze, or prove none exists."""
@@ -149,7 +150,7 @@ def bound(
     certificate: Annotated[Path | None, typer.Option(
         help="Write the last proof as a certificate here (size 3): the cases and the CNF "
              "that no string satisfies; `maze check-bound DIR` re-checks it.")] = None,
-    max_states: MaxStatesOpt = 30_000_000,
+    max_states: MaxStatesOpt = MAX_STATES,
     as_json: JsonOpt = False,
 ) -> None:
     """Prove that no universal string has L moves, for the largest L reached in time."""

@@ -42,10 +42,11 @@ from smtpuzzle.puzzles.maze.cases import (
 )
 
 # The default cap on one product's states, summed over its layers before it is minimised.
-# A product that reaches it costs about 350 bytes a state at the peak (its arrays before
-# they are merged, the minimisation's keys, the diagrams it came from): a width-36 window
-# search held 10.7 GB at 30 M (bench/RESULTS.md, session 23).
-MAX_STATES = 30_000_000
+# A search whose product reaches it holds about 55 bytes a state at the peak (the stored
+# layers, the sort of the widest layer's keys, the diagrams it came from): a width-36
+# window's cube held 4.3 GB at a cap of 80 M (bench/RESULTS.md, session 25; 350 bytes a
+# state before the layers were int32 and dropped once read).
+MAX_STATES = 60_000_000
 POOL = 1024  # failing cases the next case is chosen from
 SAMPLES = 256  # strings drawn from the diagram to choose it by
 SPLIT_DEPTH = 3  # free moves split_search fixes at most (4**3 = 64 cubes)
