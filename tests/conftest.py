@@ -16,10 +16,18 @@ Hypothesis profiles: "default" (a few examples per property) and "slow" (many), 
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.helpers import ANY_MODEL_BACKENDS, COVER_BACKENDS, SOLVER_VARIANTS, variant_id
+
+# A run started with Ctrl-C ignored (`pytest &` in a script) passes that on to every command
+# the tests start, and the Ctrl-C tests then see the commands run to the end. Take Ctrl-C
+# as a run in a terminal does; the commands started from here get the default back.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Property tests (hypothesis): few examples by default, to keep CI fast; many with --runslow.
 # No deadline: the first example of a test may pay for imports or a numba compilation.

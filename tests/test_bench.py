@@ -169,8 +169,7 @@ def test_ctrl_c_keeps_the_runs_made(tmp_path):
     out = tmp_path / "out"
     p = subprocess.Popen([sys.executable, "-m", "smtpuzzle", "bench", str(tiny), "--backends",
                           "exact-cover,sat", "--out", str(out)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                         stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
     while not (p.stderr.readline().startswith("tiny pentomino-3x20 exact-cover")):
         assert time.time() < deadline and p.poll() is None

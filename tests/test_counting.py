@@ -305,8 +305,7 @@ def test_ctrl_c_keeps_the_checkpoint_and_the_resumed_count_is_exact(tmp_path):
     args = [sys.executable, "-m", "smtpuzzle", "count", "pentacube-3x4x5", "--raw",
             "--checkpoint", str(path)]
     proc = subprocess.Popen([*args, "--workers", "2"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            stderr=subprocess.PIPE, text=True)
     stop = time.monotonic() + 120
     while time.monotonic() < stop and proc.poll() is None:
         if path.exists() and len(json.loads(path.read_text())["done"]) >= 100:

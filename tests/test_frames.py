@@ -101,8 +101,7 @@ def test_hexomino_stage2_interrupted_says_unknown_and_exits(backend):
     proc = subprocess.Popen([sys.executable, "-m", "smtpuzzle", "frames", "hexomino-6x6x6",
                              "--stage2", backend, "--workers", "2"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT,
-                                                                        signal.SIG_DFL))
+                            text=True)
     time.sleep(5)  # start-up and the cached stage 1 take about 1 s; no cube is done in 5
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
