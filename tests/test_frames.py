@@ -331,7 +331,7 @@ def test_dive_chooses_frames_by_the_lp_and_finishes_exactly(monkeypatch):
     for seed in (2, 3, 11):
         assert frames_dive.solve_dive(puzzle, time_limit=120, seed=seed).status == "sat"
     # Mixed sizes: the hexominoes and the tromino pair in six 6x6 squares, one frame chosen
-    # by the LP (with three, the dive took 6-44 s over seeds; with five, 1.5-11 s).
+    # by the LP (with three, the dive took 6-44 s over seeds; with five, 1.5-17 s).
     hexominoes = load_frames("hexomino-6x6x6")
     monkeypatch.setattr(frames_dive, "FINISH_FRAMES", 5)
     answer = solve_frames(hexominoes, method="dive", time_limit=300)
