@@ -30,9 +30,11 @@ def test_solve_3d_text_output_draws_layers(backend):
 
 
 def test_solve_3d_json_cells_are_xyz():
-    out = json.loads(run("solve", "pentacube-2x3x10", "--json").stdout)
+    out = json.loads(run("solve", "soma-3x3x3", "--json").stdout)
     cells = [c for pl in out["solutions"][0]["placements"] for c in pl["cells"]]
-    assert all(len(c) == 3 for c in cells) and len(cells) == 60
+    assert all(len(c) == 3 for c in cells) and len(cells) == 27
+    assert sorted(map(tuple, cells)) == [(x, y, z) for x in range(3) for y in range(3)
+                                         for z in range(3)]
 
 
 def test_list_and_show():

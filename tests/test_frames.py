@@ -27,7 +27,7 @@ from smtpuzzle.library import load_frames
 from smtpuzzle.puzzles.frames import dive as frames_dive
 from smtpuzzle.puzzles.frames.cubes import solve_cubes
 from smtpuzzle.puzzles.frames.puzzle import Frames, FramesSolution
-from smtpuzzle.puzzles.frames.sets import enumerate_sets
+from smtpuzzle.puzzles.frames.sets import cache_path, enumerate_sets
 from smtpuzzle.puzzles.frames.solve import lay_out, solve_frames
 from smtpuzzle.puzzles.tiling.puzzle import Placement, Tiling, TilingSolution
 from tests.helpers import ROOT, cli
@@ -80,6 +80,17 @@ def test_hexomino_6x6x6_solved_and_rerun_from_cache():
     again = solve_frames(load_frames("hexomino-6x6x6"))
     assert again.stage1.cached and len(again.stage1.sets) == 74_439
     assert again.status == "sat"
+
+
+def test_a_half_written_cache_is_listed_again():
+    # Two runs storing one list at once once left a truncated file under the cache's name.
+    puzzle = pentominoes_in(5, 6, 2)
+    first = enumerate_sets(puzzle)
+    path = cache_path(puzzle)
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    again = enumerate_sets(puzzle)
+    assert not again.cached and np.array_equal(again.sets, first.sets)
+    assert enumerate_sets(puzzle).cached and not list(path.parent.glob("*.tmp.npz"))
 
 
 @pytest.mark.slow

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+import zipfile
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -355,7 +356,9 @@ def store(frames: Frames, result: SetList) -> None:
     path = cache_path(frames)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npz")
+        # a name of this process's own: two runs storing the same list at once must not
+        # write into one file, or the one replaced first is the other's half-written one
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
         np.savez_compressed(tmp, sets=np.packbits(result.sets, axis=1),
                             pieces=np.array([p.name for p in frames.pieces]),
                             time_s=result.time_s, tilings=result.tilings)
@@ -376,6 +379,6 @@ def load_cached(frames: Frames) -> SetList | None:
                 return None
             sets = np.unpackbits(data["sets"], axis=1, count=len(names)).astype(bool)
             tilings = int(data["tilings"])
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
         return None
     return SetList(sets, True, time.monotonic() - t0, tilings, cached=True)
