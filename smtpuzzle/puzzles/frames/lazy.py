@@ -2,10 +2,10 @@
 
 Counterexample-guided: an incremental SAT solver proposes which frame each piece goes to
 (each frame with the composition the puzzle's one split of sizes gives it; frames of one
-composition ordered by their smallest piece), and a tiling search checks each proposed set.
-A set that fills its frame is remembered; a set that does not is blocked for every frame of
-its composition, and the solver proposes again. The solver keeps its saved phases between
-proposals, so frames that tiled tend to stay while the others change.
+composition ordered by their smallest piece), and a tiling search checks the proposed sets.
+A set that fills its frame is remembered; the first set that does not is blocked for every
+frame of its composition, and the solver proposes again. The solver keeps its saved phases
+between proposals, so frames that tiled tend to stay while the others change.
 
 The loop is a client of a solver session (any back end that takes clauses; the sat back
 end keeps its solver in a child process that a deadline or Ctrl-C can stop). The caller
@@ -143,13 +143,17 @@ def solve_lazy(frames: Frames, engine: Backend, time_limit: float | None = None,
                     return result("unknown" if checker.cut_short else "unsat", None)
                 proposals += 1
                 where = session.values().reshape(x.shape)  # (pieces, frames)
-                failed = [k for k in range(frames.n) if not checker.tiles(where[:, k], budget)]
-                if not failed:
+                # Stop at the first set that fails: its block sends the solver elsewhere,
+                # and checks (a tiling search each) cost far more than proposals.
+                # pentahex-6x9x5: 2,665 proposals and 2,775 checks, 6.2 s, against 851 and
+                # 2,177 (every frame checked), 34.8 s.
+                failed = next((k for k in range(frames.n)
+                               if not checker.tiles(where[:, k], budget)), None)
+                if failed is None:
                     return result("sat", where.T.copy())
-                for k in failed:  # that set, in no frame of its composition
-                    pieces = np.flatnonzero(where[:, k])
-                    session.add_clauses([-x[pieces, j] for j in kinds[comps[k]]])
-                    blocked += 1
+                pieces = np.flatnonzero(where[:, failed])  # in no frame of its composition
+                session.add_clauses([-x[pieces, j] for j in kinds[comps[failed]]])
+                blocked += 1
                 now = time.perf_counter()
                 if progress and now - last > 0.2:
                     last = now
