@@ -45,18 +45,7 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile("slow" if config.getoption("--runslow") else "default")
 
 
-# Under pytest-xdist (pyproject's addopts), the tests of these modules run in one process:
-# their module fixtures (a Ray instance, a Ray cluster, proofs) are made once, and no two
-# Ray instances start on the machine at once.
-_ONE_PROCESS = {"test_ray.py": "ray", "test_ray_cluster.py": "ray",
-                "test_maze_bound.py": "maze_bound"}
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        group = _ONE_PROCESS.get(item.path.name)
-        if group:
-            item.add_marker(pytest.mark.xdist_group(group))
     if config.getoption("--runslow"):
         return
     skip = pytest.mark.skip(reason="slow oracle: run with --runslow")

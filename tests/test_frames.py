@@ -83,7 +83,7 @@ def test_hexomino_6x6x6_solved_and_rerun_from_cache():
 
 
 def test_a_half_written_cache_is_listed_again():
-    # Two runs storing one list at once once left a truncated file under the cache's name.
+    # Two runs storing one list at the same moment could leave a truncated file behind.
     puzzle = pentominoes_in(5, 6, 2)
     first = enumerate_sets(puzzle)
     path = cache_path(puzzle)
