@@ -1,7 +1,7 @@
 """The modelling API against CPMpy on the same models, in one process, interleaved.
 
     python bench/modeller.py [--repeat 3] [--models sudoku9,sudoku25,pentomino,linear]
-                             [--backends cpsat,z3,sat] [--cpsat-workers 0] [--build-only]
+                             [--backends cpsat,z3,sat] [--cpsat-workers 8] [--build-only]
 
 For each model and back end (CPMpy's ortools, z3 and pysat:cadical195 against smtpuzzle's
 cpsat, z3 and sat:cadical195), each repeat builds the model with both APIs and solves it
@@ -140,8 +140,8 @@ def main() -> None:
     ap.add_argument("--models", default="sudoku9,sudoku25,pentomino,linear")
     ap.add_argument("--backends", default="cpsat,z3,sat")
     ap.add_argument("--cpsat-workers", type=int, default=None,
-                    help="CP-SAT workers for smtpuzzle (default: the back end's 8; 0 is "
-                         "CP-SAT's own default, one per core, which CPMpy leaves in place)")
+                    help="CP-SAT workers for smtpuzzle (default: the back end's, 0: CP-SAT's "
+                         "own default, one per core, which CPMpy leaves in place too)")
     ap.add_argument("--build-only", action="store_true",
                     help="time the builds alone on z3 and cpsat (no solve)")
     args = ap.parse_args()

@@ -63,10 +63,13 @@ def _new_model(cp_model: Any) -> Any:
 
 
 class CpSatBackend(Backend):
-    """``workers`` applies to single solves; enumeration always uses one worker.
+    """``workers`` applies to single solves (0: CP-SAT's own default, one per core);
+    enumeration always uses one worker.
 
-    Eight workers on two cores: the wider portfolio cuts the heavy tail of first-solution
-    times (pentacube-3x4x5: 4.6 s with the default two, 1.25 s with eight; bench/RESULTS.md).
+    One worker per core, measured on 14 tilings (bench/RESULTS.md, "Choices made by
+    measurement"): eight workers on two cores, the earlier default, were 1.5x slower in sum
+    with OR-Tools 9.15, and had the heavier tail (pentacube-3x4x5: 0.84 s against 2.9 s, up
+    to 15 s).
     CP-SAT's solution hints did not help the nonogram guesses (faase stayed undecided after
     120 s with them), so this back end is not guided.
     """
@@ -74,7 +77,7 @@ class CpSatBackend(Backend):
     name = "cpsat"
     capabilities = Capabilities(assumptions=True, native_ints=True, optimises=True)
 
-    def __init__(self, workers: int = 8) -> None:
+    def __init__(self, workers: int = 0) -> None:
         self.workers = workers
 
     def _open(self, model: Model, stats: Stats) -> CpSatSession:
