@@ -140,8 +140,9 @@ def main() -> None:
     ap.add_argument("--models", default="sudoku9,sudoku25,pentomino,linear")
     ap.add_argument("--backends", default="cpsat,z3,sat")
     ap.add_argument("--cpsat-workers", type=int, default=None,
-                    help="CP-SAT workers for smtpuzzle (default: the back end's, 0: CP-SAT's "
-                         "own default, one per core, which CPMpy leaves in place too)")
+                    help="CP-SAT workers for smtpuzzle (default: the back end's, CP-SAT's own "
+                         "one per core, as CPMpy leaves it; 8 was the back end's before "
+                         "session 28)")
     ap.add_argument("--build-only", action="store_true",
                     help="time the builds alone on z3 and cpsat (no solve)")
     args = ap.parse_args()
