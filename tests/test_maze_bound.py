@@ -19,11 +19,14 @@ from smtpuzzle.puzzles.maze.certificate import (
     check_certificate,
     encode,
     maze_moves,
+    mirror_case,
     rotation_closure,
     turn_case,
     write_certificate,
 )
 from tests.helpers import cli as run
+
+MIRROR = str.maketrans("EW", "WE")
 
 
 def _solves(maze: int, start: int, string: str) -> bool:
@@ -46,8 +49,27 @@ def test_a_turned_string_solves_the_turned_case():
         string = "".join(rng.choice("NESW") for _ in range(rng.randrange(5, 40)))
         assert _solves(maze, start, string) == _solves(*turn_case(maze, start),
                                                        string.translate(turn))
+        assert _solves(maze, start, string) == _solves(*mirror_case(maze, start),
+                                                       string.translate(MIRROR))
     assert len(rotation_closure([(4095, 4)])) == 1  # the open maze from the centre
     assert len(rotation_closure([(4095, 0)])) == 4
+    assert len(rotation_closure([(4095, 0)], mirror=True)) == 4  # its mirror is a turn
+    path = (0b000011110011, 4)  # a path whose mirror images are not its turns
+    assert len(rotation_closure([path], mirror=True)) == 2 * len(rotation_closure([path]))
+
+
+def test_the_mirror_rule_keeps_exactly_the_strings_whose_first_e_or_w_is_e():
+    from smtpuzzle.puzzles.maze.mdd import rule_diagram
+    from smtpuzzle.puzzles.maze.search import MIRROR_RULE
+
+    for pattern in ("N*****", "NS**E*", "N**W**", "NNSS"):
+        strings = ["".join(p) for p in itertools.product(*[
+            "NESW" if ch == "*" else ch for ch in pattern])]
+        keep = [s for s in strings if s.replace("N", "").replace("S", "")[:1] in ("", "E")]
+        diagram = rule_diagram(pattern, MIRROR_RULE)
+        assert diagram.count_strings() == len(keep), pattern
+        rows = diagram.sample(pattern, 200, np.random.default_rng(0))
+        assert {"".join("NESW"[i] for i in r) for r in rows} <= set(keep)
 
 
 def test_the_formula_holds_exactly_the_strings_that_solve_its_cases():
@@ -56,21 +78,30 @@ def test_the_formula_holds_exactly_the_strings_that_solve_its_cases():
     # N) solves every case.
     from pysat.solvers import Solver
 
+    # With the mirror rule, also exactly when the first E or W is an E.
     cases = rotation_closure([(0b111111111111, 0), (0b000011110011, 4)])
     length = 7
-    clauses = encode(length, cases).clauses
-    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
-        for rest in map("".join, itertools.product("NESW", repeat=length - 1)):
-            string = "N" + rest
-            letters = [4 * t + "NESW".index(ch) + 1 for t, ch in enumerate(string)]
-            want = all(_solves(m, s, string) for m, s in cases)
-            assert solver.solve(assumptions=letters) == want, string
+    for mirror in (False, True):
+        clauses = encode(length, cases, mirror).clauses
+        with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+            for rest in map("".join, itertools.product("NESW", repeat=length - 1)):
+                string = "N" + rest
+                letters = [4 * t + "NESW".index(ch) + 1 for t, ch in enumerate(string)]
+                want = all(_solves(m, s, string) for m, s in cases) and (
+                    not mirror or string.translate(str.maketrans("", "", "NS"))[:1] != "W")
+                assert solver.solve(assumptions=letters) == want, string
 
 
 def test_the_bound_rises_past_the_trivial_one_and_the_known_string_is_consistent():
     result = prove_bound(3, start=14, up_to=24, time_limit=60)
     assert result.bound == 24 and [s.length for s in result.steps] == list(range(14, 25))
-    assert all(s.status == "unsat" for s in result.steps)
+    assert all(s.status == "unsat" for s in result.steps) and result.mirror
+    # The mirror rule changes the proofs, not what they prove.
+    plain = prove_bound(3, start=14, up_to=24, time_limit=60, mirror=False)
+    assert plain.bound == 24 and not plain.mirror and plain.cases != result.cases
+    # 2x2 needs 11 moves: with the rule, 10 is still proved and an 11 found.
+    small = prove_bound("2x2", time_limit=60)
+    assert small.mirror and small.bound == 10 and small.complete
     # The cases of the proof are genuine: the known 79-move string solves them all.
     assert check(KNOWN_79, 3).unsolved == 0
     assert all(_solves(m, s, KNOWN_79) for m, s in result.cases)
@@ -121,6 +152,8 @@ def _drop_last_clause(text: str) -> str:
     (dict(data=lambda d: {**d, "cases": d["cases"][1:]}), "not closed under the rotations"),
     (dict(data=lambda d: {**d, "cases": d["cases"] + [[5000, 0]]}), "no 3x3 maze"),
     (dict(data=lambda d: {**d, "first_move": "E"}), "first_move N"),
+    (dict(data=lambda d: {**d, "symmetry": "rotations"}), "is not the formula"),
+    (dict(data=lambda d: {**d, "symmetry": "none"}), "the symmetry is"),
 ])
 def test_a_tampered_certificate_is_rejected(certificate: Path, tmp_path: Path, how, reason):
     checked = check_certificate(_tampered(certificate, tmp_path, **how), time_limit=60)
@@ -177,9 +210,10 @@ def test_the_proof_defines_each_new_variable_once_above_the_formula(certificate:
 
     meta = json.loads((certificate / JSON).read_text())
     pairs = [tuple(c) for c in meta["cases"]]
-    formula = encode(16, sorted(pairs))
+    assert meta["symmetry"] == "rotations and mirror"
+    formula = encode(16, sorted(pairs), mirror=True)
     index = {c: i for i, c in enumerate(sorted(pairs))}
-    order = [index[c] for c in pairs[:meta["proof_cases"]]]
+    order = [len(pairs)] + [index[c] for c in pairs[:meta["proof_cases"]]]
     top = formula.variables
     kinds = set()
     for block in diagram_proof(16, [formula.cases[i] for i in order], formula.variables):
@@ -203,6 +237,12 @@ def test_cli_bound_writes_a_certificate_and_check_bound_verifies_it(tmp_path: Pa
     assert data["certificate_cases"] == len(json.loads((tmp_path / "c" / JSON).read_text())
                                             ["cases"])
     assert run("maze", "check-bound", str(tmp_path / "c")).returncode == 0
+    # Without the mirror rule: a certificate of the turns alone, verified as well.
+    out = run("maze", "bound", "--start", "15", "--up-to", "15", "--no-mirror",
+              "--certificate", str(tmp_path / "r"), "--json")
+    assert out.returncode == 0 and json.loads(out.stdout)["first_e_or_w"] == "any"
+    assert json.loads((tmp_path / "r" / JSON).read_text())["symmetry"] == "rotations"
+    assert run("maze", "check-bound", str(tmp_path / "r")).returncode == 0
     bad = run("maze", "bound", "--size", "4", "--certificate", str(tmp_path / "d"))
     assert bad.returncode == 2 and "for size 3" in bad.stderr
 

@@ -5,6 +5,9 @@ solves every case, adding the cases its candidates fail; when the diagram runs e
 cases added so far admit no string of L moves, so no universal string has L moves, nor
 fewer (a shorter universal string, padded with any moves, would be one of L moves: a walk
 that has visited every cell keeps having visited it). The largest such L is the bound.
+The strings searched begin with N, and on square grids of thin walls their first E or W is
+an E (search.break_symmetry, search.mirrors): any universal string turns and mirrors into
+one of them.
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from smtpuzzle.puzzles.maze.cases import Size, reduced_cases
-from smtpuzzle.puzzles.maze.mdd import MAX_STATES, DiagramTooLarge, mdd_search
-from smtpuzzle.puzzles.maze.search import break_symmetry
+from smtpuzzle.puzzles.maze.mdd import MAX_STATES, DiagramTooLarge, mdd_search, rule_diagram
+from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors
 
 # (length, seconds, cases) after each length proven
 BoundProgress = Callable[[int, float, int], None]
@@ -38,6 +41,7 @@ class BoundResult:
     time_s: float
     complete: bool  # a string of bound + 1 moves exists (the bound is the least length - 1)
     first_move: str  # fixed by symmetry in every proof
+    mirror: bool  # every proof also held to the mirror rule (the first E or W is E)
     interrupted: bool = False
     note: str = ""  # why it stopped
     steps: list[Step] = field(default_factory=list)
@@ -46,20 +50,25 @@ class BoundResult:
         return {"size": self.size, "bound": self.bound, "shortest_at_least": self.bound + 1,
                 "cases": [list(c) for c in self.cases], "time_s": round(self.time_s, 3),
                 "complete": self.complete, "stopped": self.note,
+                "first_move": self.first_move,
+                "first_e_or_w": "E" if self.mirror else "any",
                 "steps": [{"length": s.length, "status": s.status, "cases": s.cases,
                            "time_s": round(s.time_s, 3)} for s in self.steps]}
 
 
 def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 up_to: int | None = None, progress: BoundProgress | None = None,
-                max_states: int = MAX_STATES) -> BoundResult:
+                max_states: int = MAX_STATES, mirror: bool = True) -> BoundResult:
     """Raise L from ``start`` while the case diagrams prove that no string of L moves
     solves every case; stop at the time limit, on Ctrl-C, when a diagram grows past
-    ``max_states`` states, when a string of L moves exists or once ``up_to`` is proved."""
+    ``max_states`` states, when a string of L moves exists or once ``up_to`` is proved.
+    With ``mirror`` (and a size search.mirrors allows), the strings searched also obey the
+    mirror rule: half as many, about half the time."""
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     cases = reduced_cases(size)
-    result = BoundResult(size, 0, [], 0.0, False, break_symmetry("*", size))
+    mirror = mirror and mirrors(size)
+    result = BoundResult(size, 0, [], 0.0, False, break_symmetry("*", size), mirror)
     length = max(1, start)
     try:
         while True:
@@ -67,9 +76,10 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
             try:
                 # the first failing case, not a sampled choice: on free moves alone it
                 # keeps the product smaller (bench/RESULTS.md, session 21)
-                status, _, added, _ = mdd_search(break_symmetry("*" * length, size), size,
-                                                 deadline, sampled=False,
-                                                 max_states=max_states)
+                pattern = break_symmetry("*" * length, size)
+                rule = rule_diagram(pattern, MIRROR_RULE) if mirror else None
+                status, _, added, _ = mdd_search(pattern, size, deadline, sampled=False,
+                                                 max_states=max_states, start=rule)
             except DiagramTooLarge as exc:
                 result.note = f"{exc} at {length} moves"
                 break

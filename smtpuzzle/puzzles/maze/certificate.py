@@ -1,13 +1,16 @@
 """Certificates of maze lower bounds, written and checked from scratch.
 
-A certificate (a directory) holds ``bound.json``: the size (3), the length L, the cases as
-(maze id, start) pairs, closed under the square's rotations, the ``proof_cases`` listed first
-in the order the proof intersects them; and ``bound.cnf``: "a string of
-L moves, the first N, solves every one of these cases" in DIMACS, written and read as
-export-cnf does (``c user`` lines name the letter variables, ``m1=N``...). The first move
-may be N because the cases are closed under the rotations: any string that solved them
-would solve them again turned so that its first move is N. A SAT solver's refutation of
-the CNF proves that no string of L moves (nor fewer) solves every case.
+A certificate (a directory) holds ``bound.json``: the size (3), the length L, the
+symmetry, the cases as (maze id, start) pairs, closed under the square's rotations and (with
+the symmetry "rotations and mirror") the left-right mirror, the ``proof_cases`` listed
+first in the order the proof intersects them; and ``bound.cnf``: "a string of L moves, the
+first N (and the first E or W an E), solves every one of these cases" in DIMACS, written
+and read as export-cnf does (``c user`` lines name the letter variables, ``m1=N``...). The
+first move may be N because the cases are closed under the rotations: any string that
+solved them would solve them again turned so that its first move is N; and mirrored (E <->
+W) where its first E or W is a W, as the cases are closed under the mirror too. A SAT
+solver's refutation of the CNF proves that no string of L moves (nor fewer) solves every
+case. Certificates with the symmetry "rotations" (no mirror rule) are still checked.
 
 The check uses nothing of the search: it rebuilds each case's moves from its maze id by the
 rules (bit e of the id set = inner edge e open, the left-right edges row by row, then the
@@ -21,7 +24,9 @@ The encoding, per case: one variable per (move t, state) for the states the walk
 after t moves of some string and still finish, a state being (position, target cells not yet
 visited); the start state; one state at least per move; a state and a letter imply the next
 state (or are incompatible, when the next state cannot finish); each state follows from some
-state before it. Letters: one per move, exactly.
+state before it. Letters: one per move, exactly. The mirror rule is encoded the same way,
+as one more automaton (search.MIRROR_RULE) whose states are "no E or W yet" and "one seen",
+and the proof intersects it first.
 """
 
 from __future__ import annotations
@@ -40,11 +45,13 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.dimacs import export_file, read_cnf
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.maze.proof import CaseStates, NotEmpty, diagram_proof, letter
+from smtpuzzle.puzzles.maze.search import MIRROR_RULE
 
 LETTERS = "NESW"
 _STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N E S W on (row, column)
 N = 3  # the certificate's maze size
 JSON, CNF = "bound.json", "bound.cnf"
+SYMMETRIES = {False: "rotations", True: "rotations and mirror"}  # by the mirror rule's use
 
 
 def _edges() -> list[tuple[int, int]]:
@@ -97,13 +104,29 @@ def turn_case(maze: int, start: int) -> tuple[int, int]:
     return turned, _turn_cell(start)
 
 
-def rotation_closure(cases: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The cases and all their turns, sorted, each once."""
+def mirror_case(maze: int, start: int) -> tuple[int, int]:
+    """A case mirrored left-right: a string solves (maze, start) exactly when the string
+    mirrored (E <-> W) solves the mirrored case."""
+    def flip(cell: int) -> int:
+        r, c = divmod(cell, N)
+        return r * N + (N - 1 - c)
+
+    index = {frozenset(e): b for b, e in enumerate(_edges())}
+    flipped = sum(1 << index[frozenset((flip(a), flip(c)))]
+                  for b, (a, c) in enumerate(_edges()) if maze >> b & 1)
+    return flipped, flip(start)
+
+
+def rotation_closure(cases: list[tuple[int, int]], mirror: bool = False
+                     ) -> list[tuple[int, int]]:
+    """The cases and all their turns (and with ``mirror``, their mirror images' turns),
+    sorted, each once."""
     out = set()
     for case in cases:
-        for _ in range(4):
-            out.add(case)
-            case = turn_case(*case)
+        for image in [case, mirror_case(*case)] if mirror else [case]:
+            for _ in range(4):
+                out.add(image)
+                image = turn_case(*image)
     return sorted(out)
 
 
@@ -131,7 +154,17 @@ def case_states(length: int, maze: int, start: int, top: int) -> CaseStates:
     tables = [np.array([[index[t + 1].get(step(q, d), -1) for d in range(4)]
                         for q in order[t]], dtype=np.int64).reshape(-1, 4)
               for t in range(length)]
-    sizes = [len(states) for states in order]
+    return _numbered(tables, [len(states) for states in order], top)
+
+
+def rule_states(length: int, top: int) -> CaseStates:
+    """The mirror rule's states over ``length`` moves, numbered from ``top + 1``: layer 0
+    "no E or W yet", every later layer both states (each can still finish)."""
+    tables = [MIRROR_RULE[:1]] + [MIRROR_RULE] * (length - 1)
+    return _numbered([t.astype(np.int64) for t in tables], [1] + [2] * length, top)
+
+
+def _numbered(tables: list[np.ndarray], sizes: list[int], top: int) -> CaseStates:
     base = (top + 1 + np.cumsum([0] + sizes[:-1])).tolist()
     return CaseStates(tables, sizes, base)
 
@@ -153,16 +186,20 @@ class Formula:
         return self.letters + [c for part in self.steps + self.rest for c in part]
 
 
-def encode(length: int, cases: list[tuple[int, int]]) -> Formula:
-    """"A string of ``length`` moves, the first N, solves every case". Letter variables
-    first: move t, letter d is 4t + d + 1."""
+def encode(length: int, cases: list[tuple[int, int]], mirror: bool = False) -> Formula:
+    """"A string of ``length`` moves, the first N, solves every case" (and with ``mirror``,
+    "obeys the mirror rule": its automaton follows the cases, as ``formula.cases[-1]``).
+    Letter variables first: move t, letter d is 4t + d + 1."""
     letters: list[list[int]] = [[letter(0, 0)]]
     for t in range(length):
         letters.append([letter(t, d) for d in range(4)])
         letters += [[-letter(t, a), -letter(t, b)] for a in range(4) for b in range(a + 1, 4)]
     formula = Formula(4 * length, letters, [], [], [])
-    for maze, start in cases:
-        case = case_states(length, maze, start, formula.variables)
+    automata = [lambda top, m=m, s=s: case_states(length, m, s, top) for m, s in cases]
+    if mirror:
+        automata.append(lambda top: rule_states(length, top))
+    for automaton in automata:
+        case = automaton(formula.variables)
         formula.cases.append(case)
         formula.variables += sum(case.sizes)
         rest = [list(range(case.base[t], case.base[t] + case.sizes[t]))
@@ -196,19 +233,21 @@ def _model(length: int, variables: int, clauses: Any) -> Model:
     return model
 
 
-def write_certificate(directory: Path, length: int, cases: list[tuple[int, int]]) -> int:
+def write_certificate(directory: Path, length: int, cases: list[tuple[int, int]],
+                      mirror: bool = True) -> int:
     """Write the certificate of "no string of ``length`` moves solves ``cases`` (and their
-    turns)": ``cases`` in the order the proof intersects them, then their other turns;
-    returns the number of cases in it."""
-    closed = rotation_closure(cases)
+    turns, and with ``mirror`` their mirror images)": ``cases`` in the order the proof
+    intersects them, then the others; returns the number of cases in it. ``mirror`` must
+    be what the proof of ``cases`` used (BoundResult.mirror)."""
+    closed = rotation_closure(cases, mirror)
     proof = list(dict.fromkeys(cases))
     listed = proof + [c for c in closed if c not in set(proof)]
     directory.mkdir(parents=True, exist_ok=True)
     (directory / JSON).write_text(json.dumps({
-        "size": N, "length": length, "first_move": "N", "symmetry": "rotations",
+        "size": N, "length": length, "first_move": "N", "symmetry": SYMMETRIES[mirror],
         "claim": f"no string of {length} moves solves every 3x3 case, nor any shorter one",
         "proof_cases": len(proof), "cases": [list(c) for c in listed]}, indent=1) + "\n")
-    formula = encode(length, closed)
+    formula = encode(length, closed, mirror)
     export_file(_model(length, formula.variables, formula.clauses), directory / CNF)
     return len(closed)
 
@@ -313,14 +352,19 @@ def check_certificate(directory: Path, time_limit: float | None = None,
     bad = [c for c in pairs if not (0 <= c[0] < 1 << len(_edges()) and 0 <= c[1] < N * N)]
     if bad:
         return answer("rejected", f"case {list(bad[0])} is no 3x3 maze and start", length)
-    if rotation_closure(pairs) != sorted(set(pairs)) or len(set(pairs)) != len(pairs):
-        return answer("rejected", "the cases are not closed under the rotations (so the first "
-                      "move may not be fixed to N)", length, len(pairs))
+    symmetry = data.get("symmetry", SYMMETRIES[False])
+    if symmetry not in SYMMETRIES.values():
+        return answer("rejected", "bound.json: the symmetry is "
+                      f"{' or '.join(map(repr, SYMMETRIES.values()))}", length, len(pairs))
+    mirror = symmetry == SYMMETRIES[True]
+    if rotation_closure(pairs, mirror) != sorted(set(pairs)) or len(set(pairs)) != len(pairs):
+        return answer("rejected", f"the cases are not closed under the {symmetry} (so "
+                      "the first moves may not be fixed)", length, len(pairs))
     used = data.get("proof_cases", len(pairs))
     if not isinstance(used, int) or not 1 <= used <= len(pairs):
         return answer("rejected", "bound.json: proof_cases is the number of cases (listed "
                       "first) the proof uses", length, len(pairs))
-    formula = encode(length, sorted(pairs))
+    formula = encode(length, sorted(pairs), mirror)
     try:
         given = read_cnf(directory / CNF)
     except PuzzleError as exc:
@@ -332,7 +376,8 @@ def check_certificate(directory: Path, time_limit: float | None = None,
                       "length", length, len(pairs))
     index = {c: i for i, c in enumerate(sorted(pairs))}
     try:
-        why, checked = _check_proof(length, formula, [index[c] for c in pairs[:used]],
+        rule = [len(pairs)] if mirror else []  # the mirror rule's automaton: intersected first
+        why, checked = _check_proof(length, formula, rule + [index[c] for c in pairs[:used]],
                                     None if time_limit is None else t0 + time_limit, seen,
                                     checker)
     except (OutOfTime, KeyboardInterrupt) as exc:

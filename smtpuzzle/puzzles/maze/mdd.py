@@ -128,6 +128,28 @@ class Diagram:
         return "".join(letters)
 
 
+def rule_diagram(pattern: str, rule: np.ndarray) -> Diagram | None:
+    """The strings fitting ``pattern`` that a small automaton accepts: ``rule[state,
+    letter]`` is the next state (-1: lost), state 0 starts, every state accepts."""
+    layer = np.zeros(1, dtype=np.int64)
+    trans = []
+    for a, b, free in segments(pattern):
+        if free:
+            nxt = rule[layer]
+        else:
+            nxt = layer.copy()
+            for ch in pattern[a:b]:
+                nxt = np.where(nxt >= 0, rule[np.maximum(nxt, 0), LETTERS.index(ch)], -1)
+            nxt = nxt[:, None]
+        layer = np.unique(nxt[nxt >= 0])
+        renumber = np.full(len(rule), -1, dtype=STATE)
+        renumber[layer] = np.arange(len(layer))
+        trans.append(np.where(nxt >= 0, renumber[np.maximum(nxt, 0)], -1).astype(STATE))
+    if len(layer) == 0:
+        return None
+    return _minimize(trans, np.ones(len(layer), dtype=bool))
+
+
 def case_diagram(pattern: str, cases: Cases, k: int) -> Diagram | None:
     """The strings fitting ``pattern`` that solve case ``k``; None if there are none."""
     moves, start, target = case_moves(cases, k), int(cases.start[k]), int(cases.target[k])

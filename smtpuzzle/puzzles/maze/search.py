@@ -439,6 +439,22 @@ def _verify(string: str, pattern: str, size: Size) -> None:
         raise VerificationError(f"found string {string} does not match {pattern}")
 
 
+# The mirror rule: "the first E or W move is E" as an automaton over N E S W. State 0: no E
+# or W yet; state 1: one seen. A W before any E is lost.
+MIRROR_RULE = np.array([[0, 1, 0, -1], [1, 1, 1, 1]])
+
+
+def mirrors(size: Size) -> bool:
+    """Whether the mirror rule may be added to a pattern of free moves whose first move
+    break_symmetry fixed to N: the square grids of thin walls, whose case set the
+    left-right mirror (E <-> W, N and S kept) also maps onto itself. A string that solves
+    every case, turned to begin with N and mirrored if its first E or W is a W, still
+    solves every case and obeys the rule; so the rule halves the strings without losing
+    any answer (bench/RESULTS.md, session 30)."""
+    rows, cols = dims(size)
+    return size != 4 and rows == cols
+
+
 def break_symmetry(pattern: str, size: Size) -> str:
     """From scratch (all ``*``) the first move can be fixed without loss. 3x3 (and any
     square of thin walls): the case set is closed under the square's rotations, which map
