@@ -14,6 +14,8 @@ there?), and the 4x4 searches from scratch.
     python bench/maze.py proofs [--lengths 26,28,30] [--check]   the bound's certificate per
                                                length: the diagram proof's size, and with
                                                --check, check-bound's time on it
+    python bench/maze.py mirror [--lengths 34,36,38]   the bound's proof per length without
+                                               and with the mirror rule, in one process
 
 One process; back ends interleaved per pattern. Prints Markdown rows.
 """
@@ -104,12 +106,12 @@ def proofs(lengths: list[int], check_too: bool) -> None:
     print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for length in lengths:
         cases = prove_bound(3, start=length, up_to=length).cases
-        closed = rotation_closure(cases)
-        formula = encode(length, closed)
+        closed = rotation_closure(cases, mirror=True)
+        formula = encode(length, closed, mirror=True)
         index = {c: i for i, c in enumerate(closed)}
+        order = [formula.cases[-1]] + [formula.cases[index[c]] for c in cases]  # rule first
         t0, sizes = time.perf_counter(), {"define": 0, "lemma": 0}
-        for block in diagram_proof(length, [formula.cases[index[c]] for c in cases],
-                                   formula.variables):
+        for block in diagram_proof(length, order, formula.variables):
             sizes[block.kind] += len(block.clauses)
         built = time.perf_counter() - t0
         checked = "-"
@@ -123,10 +125,26 @@ def proofs(lengths: list[int], check_too: bool) -> None:
               f"{sizes['define']:,} | {built:.1f} | {checked} |", flush=True)
 
 
+def mirror(lengths: list[int]) -> None:
+    """The bound's proof of each length from scratch, without the mirror rule, then with
+    it, in the same process: cases and seconds, and the ratio of the times."""
+    from smtpuzzle.puzzles.maze.bound import prove_bound
+
+    print("| L | cases, turns only | s | cases, with the mirror rule | s | ratio |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+    for length in lengths:
+        runs = [prove_bound(3, start=length, up_to=length, max_states=MAX_STATES,
+                            mirror=m) for m in (False, True)]
+        assert all(r.bound == length for r in runs)
+        (a, b) = runs
+        print(f"| {length} | {len(a.cases)} | {a.time_s:.1f} | {len(b.cases)} | "
+              f"{b.time_s:.1f} | {a.time_s / b.time_s:.2f} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=["windows", "four", "stars", "seeds", "deletions",
-                                     "proofs"])
+                                     "proofs", "mirror"])
     ap.add_argument("--check", action="store_true", help="proofs: check-bound each too")
     ap.add_argument("--k", default="1,2")
     ap.add_argument("--max-states", type=int, default=None,
@@ -152,6 +170,9 @@ def main() -> None:
         SPLIT_DEPTH = args.split_depth
     if args.what == "deletions":
         deletions([int(k) for k in args.k.split(",")])
+        return
+    if args.what == "mirror":
+        mirror([int(n) for n in args.lengths.split(",")])
         return
     if args.what == "proofs":
         proofs([int(n) for n in args.lengths.split(",")], args.check)
