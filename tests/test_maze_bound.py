@@ -93,8 +93,14 @@ def test_the_formula_holds_exactly_the_strings_that_solve_its_cases():
 
 
 def test_the_bound_rises_past_the_trivial_one_and_the_known_string_is_consistent():
-    result = prove_bound(3, start=14, up_to=24, time_limit=60)
+    heard = []
+    result = prove_bound(3, start=14, up_to=24, time_limit=60,
+                         progress=lambda n, _, k, done: heard.append((n, k, done)))
     assert result.bound == 24 and [s.length for s in result.steps] == list(range(14, 25))
+    # each case added is heard of, then each length proved, with its cases
+    assert [n for n, _, done in heard if done] == list(range(14, 25))
+    assert heard[-1] == (24, len(result.cases), True) and heard[-2] == (24, len(result.cases),
+                                                                        False)
     assert all(s.status == "unsat" for s in result.steps) and result.mirror
     # The mirror rule changes the proofs, not what they prove.
     plain = prove_bound(3, start=14, up_to=24, time_limit=60, mirror=False)

@@ -168,9 +168,16 @@ def bound(
                TimeElapsedColumn()]
     with progress(*columns, show=interactive(as_json)) as bar:
         task = bar.add_task("proving", info="")
-        result = prove_bound(size, start, budget(time_limit), up_to, progress=lambda n, t, k:
-                             bar.update(task, info=f"no string of {n} moves ({k} cases), "
-                                                   f"next {n + 1}"),
+        proved = [0, 0]  # the last length proved, and its cases
+
+        def shown(length: int, _: float, k: int, done: bool) -> None:
+            if done:
+                proved[:] = [length, k]
+            last = f"no string of {proved[0]} moves ({proved[1]} cases); " if proved[0] else ""
+            bar.update(task, info=last + (f"next {length + 1}" if done else
+                                          f"{length} moves: {k} cases so far"))
+
+        result = prove_bound(size, start, budget(time_limit), up_to, progress=shown,
                              max_states=max_states, mirror=mirror)
     written = 0
     if certificate is not None and result.bound:

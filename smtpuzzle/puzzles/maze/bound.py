@@ -21,8 +21,9 @@ from smtpuzzle.puzzles.maze.cases import Size, reduced_cases
 from smtpuzzle.puzzles.maze.mdd import MAX_STATES, DiagramTooLarge, mdd_search, rule_diagram
 from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors
 
-# (length, seconds, cases) after each length proven
-BoundProgress = Callable[[int, float, int], None]
+# (length, seconds, cases, proved): after each case a length's proof adds (proved false),
+# and once the length is proven (true)
+BoundProgress = Callable[[int, float, int, bool], None]
 
 
 @dataclass
@@ -78,8 +79,13 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 # keeps the product smaller (bench/RESULTS.md, session 21)
                 pattern = break_symmetry("*" * length, size)
                 rule = rule_diagram(pattern, MIRROR_RULE) if mirror else None
-                status, _, added, _ = mdd_search(pattern, size, deadline, sampled=False,
-                                                 max_states=max_states, start=rule)
+                def added_one(n: int, _: float, length: int = length) -> None:
+                    if progress:
+                        progress(length, time.perf_counter() - t0, n, False)
+
+                status, _, added, _ = mdd_search(pattern, size, deadline, added_one,
+                                                 sampled=False, max_states=max_states,
+                                                 start=rule)
             except DiagramTooLarge as exc:
                 result.note = f"{exc} at {length} moves"
                 break
@@ -92,7 +98,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
             result.bound = length
             result.cases = [(int(cases.maze[k]), int(cases.start[k])) for k in added]
             if progress:
-                progress(length, time.perf_counter() - t0, len(added))
+                progress(length, time.perf_counter() - t0, len(added), True)
             if up_to is not None and length >= up_to:
                 result.note = f"--up-to {up_to} reached"
                 break
