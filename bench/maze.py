@@ -16,6 +16,11 @@ there?), and the 4x4 searches from scratch.
                                                --check, check-bound's time on it
     python bench/maze.py mirror [--lengths 34,36,38]   the bound's proof per length without
                                                and with the mirror rule, in one process
+    python bench/maze.py cubes --lengths 44 --prefixes NN,NS [--json FILE]   the bound's
+                                               proof of one length split by its first moves
+                                               (cubes: each prefix a search of its own, with
+                                               the mirror rule; the length is proved when
+                                               every prefix N.. that the rule allows is)
 
 One process; back ends interleaved per pattern. Prints Markdown rows.
 """
@@ -141,10 +146,45 @@ def mirror(lengths: list[int]) -> None:
               f"{b.time_s:.1f} | {a.time_s / b.time_s:.2f} |", flush=True)
 
 
+def cubes(length: int, prefixes: list[str], limit: float, out: str | None) -> None:
+    """The bound's search of ``length`` moves, one prefix at a time (as prove_bound does
+    it: first failing case, mirror rule, MAX_STATES), with the cases each prefix's proof
+    added (maze id, start), written to ``out`` as JSON after each prefix."""
+    import json
+    import sys
+
+    from smtpuzzle.puzzles.maze.cases import reduced_cases
+    from smtpuzzle.puzzles.maze.mdd import mdd_search, rule_diagram
+    from smtpuzzle.puzzles.maze.search import MIRROR_RULE
+
+    cases = reduced_cases(3)
+    done = []
+    print("| L | prefix | status | cases | s |")
+    print("| ---: | --- | --- | ---: | ---: |")
+    for prefix in prefixes:
+        pattern = prefix + "*" * (length - len(prefix))
+        t0 = time.perf_counter()
+
+        def heard(n: int, s: float, prefix: str = prefix) -> None:
+            print(f"{prefix}: {n} cases, {s:.0f} s", file=sys.stderr, flush=True)
+
+        status, _, added, took = mdd_search(pattern, 3, t0 + limit, heard, sampled=False,
+                                            max_states=MAX_STATES,
+                                            start=rule_diagram(pattern, MIRROR_RULE))
+        print(f"| {length} | {prefix} | {status} | {len(added)} | {took:.1f} |", flush=True)
+        done.append({"prefix": prefix, "status": status, "time_s": round(took, 1),
+                     "cases": [[int(cases.maze[k]), int(cases.start[k])] for k in added]})
+        if out:
+            with open(out, "w") as f:
+                json.dump({"length": length, "mirror": True, "cubes": done}, f, indent=1)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=["windows", "four", "stars", "seeds", "deletions",
-                                     "proofs", "mirror"])
+                                     "proofs", "mirror", "cubes"])
+    ap.add_argument("--prefixes", default="NE", help="cubes: the first moves of each cube")
+    ap.add_argument("--json", default=None, help="cubes: write each cube's cases here")
     ap.add_argument("--check", action="store_true", help="proofs: check-bound each too")
     ap.add_argument("--k", default="1,2")
     ap.add_argument("--max-states", type=int, default=None,
@@ -170,6 +210,9 @@ def main() -> None:
         SPLIT_DEPTH = args.split_depth
     if args.what == "deletions":
         deletions([int(k) for k in args.k.split(",")])
+        return
+    if args.what == "cubes":
+        cubes(int(args.lengths), args.prefixes.split(","), args.time_limit, args.json)
         return
     if args.what == "mirror":
         mirror([int(n) for n in args.lengths.split(",")])

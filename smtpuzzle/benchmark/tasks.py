@@ -122,7 +122,8 @@ def _maze(entry: Entry, backend: str, solver: str | None, time_limit: float) -> 
 
     size = int(entry.options.get("size", 3))
     r = search(entry.target, size, backend, solver, time_limit=time_limit)
-    final = Encoder(r.searched).model(reduced_cases(size), r.added)  # the formula's size
+    # the formula's size
+    final = Encoder(r.searched, mirror=r.mirror).model(reduced_cases(size), r.added)
     return Outcome(r.status, r.time_s - r.solver_time_s, r.solver_time_s,
                    detail=f"{r.mazes_added} mazes added", answer=r.status,
                    **_neutral_sizes(final))

@@ -343,7 +343,8 @@ def mdd_search(pattern: str, size: Size, deadline: float | None,
 
 def split_search(pattern: str, size: Size, deadline: float | None,
                  progress: Progress | None = None, max_states: int = MAX_STATES,
-                 depth: int = SPLIT_DEPTH) -> tuple[str, str | None, list[int], float, int]:
+                 depth: int = SPLIT_DEPTH, start: Diagram | None = None
+                 ) -> tuple[str, str | None, list[int], float, int]:
     """:func:`mdd_search`, split where its diagram outgrows ``max_states``: the pattern's
     first free move is fixed to each letter in turn (cube and conquer), and each of the four
     cubes is searched the same way, up to ``depth`` free moves deep. A cube goes on from the
@@ -352,7 +353,8 @@ def split_search(pattern: str, size: Size, deadline: float | None,
     cubes searched): ``sat`` with the first string found, ``unsat`` when every cube is (the
     union of their cases admits no string), ``unknown`` at the deadline. Past ``depth`` it
     raises DiagramTooLarge. A cube's diagram holds a quarter of the strings or fewer, and it
-    decides windows whose whole diagram outgrows the cap (bench/RESULTS.md, session 23)."""
+    decides windows whose whole diagram outgrows the cap (bench/RESULTS.md, session 23).
+    ``start``: the pattern's strings to begin from, as in mdd_search."""
     t0 = time.perf_counter()
     added: list[int] = []
     cubes = 0
@@ -393,7 +395,7 @@ def split_search(pattern: str, size: Size, deadline: float | None,
         return "unsat", None
 
     try:
-        status, string = go(pattern, None, (), 0)
+        status, string = go(pattern, start, (), 0)
     except DiagramTooLarge as exc:
         exc.cubes = cubes
         raise

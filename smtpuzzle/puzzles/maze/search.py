@@ -45,7 +45,13 @@ from smtpuzzle.puzzles.maze.cases import (
     segments,
 )
 from smtpuzzle.puzzles.maze.local import LocalProgress, local_search
-from smtpuzzle.puzzles.maze.mdd import MAX_STATES, SPLIT_DEPTH, DiagramTooLarge, split_search
+from smtpuzzle.puzzles.maze.mdd import (
+    MAX_STATES,
+    SPLIT_DEPTH,
+    DiagramTooLarge,
+    rule_diagram,
+    split_search,
+)
 from smtpuzzle.result import Status
 
 SEARCH_BACKENDS = ("mdd", "sat", "z3", "cpsat", "local")
@@ -69,6 +75,7 @@ class SearchResult:
     best_failing: int | None = None  # local search, nothing found: cases its best string fails
     note: str = ""  # why an answer is unknown, where it is not the time limit or Ctrl-C
     cubes: int = 1  # mdd: patterns searched (more than one where a diagram was split)
+    mirror: bool = False  # the strings searched also obeyed the mirror rule
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
@@ -76,6 +83,7 @@ class SearchResult:
     def as_json(self) -> dict[str, Any]:
         data = {"status": self.status.value, "string": self.string, "mazes_added": self.mazes_added,
                 "searched_pattern": self.searched,
+                "first_e_or_w": "E" if self.mirror else "any",
                 "time_s": round(self.time_s, 4), "solver_time_s": round(self.solver_time_s, 4),
                 "backend": self.backend}
         if self.backend == "local":
@@ -92,8 +100,10 @@ class Encoder:
     """Clauses over letter variables 1..4L (move t, letter d -> 4t + d + 1) and fresh
     position variables per case."""
 
-    def __init__(self, pattern: str, fresh: Callable[[int], np.ndarray] | None = None) -> None:
+    def __init__(self, pattern: str, fresh: Callable[[int], np.ndarray] | None = None,
+                 mirror: bool = False) -> None:
         self.pattern = pattern
+        self.mirror = mirror  # add the mirror rule's clauses
         self.length = len(pattern)
         self.letters = np.arange(1, 4 * self.length + 1, dtype=np.int64).reshape(-1, 4)
         self.top = 4 * self.length
@@ -115,6 +125,9 @@ class Encoder:
         if fixed:
             t, d = np.array(fixed).T
             parts.append(Groups.of(x[t, d][:, None]))
+        if self.mirror:  # a W at move t only after an E or a W
+            parts.append(Groups.of([np.concatenate([[-x[t, 3]], x[:t, [1, 3]].ravel()])
+                                    for t in range(self.length)]))
         return parts
 
     def case(self, cases: Cases, k: int) -> list[Groups]:
@@ -267,7 +280,7 @@ class Encoder:
     def model(self, cases: Cases | None = None, added: Sequence[int] = ()) -> Model:
         """The letters (the user variables, named ``m1=N`` ...) and the pattern, with the
         constraints of the ``added`` cases: the final formula, for DIMACS export."""
-        again = Encoder(self.pattern)
+        again = Encoder(self.pattern, mirror=self.mirror)
         m = Model(name="maze-search")
         names = [f"m{t + 1}={ch}" for t in range(self.length) for ch in LETTERS]
         m.new_bools(4 * self.length, user=True, names=names)
@@ -321,11 +334,12 @@ def _dead_sets(moves: np.ndarray, steps: list[tuple[bool, np.ndarray, np.ndarray
 
 
 def _run_session(pattern: str, size: Size, engine: Backend, deadline: float | None,
-                 progress: Progress | None) -> tuple[str, str | None, list[int], float]:
+                 progress: Progress | None, mirror: bool
+                 ) -> tuple[str, str | None, list[int], float]:
     """The CEGAR loop on one solver session: check, walk the candidate through the cases,
     add the first case it fails, check again."""
     cases = reduced_cases(size)
-    enc = Encoder(pattern)
+    enc = Encoder(pattern, mirror=mirror)
     added: list[int] = []
     solver_time = 0.0
     with engine.open(enc.model()) as session:
@@ -363,6 +377,9 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     ``split_depth`` free moves, and answers unknown past that."""
     pattern = parse_string(pattern, allow_free=True)
     searched = break_symmetry(pattern, size)
+    # from scratch on a square grid, the mirror rule too (not for local search: it only
+    # finds strings, and any string it finds will do)
+    mirror = searched != pattern and mirrors(size) and backend != "local"
     if backend not in SEARCH_BACKENDS:
         raise PuzzleError(f"maze search back ends are {', '.join(SEARCH_BACKENDS)}, "
                           f"not {backend!r}")
@@ -385,10 +402,11 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     try:
         if engine is None:
             status, string, added, solver_time, cubes = split_search(
-                searched, size, deadline, tracked, max_states=max_states, depth=split_depth)
+                searched, size, deadline, tracked, max_states=max_states, depth=split_depth,
+                start=rule_diagram(searched, MIRROR_RULE) if mirror else None)
         else:
             status, string, added, solver_time = _run_session(searched, size, engine,
-                                                              deadline, tracked)
+                                                              deadline, tracked, mirror)
     except (KeyboardInterrupt, ctypes.ArgumentError) as exc:  # Ctrl-C: report how far it got
         if isinstance(exc, ctypes.ArgumentError) and "KeyboardInterrupt" not in str(exc):
             raise  # z3's ctypes calls wrap a Ctrl-C in ArgumentError; anything else is a bug
@@ -402,10 +420,11 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     if string is not None:
         _verify(string, pattern, size)
     if export_cnf is not None and status != "unknown":
-        export_file(Encoder(searched).model(reduced_cases(size), added), Path(export_cnf))
+        export_file(Encoder(searched, mirror=mirror).model(reduced_cases(size), added),
+                    Path(export_cnf))
     return SearchResult(status, string, max(len(added), seen[0]), time.perf_counter() - start,
                         solver_time, label, added, searched, interrupted, note=note,
-                        cubes=cubes)
+                        cubes=cubes, mirror=mirror)
 
 
 def _search_local(pattern: str, searched: str, size: Size, start: float, deadline: float | None,
