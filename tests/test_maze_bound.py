@@ -72,6 +72,30 @@ def test_the_mirror_rule_keeps_exactly_the_strings_whose_first_e_or_w_is_e():
         assert {"".join("NESW"[i] for i in r) for r in rows} <= set(keep)
 
 
+def test_search_from_scratch_keeps_the_mirror_rule_in_every_back_end():
+    # Letters alone (no case added): the search formula admits exactly the strings that
+    # begin with N and obey the rule; from scratch, the strings found obey it too.
+    from pysat.solvers import Solver
+
+    from smtpuzzle.model import Groups
+    from smtpuzzle.puzzles.maze.search import Encoder, search
+
+    base = Groups.concat(Encoder("N" + "*" * 5, mirror=True).base())
+    clauses = [base.flat[a:b].tolist()
+               for a, b in zip(base.offsets[:-1], base.offsets[1:], strict=True)]
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        for rest in map("".join, itertools.product("NESW", repeat=5)):
+            letters = [4 * t + "NESW".index(ch) + 1 for t, ch in enumerate("N" + rest)]
+            want = rest.translate(str.maketrans("", "", "NS"))[:1] != "W"
+            assert solver.solve(assumptions=letters) == want, rest
+    for backend in ("mdd", "sat"):
+        found = search("*" * 11, "2x2", backend)
+        assert found.status == "sat" and found.mirror and found.searched == "N" + "*" * 10
+        assert found.string.translate(str.maketrans("", "", "NS"))[0] == "E"
+        assert search("*" * 10, "2x2", backend).status == "unsat"
+    assert not search("*" * 11, "2x3").mirror  # a rectangle has no such mirror
+
+
 def test_the_formula_holds_exactly_the_strings_that_solve_its_cases():
     # Brute force on short strings: every assignment of the letters, completed by unit
     # propagation of the states, satisfies the formula exactly when the string (first move
