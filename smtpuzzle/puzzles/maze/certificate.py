@@ -25,8 +25,8 @@ after t moves of some string and still finish, a state being (position, target c
 visited); the start state; one state at least per move; a state and a letter imply the next
 state (or are incompatible, when the next state cannot finish); each state follows from some
 state before it. Letters: one per move, exactly. The mirror rule is encoded the same way,
-as one more automaton (search.MIRROR_RULE) whose states are "no E or W yet" and "one seen",
-and the proof intersects it first.
+as one more automaton whose states are "no E or W yet" and "an E seen", and the proof
+intersects it first.
 """
 
 from __future__ import annotations
@@ -45,7 +45,6 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.dimacs import export_file, read_cnf
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.maze.proof import CaseStates, NotEmpty, diagram_proof, letter
-from smtpuzzle.puzzles.maze.search import MIRROR_RULE
 
 LETTERS = "NESW"
 _STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N E S W on (row, column)
@@ -159,9 +158,15 @@ def case_states(length: int, maze: int, start: int, top: int) -> CaseStates:
 
 def rule_states(length: int, top: int) -> CaseStates:
     """The mirror rule's states over ``length`` moves, numbered from ``top + 1``: layer 0
-    "no E or W yet", every later layer both states (each can still finish)."""
-    tables = [MIRROR_RULE[:1]] + [MIRROR_RULE] * (length - 1)
-    return _numbered([t.astype(np.int64) for t in tables], [1] + [2] * length, top)
+    "no E or W yet" (0), every later layer that and "an E seen" (1); each can still finish.
+    Built here from the rule's words, not taken from the search."""
+    def step(seen: int, d: int) -> int:
+        if seen or LETTERS[d] in "NS":
+            return seen
+        return 1 if LETTERS[d] == "E" else -1  # a W first breaks the rule
+
+    rule = np.array([[step(q, d) for d in range(4)] for q in (0, 1)], dtype=np.int64)
+    return _numbered([rule[:1]] + [rule] * (length - 1), [1] + [2] * length, top)
 
 
 def _numbered(tables: list[np.ndarray], sizes: list[int], top: int) -> CaseStates:
