@@ -92,28 +92,31 @@ def _turn_cell(cell: int) -> int:
     return c * N + (N - 1 - r)
 
 
+def _mirror_cell(cell: int) -> int:
+    """The cell the left-right mirror takes ``cell`` to."""
+    r, c = divmod(cell, N)
+    return r * N + (N - 1 - c)
+
+
+def _moved_case(maze: int, start: int, move: Callable[[int], int]) -> tuple[int, int]:
+    """The case whose open edges and start are those of (maze, start) with each cell
+    taken to ``move(cell)`` (a symmetry of the square)."""
+    index = {frozenset(e): b for b, e in enumerate(_edges())}
+    moved = sum(1 << index[frozenset((move(a), move(c)))]
+                for b, (a, c) in enumerate(_edges()) if maze >> b & 1)
+    return moved, move(start)
+
+
 def turn_case(maze: int, start: int) -> tuple[int, int]:
     """A case turned a quarter clockwise: a string solves (maze, start) exactly when the
     string turned (N -> E -> S -> W -> N) solves the turned case."""
-    index = {frozenset(e): b for b, e in enumerate(_edges())}
-    turned = 0
-    for b, (a, c) in enumerate(_edges()):
-        if maze >> b & 1:
-            turned |= 1 << index[frozenset((_turn_cell(a), _turn_cell(c)))]
-    return turned, _turn_cell(start)
+    return _moved_case(maze, start, _turn_cell)
 
 
 def mirror_case(maze: int, start: int) -> tuple[int, int]:
     """A case mirrored left-right: a string solves (maze, start) exactly when the string
     mirrored (E <-> W) solves the mirrored case."""
-    def flip(cell: int) -> int:
-        r, c = divmod(cell, N)
-        return r * N + (N - 1 - c)
-
-    index = {frozenset(e): b for b, e in enumerate(_edges())}
-    flipped = sum(1 << index[frozenset((flip(a), flip(c)))]
-                  for b, (a, c) in enumerate(_edges()) if maze >> b & 1)
-    return flipped, flip(start)
+    return _moved_case(maze, start, _mirror_cell)
 
 
 def rotation_closure(cases: list[tuple[int, int]], mirror: bool = False
