@@ -161,19 +161,22 @@ def test_ctrl_c_keeps_the_runs_made(tmp_path):
     import subprocess
     import sys
 
-    # Counting pentomino-3x20 takes sat seconds (the tube, a tenth of a second).
+    # Counting pentomino-6x10 takes exact-cover half a second and sat about four minutes (a
+    # quarter in 60 s), within its ten, so the signal lands in the sat run however loaded the
+    # machine is (pentomino-3x20, 7 s on sat, once saw the bench end first in CI).
     tiny = tmp_path / "tiny.toml"
     tiny.write_text(SUITE.replace('"tetromino-5x4-tube"\nexpect = 7\nanchor = "7 distinct"',
-                                  '"pentomino-3x20"\nexpect = 2\nanchor = "2 distinct"'))
-    assert "pentomino-3x20" in tiny.read_text()
+                                  '"pentomino-6x10"\nexpect = 2339\nanchor = "2339 distinct"')
+                    .replace("time_limit = 20", "time_limit = 600"))
+    assert "pentomino-6x10" in tiny.read_text() and "time_limit = 600" in tiny.read_text()
     out = tmp_path / "out"
     p = subprocess.Popen([sys.executable, "-m", "smtpuzzle", "bench", str(tiny), "--backends",
                           "exact-cover,sat", "--out", str(out)], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
-    while not (p.stderr.readline().startswith("tiny pentomino-3x20 exact-cover")):
+    while not (p.stderr.readline().startswith("tiny pentomino-6x10 exact-cover")):
         assert time.time() < deadline and p.poll() is None
-    p.send_signal(signal.SIGINT)  # during the sat count, which would take its 20 s
+    p.send_signal(signal.SIGINT)  # during the sat count
     stdout, stderr = p.communicate(timeout=60)
     assert p.returncode == 1 and "INCOMPLETE" in stdout, (p.returncode, stdout[-500:],
                                                          stderr[-1500:])
