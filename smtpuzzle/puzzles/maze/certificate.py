@@ -101,9 +101,10 @@ def _mirror_cell(cell: int) -> int:
 def _moved_case(maze: int, start: int, move: Callable[[int], int]) -> tuple[int, int]:
     """The case whose open edges and start are those of (maze, start) with each cell
     taken to ``move(cell)`` (a symmetry of the square)."""
-    index = {frozenset(e): b for b, e in enumerate(_edges())}
+    edges = _edges()
+    index = {frozenset(e): b for b, e in enumerate(edges)}
     moved = sum(1 << index[frozenset((move(a), move(c)))]
-                for b, (a, c) in enumerate(_edges()) if maze >> b & 1)
+                for b, (a, c) in enumerate(edges) if maze >> b & 1)
     return moved, move(start)
 
 
