@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.maze.bound import prove_bound
 from smtpuzzle.puzzles.maze.cases import KNOWN_79, all_cases, check, walk
 from smtpuzzle.puzzles.maze.certificate import (
@@ -24,6 +25,7 @@ from smtpuzzle.puzzles.maze.certificate import (
     turn_case,
     write_certificate,
 )
+from smtpuzzle.puzzles.maze.resume import load
 from tests.helpers import cli as run
 
 MIRROR = str.maketrans("EW", "WE")
@@ -285,3 +287,108 @@ def test_an_intersection_that_empties_before_the_last_move_is_none():
     for length in (7, 8):
         assert search("*" * length, 4).status == "unsat"
     assert prove_bound(4, start=1, up_to=12).bound == 12
+
+
+def _stop_at(cases: int):
+    """A progress hook that presses Ctrl-C once the search holds ``cases`` cases."""
+    def hook(_: int, __: float, k: int, done: bool) -> None:
+        if k == cases and not done:
+            raise KeyboardInterrupt
+    return hook
+
+
+def test_a_bound_stopped_and_resumed_proves_what_an_unbroken_run_does(tmp_path: Path):
+    whole = prove_bound(3, start=30, up_to=30)
+    path = tmp_path / "search.npz"
+    first = prove_bound(3, start=30, up_to=30, checkpoint=path, progress=_stop_at(10))
+    assert first.interrupted and first.bound == 0 and path.exists()
+    assert first.saved == {"file": str(path), "length": 30, "cases": 10}
+    assert len(whole.cases) > 10
+    second = prove_bound(3, start=30, up_to=30, checkpoint=path)
+    # the same cases in the same order: the search went on from exactly where it stopped
+    assert second.bound == 30 and second.cases == whole.cases
+    assert second.resumed is not None and second.resumed["cases"] == 10
+    assert second.steps[0].time_s >= second.resumed["seconds"] > 0
+    assert not path.exists()  # its length is proved: nothing left to resume
+    # Saved as it goes: with no pause between saves, a file after each case.
+    heard = []
+
+    def look(_: int, __: float, k: int, done: bool) -> None:
+        if not done and k in (3, 7):
+            heard.append(len(load(path, 3, True).added))
+
+    again = prove_bound(3, start=28, up_to=29, checkpoint=path, progress=look, save_every=0)
+    assert again.bound == 29 and heard == [3, 7, 3, 7] and not path.exists()
+
+
+@pytest.fixture(scope="module")
+def saved_search(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("resume") / "search.npz"
+    prove_bound(3, start=26, up_to=26, checkpoint=path, progress=_stop_at(8))
+    return path
+
+
+def _rewritten(path: Path, to: Path, header=None, layers=None) -> Path:
+    with np.load(path) as data:
+        head = json.loads(str(data["header"]))
+        trans = [data[f"layer{i}"] for i in range(len(data.files) - 1)]
+    head = header(head) if header else head
+    trans = layers(trans) if layers else trans
+    np.savez(to, header=np.array(json.dumps(head)),
+             **{f"layer{i}": t for i, t in enumerate(trans)})
+    return to
+
+
+def _other_cases(head):
+    # cases the diagram was never cut by: some of its strings fail them
+    head["cases"] = [[4095, 0], [4095, 4]] + head["cases"][2:]
+    return head
+
+
+def _dead_state(trans):
+    trans[5] = trans[5].copy()
+    trans[5][0] = -1
+    return trans
+
+
+@pytest.mark.parametrize("how, reason", [
+    (lambda p, t: _rewritten(p, t, header=_other_cases), "fail its own cases"),
+    (lambda p, t: _rewritten(p, t, layers=lambda tr: tr[:-1]), "layers for a pattern"),
+    (lambda p, t: _rewritten(p, t, layers=_dead_state), "does not fit"),
+    (lambda p, t: _rewritten(p, t, header=lambda h: {**h, "format": "x"}), "its format"),
+    (lambda p, t: _rewritten(p, t, header=lambda h: {**h, "cases": [[1, 9]]}),
+     "not one of the search's cases"),
+    (lambda p, t: t.write_bytes(p.read_bytes()[:1000]) and t, "unreadable"),
+])
+def test_a_damaged_or_foreign_checkpoint_is_refused(saved_search: Path, tmp_path: Path, how,
+                                                    reason):
+    bad = how(saved_search, tmp_path / "bad.npz")
+    with pytest.raises(PuzzleError, match=reason):
+        prove_bound(3, start=26, up_to=26, checkpoint=bad)
+
+
+def test_a_checkpoint_is_taken_up_only_by_its_own_search(saved_search: Path):
+    assert load(saved_search, 3, True).length == 26
+    with pytest.raises(PuzzleError, match="without the mirror rule, this run size 3 with"):
+        load(_rewritten(saved_search, saved_search.with_name("plain.npz"),
+                        header=lambda h: {**h, "mirror": False}), 3, True)
+    with pytest.raises(PuzzleError, match="with the mirror rule, this run size 3 without"):
+        prove_bound(3, start=26, checkpoint=saved_search, mirror=False)
+    with pytest.raises(PuzzleError, match="--start 27 is past it"):
+        prove_bound(3, start=27, checkpoint=saved_search)
+
+
+def test_cli_bound_saves_at_the_time_limit_and_goes_on_from_there(tmp_path: Path):
+    path = tmp_path / "search.npz"
+    first = run("maze", "bound", "--start", "36", "--up-to", "36", "--time-limit", "2",
+                "--checkpoint", str(path))
+    assert first.returncode == 1 and path.exists(), first.stdout + first.stderr
+    assert f"run again with --checkpoint {path}" in " ".join(first.stdout.split())
+    second = run("maze", "bound", "--start", "36", "--up-to", "36", "--checkpoint", str(path),
+                 "--json")
+    data = json.loads(second.stdout)
+    assert second.returncode == 0 and data["bound"] == 36 and data["resumed"]["length"] == 36
+    assert not path.exists()
+    path.write_text("not a checkpoint")
+    bad = run("maze", "bound", "--checkpoint", str(path))
+    assert bad.returncode == 2 and "unreadable" in bad.stderr and len(bad.stderr.splitlines()) == 1

@@ -154,6 +154,10 @@ def bound(
     mirror: Annotated[bool, typer.Option(
         help="On square grids, search only strings whose first E or W is an E (any "
              "universal string mirrors into one): about half the time.")] = True,
+    checkpoint: Annotated[Path | None, typer.Option(
+        help="Save the search in progress to this file every 10 minutes and when the run "
+             "stops short of a proof; a run given the same file goes on from it (at its "
+             "length). Removed once that length is proved.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Prove that no universal string has L moves, for the largest L reached in time."""
@@ -178,7 +182,7 @@ def bound(
                                           f"{length} moves: {k} cases so far"))
 
         result = prove_bound(size, start, budget(time_limit), up_to, progress=shown,
-                             max_states=max_states, mirror=mirror)
+                             max_states=max_states, mirror=mirror, checkpoint=checkpoint)
     written = 0
     if certificate is not None and result.bound:
         written = write_certificate(certificate, result.bound, result.cases, result.mirror)
@@ -186,6 +190,10 @@ def bound(
         print_json({**result.as_json(), **({"certificate": str(certificate),
                                             "certificate_cases": written} if written else {})})
     else:
+        if result.resumed:
+            r = result.resumed
+            out.print(f"resumed {r['file']}: {r['length']} moves, {r['cases']} cases, "
+                      f"{r['seconds']:,.1f} s before this run")
         if result.bound:
             fixed = ("no move fixed" if result.first_move == "*" else
                      f"first move {result.first_move}"
@@ -197,6 +205,10 @@ def bound(
         else:
             out.print(f"nothing proved ({result.time_s:.1f} s)")
         out.print(f"stopped: {result.note}")
+        if result.saved:
+            r = result.saved
+            out.print(f"saved the search at {r['length']} moves ({r['cases']} cases) to "
+                      f"{r['file']}: run again with --checkpoint {r['file']} to go on")
         if written:
             images = "turns and mirror images" if result.mirror else "turns"
             out.print(f"wrote {certificate} ({written} cases with their {images}); check it with "

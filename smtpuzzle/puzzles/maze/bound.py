@@ -15,12 +15,22 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.maze.cases import Size, reduced_cases
-from smtpuzzle.puzzles.maze.mdd import MAX_STATES, DiagramTooLarge, mdd_search, rule_diagram
+from smtpuzzle.puzzles.maze.mdd import (
+    MAX_STATES,
+    Diagram,
+    DiagramTooLarge,
+    mdd_search,
+    rule_diagram,
+)
+from smtpuzzle.puzzles.maze.resume import load, save
 from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors
 
+SAVE_EVERY = 600.0  # seconds between two saves of a checkpoint (one takes seconds at 45)
 # (length, seconds, cases, proved): after each case a length's proof adds (proved false),
 # and once the length is proven (true)
 BoundProgress = Callable[[int, float, int, bool], None]
@@ -31,7 +41,7 @@ class Step:
     length: int
     status: str  # unsat (proven: no string of this length), sat, unknown
     cases: int  # cases the proof (or the search) used
-    time_s: float
+    time_s: float  # with the seconds of the runs a checkpoint took this length up from
 
 
 @dataclass
@@ -46,6 +56,8 @@ class BoundResult:
     interrupted: bool = False
     note: str = ""  # why it stopped
     steps: list[Step] = field(default_factory=list)
+    resumed: dict[str, Any] | None = None  # the checkpoint taken up: file, length, cases, s
+    saved: dict[str, Any] | None = None  # the search left in the checkpoint: file, length, cases
 
     def as_json(self) -> dict[str, Any]:
         return {"size": self.size, "bound": self.bound, "shortest_at_least": self.bound + 1,
@@ -54,42 +66,78 @@ class BoundResult:
                 "first_move": self.first_move,
                 "first_e_or_w": "E" if self.mirror else "any",
                 "steps": [{"length": s.length, "status": s.status, "cases": s.cases,
-                           "time_s": round(s.time_s, 3)} for s in self.steps]}
+                           "time_s": round(s.time_s, 3)} for s in self.steps],
+                **({"resumed": self.resumed} if self.resumed else {}),
+                **({"saved": self.saved} if self.saved else {})}
 
 
 def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 up_to: int | None = None, progress: BoundProgress | None = None,
-                max_states: int = MAX_STATES, mirror: bool = True) -> BoundResult:
+                max_states: int = MAX_STATES, mirror: bool = True,
+                checkpoint: Path | None = None, save_every: float = SAVE_EVERY) -> BoundResult:
     """Raise L from ``start`` while the case diagrams prove that no string of L moves
     solves every case; stop at the time limit, on Ctrl-C, when a diagram grows past
     ``max_states`` states, when a string of L moves exists or once ``up_to`` is proved.
     With ``mirror`` (and a size search.mirrors allows), the strings searched also obey the
-    mirror rule: half as many, about half the time."""
+    mirror rule: half as many, about half the time.
+
+    With ``checkpoint``, a search saved there is taken up where it stopped (at its length;
+    ``start`` may not be past it), the search in progress is saved there every
+    ``save_every`` seconds and when the run stops short of a proof, and the file is removed
+    once its length is settled (proved, or a string found)."""
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     cases = reduced_cases(size)
     mirror = mirror and mirrors(size)
     result = BoundResult(size, 0, [], 0.0, False, break_symmetry("*", size), mirror)
-    length = max(1, start)
+    saved = None
+    if checkpoint is not None and checkpoint.exists():
+        saved = load(checkpoint, size, mirror)
+        if start > saved.length:
+            raise PuzzleError(f"holds a search at {saved.length} moves; --start {start} is "
+                              "past it (remove the file to start afresh)", where=str(checkpoint))
+        result.resumed = {"file": str(checkpoint), "length": saved.length,
+                          "cases": len(saved.added), "seconds": saved.seconds}
+    length = saved.length if saved else max(1, start)
+    # the search in progress: its length, diagram and cases, seconds before this run, and
+    # when this run began it
+    live: dict[str, Any] = {}
+    last_save = [time.perf_counter()]
+
+    def keep(diagram: Diagram, added: list[int]) -> None:
+        live.update(diagram=diagram, added=added)
+        if checkpoint is not None and time.perf_counter() - last_save[0] >= save_every:
+            _save(checkpoint, size, mirror, live)
+            last_save[0] = time.perf_counter()
+
     try:
         while True:
             began = time.perf_counter()
+            pattern = break_symmetry("*" * length, size)
+            if saved is not None and saved.length == length:
+                diagram, added, before = saved.diagram, list(saved.added), saved.seconds
+                saved = None
+            else:
+                diagram = rule_diagram(pattern, MIRROR_RULE) if mirror else None
+                added, before = [], 0.0
+            live.clear()
+            live.update(length=length, diagram=diagram, added=list(added), before=before,
+                        began=began)
             try:
                 # the first failing case, not a sampled choice: on free moves alone it
                 # keeps the product smaller (bench/RESULTS.md, session 21)
-                pattern = break_symmetry("*" * length, size)
-                rule = rule_diagram(pattern, MIRROR_RULE) if mirror else None
                 def added_one(n: int, _: float, length: int = length) -> None:
                     if progress:
                         progress(length, time.perf_counter() - t0, n, False)
 
                 status, _, added, _ = mdd_search(pattern, size, deadline, added_one,
                                                  sampled=False, max_states=max_states,
-                                                 start=rule)
+                                                 start=diagram, added=added, kept=keep)
             except DiagramTooLarge as exc:
                 result.note = f"{exc} at {length} moves"
                 break
-            result.steps.append(Step(length, status, len(added), time.perf_counter() - began))
+            result.steps.append(Step(length, status, len(added),
+                                     before + time.perf_counter() - began))
             if status != "unsat":
                 result.complete = status == "sat"
                 result.note = ("a string of this length exists" if status == "sat"
@@ -97,6 +145,9 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 break
             result.bound = length
             result.cases = [(int(cases.maze[k]), int(cases.start[k])) for k in added]
+            live.clear()
+            if checkpoint is not None:
+                checkpoint.unlink(missing_ok=True)
             if progress:
                 progress(length, time.perf_counter() - t0, len(added), True)
             if up_to is not None and length >= up_to:
@@ -105,5 +156,16 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
             length += 1
     except KeyboardInterrupt:
         result.interrupted, result.note = True, "interrupted"
+    if result.complete and checkpoint is not None:
+        checkpoint.unlink(missing_ok=True)
+    elif checkpoint is not None and live.get("diagram") is not None:
+        _save(checkpoint, size, mirror, live)
+        result.saved = {"file": str(checkpoint), "length": live["length"],
+                        "cases": len(live["added"])}
     result.time_s = time.perf_counter() - t0
     return result
+
+
+def _save(path: Path, size: Size, mirror: bool, live: dict[str, Any]) -> None:
+    save(path, size, live["length"], mirror, live["added"], live["diagram"],
+         live["before"] + time.perf_counter() - live["began"])

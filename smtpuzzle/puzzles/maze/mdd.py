@@ -295,18 +295,21 @@ def _row_classes(rows: np.ndarray) -> tuple[int, np.ndarray]:
 
 
 Progress = Callable[[int, float], None]  # (cases added, seconds so far)
+Kept = Callable[[Diagram, list[int]], None]  # a search's diagram and the cases it holds
 
 
 def mdd_search(pattern: str, size: Size, deadline: float | None,
                progress: Progress | None = None, sampled: bool = True,
                max_states: int = MAX_STATES, start: Diagram | None = None,
-               added: list[int] | None = None) -> tuple[str, str | None, list[int], float]:
+               added: list[int] | None = None, kept: Kept | None = None
+               ) -> tuple[str, str | None, list[int], float]:
     """(status, string, cases added, seconds): ``sat`` with a string that solves every
     case, ``unsat``, or ``unknown`` at the deadline. Raises DiagramTooLarge past
     ``max_states``. With ``sampled`` false, the first failing case is taken (the largest:
     the better choice for the bound's patterns of free moves alone). ``start``: a diagram
     of the pattern's strings to begin from instead, the one the cases ``added`` leave (the
-    search appends to that list and returns it)."""
+    search appends to that list and returns it). ``kept(diagram, added)`` hears of each
+    diagram with the cases it holds (a copy of the list), for a caller saving the search."""
     cases = reduced_cases(size)
     rng = np.random.default_rng(0)
     t0 = time.perf_counter()
@@ -334,6 +337,8 @@ def mdd_search(pattern: str, size: Size, deadline: float | None,
             exc.diagram, exc.added = diagram, tuple(added)
             raise
         added.append(k)
+        if kept and diagram is not None:
+            kept(diagram, list(added))
         if progress:
             progress(len(added), time.perf_counter() - t0)
         if diagram is None:
