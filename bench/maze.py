@@ -16,6 +16,9 @@ there?), and the 4x4 searches from scratch.
                                                --check, check-bound's time on it
     python bench/maze.py mirror [--lengths 34,36,38]   the bound's proof per length without
                                                and with the mirror rule, in one process
+    python bench/maze.py sorts [--lengths 36,37]   the bound's proof per length with
+                                               np.unique, then with mdd.unique_inverse (the
+                                               packed sort), twice each, in one process
     python bench/maze.py cubes --lengths 44 --prefixes NN,NS [--json FILE]   the bound's
                                                proof of one length split by its first moves
                                                (cubes: each prefix a search of its own, with
@@ -146,6 +149,28 @@ def mirror(lengths: list[int]) -> None:
               f"{b.time_s:.1f} | {a.time_s / b.time_s:.2f} |", flush=True)
 
 
+def sorts(lengths: list[int]) -> None:
+    """The bound's proof of each length with np.unique in place of mdd.unique_inverse, then
+    with it, twice over (the machine is shared): same cases, and the ratio of the times."""
+    from smtpuzzle.puzzles.maze import mdd
+    from smtpuzzle.puzzles.maze.bound import prove_bound
+
+    packed = mdd.unique_inverse
+    print("| L | cases | np.unique s | packed sort s | ratio |")
+    print("| ---: | ---: | ---: | ---: | ---: |")
+    for length in lengths:
+        for _ in range(2):
+            runs = []
+            for uniq in (lambda k: np.unique(k, return_inverse=True), packed):
+                mdd.unique_inverse = uniq
+                runs.append(prove_bound(3, start=length, up_to=length, max_states=MAX_STATES))
+            mdd.unique_inverse = packed
+            (a, b) = runs
+            assert a.bound == b.bound == length and a.cases == b.cases
+            print(f"| {length} | {len(a.cases)} | {a.time_s:.1f} | {b.time_s:.1f} | "
+                  f"{a.time_s / b.time_s:.2f} |", flush=True)
+
+
 def cubes(length: int, prefixes: list[str], limit: float, out: str | None) -> None:
     """The bound's search of ``length`` moves, one prefix at a time (as prove_bound does
     it: first failing case, mirror rule, MAX_STATES), with the cases each prefix's proof
@@ -182,7 +207,7 @@ def cubes(length: int, prefixes: list[str], limit: float, out: str | None) -> No
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=["windows", "four", "stars", "seeds", "deletions",
-                                     "proofs", "mirror", "cubes"])
+                                     "proofs", "mirror", "cubes", "sorts"])
     ap.add_argument("--prefixes", default="NE", help="cubes: the first moves of each cube")
     ap.add_argument("--json", default=None, help="cubes: write each cube's cases here")
     ap.add_argument("--check", action="store_true", help="proofs: check-bound each too")
@@ -213,6 +238,9 @@ def main() -> None:
         return
     if args.what == "cubes":
         cubes(int(args.lengths), args.prefixes.split(","), args.time_limit, args.json)
+        return
+    if args.what == "sorts":
+        sorts([int(n) for n in args.lengths.split(",")])
         return
     if args.what == "mirror":
         mirror([int(n) for n in args.lengths.split(",")])

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from smtpuzzle.puzzles.maze import mdd as maze_mdd
 from smtpuzzle.puzzles.maze.cases import (
@@ -159,6 +161,17 @@ def test_decision_diagrams_hold_exactly_the_strings_that_solve_their_cases(patte
                 fits = sum(1 for s in wanted if s[star] == letter)
                 assert (cube.count_strings() if cube else 0) == fits
     assert want > 0 or size == 4
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-2**62, 2**62 - 1), max_size=50), st.integers(0, 62),
+       st.integers(0, 3))
+def test_unique_inverse_is_np_unique(values, spread, repeat):
+    # keys in a narrow band take the packed sort, wide ones np.unique itself
+    keys = np.array(values * (repeat + 1), dtype=np.int64) >> spread
+    want_keys, want_inv = np.unique(keys, return_inverse=True)
+    got_keys, got_inv = maze_mdd.unique_inverse(keys)
+    assert np.array_equal(got_keys, want_keys) and np.array_equal(got_inv, want_inv.ravel())
 
 
 def test_an_unsatisfiable_window_by_diagrams_exports_an_unsatisfiable_formula(tmp_path):
