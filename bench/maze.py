@@ -4,7 +4,7 @@ there?), and the 4x4 searches from scratch.
 
     python bench/maze.py windows [--offsets 0,27,53|all] [--width 26] [--time-limit 60]
                                  [--backends mdd,sat] [--max-states N] [--split K]
-                                 [--split-depth D]
+                                 [--split-depth D] [--checkpoints DIR]
     python bench/maze.py four [--lengths 28,29] [--time-limit 600]
     python bench/maze.py stars [--stars 5,10,15] [--time-limit 60] [--backends sat,z3,cpsat]
     python bench/maze.py seeds [--lengths 29] [--seeds 6] [--time-limit 600]   (local search)
@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -48,9 +49,12 @@ from smtpuzzle.puzzles.maze.mdd import MAX_STATES, SPLIT_DEPTH
 from smtpuzzle.puzzles.maze.search import search
 
 
-def row(label: str, backend: str, pattern: str, size: int, limit: float, seed: int = 0) -> None:
+def row(label: str, backend: str, pattern: str, size: int, limit: float, seed: int = 0,
+        checkpoint: Path | None = None) -> None:
     r = search(pattern, size, backend, time_limit=limit, seed=seed, max_states=MAX_STATES,
-               split_depth=SPLIT_DEPTH)
+               split_depth=SPLIT_DEPTH, checkpoint=checkpoint)
+    if r.checkpoint and r.checkpoint["resumed_cubes"]:
+        label += f" (resumed: {r.checkpoint['resumed_cubes']} cubes proved before)"
     print(f"| {label} | {backend} | {r.status} | {r.mazes_added} | {r.cubes} | {r.time_s:.2f} | "
           f"{r.solver_time_s:.2f} | {r.string or '-'} |", flush=True)
 
@@ -224,6 +228,9 @@ def main() -> None:
     ap.add_argument("--split", type=int, default=0,
                     help="windows: fix the first K free moves each way up front (4^K cubes, "
                          "each searched alone; the window is unsat when every cube is)")
+    ap.add_argument("--checkpoints", default=None,
+                    help="windows, mdd: keep each window's proved cubes in this directory "
+                         "(window-W-A.json) and take them up from there")
     ap.add_argument("--split-depth", type=int, default=None,
                     help="mdd: free moves a too-large pattern may be split on (default "
                          "mdd.SPLIT_DEPTH)")
@@ -262,7 +269,9 @@ def main() -> None:
                 label = f"window at {a} ({w} -> {w - 1} stars)" + \
                     (f", cube {''.join(cube)}" if cube else "")
                 for b in backends:
-                    row(label, b, pattern, 3, args.time_limit)
+                    kept = None if not args.checkpoints or b != "mdd" else \
+                        Path(args.checkpoints) / f"window-{w}-{a}{''.join(cube)}.json"
+                    row(label, b, pattern, 3, args.time_limit, checkpoint=kept)
     elif args.what == "stars":
         for n in map(int, args.stars.split(",")):
             pattern = KNOWN_79[:30] + "*" * n + KNOWN_79[30 + n:]

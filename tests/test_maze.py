@@ -238,6 +238,49 @@ def test_a_diagram_too_large_is_split_and_its_cubes_decide(tmp_path: Path):
     assert len(failing(reduced_cases(3), out["string"])) == 0
 
 
+def test_a_split_search_stopped_and_resumed_takes_its_proved_cubes(tmp_path: Path):
+    from smtpuzzle.errors import PuzzleError
+    from smtpuzzle.puzzles.maze.resume import load_cubes, save_cubes
+
+    window = KNOWN_79[:30] + "*" * 11 + KNOWN_79[42:]
+    whole = search(window, 3, "mdd", max_states=100)
+    path = tmp_path / "cubes.json"
+
+    def stop_once_a_cube_is_kept(_: int, __: float) -> None:
+        if path.exists():
+            raise KeyboardInterrupt
+
+    first = search(window, 3, "mdd", max_states=100, checkpoint=path,
+                   progress=stop_once_a_cube_is_kept)
+    assert first.status == "unknown" and first.interrupted and path.exists()
+    kept = load_cubes(path, window, 3, False)
+    assert first.checkpoint == {"file": str(path), "resumed_cubes": 0,
+                                "kept_cubes": len(kept)} and len(kept) >= 1
+    assert all(c.count("*") < window.count("*") for c in kept)  # cubes, not the window
+    out = run("maze", "search", window, "--max-states", "100", "--checkpoint", str(path))
+    assert out.returncode == 0 and "no string fits the pattern (proved)" in out.stdout
+    assert f"took {len(kept)} cubes proved by an earlier run" in " ".join(out.stdout.split())
+    assert not path.exists()  # decided: nothing left to resume
+    # the same cases as an unbroken run, in the same cubes
+    save_cubes(path, window, 3, False, kept)
+    again = search(window, 3, "mdd", max_states=100, checkpoint=path)
+    assert again.status == "unsat" and set(again.added) == set(whole.added)
+    assert again.cubes == whole.cubes and again.checkpoint["resumed_cubes"] == len(kept)
+    # a file of another search, or a cube that does not fit the pattern, is refused
+    save_cubes(path, window, 3, False, {window.replace("*", "N", 1): [0]})
+    other = KNOWN_79[:31] + "*" * 11 + KNOWN_79[43:]
+    with pytest.raises(PuzzleError, match="it searches"):
+        search(other, 3, "mdd", checkpoint=path)
+    save_cubes(path, window, 3, False, {other: [0]})
+    with pytest.raises(PuzzleError, match="is not a cube of the pattern"):
+        search(window, 3, "mdd", checkpoint=path)
+    with pytest.raises(PuzzleError, match="not sat"):
+        search(window, 3, "sat", checkpoint=path)
+    path.write_text("{")
+    bad = run("maze", "search", window, "--checkpoint", str(path))
+    assert bad.returncode == 2 and "unreadable" in bad.stderr
+
+
 def test_export_cnf_of_the_final_formula(tmp_path: Path):
     from pysat.formula import CNF
     from pysat.solvers import Solver

@@ -93,6 +93,10 @@ def search(
     split_depth: Annotated[int, typer.Option(
         help="mdd: how many free moves a pattern whose diagram outgrows --max-states may be "
              "split on (4 cubes a move), before the search answers unknown.", min=0)] = SPLIT_DEPTH,
+    checkpoint: Annotated[Path | None, typer.Option(
+        help="mdd: keep the cubes proved so far in this file as they are proved; a run of "
+             "the same search given the file takes them as proved. Removed once the search "
+             "is decided.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Complete PATTERN to a string that solves every maze, or prove none exists."""
@@ -109,7 +113,7 @@ def search(
             export_cnf=export_cnf,
             local_progress=lambda r, b: bar.update(
                 task, info=f"restart {r}, least cost {b} (0 solves every maze)"), seed=seed,
-            max_states=max_states, split_depth=split_depth)
+            max_states=max_states, split_depth=split_depth, checkpoint=checkpoint)
     if as_json:
         print_json(result.as_json())
     else:
@@ -133,6 +137,14 @@ def search(
                       f"(solver {result.solver_time_s:.2f} s, {result.backend})")
         if export_cnf is not None and result.status != "unknown":
             out.print(f"wrote {export_cnf}")
+        if result.checkpoint:
+            c = result.checkpoint
+            if c["resumed_cubes"]:
+                out.print(f"took {c['resumed_cubes']} cubes proved by an earlier run from "
+                          f"{c['file']}")
+            if c["kept_cubes"]:
+                out.print(f"{c['kept_cubes']} cubes proved so far are kept in {c['file']}: "
+                          f"run again with --checkpoint {c['file']} to go on")
     if result.status == "unknown":
         raise typer.Exit(EXIT_UNKNOWN)
 

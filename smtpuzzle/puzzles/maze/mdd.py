@@ -323,6 +323,7 @@ def _row_classes(rows: np.ndarray) -> tuple[int, np.ndarray]:
 
 Progress = Callable[[int, float], None]  # (cases added, seconds so far)
 Kept = Callable[[Diagram, list[int]], None]  # a search's diagram and the cases it holds
+Proved = Callable[[str, list[int]], None]  # a cube proved to admit no string, and its cases
 
 
 def mdd_search(pattern: str, size: Size, deadline: float | None,
@@ -375,7 +376,9 @@ def mdd_search(pattern: str, size: Size, deadline: float | None,
 
 def split_search(pattern: str, size: Size, deadline: float | None,
                  progress: Progress | None = None, max_states: int = MAX_STATES,
-                 depth: int = SPLIT_DEPTH, start: Diagram | None = None
+                 depth: int = SPLIT_DEPTH, start: Diagram | None = None,
+                 proved: dict[str, list[int]] | None = None,
+                 on_proved: Proved | None = None
                  ) -> tuple[str, str | None, list[int], float, int]:
     """:func:`mdd_search`, split where its diagram outgrows ``max_states``: the pattern's
     first free move is fixed to each letter in turn (cube and conquer), and each of the four
@@ -386,48 +389,66 @@ def split_search(pattern: str, size: Size, deadline: float | None,
     union of their cases admits no string), ``unknown`` at the deadline. Past ``depth`` it
     raises DiagramTooLarge. A cube's diagram holds a quarter of the strings or fewer, and it
     decides windows whose whole diagram outgrows the cap (bench/RESULTS.md, session 23).
-    ``start``: the pattern's strings to begin from, as in mdd_search."""
+    ``start``: the pattern's strings to begin from, as in mdd_search. ``on_proved(cube,
+    cases)`` hears of each cube (the pattern itself too) proved to admit no string, with the
+    cases that prove it; a cube in ``proved`` (an earlier run's) is taken as proved with its
+    cases, not searched."""
     t0 = time.perf_counter()
     added: list[int] = []
     cubes = 0
     layer_of = {a: i for i, (a, _, free) in enumerate(segments(pattern)) if free}
     cube_cases: list[int] = []  # the cases of the cube being searched
+    proved = proved or {}
 
     def tracked(_: int, __: float) -> None:
         if progress:  # two cubes may take the same case: count it once
             progress(len(set(added).union(cube_cases)), time.perf_counter() - t0)
 
+    def unsat(cube: str, cases: list[int]) -> tuple[str, None, list[int]]:
+        added[:] = dict.fromkeys(added + cases)
+        if on_proved and cube not in proved:
+            on_proved(cube, cases)
+        return "unsat", None, cases
+
     def go(cube: str, start: Diagram | None, seeded: tuple[int, ...],
-           level: int) -> tuple[str, str | None]:
+           level: int) -> tuple[str, str | None, list[int]]:
+        """(status, string, the cases of the cube's proof when it is unsat)"""
         nonlocal cubes, cube_cases
         cubes += 1
+        if cube in proved:
+            return unsat(cube, proved[cube])
         free = cube.find("*")
         cube_cases = list(seeded)
         try:
             status, string, more, _ = mdd_search(pattern, size, deadline, tracked,
                                                  max_states=max_states, start=start,
                                                  added=cube_cases)
+            if status == "unsat":
+                return unsat(cube, more)
             added[:] = dict.fromkeys(added + more)
-            return status, string
+            return status, string, more
         except DiagramTooLarge as exc:
             if level >= depth or free < 0:
                 raise
             parent, seeded = exc.diagram, exc.added
         # out of the except block: the traceback and the outgrown product it holds are gone
         assert parent is not None
+        cases: dict[int, None] = {}
         for d, letter in enumerate(LETTERS):
+            sub_cube = cube[:free] + letter + cube[free + 1:]
             sub = parent.fixed(layer_of[free], d)
             if sub is None:  # the parent's cases already rule this cube out
                 cubes += 1
-                added[:] = dict.fromkeys(added + list(seeded))
-                continue
-            status, string = go(cube[:free] + letter + cube[free + 1:], sub, seeded, level + 1)
+                status, string, more = unsat(sub_cube, list(seeded))
+            else:
+                status, string, more = go(sub_cube, sub, seeded, level + 1)
             if status != "unsat":
-                return status, string
-        return "unsat", None
+                return status, string, more
+            cases.update(dict.fromkeys(more))
+        return unsat(cube, list(cases))
 
     try:
-        status, string = go(pattern, start, (), 0)
+        status, string, _ = go(pattern, start, (), 0)
     except DiagramTooLarge as exc:
         exc.cubes = cubes
         raise

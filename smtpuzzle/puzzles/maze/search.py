@@ -76,6 +76,7 @@ class SearchResult:
     note: str = ""  # why an answer is unknown, where it is not the time limit or Ctrl-C
     cubes: int = 1  # mdd: patterns searched (more than one where a diagram was split)
     mirror: bool = False  # the strings searched also obeyed the mirror rule
+    checkpoint: dict[str, Any] | None = None  # mdd: file, cubes resumed, cubes kept there
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
@@ -91,6 +92,8 @@ class SearchResult:
             data["best_failing"] = self.best_failing
         if self.backend == "mdd":
             data["cubes"] = self.cubes
+        if self.checkpoint:
+            data["checkpoint"] = self.checkpoint
         if self.note:
             data["note"] = self.note
         return data
@@ -368,13 +371,16 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
            time_limit: float | None = None, progress: Progress | None = None,
            export_cnf: str | Path | None = None,
            local_progress: LocalProgress | None = None, seed: int = 0,
-           max_states: int = MAX_STATES, split_depth: int = SPLIT_DEPTH) -> SearchResult:
+           max_states: int = MAX_STATES, split_depth: int = SPLIT_DEPTH,
+           checkpoint: Path | None = None) -> SearchResult:
     """Complete ``pattern`` (letters and ``*``) to a string that solves every case, or prove
     that none exists. Found strings are verified on every case before they are returned.
     Back end ``local`` (simulated annealing, local.py) only finds strings: it answers sat
     or unknown, never unsat, reports to ``local_progress`` and draws from ``seed``. Back end
     ``mdd`` splits a pattern whose diagram outgrows ``max_states`` states on up to
-    ``split_depth`` free moves, and answers unknown past that."""
+    ``split_depth`` free moves, and answers unknown past that. With ``checkpoint`` (mdd),
+    the cubes proved so far are kept in that file as they are proved, a later run of the
+    same search takes them from it, and the file is removed once the search is decided."""
     pattern = parse_string(pattern, allow_free=True)
     searched = break_symmetry(pattern, size)
     # from scratch on a square grid, the mirror rule too (not for local search: it only
@@ -385,6 +391,19 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
                           f"not {backend!r}")
     if backend == "local" and export_cnf is not None:
         raise PuzzleError("local search builds no formula: --export-cnf needs sat, z3 or cpsat")
+    if checkpoint is not None and backend != "mdd":
+        raise PuzzleError(f"--checkpoint keeps the cubes of the mdd back end, not {backend}")
+    # resume.py needs break_symmetry from here: imported at the call
+    from smtpuzzle.puzzles.maze.resume import load_cubes, save_cubes
+
+    proved = {} if checkpoint is None or not checkpoint.exists() else \
+        load_cubes(checkpoint, searched, size, mirror)
+    resumed = len(proved)
+
+    def kept(cube: str, cases: list[int]) -> None:
+        assert checkpoint is not None
+        proved[cube] = cases
+        save_cubes(checkpoint, searched, size, mirror, proved)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     if backend == "local":
@@ -403,7 +422,8 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         if engine is None:
             status, string, added, solver_time, cubes = split_search(
                 searched, size, deadline, tracked, max_states=max_states, depth=split_depth,
-                start=rule_diagram(searched, MIRROR_RULE) if mirror else None)
+                start=rule_diagram(searched, MIRROR_RULE) if mirror else None,
+                proved=dict(proved), on_proved=kept if checkpoint else None)
         else:
             status, string, added, solver_time = _run_session(searched, size, engine,
                                                               deadline, tracked, mirror)
@@ -419,12 +439,18 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
                 "try a larger --split-depth or --backend sat")
     if string is not None:
         _verify(string, pattern, size)
+    kept_at = None
+    if checkpoint is not None:
+        if status != "unknown":
+            checkpoint.unlink(missing_ok=True)
+        kept_at = {"file": str(checkpoint), "resumed_cubes": resumed,
+                   "kept_cubes": len(proved) if status == "unknown" else 0}
     if export_cnf is not None and status != "unknown":
         export_file(Encoder(searched, mirror=mirror).model(reduced_cases(size), added),
                     Path(export_cnf))
     return SearchResult(status, string, max(len(added), seen[0]), time.perf_counter() - start,
                         solver_time, label, added, searched, interrupted, note=note,
-                        cubes=cubes, mirror=mirror)
+                        cubes=cubes, mirror=mirror, checkpoint=kept_at)
 
 
 def _search_local(pattern: str, searched: str, size: Size, start: float, deadline: float | None,
