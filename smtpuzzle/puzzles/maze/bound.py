@@ -115,14 +115,13 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
             began = time.perf_counter()
             pattern = break_symmetry("*" * length, size)
             if saved is not None and saved.length == length:
-                diagram, added, before = saved.diagram, list(saved.added), saved.seconds
-                saved = None
+                live.update(diagram=saved.diagram, added=list(saved.added), before=saved.seconds)
+                saved = None  # held nowhere else: the search frees it for the next diagram
             else:
-                diagram = rule_diagram(pattern, MIRROR_RULE) if mirror else None
-                added, before = [], 0.0
-            live.clear()
-            live.update(length=length, diagram=diagram, added=list(added), before=before,
-                        began=began)
+                live.update(diagram=rule_diagram(pattern, MIRROR_RULE) if mirror else None,
+                            added=[], before=0.0)
+            live.update(length=length, began=began)
+            added = list(live["added"])
             try:
                 # the first failing case, not a sampled choice: on free moves alone it
                 # keeps the product smaller (bench/RESULTS.md, session 21)
@@ -132,12 +131,13 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
 
                 status, _, added, _ = mdd_search(pattern, size, deadline, added_one,
                                                  sampled=False, max_states=max_states,
-                                                 start=diagram, added=added, kept=keep)
+                                                 start=live["diagram"], added=added,
+                                                 kept=keep)
             except DiagramTooLarge as exc:
                 result.note = f"{exc} at {length} moves"
                 break
             result.steps.append(Step(length, status, len(added),
-                                     before + time.perf_counter() - began))
+                                     live["before"] + time.perf_counter() - began))
             if status != "unsat":
                 result.complete = status == "sat"
                 result.note = ("a string of this length exists" if status == "sat"

@@ -344,6 +344,7 @@ def mdd_search(pattern: str, size: Size, deadline: float | None,
     added = [] if added is None else added
     diagram: Diagram | None = start
     string = pattern.replace("*", LETTERS[0]) if start is None else start.first_string(pattern)
+    start = None  # else the frame would hold the first diagram all search long
     while True:
         bad = failing(cases, string, limit=POOL if sampled else 1)
         if len(bad) == 0:
