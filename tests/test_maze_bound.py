@@ -392,3 +392,26 @@ def test_cli_bound_saves_at_the_time_limit_and_goes_on_from_there(tmp_path: Path
     path.write_text("not a checkpoint")
     bad = run("maze", "bound", "--checkpoint", str(path))
     assert bad.returncode == 2 and "unreadable" in bad.stderr and len(bad.stderr.splitlines()) == 1
+
+
+def test_the_search_lets_go_of_its_first_diagram():
+    # a resumed 45-move diagram is over a GB: held all search long, it doubled the peak
+    import gc
+    import weakref
+
+    from smtpuzzle.puzzles.maze.mdd import mdd_search, rule_diagram
+    from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry
+
+    pattern = break_symmetry("*" * 20, 3)
+    refs = []
+
+    def first():
+        d = rule_diagram(pattern, MIRROR_RULE)
+        refs.append(weakref.ref(d))
+        return d
+
+    alive = []
+    status, *_ = mdd_search(pattern, 3, None, sampled=False, start=first(),
+                            kept=lambda *_: alive.append(refs[0]() is not None))
+    gc.collect()
+    assert status == "unsat" and len(alive) > 3 and not any(alive)

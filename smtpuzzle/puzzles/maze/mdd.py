@@ -411,19 +411,22 @@ def split_search(pattern: str, size: Size, deadline: float | None,
             on_proved(cube, cases)
         return "unsat", None, cases
 
-    def go(cube: str, start: Diagram | None, seeded: tuple[int, ...],
+    def go(cube: str, start: list[Diagram | None], seeded: tuple[int, ...],
            level: int) -> tuple[str, str | None, list[int]]:
-        """(status, string, the cases of the cube's proof when it is unsat)"""
+        """(status, string, the cases of the cube's proof when it is unsat). ``start``: a
+        one-item list the search pops its first diagram from, so that no frame holds it
+        while the search has moved on."""
         nonlocal cubes, cube_cases
         cubes += 1
         if cube in proved:
+            start.clear()
             return unsat(cube, proved[cube])
         free = cube.find("*")
         cube_cases = list(seeded)
         try:
             status, string, more, _ = mdd_search(pattern, size, deadline, tracked,
-                                                 max_states=max_states, start=start,
-                                                 added=cube_cases)
+                                                 max_states=max_states,
+                                                 start=start.pop(), added=cube_cases)
             if status == "unsat":
                 return unsat(cube, more)
             added[:] = dict.fromkeys(added + more)
@@ -437,8 +440,8 @@ def split_search(pattern: str, size: Size, deadline: float | None,
         cases: dict[int, None] = {}
         for d, letter in enumerate(LETTERS):
             sub_cube = cube[:free] + letter + cube[free + 1:]
-            sub = parent.fixed(layer_of[free], d)
-            if sub is None:  # the parent's cases already rule this cube out
+            sub = [parent.fixed(layer_of[free], d)]
+            if sub[0] is None:  # the parent's cases already rule this cube out
                 cubes += 1
                 status, string, more = unsat(sub_cube, list(seeded))
             else:
@@ -449,7 +452,8 @@ def split_search(pattern: str, size: Size, deadline: float | None,
         return unsat(cube, list(cases))
 
     try:
-        status, string, _ = go(pattern, start, (), 0)
+        root, start = [start], None
+        status, string, _ = go(pattern, root, (), 0)
     except DiagramTooLarge as exc:
         exc.cubes = cubes
         raise
