@@ -230,7 +230,8 @@ def main() -> None:
                          "each searched alone; the window is unsat when every cube is)")
     ap.add_argument("--checkpoints", default=None,
                     help="windows, mdd: keep each window's proved cubes in this directory "
-                         "(window-W-A.json) and take them up from there")
+                         "(window-W-A.json, W letters at offset A, -CUBE added with --split; made "
+                         "if missing) and take them up from there")
     ap.add_argument("--split-depth", type=int, default=None,
                     help="mdd: free moves a too-large pattern may be split on (default "
                          "mdd.SPLIT_DEPTH)")
@@ -255,6 +256,8 @@ def main() -> None:
     if args.what == "proofs":
         proofs([int(n) for n in args.lengths.split(",")], args.check)
         return
+    if args.checkpoints:
+        Path(args.checkpoints).mkdir(parents=True, exist_ok=True)
     print("| pattern | back end | status | mazes added | cubes | time s | solver s | string |")
     print("| --- | --- | --- | ---: | ---: | ---: | ---: | --- |")
     backends = args.backends.split(",")
@@ -269,8 +272,9 @@ def main() -> None:
                 label = f"window at {a} ({w} -> {w - 1} stars)" + \
                     (f", cube {''.join(cube)}" if cube else "")
                 for b in backends:
+                    name = f"window-{w}-{a}" + (f"-{''.join(cube)}" if cube else "")
                     kept = None if not args.checkpoints or b != "mdd" else \
-                        Path(args.checkpoints) / f"window-{w}-{a}{''.join(cube)}.json"
+                        Path(args.checkpoints) / f"{name}.json"
                     row(label, b, pattern, 3, args.time_limit, checkpoint=kept)
     elif args.what == "stars":
         for n in map(int, args.stars.split(",")):

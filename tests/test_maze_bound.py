@@ -359,6 +359,16 @@ def _dead_state(trans):
     (lambda p, t: _rewritten(p, t, header=lambda h: {**h, "cases": [[1, 9]]}),
      "not one of the search's cases"),
     (lambda p, t: t.write_bytes(p.read_bytes()[:1000]) and t, "unreadable"),
+    (lambda p, t: _rewritten(p, t, header=lambda h: [h]), "unreadable"),
+    (lambda p, t: _rewritten(p, t, header=lambda h: {k: v for k, v in h.items()
+                                                     if k != "size"}), "unreadable"),
+    (lambda p, t: _rewritten(p, t, header=lambda h: {**h, "cases": [[1]]}),
+     "not \\[maze id, start\\] pairs"),
+    (lambda p, t: _rewritten(p, t, layers=lambda tr: [x.astype(float) for x in tr]),
+     "does not fit"),
+    (lambda p, t: _rewritten(p, t, layers=lambda tr: [np.pad(x, ((0, 0), (0, 1)),
+                                                             constant_values=-1)
+                                                      for x in tr]), "does not fit"),
 ])
 def test_a_damaged_or_foreign_checkpoint_is_refused(saved_search: Path, tmp_path: Path, how,
                                                     reason):
@@ -415,3 +425,79 @@ def test_the_search_lets_go_of_its_first_diagram():
                             kept=lambda *_: alive.append(refs[0]() is not None))
     gc.collect()
     assert status == "unsat" and len(alive) > 3 and not any(alive)
+
+
+def test_a_checkpoint_that_cannot_be_written_is_refused_or_noted(tmp_path: Path, monkeypatch):
+    with pytest.raises(PuzzleError, match="no directory"):
+        prove_bound(3, start=20, up_to=20, checkpoint=tmp_path / "missing" / "s.npz")
+    with pytest.raises(PuzzleError, match="is a directory"):
+        prove_bound(3, start=20, up_to=20, checkpoint=tmp_path)
+    bad = run("maze", "bound", "--up-to", "3", "--checkpoint", str(tmp_path / "no" / "s"))
+    assert bad.returncode == 2 and "no directory" in bad.stderr
+    # a disk that fills up mid-search: the search goes on and says so
+    from smtpuzzle.puzzles.maze import bound
+
+    saves = []
+
+    def full(path, size, length, mirror, added, *_):
+        saves.append((length, len(added)))
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(bound, "save", full)
+    result = prove_bound(3, start=20, up_to=21, checkpoint=tmp_path / "s.npz",
+                         )
+    assert result.bound == 21 and "saves of the checkpoint failed" in result.note
+    assert "No space left on device" in result.note
+    # each length is saved as it begins (so a proved length is not searched again)
+    assert saves == [(20, 0), (21, 0)]
+    stopped = prove_bound(3, start=20, up_to=21, checkpoint=tmp_path / "s.npz",
+                          progress=_stop_at(5))
+    assert stopped.interrupted and stopped.saved is None and saves[-1] == (20, 5)
+
+
+def test_a_stop_by_the_state_cap_keeps_the_search_for_a_larger_one(tmp_path: Path):
+    path = tmp_path / "s.npz"
+    out = run("maze", "bound", "--start", "24", "--up-to", "24", "--max-states", "2000",
+              "--checkpoint", str(path))
+    assert out.returncode == 1 and path.exists(), out.stdout + out.stderr
+    assert "and a larger --max-states to go on" in " ".join(out.stdout.split())
+    again = prove_bound(3, start=24, up_to=24, checkpoint=path)
+    assert again.bound == 24 and again.resumed and again.resumed["cases"] >= 1
+
+
+def test_split_search_lets_go_of_each_cubes_first_diagram(monkeypatch):
+    import gc
+    import weakref
+
+    from smtpuzzle.puzzles.maze import mdd
+
+    made = []
+    fixed = mdd.Diagram.fixed
+
+    def tracked(self, layer, letter):
+        d = fixed(self, layer, letter)
+        if d is not None:
+            made.append(weakref.ref(d))
+        return d
+
+    parents = []  # the diagrams split into cubes: each is held until its last cube
+
+    def split_at(exc, diagram):
+        exc.__dict__["split"] = diagram
+        parents.append(weakref.ref(diagram))
+
+    monkeypatch.setattr(mdd.Diagram, "fixed", tracked)
+    monkeypatch.setattr(mdd.DiagramTooLarge, "diagram",
+                        property(lambda exc: exc.__dict__.get("split"), split_at))
+    held = []
+
+    def heard(_: int, __: float) -> None:
+        gc.collect()
+        parent = {id(r()) for r in parents if r() is not None}
+        held.append(sum(r() is not None and id(r()) not in parent for r in made))
+
+    window = KNOWN_79[:30] + "*" * 11 + KNOWN_79[42:]
+    status, *_ = mdd.split_search(window, 3, None, heard, max_states=100)
+    # a case is heard of once a cube's first product is built: by then its first diagram is
+    # gone, unless it was split itself
+    assert status == "unsat" and len(made) > 4 and len(held) > 10 and max(held) == 0

@@ -167,9 +167,10 @@ def bound(
         help="On square grids, search only strings whose first E or W is an E (any "
              "universal string mirrors into one): about half the time.")] = True,
     checkpoint: Annotated[Path | None, typer.Option(
-        help="Save the search in progress to this file every 10 minutes and when the run "
-             "stops short of a proof; a run given the same file goes on from it (at its "
-             "length). Removed once that length is proved.")] = None,
+        help="Save the search in progress to this file as each length begins, every 10 "
+             "minutes and when the run stops short of a proof; a run given the same file "
+             "goes on from it (at its length). Removed when the run ends with nothing left "
+             "to search.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Prove that no universal string has L moves, for the largest L reached in time."""
@@ -219,8 +220,9 @@ def bound(
         out.print(f"stopped: {result.note}")
         if result.saved:
             r = result.saved
+            larger = " and a larger --max-states" if result.outgrown else ""
             out.print(f"saved the search at {r['length']} moves ({r['cases']} cases) to "
-                      f"{r['file']}: run again with --checkpoint {r['file']} to go on")
+                      f"{r['file']}: run again with --checkpoint {r['file']}{larger} to go on")
         if written:
             images = "turns and mirror images" if result.mirror else "turns"
             out.print(f"wrote {certificate} ({written} cases with their {images}); check it with "

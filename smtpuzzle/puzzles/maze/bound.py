@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.maze.cases import Size, reduced_cases
 from smtpuzzle.puzzles.maze.mdd import (
@@ -27,8 +29,10 @@ from smtpuzzle.puzzles.maze.mdd import (
     mdd_search,
     rule_diagram,
 )
-from smtpuzzle.puzzles.maze.resume import load, save
+from smtpuzzle.puzzles.maze.resume import load, save, writable
 from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors
+
+ANY = np.zeros((1, 4), dtype=np.int64)  # the rule that every string obeys
 
 SAVE_EVERY = 600.0  # seconds between two saves of a checkpoint (one takes seconds at 45)
 # (length, seconds, cases, proved): after each case a length's proof adds (proved false),
@@ -56,6 +60,7 @@ class BoundResult:
     interrupted: bool = False
     note: str = ""  # why it stopped
     steps: list[Step] = field(default_factory=list)
+    outgrown: bool = False  # stopped by the diagram's state cap
     resumed: dict[str, Any] | None = None  # the checkpoint taken up: file, length, cases, s
     saved: dict[str, Any] | None = None  # the search left in the checkpoint: file, length, cases
 
@@ -82,15 +87,18 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     mirror rule: half as many, about half the time.
 
     With ``checkpoint``, a search saved there is taken up where it stopped (at its length;
-    ``start`` may not be past it), the search in progress is saved there every
-    ``save_every`` seconds and when the run stops short of a proof, and the file is removed
-    once its length is settled (proved, or a string found)."""
+    ``start`` may not be past it). The search in progress is saved there as each length
+    begins, every ``save_every`` seconds and when the run stops short of a proof; the file
+    is removed when the run ends with nothing left to search (its last length proved, or a
+    string found). A save that fails is noted in the result; the search goes on."""
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     cases = reduced_cases(size)
     mirror = mirror and mirrors(size)
     result = BoundResult(size, 0, [], 0.0, False, break_symmetry("*", size), mirror)
     saved = None
+    if checkpoint is not None:
+        writable(checkpoint)
     if checkpoint is not None and checkpoint.exists():
         saved = load(checkpoint, size, mirror)
         if start > saved.length:
@@ -103,24 +111,35 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     # when this run began it
     live: dict[str, Any] = {}
     last_save = [time.perf_counter()]
+    failed: list[str] = []  # why saves failed
+
+    def save_live() -> None:
+        assert checkpoint is not None
+        try:
+            save(checkpoint, size, live["length"], mirror, live["added"], live["diagram"],
+                 live["before"] + time.perf_counter() - live["began"])
+        except OSError as exc:
+            failed.append(f"{type(exc).__name__}: {exc}")
+        last_save[0] = time.perf_counter()
 
     def keep(diagram: Diagram, added: list[int]) -> None:
         live.update(diagram=diagram, added=added)
         if checkpoint is not None and time.perf_counter() - last_save[0] >= save_every:
-            _save(checkpoint, size, mirror, live)
-            last_save[0] = time.perf_counter()
+            save_live()
 
     try:
         while True:
             began = time.perf_counter()
             pattern = break_symmetry("*" * length, size)
             if saved is not None and saved.length == length:
-                live.update(diagram=saved.diagram, added=list(saved.added), before=saved.seconds)
+                live.update(diagram=saved.diagram, added=list(saved.added), before=saved.seconds,
+                            length=length, began=began)
                 saved = None  # held nowhere else: the search frees it for the next diagram
             else:
-                live.update(diagram=rule_diagram(pattern, MIRROR_RULE) if mirror else None,
-                            added=[], before=0.0)
-            live.update(length=length, began=began)
+                live.update(diagram=rule_diagram(pattern, MIRROR_RULE if mirror else ANY),
+                            added=[], before=0.0, length=length, began=began)
+                if checkpoint is not None:  # a proved length is never searched again
+                    save_live()
             added = list(live["added"])
             try:
                 # the first failing case, not a sampled choice: on free moves alone it
@@ -135,6 +154,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                                                  kept=keep)
             except DiagramTooLarge as exc:
                 result.note = f"{exc} at {length} moves"
+                result.outgrown = True
                 break
             result.steps.append(Step(length, status, len(added),
                                      live["before"] + time.perf_counter() - began))
@@ -146,8 +166,6 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
             result.bound = length
             result.cases = [(int(cases.maze[k]), int(cases.start[k])) for k in added]
             live.clear()
-            if checkpoint is not None:
-                checkpoint.unlink(missing_ok=True)
             if progress:
                 progress(length, time.perf_counter() - t0, len(added), True)
             if up_to is not None and length >= up_to:
@@ -156,16 +174,17 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
             length += 1
     except KeyboardInterrupt:
         result.interrupted, result.note = True, "interrupted"
-    if result.complete and checkpoint is not None:
-        checkpoint.unlink(missing_ok=True)
-    elif checkpoint is not None and live.get("diagram") is not None:
-        _save(checkpoint, size, mirror, live)
-        result.saved = {"file": str(checkpoint), "length": live["length"],
-                        "cases": len(live["added"])}
+    if checkpoint is not None:
+        if live and not result.complete:
+            failures = len(failed)
+            save_live()
+            if len(failed) == failures:
+                result.saved = {"file": str(checkpoint), "length": live["length"],
+                                "cases": len(live["added"])}
+        else:
+            checkpoint.unlink(missing_ok=True)
+        if failed:
+            result.note += (f"; {len(failed)} saves of the checkpoint failed, the last with "
+                            f"{failed[-1]}")
     result.time_s = time.perf_counter() - t0
     return result
-
-
-def _save(path: Path, size: Size, mirror: bool, live: dict[str, Any]) -> None:
-    save(path, size, live["length"], mirror, live["added"], live["diagram"],
-         live["before"] + time.perf_counter() - live["began"])

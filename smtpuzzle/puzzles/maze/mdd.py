@@ -441,6 +441,8 @@ def split_search(pattern: str, size: Size, deadline: float | None,
         for d, letter in enumerate(LETTERS):
             sub_cube = cube[:free] + letter + cube[free + 1:]
             sub = [parent.fixed(layer_of[free], d)]
+            if d == len(LETTERS) - 1:
+                del parent  # the last cube's search need not hold its parent
             if sub[0] is None:  # the parent's cases already rule this cube out
                 cubes += 1
                 status, string, more = unsat(sub_cube, list(seeded))

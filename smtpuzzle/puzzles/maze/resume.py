@@ -1,18 +1,25 @@
 """Searches in progress, saved to a file and taken up again by a later run.
 
 A bound's length near the frontier takes hours (bench/RESULTS.md), more than one sitting.
-What its search holds between two cases is small enough to keep: the cases added so far and the
-diagram of the strings that solve them all (the mdd search goes on from exactly there, so
-a run that resumes adds the same cases an unbroken one would). The file is an ``.npz``: one
-array per layer of the diagram, and a JSON header with the size, the length, the mirror
-rule, the cases as (maze id, start) pairs and the seconds spent. Loading checks that the
-layers fit together and that the diagram's first string, and strings drawn from it, solve
-the saved cases: a file from another search, or a damaged one, is refused with the reason.
+What its search holds between two cases is small enough to keep: the cases added so far
+and the diagram of the strings that solve them all (the mdd search goes on from exactly
+there, so a run that resumes adds the same cases an unbroken one would). The file is an
+``.npz``: one array per layer of the diagram, and a JSON header with the size, the length,
+the mirror rule, the cases as (maze id, start) pairs and the seconds spent.
 
 A search split into cubes (mdd.split_search: the windows of the known string) keeps less:
 the cubes proved to admit no string and the cases of each proof, as JSON. A later run takes
 them as proved and searches the rest; the diagrams on the way to them are rebuilt as far
 as the cubes not yet proved need them.
+
+A checkpoint is trusted as the record of an earlier run. Loading refuses a file of another
+search or of another format, and a damaged one (the zip's checksums; layers that do not fit
+together; a diagram whose first string, or strings drawn from it, fail its own cases), but
+it cannot tell a diagram that lost strings, or a cube marked proved that is not: that would
+take the search again. A bound proved through a checkpoint is re-checked from scratch by
+``--certificate DIR`` and ``maze check-bound DIR``, which rebuild everything from the cases.
+Change the format strings whenever what a file means changes (the symmetry rules, the
+segments of a pattern, the order of the letters).
 """
 
 from __future__ import annotations
@@ -20,8 +27,10 @@ from __future__ import annotations
 import json
 import os
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -37,22 +46,28 @@ SAMPLES = 64  # strings drawn from a loaded diagram (and its first) walked throu
 
 @dataclass
 class Saved:
-    size: Size
     length: int
-    mirror: bool
     added: list[int]  # indices into reduced_cases(size)
     diagram: Diagram
     seconds: float  # spent on this length by the runs before
+
+
+def writable(path: Path) -> None:
+    """Refuse at once a checkpoint that could never be written (hours of search would end
+    without it)."""
+    if not path.parent.is_dir():
+        raise PuzzleError(f"no directory {path.parent} to keep the checkpoint in",
+                          where=str(path))
+    if path.is_dir():
+        raise PuzzleError("is a directory: the checkpoint is a file", where=str(path))
 
 
 def save(path: Path, size: Size, length: int, mirror: bool, added: list[int],
          diagram: Diagram, seconds: float) -> None:
     """Write the search to ``path`` whole or not at all (a temporary file, then a rename: a
     run stopped while saving leaves the last good file)."""
-    cases = reduced_cases(size)
     header = {"format": FORMAT, "size": size, "length": length, "mirror": mirror,
-              "cases": [[int(cases.maze[k]), int(cases.start[k])] for k in added],
-              "seconds": round(seconds, 3)}
+              "cases": _pairs(size, added), "seconds": round(seconds, 3)}
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
         np.savez(f, header=np.array(json.dumps(header)),
@@ -70,48 +85,50 @@ def load(path: Path, size: Size, mirror: bool) -> Saved:
         with np.load(path, allow_pickle=False) as data:
             header = json.loads(str(data["header"]))
             trans = [data[f"layer{i}"] for i in range(len(data.files) - 1)]
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
-        raise refused(f"unreadable ({exc})") from None
-    if header.get("format") != FORMAT:
-        raise refused(f"its format is {header.get('format')!r}, not {FORMAT!r}")
-    if header["size"] != size or header["mirror"] != mirror:
-        raise refused(f"it searches size {header['size']} "
-                      f"{'with' if header['mirror'] else 'without'} the mirror rule, this run "
-                      f"size {size} {'with' if mirror else 'without'} it")
-    length = int(header["length"])
+        if header.get("format") != FORMAT:
+            raise refused(f"its format is {header.get('format')!r}, not {FORMAT!r}")
+        theirs = (header["size"], bool(header["mirror"]))
+        length, seconds = int(header["length"]), float(header["seconds"])
+        pairs = header["cases"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, zipfile.BadZipFile) as exc:
+        raise refused(f"unreadable ({type(exc).__name__}: {exc})") from None
+    if theirs != (size, mirror):
+        raise refused(f"it searches size {theirs[0]} {'with' if theirs[1] else 'without'} "
+                      f"the mirror rule, this run size {size} {'with' if mirror else 'without'} "
+                      "it")
+    if length < 1:
+        raise refused(f"a length of {length} moves")
     pattern = break_symmetry("*" * length, size)
-    if len(trans) != len(segments(pattern)):
-        raise refused(f"{len(trans)} layers for a pattern of {len(segments(pattern))}")
+    parts = segments(pattern)
+    if len(trans) != len(parts):
+        raise refused(f"{len(trans)} layers for a pattern of {len(parts)}")
     rows = 1
-    for i, t in enumerate(trans):
-        width = int(trans[i + 1].shape[0]) if i + 1 < len(trans) else 1
-        if t.ndim != 2 or t.shape[0] != rows or t.min(initial=0) < -1 or \
-                t.max(initial=-1) >= width or not (t >= 0).any(axis=1).all():
+    for i, (t, (_, _, free)) in enumerate(zip(trans, parts, strict=True)):
+        width = int(trans[i + 1].shape[0]) if i + 1 < len(trans) and trans[i + 1].ndim else 1
+        fits = (np.issubdtype(t.dtype, np.integer) and t.ndim == 2
+                and t.shape == (rows, len(LETTERS) if free else 1)
+                and t.min(initial=0) >= -1 and t.max(initial=-1) < width
+                and bool((t >= 0).any(axis=1).all()))
+        if not fits:
             raise refused(f"layer {i} does not fit its neighbours")
         rows = width
-    cases = reduced_cases(size)
-    index = {(int(m), int(s)): k for k, (m, s) in enumerate(zip(cases.maze, cases.start,
-                                                                strict=True))}
-    try:
-        added = [index[(int(m), int(s))] for m, s in header["cases"]]
-    except KeyError as exc:
-        raise refused(f"case {exc.args[0]} is not one of the search's cases") from None
+    added = _indices(size, pairs, refused)
     diagram = Diagram(trans)
     first = [LETTERS.index(ch) for ch in diagram.first_string(pattern)]
     drawn = np.vstack([diagram.sample(pattern, SAMPLES, np.random.default_rng(0)), first])
-    if added and not solved_by(cases, drawn, np.array(added)).all():
+    if added and not solved_by(reduced_cases(size), drawn, np.array(added)).all():
         raise refused("its diagram holds strings that fail its own cases")
-    return Saved(size, length, mirror, added, diagram, float(header["seconds"]))
+    return Saved(length, added, diagram, seconds)
 
 
 def save_cubes(path: Path, pattern: str, size: Size, mirror: bool,
                proved: dict[str, list[int]]) -> None:
     """Write the cubes of ``pattern``'s search proved so far (cube -> its proof's cases),
-    whole or not at all."""
-    cases = reduced_cases(size)
+    whole or not at all. A cube inside another one proved is left out: it says no more."""
+    kept = {cube: ks for cube, ks in proved.items()
+            if not any(other != cube and _inside(cube, other) for other in proved)}
     data = {"format": CUBES_FORMAT, "pattern": pattern, "size": size, "mirror": mirror,
-            "cubes": {cube: [[int(cases.maze[k]), int(cases.start[k])] for k in ks]
-                      for cube, ks in proved.items()}}
+            "cubes": {cube: _pairs(size, ks) for cube, ks in kept.items()}}
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=0))
     os.replace(tmp, path)
@@ -125,27 +142,44 @@ def load_cubes(path: Path, pattern: str, size: Size, mirror: bool) -> dict[str, 
 
     try:
         data = json.loads(path.read_text())
-        cubes = data["cubes"]
         if data.get("format") != CUBES_FORMAT:
             raise refused(f"its format is {data.get('format')!r}, not {CUBES_FORMAT!r}")
-        theirs = (data["pattern"], data["size"], data["mirror"])
+        theirs = (data["pattern"], data["size"], bool(data["mirror"]))
+        cubes = dict(data["cubes"].items())
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise refused(f"unreadable ({exc})") from None
+        raise refused(f"unreadable ({type(exc).__name__}: {exc})") from None
     if theirs != (pattern, size, mirror):
         raise refused(f"it searches {theirs[0]} (size {theirs[1]}, mirror rule "
                       f"{'on' if theirs[2] else 'off'}), this run {pattern} (size {size}, "
                       f"mirror rule {'on' if mirror else 'off'})")
+    proved = {}
+    for cube, pairs in cubes.items():
+        if not isinstance(cube, str) or len(cube) != len(pattern) or \
+                not set(cube) <= set(LETTERS + "*") or not _inside(cube, pattern):
+            raise refused(f"{cube} is not a cube of the pattern")
+        proved[cube] = _indices(size, pairs, refused, f" of cube {cube}")
+    return proved
+
+
+def _inside(cube: str, pattern: str) -> bool:
+    """Whether every string of ``cube`` fits ``pattern`` (of the same length)."""
+    return all(p in ("*", c) for p, c in zip(pattern, cube, strict=True))
+
+
+def _pairs(size: Size, added: Iterable[int]) -> list[list[int]]:
+    """Cases as [maze id, start]: a file outlives any numbering of the reduced cases."""
+    cases = reduced_cases(size)
+    return [[int(cases.maze[k]), int(cases.start[k])] for k in added]
+
+
+def _indices(size: Size, pairs: Any, refused: Any, where: str = "") -> list[int]:
+    """[maze id, start] pairs back to indices into reduced_cases(size)."""
     cases = reduced_cases(size)
     index = {(int(m), int(s)): k for k, (m, s) in enumerate(zip(cases.maze, cases.start,
                                                                 strict=True))}
-    proved = {}
-    for cube, pairs in cubes.items():
-        fits = len(cube) == len(pattern) and set(cube) <= set("NESW*") and all(
-            p in ("*", c) for p, c in zip(pattern, cube, strict=True))
-        if not fits:
-            raise refused(f"{cube} is not a cube of the pattern")
-        try:
-            proved[cube] = [index[(int(m), int(s))] for m, s in pairs]
-        except (KeyError, TypeError, ValueError):
-            raise refused(f"cube {cube} names a case that is not one of the search's") from None
-    return proved
+    try:
+        return [index[(int(m), int(s))] for m, s in pairs]
+    except KeyError as exc:
+        raise refused(f"case {exc.args[0]}{where} is not one of the search's cases") from None
+    except (TypeError, ValueError) as exc:
+        raise refused(f"its cases{where} are not [maze id, start] pairs ({exc})") from None

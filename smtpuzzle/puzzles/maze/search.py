@@ -394,16 +394,24 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     if checkpoint is not None and backend != "mdd":
         raise PuzzleError(f"--checkpoint keeps the cubes of the mdd back end, not {backend}")
     # resume.py needs break_symmetry from here: imported at the call
-    from smtpuzzle.puzzles.maze.resume import load_cubes, save_cubes
+    from smtpuzzle.puzzles.maze.resume import load_cubes, save_cubes, writable
+
+    if checkpoint is not None:
+        writable(checkpoint)
 
     proved = {} if checkpoint is None or not checkpoint.exists() else \
         load_cubes(checkpoint, searched, size, mirror)
     resumed = len(proved)
 
-    def kept(cube: str, cases: list[int]) -> None:
+    failed: list[str] = []  # why saves failed
+
+    def save_proved(cube: str, cases: list[int]) -> None:
         assert checkpoint is not None
         proved[cube] = cases
-        save_cubes(checkpoint, searched, size, mirror, proved)
+        try:
+            save_cubes(checkpoint, searched, size, mirror, proved)
+        except OSError as exc:
+            failed.append(f"{type(exc).__name__}: {exc}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     if backend == "local":
@@ -423,7 +431,7 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
             status, string, added, solver_time, cubes = split_search(
                 searched, size, deadline, tracked, max_states=max_states, depth=split_depth,
                 start=rule_diagram(searched, MIRROR_RULE) if mirror else None,
-                proved=dict(proved), on_proved=kept if checkpoint else None)
+                proved=dict(proved), on_proved=save_proved if checkpoint else None)
         else:
             status, string, added, solver_time = _run_session(searched, size, engine,
                                                               deadline, tracked, mirror)
@@ -444,7 +452,11 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         if status != "unknown":
             checkpoint.unlink(missing_ok=True)
         kept_at = {"file": str(checkpoint), "resumed_cubes": resumed,
-                   "kept_cubes": len(proved) if status == "unknown" else 0}
+                   "kept_cubes": len(load_cubes(checkpoint, searched, size, mirror))
+                   if status == "unknown" and checkpoint.exists() else 0}
+        if failed:
+            note += (f"{'; ' if note else ''}{len(failed)} saves of the checkpoint failed, "
+                     f"the last with {failed[-1]}")
     if export_cnf is not None and status != "unknown":
         export_file(Encoder(searched, mirror=mirror).model(reduced_cases(size), added),
                     Path(export_cnf))
