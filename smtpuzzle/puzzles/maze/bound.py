@@ -29,7 +29,7 @@ from smtpuzzle.puzzles.maze.mdd import (
     mdd_search,
     rule_diagram,
 )
-from smtpuzzle.puzzles.maze.resume import load, save, writable
+from smtpuzzle.puzzles.maze.resume import Saves, load, save, writable
 from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors
 
 ANY = np.zeros((1, 4), dtype=np.int64)  # the rule that every string obeys
@@ -111,16 +111,15 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     # when this run began it
     live: dict[str, Any] = {}
     last_save = [time.perf_counter()]
-    failed: list[str] = []  # why saves failed
+    saves = Saves()
 
-    def save_live() -> None:
+    def save_live() -> bool:
         assert checkpoint is not None
-        try:
-            save(checkpoint, size, live["length"], mirror, live["added"], live["diagram"],
-                 live["before"] + time.perf_counter() - live["began"])
-        except OSError as exc:
-            failed.append(f"{type(exc).__name__}: {exc}")
+        done = saves.run(lambda: save(checkpoint, size, live["length"], mirror, live["added"],
+                                      live["diagram"],
+                                      live["before"] + time.perf_counter() - live["began"]))
         last_save[0] = time.perf_counter()
+        return done
 
     def keep(diagram: Diagram, added: list[int]) -> None:
         live.update(diagram=diagram, added=added)
@@ -176,15 +175,11 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
         result.interrupted, result.note = True, "interrupted"
     if checkpoint is not None:
         if live and not result.complete:
-            failures = len(failed)
-            save_live()
-            if len(failed) == failures:
+            if save_live():
                 result.saved = {"file": str(checkpoint), "length": live["length"],
                                 "cases": len(live["added"])}
         else:
             checkpoint.unlink(missing_ok=True)
-        if failed:
-            result.note += (f"; {len(failed)} saves of the checkpoint failed, the last with "
-                            f"{failed[-1]}")
+        result.note = saves.note(result.note)
     result.time_s = time.perf_counter() - t0
     return result

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import os
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,30 @@ class Saved:
     added: list[int]  # indices into reduced_cases(size)
     diagram: Diagram
     seconds: float  # spent on this length by the runs before
+
+
+class Saves:
+    """Runs a long search's saves of its checkpoint: one that fails (a full disk) is noted,
+    and the search goes on without it."""
+
+    def __init__(self) -> None:
+        self.failed: list[str] = []  # why saves failed
+
+    def run(self, save: Callable[[], None]) -> bool:
+        """Whether ``save()`` wrote the file."""
+        try:
+            save()
+        except OSError as exc:
+            self.failed.append(f"{type(exc).__name__}: {exc}")
+            return False
+        return True
+
+    def note(self, before: str) -> str:
+        """``before`` (a result's note) with the failed saves added, if any."""
+        if not self.failed:
+            return before
+        return (f"{before}{'; ' if before else ''}{len(self.failed)} saves of the checkpoint "
+                f"failed, the last with {self.failed[-1]}")
 
 
 def writable(path: Path) -> None:

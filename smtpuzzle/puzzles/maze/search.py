@@ -394,7 +394,7 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     if checkpoint is not None and backend != "mdd":
         raise PuzzleError(f"--checkpoint keeps the cubes of the mdd back end, not {backend}")
     # resume.py needs break_symmetry from here: imported at the call
-    from smtpuzzle.puzzles.maze.resume import load_cubes, save_cubes, writable
+    from smtpuzzle.puzzles.maze.resume import Saves, load_cubes, save_cubes, writable
 
     if checkpoint is not None:
         writable(checkpoint)
@@ -403,15 +403,12 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         load_cubes(checkpoint, searched, size, mirror)
     resumed = len(proved)
 
-    failed: list[str] = []  # why saves failed
+    saves = Saves()
 
     def save_proved(cube: str, cases: list[int]) -> None:
         assert checkpoint is not None
         proved[cube] = cases
-        try:
-            save_cubes(checkpoint, searched, size, mirror, proved)
-        except OSError as exc:
-            failed.append(f"{type(exc).__name__}: {exc}")
+        saves.run(lambda: save_cubes(checkpoint, searched, size, mirror, proved))
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     if backend == "local":
@@ -454,9 +451,7 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         kept_at = {"file": str(checkpoint), "resumed_cubes": resumed,
                    "kept_cubes": len(load_cubes(checkpoint, searched, size, mirror))
                    if status == "unknown" and checkpoint.exists() else 0}
-        if failed:
-            note += (f"{'; ' if note else ''}{len(failed)} saves of the checkpoint failed, "
-                     f"the last with {failed[-1]}")
+        note = saves.note(note)
     if export_cnf is not None and status != "unknown":
         export_file(Encoder(searched, mirror=mirror).model(reduced_cases(size), added),
                     Path(export_cnf))
