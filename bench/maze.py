@@ -19,13 +19,19 @@ there?), and the 4x4 searches from scratch.
     python bench/maze.py sorts [--lengths 36,37]   the bound's proof per length with
                                                np.unique, then with mdd.unique_inverse (the
                                                packed sort), twice each, in one process
+    python bench/maze.py malloc [--lengths 41]   the bound's proof per length in a fresh
+                                               process with glibc's default malloc, then
+                                               keeping freed memory, twice each: wall, user
+                                               and system seconds
     python bench/maze.py cubes --lengths 44 --prefixes NN,NS [--json FILE]   the bound's
                                                proof of one length split by its first moves
                                                (cubes: each prefix a search of its own, with
                                                the mirror rule; the length is proved when
                                                every prefix N.. that the rule allows is)
 
-One process; back ends interleaved per pattern. Prints Markdown rows.
+One process (malloc: one a run); back ends interleaved per pattern. Prints Markdown rows.
+The process keeps the memory it frees (memory.keep_freed_memory), as `maze bound` and
+`maze search` do.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
+from smtpuzzle.memory import keep_freed_memory
 from smtpuzzle.puzzles.maze.cases import (
     KNOWN_79,
     LETTERS,
@@ -175,6 +182,43 @@ def sorts(lengths: list[int]) -> None:
                   f"{a.time_s / b.time_s:.2f} |", flush=True)
 
 
+_BOUND_IN_A_PROCESS = """
+import json, resource, sys
+from smtpuzzle.memory import keep_freed_memory
+from smtpuzzle.puzzles.maze.bound import prove_bound
+length, kept = int(sys.argv[1]), sys.argv[2] == "kept"
+assert keep_freed_memory() if kept else True
+r = prove_bound(3, start=length, up_to=length, max_states=int(sys.argv[3]))
+u = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"bound": r.bound, "cases": len(r.cases), "wall": r.time_s,
+                  "user": u.ru_utime, "system": u.ru_stime, "peak_mb": u.ru_maxrss / 1024}))
+"""
+
+
+def malloc(lengths: list[int]) -> None:
+    """The bound's proof of each length in a fresh process with glibc's default malloc (each
+    large array unmapped when freed, the next one's pages zeroed afresh by the kernel), then
+    in one that keeps freed memory, twice over: same cases, and the times."""
+    import json
+    import subprocess
+    import sys
+
+    print("| L | malloc | cases | wall s | user s | system s | peak MB |")
+    print("| ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+    for length in lengths:
+        for _ in range(2):
+            seen = []
+            for how in ("default", "kept"):
+                out = subprocess.run([sys.executable, "-c", _BOUND_IN_A_PROCESS, str(length),
+                                      how, str(MAX_STATES)], check=True, capture_output=True,
+                                     text=True).stdout
+                r = json.loads(out.splitlines()[-1])
+                seen.append(r["cases"])
+                print(f"| {length} | {how} | {r['cases']} | {r['wall']:.1f} | {r['user']:.1f} | "
+                      f"{r['system']:.1f} | {r['peak_mb']:,.0f} |", flush=True)
+            assert seen[0] == seen[1] and r["bound"] == length
+
+
 def cubes(length: int, prefixes: list[str], limit: float, out: str | None) -> None:
     """The bound's search of ``length`` moves, one prefix at a time (as prove_bound does
     it: first failing case, mirror rule, MAX_STATES), with the cases each prefix's proof
@@ -211,7 +255,7 @@ def cubes(length: int, prefixes: list[str], limit: float, out: str | None) -> No
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=["windows", "four", "stars", "seeds", "deletions",
-                                     "proofs", "mirror", "cubes", "sorts"])
+                                     "proofs", "mirror", "cubes", "sorts", "malloc"])
     ap.add_argument("--prefixes", default="NE", help="cubes: the first moves of each cube")
     ap.add_argument("--json", default=None, help="cubes: write each cube's cases here")
     ap.add_argument("--check", action="store_true", help="proofs: check-bound each too")
@@ -236,6 +280,7 @@ def main() -> None:
                     help="mdd: free moves a too-large pattern may be split on (default "
                          "mdd.SPLIT_DEPTH)")
     args = ap.parse_args()
+    keep_freed_memory()
     global MAX_STATES, SPLIT_DEPTH
     if args.max_states:
         MAX_STATES = args.max_states
@@ -246,6 +291,9 @@ def main() -> None:
         return
     if args.what == "cubes":
         cubes(int(args.lengths), args.prefixes.split(","), args.time_limit, args.json)
+        return
+    if args.what == "malloc":
+        malloc([int(n) for n in args.lengths.split(",")])
         return
     if args.what == "sorts":
         sorts([int(n) for n in args.lengths.split(",")])
