@@ -315,7 +315,7 @@ def test_a_bound_stopped_and_resumed_proves_what_an_unbroken_run_does(tmp_path: 
 
     def look(_: int, __: float, k: int, done: bool) -> None:
         if not done and k in (3, 7):
-            heard.append(len(load(path, 3, True).added))
+            heard.append(len(load(path, 3, True).cubes[0].added))
 
     again = prove_bound(3, start=28, up_to=29, checkpoint=path, progress=look, save_every=0)
     assert again.bound == 29 and heard == [3, 7, 3, 7] and not path.exists()
@@ -329,20 +329,26 @@ def saved_search(tmp_path_factory) -> Path:
 
 
 def _rewritten(path: Path, to: Path, header=None, layers=None) -> Path:
+    """The checkpoint at ``path`` (one cube) with its header and its cube's layers changed."""
     with np.load(path) as data:
         head = json.loads(str(data["header"]))
-        trans = [data[f"layer{i}"] for i in range(len(data.files) - 1)]
+        trans = [data[f"cube0_layer{i}"] for i in range(len(data.files) - 1)]
     head = header(head) if header else head
     trans = layers(trans) if layers else trans
     np.savez(to, header=np.array(json.dumps(head)),
-             **{f"layer{i}": t for i, t in enumerate(trans)})
+             **{f"cube0_layer{i}": t for i, t in enumerate(trans)})
     return to
 
 
-def _other_cases(head):
-    # cases the diagram was never cut by: some of its strings fail them
-    head["cases"] = [[4095, 0], [4095, 4]] + head["cases"][2:]
-    return head
+def _cases(change):
+    def changed(head):
+        head["cubes"][0]["cases"] = change(head["cubes"][0]["cases"])
+        return head
+    return changed
+
+
+# cases the diagram was never cut by: some of its strings fail them
+_other_cases = _cases(lambda pairs: [[4095, 0], [4095, 4]] + pairs[2:])
 
 
 def _dead_state(trans):
@@ -353,17 +359,26 @@ def _dead_state(trans):
 
 @pytest.mark.parametrize("how, reason", [
     (lambda p, t: _rewritten(p, t, header=_other_cases), "fail its own cases"),
-    (lambda p, t: _rewritten(p, t, layers=lambda tr: tr[:-1]), "layers for a pattern"),
+    (lambda p, t: _rewritten(p, t, layers=lambda tr: tr[:-1],
+                             header=lambda h: {**h, "cubes": [{**h["cubes"][0],
+                                                        "layers": h["cubes"][0]["layers"] - 1}]}),
+     "layers for a pattern"),
     (lambda p, t: _rewritten(p, t, layers=_dead_state), "does not fit"),
     (lambda p, t: _rewritten(p, t, header=lambda h: {**h, "format": "x"}), "its format"),
-    (lambda p, t: _rewritten(p, t, header=lambda h: {**h, "cases": [[1, 9]]}),
+    (lambda p, t: _rewritten(p, t, header=_cases(lambda _: [[1, 9]])),
      "not one of the search's cases"),
     (lambda p, t: t.write_bytes(p.read_bytes()[:1000]) and t, "unreadable"),
     (lambda p, t: _rewritten(p, t, header=lambda h: [h]), "unreadable"),
     (lambda p, t: _rewritten(p, t, header=lambda h: {k: v for k, v in h.items()
                                                      if k != "size"}), "unreadable"),
-    (lambda p, t: _rewritten(p, t, header=lambda h: {**h, "cases": [[1]]}),
+    (lambda p, t: _rewritten(p, t, header=_cases(lambda _: [[1]])),
      "not \\[maze id, start\\] pairs"),
+    (lambda p, t: _rewritten(p, t, header=lambda h: {**h, "cubes": [
+        {**h["cubes"][0], "pattern": "S" + "*" * 25}]}), "is not a cube of the pattern"),
+    (lambda p, t: _rewritten(p, t, header=lambda h: {**h, "cubes": [
+        {**h["cubes"][0], "pattern": "NS" + "*" * 24}]}), "outside the cube NS"),
+    (lambda p, t: _rewritten(p, t, header=lambda h: {**h, "proved": {"N*": []}}),
+     "N\\* is not a cube"),
     (lambda p, t: _rewritten(p, t, layers=lambda tr: [x.astype(float) for x in tr]),
      "does not fit"),
     (lambda p, t: _rewritten(p, t, layers=lambda tr: [np.pad(x, ((0, 0), (0, 1)),
@@ -439,8 +454,8 @@ def test_a_checkpoint_that_cannot_be_written_is_refused_or_noted(tmp_path: Path,
 
     saves = []
 
-    def full(path, size, length, mirror, added, *_):
-        saves.append((length, len(added)))
+    def full(path, size, length, mirror, cubes, *_):
+        saves.append((length, len(cubes[0].added)))
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(bound, "save", full)
@@ -460,7 +475,7 @@ def test_a_stop_by_the_state_cap_keeps_the_search_for_a_larger_one(tmp_path: Pat
     out = run("maze", "bound", "--start", "24", "--up-to", "24", "--max-states", "2000",
               "--checkpoint", str(path))
     assert out.returncode == 1 and path.exists(), out.stdout + out.stderr
-    assert "and a larger --max-states to go on" in " ".join(out.stdout.split())
+    assert "and a larger --max-states or --split-depth to go on" in " ".join(out.stdout.split())
     again = prove_bound(3, start=24, up_to=24, checkpoint=path)
     assert again.bound == 24 and again.resumed and again.resumed["cases"] >= 1
 
@@ -501,3 +516,67 @@ def test_split_search_lets_go_of_each_cubes_first_diagram(monkeypatch):
     # a case is heard of once a cube's first product is built: by then its first diagram is
     # gone, unless it was split itself
     assert status == "unsat" and len(made) > 4 and len(held) > 10 and max(held) == 0
+
+
+def _refuted(length: int, pairs: list[tuple[int, int]]) -> bool:
+    """Whether no string of ``length`` moves (first move N, the mirror rule) solves every
+    case of ``pairs``, by diagrams built from scratch."""
+    from smtpuzzle.puzzles.maze.cases import reduced_cases
+    from smtpuzzle.puzzles.maze.mdd import case_diagram, intersect, rule_diagram
+    from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry
+
+    pattern = break_symmetry("*" * length, 3)
+    cases = reduced_cases(3)
+    index = {(int(m), int(s)): k for k, (m, s) in enumerate(zip(cases.maze, cases.start,
+                                                                      strict=True))}
+    diagram = rule_diagram(pattern, MIRROR_RULE)
+    for pair in pairs:
+        diagram = intersect(diagram, case_diagram(pattern, cases, index[pair]),
+                            max_states=10**9)
+        if diagram is None:
+            return True
+    return False
+
+
+def test_a_bound_split_into_cubes_proves_the_length_with_the_union_of_their_cases(
+        tmp_path: Path):
+    whole = prove_bound(3, start=26, up_to=26, max_states=6000)
+    assert whole.bound == 0 and whole.outgrown
+    split = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8)
+    assert split.bound == 26 and split.steps[0].cubes > 3 and not split.outgrown
+    assert _refuted(26, split.cases) and not _refuted(26, split.cases[:3])
+    # stopped while the cubes are searched, and taken up: the same cases in the same order
+    path = tmp_path / "s.npz"
+    first = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
+                        checkpoint=path, progress=_stop_at(len(split.cases) - 3))
+    saved = load(path, 3, True)
+    assert first.interrupted and saved.proved and saved.cubes
+    assert all(c.pattern.startswith("N") and c.pattern != "N" + "*" * 25 for c in saved.cubes)
+    assert first.saved == {"file": str(path), "length": 26, "cases": len(split.cases) - 3,
+                           "cubes_left": len(saved.cubes)}
+    second = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
+                         checkpoint=path)
+    assert second.bound == 26 and second.cases == split.cases and not path.exists()
+    assert second.steps[0].cubes == split.steps[0].cubes
+    assert second.resumed is not None and second.resumed["cubes"] == len(saved.cubes) + len(
+        saved.proved)
+    out = run("maze", "bound", "--start", "26", "--up-to", "26", "--max-states", "6000",
+              "--split-depth", "8")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert f"{len(split.cases)} cases in {split.steps[0].cubes} cubes" in " ".join(
+        out.stdout.split())
+
+
+def test_a_checkpoint_of_the_first_format_is_taken_up(saved_search: Path, tmp_path: Path):
+    old = tmp_path / "old.npz"
+    with np.load(saved_search) as data:
+        head = json.loads(str(data["header"]))
+        trans = [data[f"cube0_layer{i}"] for i in range(len(data.files) - 1)]
+    head = {**{k: v for k, v in head.items() if k not in ("cubes", "proved")},
+            "format": "smtpuzzle maze bound checkpoint 1", "cases": head["cubes"][0]["cases"]}
+    np.savez(old, header=np.array(json.dumps(head)),
+             **{f"layer{i}": t for i, t in enumerate(trans)})
+    saved = load(old, 3, True)
+    assert [c.pattern for c in saved.cubes] == ["N" + "*" * 25] and not saved.proved
+    assert saved.cubes[0].added == load(saved_search, 3, True).cubes[0].added
+    assert prove_bound(3, start=26, up_to=26, checkpoint=old).bound == 26

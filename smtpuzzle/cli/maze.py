@@ -35,8 +35,9 @@ if TYPE_CHECKING:
 app = typer.Typer(no_args_is_help=True, help="Universal move strings for mazes.")
 MaxStatesOpt = Annotated[int, typer.Option(
     help="mdd: the cap on a decision diagram's states; a diagram that reaches it holds "
-         "about 55 bytes a state at the peak (60,000,000: about 3.3 GB). search splits a "
-         "pattern whose diagram outgrows it, bound stops there.", min=1)]
+         "about 55 bytes a state at the peak (60,000,000: about 3.3 GB). A diagram that "
+         "outgrows it is split (--split-depth; bound: 0 by default, and it stops there).",
+    min=1)]
 SizeOpt = Annotated[str, typer.Option(
     help="3 (thin walls, visit every reachable cell), 4 (blocked cells, reach the goal), or "
          "RxC: a thin-wall rectangle of R rows and C columns (2 to 16 cells, e.g. 2x4, 3x4, "
@@ -169,11 +170,15 @@ def bound(
     mirror: Annotated[bool, typer.Option(
         help="On square grids, search only strings whose first E or W is an E (any "
              "universal string mirrors into one): about half the time.")] = True,
+    split_depth: Annotated[int, typer.Option(
+        help="How many free moves a diagram that outgrows --max-states may be split on (a "
+             "cube a letter, each searched on from its part of the diagram): less memory, "
+             "more time. 0: stop there.", min=0)] = 0,
     checkpoint: Annotated[Path | None, typer.Option(
         help="Save the search in progress to this file as each length begins, every 10 "
-             "minutes and when the run stops short of a proof; a run given the same file "
-             "goes on from it (at its length). Removed when the run ends with nothing left "
-             "to search.")] = None,
+             "minutes, as a diagram is split and when the run stops short of a proof; a run "
+             "given the same file goes on from it (at its length). Removed when the run ends "
+             "with nothing left to search.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Prove that no universal string has L moves, for the largest L reached in time."""
@@ -199,7 +204,8 @@ def bound(
                                           f"{length} moves: {k} cases so far"))
 
         result = prove_bound(size, start, budget(time_limit), up_to, progress=shown,
-                             max_states=max_states, mirror=mirror, checkpoint=checkpoint)
+                             max_states=max_states, mirror=mirror, checkpoint=checkpoint,
+                             split_depth=split_depth)
     written = 0
     if certificate is not None and result.bound:
         written = write_certificate(certificate, result.bound, result.cases, result.mirror)
@@ -209,23 +215,29 @@ def bound(
     else:
         if result.resumed:
             r = result.resumed
-            out.print(f"resumed {r['file']}: {r['length']} moves, {r['cases']} cases, "
+            cubes = f" in {r['cubes']} cubes" if "cubes" in r else ""
+            out.print(f"resumed {r['file']}: {r['length']} moves, {r['cases']} cases{cubes}, "
                       f"{r['seconds']:,.1f} s before this run")
         if result.bound:
             fixed = ("no move fixed" if result.first_move == "*" else
                      f"first move {result.first_move}"
                      + (", first E or W an E," if result.mirror else ""))
+            split = result.steps[-1].cubes if result.steps[-1].status == "unsat" else \
+                result.steps[-2].cubes
+            cubes = f" in {split} cubes" if split > 1 else ""
             out.print(f"no string of {result.bound} moves or fewer solves every "
                       f"{cases.describe(size)} case: a universal string has at least "
-                      f"{result.bound + 1} (proved with {len(result.cases)} cases, {fixed} by "
+                      f"{result.bound + 1} (proved with {len(result.cases)} cases{cubes}, "
+                      f"{fixed} by "
                       f"symmetry; {result.time_s:.1f} s)")
         else:
             out.print(f"nothing proved ({result.time_s:.1f} s)")
         out.print(f"stopped: {result.note}")
         if result.saved:
             r = result.saved
-            larger = " and a larger --max-states" if result.outgrown else ""
-            out.print(f"saved the search at {r['length']} moves ({r['cases']} cases) to "
+            larger = " and a larger --max-states or --split-depth" if result.outgrown else ""
+            left = f", {r['cubes_left']} cubes left" if "cubes_left" in r else ""
+            out.print(f"saved the search at {r['length']} moves ({r['cases']} cases{left}) to "
                       f"{r['file']}: run again with --checkpoint {r['file']}{larger} to go on")
         if written:
             images = "turns and mirror images" if result.mirror else "turns"

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.puzzles.maze.cases import Size, reduced_cases
+from smtpuzzle.puzzles.maze.cases import LETTERS, Size, reduced_cases, segments
 from smtpuzzle.puzzles.maze.mdd import (
     MAX_STATES,
     Diagram,
@@ -29,7 +29,7 @@ from smtpuzzle.puzzles.maze.mdd import (
     mdd_search,
     rule_diagram,
 )
-from smtpuzzle.puzzles.maze.resume import Saves, load, save, writable
+from smtpuzzle.puzzles.maze.resume import Cube, Saves, load, save, writable
 from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors
 
 ANY = np.zeros((1, 4), dtype=np.int64)  # the rule that every string obeys
@@ -46,6 +46,7 @@ class Step:
     status: str  # unsat (proven: no string of this length), sat, unknown
     cases: int  # cases the proof (or the search) used
     time_s: float  # with the seconds of the runs a checkpoint took this length up from
+    cubes: int = 1  # the parts the search was split into (split_depth), proved or not
 
 
 @dataclass
@@ -71,7 +72,9 @@ class BoundResult:
                 "first_move": self.first_move,
                 "first_e_or_w": "E" if self.mirror else "any",
                 "steps": [{"length": s.length, "status": s.status, "cases": s.cases,
-                           "time_s": round(s.time_s, 3)} for s in self.steps],
+                           "time_s": round(s.time_s, 3),
+                           **({"cubes": s.cubes} if s.cubes > 1 else {})}
+                          for s in self.steps],
                 **({"resumed": self.resumed} if self.resumed else {}),
                 **({"saved": self.saved} if self.saved else {})}
 
@@ -79,18 +82,28 @@ class BoundResult:
 def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 up_to: int | None = None, progress: BoundProgress | None = None,
                 max_states: int = MAX_STATES, mirror: bool = True,
-                checkpoint: Path | None = None, save_every: float = SAVE_EVERY) -> BoundResult:
+                checkpoint: Path | None = None, save_every: float = SAVE_EVERY,
+                split_depth: int = 0) -> BoundResult:
     """Raise L from ``start`` while the case diagrams prove that no string of L moves
     solves every case; stop at the time limit, on Ctrl-C, when a diagram grows past
     ``max_states`` states, when a string of L moves exists or once ``up_to`` is proved.
     With ``mirror`` (and a size search.mirrors allows), the strings searched also obey the
     mirror rule: half as many, about half the time.
 
+    With ``split_depth`` D > 0, a diagram that outgrows ``max_states`` is split instead of
+    stopping the search: its strings are parted by their first free move not yet fixed
+    (cubes: the pattern with that move fixed to each letter), and each cube is searched on
+    from its part of the diagram, up to D moves deep. The length is proved when every cube
+    is; its proof is the union of the cubes' cases. A cube's diagram is a part of its
+    parent's, so the split trades time (each cube needs nearly as many cases as the whole,
+    bench/RESULTS.md) for memory.
+
     With ``checkpoint``, a search saved there is taken up where it stopped (at its length;
     ``start`` may not be past it). The search in progress is saved there as each length
-    begins, every ``save_every`` seconds and when the run stops short of a proof; the file
-    is removed when the run ends with nothing left to search (its last length proved, or a
-    string found). A save that fails is noted in the result; the search goes on."""
+    begins, every ``save_every`` seconds, as a diagram is split, and when the run stops
+    short of a proof; the file is removed when the run ends with nothing left to search
+    (its last length proved, or a string found). A save that fails is noted in the result;
+    the search goes on."""
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     cases = reduced_cases(size)
@@ -105,24 +118,29 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
             raise PuzzleError(f"holds a search at {saved.length} moves; --start {start} is "
                               "past it (remove the file to start afresh)", where=str(checkpoint))
         result.resumed = {"file": str(checkpoint), "length": saved.length,
-                          "cases": len(saved.added), "seconds": saved.seconds}
+                          "cases": len(_union(saved.cubes, saved.proved)),
+                          "seconds": saved.seconds,
+                          **({"cubes": len(saved.cubes) + len(saved.proved)}
+                             if saved.proved or len(saved.cubes) > 1 else {})}
     length = saved.length if saved else max(1, start)
-    # the search in progress: its length, diagram and cases, seconds before this run, and
-    # when this run began it
+    # the search in progress: its length, the cubes still to search (the first in progress,
+    # its diagram the latest), the cubes proved, seconds before this run and when this run
+    # began it
     live: dict[str, Any] = {}
     last_save = [time.perf_counter()]
     saves = Saves()
 
     def save_live() -> bool:
         assert checkpoint is not None
-        done = saves.run(lambda: save(checkpoint, size, live["length"], mirror, live["added"],
-                                      live["diagram"],
+        done = saves.run(lambda: save(checkpoint, size, live["length"], mirror, live["cubes"],
+                                      live["proved"],
                                       live["before"] + time.perf_counter() - live["began"]))
         last_save[0] = time.perf_counter()
         return done
 
     def keep(diagram: Diagram, added: list[int]) -> None:
-        live.update(diagram=diagram, added=added)
+        cube = live["cubes"][0]
+        cube.diagram, cube.added = diagram, added
         if checkpoint is not None and time.perf_counter() - last_save[0] >= save_every:
             save_live()
 
@@ -130,43 +148,76 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
         while True:
             began = time.perf_counter()
             pattern = break_symmetry("*" * length, size)
+            layer_of = {a: i for i, (a, _, free) in enumerate(segments(pattern)) if free}
             if saved is not None and saved.length == length:
-                live.update(diagram=saved.diagram, added=list(saved.added), before=saved.seconds,
+                live.update(cubes=saved.cubes, proved=saved.proved, before=saved.seconds,
                             length=length, began=began)
                 saved = None  # held nowhere else: the search frees it for the next diagram
             else:
-                live.update(diagram=rule_diagram(pattern, MIRROR_RULE if mirror else ANY),
-                            added=[], before=0.0, length=length, began=began)
+                first = rule_diagram(pattern, MIRROR_RULE if mirror else ANY)
+                assert first is not None  # every rule leaves strings of every length
+                live.update(cubes=[Cube(pattern, [], first)], proved={}, before=0.0,
+                            length=length, began=began)
+                del first
                 if checkpoint is not None:  # a proved length is never searched again
                     save_live()
-            added = list(live["added"])
-            try:
+            status = "unsat"
+            while live["cubes"] and status == "unsat":
+                cube = live["cubes"][0]
+                done = set(_union([], live["proved"]))
+                added = list(cube.added)  # the search appends to it
+
                 # the first failing case, not a sampled choice: on free moves alone it
                 # keeps the product smaller (bench/RESULTS.md, session 21)
-                def added_one(n: int, _: float, length: int = length) -> None:
+                def added_one(_: int, __: float, length: int = length, done: set[int] = done,
+                              added: list[int] = added) -> None:
                     if progress:
-                        progress(length, time.perf_counter() - t0, n, False)
+                        progress(length, time.perf_counter() - t0, len(done.union(added)),
+                                 False)
 
-                status, _, added, _ = mdd_search(pattern, size, deadline, added_one,
-                                                 sampled=False, max_states=max_states,
-                                                 start=live["diagram"], added=added,
-                                                 kept=keep)
-            except DiagramTooLarge as exc:
-                result.note = f"{exc} at {length} moves"
-                result.outgrown = True
+                outgrown = None
+                try:
+                    status, _, added, _ = mdd_search(pattern, size, deadline, added_one,
+                                                     sampled=False, max_states=max_states,
+                                                     start=cube.diagram, added=added,
+                                                     kept=keep)
+                except DiagramTooLarge as exc:
+                    outgrown = str(exc)
+                if outgrown is not None:
+                    # out of the except block: the outgrown product is gone. The cube holds
+                    # the diagram before it (kept after each case).
+                    free = cube.pattern.find("*")
+                    if split_depth <= _depth(cube.pattern, pattern) or free < 0:
+                        result.note = f"{outgrown} at {length} moves"
+                        result.outgrown = True
+                        status = "outgrown"
+                        break
+                    live["cubes"][:1] = _split(cube, free, layer_of[free], live["proved"])
+                    del cube
+                    if checkpoint is not None:
+                        save_live()
+                    continue
+                if status == "unsat":
+                    live["proved"][cube.pattern] = added
+                    live["cubes"].pop(0)
+                del cube
+            if status == "outgrown":
                 break
-            result.steps.append(Step(length, status, len(added),
-                                     live["before"] + time.perf_counter() - began))
+            proof = _union([], live["proved"])
+            result.steps.append(Step(length, status, len(proof) if status == "unsat" else
+                                     len(_union(live["cubes"], live["proved"])),
+                                     live["before"] + time.perf_counter() - began,
+                                     len(live["proved"]) + len(live["cubes"])))
             if status != "unsat":
                 result.complete = status == "sat"
                 result.note = ("a string of this length exists" if status == "sat"
                                else "time limit")
                 break
             result.bound = length
-            result.cases = [(int(cases.maze[k]), int(cases.start[k])) for k in added]
+            result.cases = [(int(cases.maze[k]), int(cases.start[k])) for k in proof]
             live.clear()
             if progress:
-                progress(length, time.perf_counter() - t0, len(added), True)
+                progress(length, time.perf_counter() - t0, len(proof), True)
             if up_to is not None and length >= up_to:
                 result.note = f"--up-to {up_to} reached"
                 break
@@ -177,9 +228,37 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
         if live and not result.complete:
             if save_live():
                 result.saved = {"file": str(checkpoint), "length": live["length"],
-                                "cases": len(live["added"])}
+                                "cases": len(_union(live["cubes"], live["proved"])),
+                                **({"cubes_left": len(live["cubes"])}
+                                   if live["proved"] or len(live["cubes"]) > 1 else {})}
         else:
             checkpoint.unlink(missing_ok=True)
         result.note = saves.note(result.note)
     result.time_s = time.perf_counter() - t0
     return result
+
+
+def _depth(cube: str, pattern: str) -> int:
+    """How many of ``pattern``'s free moves ``cube`` fixes."""
+    return sum(c != p for c, p in zip(cube, pattern, strict=True))
+
+
+def _split(cube: Cube, free: int, layer: int, proved: dict[str, list[int]]) -> list[Cube]:
+    """``cube`` parted by its move at ``free`` (the diagram's ``layer``): a cube a letter
+    with the strings that have it. A letter with none is proved at once, by the cube's
+    cases."""
+    parts = []
+    for d, letter in enumerate(LETTERS):
+        pattern = cube.pattern[:free] + letter + cube.pattern[free + 1:]
+        part = cube.diagram.fixed(layer, d)
+        if part is None:
+            proved[pattern] = list(cube.added)
+        else:
+            parts.append(Cube(pattern, list(cube.added), part))
+    return parts
+
+
+def _union(cubes: list[Cube], proved: dict[str, list[int]]) -> list[int]:
+    """The cases of the proved cubes and of ``cubes``, each once, in the order added."""
+    return list(dict.fromkeys(k for ks in [*proved.values(), *(c.added for c in cubes)]
+                              for k in ks))

@@ -3,9 +3,12 @@
 A bound's length near the frontier takes hours (bench/RESULTS.md), more than one sitting.
 What its search holds between two cases is small enough to keep: the cases added so far
 and the diagram of the strings that solve them all (the mdd search goes on from exactly
-there, so a run that resumes adds the same cases an unbroken one would). The file is an
-``.npz``: one array per layer of the diagram, and a JSON header with the size, the length,
-the mirror rule, the cases as (maze id, start) pairs and the seconds spent.
+there, so a run that resumes adds the same cases an unbroken one would). A search split
+into cubes (bound.prove_bound's ``split_depth``) holds that for each cube still to search,
+and the cases of each cube proved. The file is an ``.npz``: one array per layer of each
+cube's diagram, and a JSON header with the size, the length, the mirror rule, the cubes
+with their cases as (maze id, start) pairs, and the seconds spent. Files of the first
+format (one diagram, before cubes) are taken up as one cube.
 
 A search split into cubes (mdd.split_search: the windows of the known string) keeps less:
 the cubes proved to admit no string and the cases of each proof, as JSON. A later run takes
@@ -39,16 +42,28 @@ from smtpuzzle.puzzles.maze.cases import LETTERS, Size, reduced_cases, segments,
 from smtpuzzle.puzzles.maze.mdd import Diagram
 from smtpuzzle.puzzles.maze.search import break_symmetry
 
-FORMAT = "smtpuzzle maze bound checkpoint 1"
+FORMAT = "smtpuzzle maze bound checkpoint 2"
+OLD_FORMAT = "smtpuzzle maze bound checkpoint 1"  # one diagram, no cubes: still taken up
 CUBES_FORMAT = "smtpuzzle maze search checkpoint 1"
 SAMPLES = 64  # strings drawn from a loaded diagram (and its first) walked through its cases
 
 
 @dataclass
-class Saved:
-    length: int
+class Cube:
+    """Part of a length's search: the strings of ``pattern`` (the length's pattern, some of
+    its first free moves fixed) that solve the cases ``added``, as ``diagram`` (whose layers
+    follow the length's pattern)."""
+
+    pattern: str
     added: list[int]  # indices into reduced_cases(size)
     diagram: Diagram
+
+
+@dataclass
+class Saved:
+    length: int
+    cubes: list[Cube]  # still to search, the first one in progress
+    proved: dict[str, list[int]]  # cubes proved to admit no string -> their proofs' cases
     seconds: float  # spent on this length by the runs before
 
 
@@ -86,16 +101,20 @@ def writable(path: Path) -> None:
         raise PuzzleError("is a directory: the checkpoint is a file", where=str(path))
 
 
-def save(path: Path, size: Size, length: int, mirror: bool, added: list[int],
-         diagram: Diagram, seconds: float) -> None:
+def save(path: Path, size: Size, length: int, mirror: bool, cubes: list[Cube],
+         proved: dict[str, list[int]], seconds: float) -> None:
     """Write the search to ``path`` whole or not at all (a temporary file, then a rename: a
     run stopped while saving leaves the last good file)."""
     header = {"format": FORMAT, "size": size, "length": length, "mirror": mirror,
-              "cases": _pairs(size, added), "seconds": round(seconds, 3)}
+              "cubes": [{"pattern": c.pattern, "cases": _pairs(size, c.added),
+                         "layers": len(c.diagram.trans)} for c in cubes],
+              "proved": {cube: _pairs(size, ks) for cube, ks in proved.items()},
+              "seconds": round(seconds, 3)}
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
         np.savez(f, header=np.array(json.dumps(header)),
-                 **{f"layer{i}": t for i, t in enumerate(diagram.trans)})
+                 **{f"cube{j}_layer{i}": t for j, c in enumerate(cubes)
+                    for i, t in enumerate(c.diagram.trans)})
     os.replace(tmp, path)
 
 
@@ -108,12 +127,21 @@ def load(path: Path, size: Size, mirror: bool) -> Saved:
     try:
         with np.load(path, allow_pickle=False) as data:
             header = json.loads(str(data["header"]))
-            trans = [data[f"layer{i}"] for i in range(len(data.files) - 1)]
-        if header.get("format") != FORMAT:
-            raise refused(f"its format is {header.get('format')!r}, not {FORMAT!r}")
+            if header.get("format") == OLD_FORMAT:
+                # one diagram of the whole pattern
+                header["cubes"] = [{"pattern": None, "cases": header["cases"],
+                                    "layers": len(data.files) - 1}]
+                header["proved"] = {}
+                layers = [[data[f"layer{i}"] for i in range(len(data.files) - 1)]]
+            elif header.get("format") == FORMAT:
+                layers = [[data[f"cube{j}_layer{i}"] for i in range(int(c["layers"]))]
+                          for j, c in enumerate(header["cubes"])]
+            else:
+                raise refused(f"its format is {header.get('format')!r}, not {FORMAT!r}")
         theirs = (header["size"], bool(header["mirror"]))
         length, seconds = int(header["length"]), float(header["seconds"])
-        pairs = header["cases"]
+        cubes = [(c["pattern"], c["cases"]) for c in header["cubes"]]
+        proved_pairs = dict(header["proved"].items())
     except (OSError, ValueError, KeyError, TypeError, AttributeError, zipfile.BadZipFile) as exc:
         raise refused(f"unreadable ({type(exc).__name__}: {exc})") from None
     if theirs != (size, mirror):
@@ -123,6 +151,34 @@ def load(path: Path, size: Size, mirror: bool) -> Saved:
     if length < 1:
         raise refused(f"a length of {length} moves")
     pattern = break_symmetry("*" * length, size)
+    proved = {}
+    for cube, pairs in proved_pairs.items():
+        _check_cube(cube, pattern, refused)
+        proved[cube] = _indices(size, pairs, refused, f" of cube {cube}")
+    loaded = []
+    for (cube, pairs), trans in zip(cubes, layers, strict=True):
+        cube = pattern if cube is None else cube
+        _check_cube(cube, pattern, refused)
+        added = _indices(size, pairs, refused, "" if cube == pattern else f" of cube {cube}")
+
+        def refused_here(why: str, cube: str = cube) -> PuzzleError:
+            return refused(why if cube == pattern else f"cube {cube}: {why}")
+
+        loaded.append(Cube(cube, added, _checked_diagram(trans, pattern, cube, size, added,
+                                                         refused_here)))
+    return Saved(length, loaded, proved, seconds)
+
+
+def _check_cube(cube: Any, pattern: str, refused: Callable[[str], PuzzleError]) -> None:
+    if not isinstance(cube, str) or len(cube) != len(pattern) or \
+            not set(cube) <= set(LETTERS + "*") or not _inside(cube, pattern):
+        raise refused(f"{cube} is not a cube of the pattern")
+
+
+def _checked_diagram(trans: list[np.ndarray], pattern: str, cube: str, size: Size,
+                     added: list[int], refused: Callable[[str], PuzzleError]) -> Diagram:
+    """The layers as a diagram of ``pattern``'s strings, refused unless they fit together
+    and the strings drawn from them fit ``cube`` and solve the cases ``added``."""
     parts = segments(pattern)
     if len(trans) != len(parts):
         raise refused(f"{len(trans)} layers for a pattern of {len(parts)}")
@@ -136,13 +192,15 @@ def load(path: Path, size: Size, mirror: bool) -> Saved:
         if not fits:
             raise refused(f"layer {i} does not fit its neighbours")
         rows = width
-    added = _indices(size, pairs, refused)
     diagram = Diagram(trans)
     first = [LETTERS.index(ch) for ch in diagram.first_string(pattern)]
     drawn = np.vstack([diagram.sample(pattern, SAMPLES, np.random.default_rng(0)), first])
+    fixed = [(i, LETTERS.index(ch)) for i, ch in enumerate(cube) if ch != "*"]
+    if not all((drawn[:, i] == d).all() for i, d in fixed):
+        raise refused(f"its diagram holds strings outside the cube {cube}")
     if added and not solved_by(reduced_cases(size), drawn, np.array(added)).all():
         raise refused("its diagram holds strings that fail its own cases")
-    return Saved(length, added, diagram, seconds)
+    return diagram
 
 
 def save_cubes(path: Path, pattern: str, size: Size, mirror: bool,
@@ -178,9 +236,7 @@ def load_cubes(path: Path, pattern: str, size: Size, mirror: bool) -> dict[str, 
                       f"mirror rule {'on' if mirror else 'off'})")
     proved = {}
     for cube, pairs in cubes.items():
-        if not isinstance(cube, str) or len(cube) != len(pattern) or \
-                not set(cube) <= set(LETTERS + "*") or not _inside(cube, pattern):
-            raise refused(f"{cube} is not a cube of the pattern")
+        _check_cube(cube, pattern, refused)
         proved[cube] = _indices(size, pairs, refused, f" of cube {cube}")
     return proved
 
