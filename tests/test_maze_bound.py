@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -550,10 +551,21 @@ def test_a_bound_split_into_cubes_proves_the_length_with_the_union_of_their_case
     first = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
                         checkpoint=path, progress=_stop_at(len(split.cases) - 3))
     saved = load(path, 3, True)
-    assert first.interrupted and saved.proved and saved.cubes
+    assert first.interrupted and saved.proved and len(saved.cubes) > 1
+    assert saved.cubes[0].diagram is not None and saved.cubes[1].diagram is None
     assert all(c.pattern.startswith("N") and c.pattern != "N" + "*" * 25 for c in saved.cubes)
     assert first.saved == {"file": str(path), "length": 26, "cases": len(split.cases) - 3,
                            "cubes_left": len(saved.cubes)}
+    # a damaged cube is refused on loading, though it waits its turn in the file
+    with np.load(path) as data:
+        members = {name: data[name] for name in data.files}
+    last = f"cube{len(saved.cubes) - 1}_layer5"
+    members[last] = members[last].copy()
+    members[last][0] = -1
+    np.savez(tmp_path / "bad.npz", **members)
+    damaged = re.escape(f"cube {saved.cubes[-1].pattern}: layer 5 does not fit")
+    with pytest.raises(PuzzleError, match=damaged):
+        load(tmp_path / "bad.npz", 3, True)
     second = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
                          checkpoint=path)
     assert second.bound == 26 and second.cases == split.cases and not path.exists()
@@ -580,3 +592,39 @@ def test_a_checkpoint_of_the_first_format_is_taken_up(saved_search: Path, tmp_pa
     assert [c.pattern for c in saved.cubes] == ["N" + "*" * 25] and not saved.proved
     assert saved.cubes[0].added == load(saved_search, 3, True).cubes[0].added
     assert prove_bound(3, start=26, up_to=26, checkpoint=old).bound == 26
+
+
+def test_the_cubes_waiting_their_turn_wait_in_the_checkpoint_not_in_memory(tmp_path: Path,
+                                                                           monkeypatch):
+    import gc
+    import weakref
+
+    from smtpuzzle.puzzles.maze import mdd
+
+    parts = []
+    fixed = mdd.Diagram.fixed
+
+    def tracked(self, layer, letter):
+        d = fixed(self, layer, letter)
+        if d is not None:
+            parts.append(weakref.ref(d))
+        return d
+
+    monkeypatch.setattr(mdd.Diagram, "fixed", tracked)
+
+    def held_parts(checkpoint):
+        held = []
+
+        def heard(_: int, __: float, k: int, done: bool) -> None:
+            gc.collect()
+            held.append(sum(r() is not None for r in parts))
+
+        result = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
+                             checkpoint=checkpoint, progress=heard)
+        assert result.bound == 26 and result.steps[0].cubes > 3
+        return held
+
+    # a part is heard of once its cube's first product is built: by then its own first
+    # diagram is gone, and its siblings' are in memory only without a checkpoint
+    assert max(held_parts(None)) >= 2
+    assert max(held_parts(tmp_path / "s.npz")) == 0

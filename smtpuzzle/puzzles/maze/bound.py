@@ -29,7 +29,7 @@ from smtpuzzle.puzzles.maze.mdd import (
     mdd_search,
     rule_diagram,
 )
-from smtpuzzle.puzzles.maze.resume import Cube, Saves, load, save, writable
+from smtpuzzle.puzzles.maze.resume import Cube, Saves, load, load_cube, save, writable
 from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors
 
 ANY = np.zeros((1, 4), dtype=np.int64)  # the rule that every string obeys
@@ -136,6 +136,9 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                                       live["proved"],
                                       live["before"] + time.perf_counter() - live["began"]))
         last_save[0] = time.perf_counter()
+        if done:  # the cubes waiting their turn wait in the file, not in memory
+            for cube in live["cubes"][1:]:
+                cube.diagram = None
         return done
 
     def keep(diagram: Diagram, added: list[int]) -> None:
@@ -164,6 +167,9 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
             status = "unsat"
             while live["cubes"] and status == "unsat":
                 cube = live["cubes"][0]
+                if cube.diagram is None:
+                    assert checkpoint is not None
+                    cube.diagram = load_cube(checkpoint, size, length, cube)
                 done = set(_union([], live["proved"]))
                 added = list(cube.added)  # the search appends to it
 
@@ -247,6 +253,7 @@ def _split(cube: Cube, free: int, layer: int, proved: dict[str, list[int]]) -> l
     """``cube`` parted by its move at ``free`` (the diagram's ``layer``): a cube a letter
     with the strings that have it. A letter with none is proved at once, by the cube's
     cases."""
+    assert cube.diagram is not None
     parts = []
     for d, letter in enumerate(LETTERS):
         pattern = cube.pattern[:free] + letter + cube.pattern[free + 1:]

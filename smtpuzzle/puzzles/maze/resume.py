@@ -27,6 +27,7 @@ segments of a pattern, the order of the letters).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import zipfile
@@ -56,7 +57,8 @@ class Cube:
 
     pattern: str
     added: list[int]  # indices into reduced_cases(size)
-    diagram: Diagram
+    diagram: Diagram | None  # None: only in the checkpoint file, at ``stored``
+    stored: int | None = None  # its place among the cubes of the checkpoint last written
 
 
 @dataclass
@@ -104,69 +106,101 @@ def writable(path: Path) -> None:
 def save(path: Path, size: Size, length: int, mirror: bool, cubes: list[Cube],
          proved: dict[str, list[int]], seconds: float) -> None:
     """Write the search to ``path`` whole or not at all (a temporary file, then a rename: a
-    run stopped while saving leaves the last good file)."""
+    run stopped while saving leaves the last good file). A cube whose diagram is not in
+    memory is copied from the file at ``path``, a layer at a time; once written, each cube
+    knows its place in the file (``stored``), so the caller may let go of its diagram."""
+    layers = len(segments(break_symmetry("*" * length, size)))
     header = {"format": FORMAT, "size": size, "length": length, "mirror": mirror,
               "cubes": [{"pattern": c.pattern, "cases": _pairs(size, c.added),
-                         "layers": len(c.diagram.trans)} for c in cubes],
+                         "layers": layers} for c in cubes],
               "proved": {cube: _pairs(size, ks) for cube, ks in proved.items()},
               "seconds": round(seconds, 3)}
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        np.savez(f, header=np.array(json.dumps(header)),
-                 **{f"cube{j}_layer{i}": t for j, c in enumerate(cubes)
-                    for i, t in enumerate(c.diagram.trans)})
+    with contextlib.ExitStack() as stack:
+        old = None
+        if any(c.diagram is None for c in cubes):
+            old = stack.enter_context(np.load(path, allow_pickle=False))
+        zf = stack.enter_context(zipfile.ZipFile(tmp, "w", allowZip64=True))
+        _put(zf, "header", np.array(json.dumps(header)))
+        for j, c in enumerate(cubes):
+            for i in range(layers):
+                t = c.diagram.trans[i] if c.diagram is not None else \
+                    old[f"cube{c.stored}_layer{i}"]  # type: ignore[index]
+                _put(zf, f"cube{j}_layer{i}", t)
     os.replace(tmp, path)
+    for j, c in enumerate(cubes):
+        c.stored = j
+
+
+def _put(zf: zipfile.ZipFile, name: str, array: np.ndarray) -> None:
+    """One array into an ``.npz`` being written, as np.savez writes it."""
+    with zf.open(name + ".npy", "w", force_zip64=True) as f:
+        np.lib.format.write_array(f, np.asanyarray(array), allow_pickle=False)
 
 
 def load(path: Path, size: Size, mirror: bool) -> Saved:
     """The search saved at ``path``, checked against the run taking it up (its size and
-    mirror rule) and against itself."""
+    mirror rule) and against itself. Every cube's diagram is read and checked; the first
+    one's is kept, the others are left in the file (load_cube reads each in its turn)."""
     def refused(why: str) -> PuzzleError:
         return PuzzleError(f"not a checkpoint this run can resume: {why}", where=str(path))
 
     try:
         with np.load(path, allow_pickle=False) as data:
             header = json.loads(str(data["header"]))
-            if header.get("format") == OLD_FORMAT:
-                # one diagram of the whole pattern
+            if header.get("format") == OLD_FORMAT:  # one diagram of the whole pattern
                 header["cubes"] = [{"pattern": None, "cases": header["cases"],
                                     "layers": len(data.files) - 1}]
                 header["proved"] = {}
-                layers = [[data[f"layer{i}"] for i in range(len(data.files) - 1)]]
-            elif header.get("format") == FORMAT:
-                layers = [[data[f"cube{j}_layer{i}"] for i in range(int(c["layers"]))]
-                          for j, c in enumerate(header["cubes"])]
-            else:
+            elif header.get("format") != FORMAT:
                 raise refused(f"its format is {header.get('format')!r}, not {FORMAT!r}")
-        theirs = (header["size"], bool(header["mirror"]))
-        length, seconds = int(header["length"]), float(header["seconds"])
-        cubes = [(c["pattern"], c["cases"]) for c in header["cubes"]]
-        proved_pairs = dict(header["proved"].items())
+            theirs = (header["size"], bool(header["mirror"]))
+            length, seconds = int(header["length"]), float(header["seconds"])
+            cubes = [(c["pattern"], c["cases"], int(c["layers"])) for c in header["cubes"]]
+            proved_pairs = dict(header["proved"].items())
+            if theirs != (size, mirror):
+                raise refused(f"it searches size {theirs[0]} "
+                              f"{'with' if theirs[1] else 'without'} the mirror rule, this "
+                              f"run size {size} {'with' if mirror else 'without'} it")
+            if length < 1:
+                raise refused(f"a length of {length} moves")
+            pattern = break_symmetry("*" * length, size)
+            proved = {}
+            for cube, pairs in proved_pairs.items():
+                _check_cube(cube, pattern, refused)
+                proved[cube] = _indices(size, pairs, refused, f" of cube {cube}")
+            loaded = []
+            for j, (cube, pairs, layers) in enumerate(cubes):
+                cube = pattern if cube is None else cube
+                _check_cube(cube, pattern, refused)
+                added = _indices(size, pairs, refused,
+                                 "" if cube == pattern else f" of cube {cube}")
+                first_format = header["format"] == OLD_FORMAT
+                names = [f"layer{i}" if first_format else f"cube{j}_layer{i}"
+                         for i in range(layers)]
+                loaded.append(Cube(cube, added, None, None if first_format else j))
+                diagram = _checked_diagram([data[name] for name in names], pattern, loaded[-1],
+                                           size, refused)
+                if j == 0:
+                    loaded[0].diagram = diagram
+                del diagram
     except (OSError, ValueError, KeyError, TypeError, AttributeError, zipfile.BadZipFile) as exc:
         raise refused(f"unreadable ({type(exc).__name__}: {exc})") from None
-    if theirs != (size, mirror):
-        raise refused(f"it searches size {theirs[0]} {'with' if theirs[1] else 'without'} "
-                      f"the mirror rule, this run size {size} {'with' if mirror else 'without'} "
-                      "it")
-    if length < 1:
-        raise refused(f"a length of {length} moves")
-    pattern = break_symmetry("*" * length, size)
-    proved = {}
-    for cube, pairs in proved_pairs.items():
-        _check_cube(cube, pattern, refused)
-        proved[cube] = _indices(size, pairs, refused, f" of cube {cube}")
-    loaded = []
-    for (cube, pairs), trans in zip(cubes, layers, strict=True):
-        cube = pattern if cube is None else cube
-        _check_cube(cube, pattern, refused)
-        added = _indices(size, pairs, refused, "" if cube == pattern else f" of cube {cube}")
-
-        def refused_here(why: str, cube: str = cube) -> PuzzleError:
-            return refused(why if cube == pattern else f"cube {cube}: {why}")
-
-        loaded.append(Cube(cube, added, _checked_diagram(trans, pattern, cube, size, added,
-                                                         refused_here)))
     return Saved(length, loaded, proved, seconds)
+
+
+def load_cube(path: Path, size: Size, length: int, cube: Cube) -> Diagram:
+    """The diagram of ``cube``, left in the checkpoint at ``path`` by the last save."""
+    def refused(why: str) -> PuzzleError:
+        return PuzzleError(f"not a checkpoint this run can resume: {why}", where=str(path))
+
+    pattern = break_symmetry("*" * length, size)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            trans = [data[f"cube{cube.stored}_layer{i}"] for i in range(len(segments(pattern)))]
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+        raise refused(f"unreadable ({type(exc).__name__}: {exc})") from None
+    return _checked_diagram(trans, pattern, cube, size, refused)
 
 
 def _check_cube(cube: Any, pattern: str, refused: Callable[[str], PuzzleError]) -> None:
@@ -175,10 +209,13 @@ def _check_cube(cube: Any, pattern: str, refused: Callable[[str], PuzzleError]) 
         raise refused(f"{cube} is not a cube of the pattern")
 
 
-def _checked_diagram(trans: list[np.ndarray], pattern: str, cube: str, size: Size,
-                     added: list[int], refused: Callable[[str], PuzzleError]) -> Diagram:
+def _checked_diagram(trans: list[np.ndarray], pattern: str, cube: Cube, size: Size,
+                     refuse: Callable[[str], PuzzleError]) -> Diagram:
     """The layers as a diagram of ``pattern``'s strings, refused unless they fit together
-    and the strings drawn from them fit ``cube`` and solve the cases ``added``."""
+    and the strings drawn from them fit ``cube`` and solve its cases."""
+    def refused(why: str) -> PuzzleError:
+        return refuse(why if cube.pattern == pattern else f"cube {cube.pattern}: {why}")
+
     parts = segments(pattern)
     if len(trans) != len(parts):
         raise refused(f"{len(trans)} layers for a pattern of {len(parts)}")
@@ -195,10 +232,10 @@ def _checked_diagram(trans: list[np.ndarray], pattern: str, cube: str, size: Siz
     diagram = Diagram(trans)
     first = [LETTERS.index(ch) for ch in diagram.first_string(pattern)]
     drawn = np.vstack([diagram.sample(pattern, SAMPLES, np.random.default_rng(0)), first])
-    fixed = [(i, LETTERS.index(ch)) for i, ch in enumerate(cube) if ch != "*"]
+    fixed = [(i, LETTERS.index(ch)) for i, ch in enumerate(cube.pattern) if ch != "*"]
     if not all((drawn[:, i] == d).all() for i, d in fixed):
-        raise refused(f"its diagram holds strings outside the cube {cube}")
-    if added and not solved_by(reduced_cases(size), drawn, np.array(added)).all():
+        raise refused(f"its diagram holds strings outside the cube {cube.pattern}")
+    if cube.added and not solved_by(reduced_cases(size), drawn, np.array(cube.added)).all():
         raise refused("its diagram holds strings that fail its own cases")
     return diagram
 
