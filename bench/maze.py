@@ -21,8 +21,9 @@ there?), and the 4x4 searches from scratch.
                                                packed sort), twice each, in one process
     python bench/maze.py malloc [--lengths 41]   the bound's proof per length in a fresh
                                                process with glibc's default malloc, then
-                                               keeping freed memory, twice each: wall, user
-                                               and system seconds
+                                               with glibc keeping freed memory (the GLIBC_KEEP
+                                               variables), twice each: wall, user and system
+                                               seconds, peak memory
     python bench/maze.py cubes --lengths 44 --prefixes NN,NS [--json FILE]   the bound's
                                                proof of one length split by its first moves
                                                (cubes: each prefix a search of its own, with
@@ -30,8 +31,6 @@ there?), and the 4x4 searches from scratch.
                                                every prefix N.. that the rule allows is)
 
 One process (malloc: one a run); back ends interleaved per pattern. Prints Markdown rows.
-The process keeps the memory it frees (memory.keep_freed_memory), as `maze bound` and
-`maze search` do.
 """
 
 from __future__ import annotations
@@ -43,7 +42,6 @@ from pathlib import Path
 
 import numpy as np
 
-from smtpuzzle.memory import keep_freed_memory
 from smtpuzzle.puzzles.maze.cases import (
     KNOWN_79,
     LETTERS,
@@ -184,22 +182,25 @@ def sorts(lengths: list[int]) -> None:
 
 _BOUND_IN_A_PROCESS = """
 import json, resource, sys
-from smtpuzzle.memory import keep_freed_memory
 from smtpuzzle.puzzles.maze.bound import prove_bound
-length, kept = int(sys.argv[1]), sys.argv[2] == "kept"
-assert keep_freed_memory() if kept else True
-r = prove_bound(3, start=length, up_to=length, max_states=int(sys.argv[3]))
+length = int(sys.argv[1])
+r = prove_bound(3, start=length, up_to=length, max_states=int(sys.argv[2]))
 u = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({"bound": r.bound, "cases": len(r.cases), "wall": r.time_s,
                   "user": u.ru_utime, "system": u.ru_stime, "peak_mb": u.ru_maxrss / 1024}))
 """
 
 
+# glibc's malloc keeping what the process frees: no block from mmap (each is unmapped when
+# freed, and the next one's pages are zeroed afresh by the kernel), no trimming of the heap
+GLIBC_KEEP = {"MALLOC_MMAP_MAX_": "0", "MALLOC_TRIM_THRESHOLD_": str(2**62)}
+
+
 def malloc(lengths: list[int]) -> None:
-    """The bound's proof of each length in a fresh process with glibc's default malloc (each
-    large array unmapped when freed, the next one's pages zeroed afresh by the kernel), then
-    in one that keeps freed memory, twice over: same cases, and the times."""
+    """The bound's proof of each length in a fresh process with glibc's default malloc, then
+    in one with GLIBC_KEEP, twice over: same cases, and the times and peak memory."""
     import json
+    import os
     import subprocess
     import sys
 
@@ -209,9 +210,10 @@ def malloc(lengths: list[int]) -> None:
         for _ in range(2):
             seen = []
             for how in ("default", "kept"):
+                env = {**os.environ, **(GLIBC_KEEP if how == "kept" else {})}
                 out = subprocess.run([sys.executable, "-c", _BOUND_IN_A_PROCESS, str(length),
-                                      how, str(MAX_STATES)], check=True, capture_output=True,
-                                     text=True).stdout
+                                      str(MAX_STATES)], check=True, capture_output=True,
+                                     text=True, env=env).stdout
                 r = json.loads(out.splitlines()[-1])
                 seen.append(r["cases"])
                 print(f"| {length} | {how} | {r['cases']} | {r['wall']:.1f} | {r['user']:.1f} | "
@@ -280,7 +282,6 @@ def main() -> None:
                     help="mdd: free moves a too-large pattern may be split on (default "
                          "mdd.SPLIT_DEPTH)")
     args = ap.parse_args()
-    keep_freed_memory()
     global MAX_STATES, SPLIT_DEPTH
     if args.max_states:
         MAX_STATES = args.max_states

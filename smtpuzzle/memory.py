@@ -1,5 +1,4 @@
-"""Memory: refusing work that would not fit, before it starts, and keeping freed memory for
-the long searches that churn through it.
+"""Refusing work that would not fit in memory, before it starts, with the estimate.
 
 A model far too large for the machine would otherwise swap or be killed after minutes; the
 estimates here are deliberately rough (within a factor of two or so) and only refuse what
@@ -8,9 +7,7 @@ is clearly beyond the memory available.
 
 from __future__ import annotations
 
-import ctypes
 import os
-import sys
 
 from smtpuzzle.errors import PuzzleError
 
@@ -46,22 +43,3 @@ def check_fits_in_memory(needed: float, what: str) -> None:
     if free is not None and needed > free:
         raise PuzzleError(f"{what} would need about {size_text(needed)} of memory, more than "
                           f"the {size_text(free)} available")
-
-
-def keep_freed_memory() -> bool:
-    """Have the C library's malloc keep the memory a process frees for its next arrays,
-    instead of handing each large one back to the kernel. A search that makes and drops
-    arrays of gigabytes (the maze diagrams) otherwise spends up to a third of its time in the
-    kernel, zeroing the fresh pages of the next array (bench/RESULTS.md, session 33). The
-    process stays at its peak size until it ends, so this is for commands that own their
-    process. Whether it took effect: glibc only (Linux)."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return False  # not glibc (musl has no mallopt)
-    m_trim_threshold, m_mmap_max = -1, -4
-    # no large block from mmap (each is unmapped when freed), and no trimming of the heap
-    # (-1 turns it off)
-    return bool(mallopt(m_mmap_max, 0)) and bool(mallopt(m_trim_threshold, -1))

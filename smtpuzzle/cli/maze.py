@@ -25,7 +25,6 @@ from smtpuzzle.cli.common import (
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.memory import keep_freed_memory
 from smtpuzzle.puzzles.maze import cases
 from smtpuzzle.puzzles.maze.mdd import MAX_STATES, SPLIT_DEPTH
 
@@ -105,8 +104,6 @@ def search(
     from smtpuzzle.puzzles.maze.search import search as search_maze
 
     size = cases.parse_size(size)
-    if backend == "mdd":
-        keep_freed_memory()
     columns = [TextColumn("[bold]{task.description}"), TextColumn("{task.fields[info]}"),
                TimeElapsedColumn()]
     with progress(*columns, show=interactive(as_json)) as bar:
@@ -189,7 +186,6 @@ def bound(
     if certificate is not None and size != 3:
         raise PuzzleError("--certificate: for size 3 (its formula fixes the first move by the "
                           "square's rotations)")
-    keep_freed_memory()
     columns = [TextColumn("[bold]{task.description}"), TextColumn("{task.fields[info]}"),
                TimeElapsedColumn()]
     with progress(*columns, show=interactive(as_json)) as bar:
