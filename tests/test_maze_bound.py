@@ -377,7 +377,13 @@ def _dead_state(trans):
     (lambda p, t: _rewritten(p, t, header=lambda h: {**h, "cubes": [
         {**h["cubes"][0], "pattern": "S" + "*" * 25}]}), "is not a cube of the pattern"),
     (lambda p, t: _rewritten(p, t, header=lambda h: {**h, "cubes": [
-        {**h["cubes"][0], "pattern": "NS" + "*" * 24}]}), "outside the cube NS"),
+        {**h["cubes"][0], "pattern": "NS" + "*" * 24}], "proved": {
+            f"N{c}" + "*" * 24: [] for c in "NEW"}}), "outside the cube NS"),
+    (lambda p, t: _rewritten(p, t, header=lambda h: {**h, "cubes": []}),
+     "leave strings of the pattern out"),
+    (lambda p, t: _rewritten(p, t, header=lambda h: {**h, "cubes": [
+        {**h["cubes"][0], "pattern": "NS" + "*" * 24}], "proved": {
+            f"N{c}" + "*" * 24: [] for c in "NE"}}), "leave strings of the pattern out"),
     (lambda p, t: _rewritten(p, t, header=lambda h: {**h, "proved": {"N*": []}}),
      "N\\* is not a cube"),
     (lambda p, t: _rewritten(p, t, layers=lambda tr: [x.astype(float) for x in tr]),
@@ -628,3 +634,25 @@ def test_the_cubes_waiting_their_turn_wait_in_the_checkpoint_not_in_memory(tmp_p
     # diagram is gone, and its siblings' are in memory only without a checkpoint
     assert max(held_parts(None)) >= 2
     assert max(held_parts(tmp_path / "s.npz")) == 0
+
+
+def test_a_save_that_fails_midway_leaves_the_last_file_and_no_half_one(saved_search: Path,
+                                                                       tmp_path: Path,
+                                                                       monkeypatch):
+    from smtpuzzle.puzzles.maze import resume
+
+    path = tmp_path / "s.npz"
+    path.write_bytes(saved_search.read_bytes())
+    saved = load(path, 3, True)
+    written = []
+
+    def full_disk(zf, name, array):
+        if written:
+            raise OSError(28, "No space left on device")
+        written.append(name)
+
+    monkeypatch.setattr(resume, "_put", full_disk)
+    with pytest.raises(OSError):
+        resume.save(path, 3, saved.length, True, saved.cubes, saved.proved, 1.0)
+    assert not path.with_name(path.name + ".tmp").exists()
+    assert path.read_bytes() == saved_search.read_bytes()

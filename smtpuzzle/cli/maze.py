@@ -169,8 +169,9 @@ def bound(
              "universal string mirrors into one): about half the time.")] = True,
     split_depth: Annotated[int, typer.Option(
         help="How many free moves a diagram that outgrows --max-states may be split on (a "
-             "cube a letter, each searched on from its part of the diagram): less memory, "
-             "more time. 0: stop there.", min=0)] = 0,
+             "cube a letter, each searched on from its part of the diagram): more time, and "
+             "less memory with --checkpoint, where the cubes waiting their turn wait. 0: stop "
+             "there.", min=0)] = 0,
     checkpoint: Annotated[Path | None, typer.Option(
         help="Save the search in progress to this file as each length begins, every 10 "
              "minutes, as a diagram is split and when the run stops short of a proof; a run "

@@ -29,7 +29,15 @@ from smtpuzzle.puzzles.maze.mdd import (
     mdd_search,
     rule_diagram,
 )
-from smtpuzzle.puzzles.maze.resume import Cube, Saves, load, load_cube, save, writable
+from smtpuzzle.puzzles.maze.resume import (
+    Cube,
+    Saves,
+    covers,
+    load,
+    load_cube,
+    save,
+    writable,
+)
 from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors
 
 ANY = np.zeros((1, 4), dtype=np.int64)  # the rule that every string obeys
@@ -219,6 +227,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 result.note = ("a string of this length exists" if status == "sat"
                                else "time limit")
                 break
+            assert covers(list(live["proved"]), pattern)  # every string refuted, by a cube
             result.bound = length
             result.cases = [(int(cases.maze[k]), int(cases.start[k])) for k in proof]
             live.clear()

@@ -80,7 +80,8 @@ class Saves:
         """Whether ``save()`` wrote the file."""
         try:
             save()
-        except OSError as exc:
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+            # a full disk, or the last file (that waiting cubes are copied from) damaged
             self.failed.append(f"{type(exc).__name__}: {exc}")
             return False
         return True
@@ -116,20 +117,25 @@ def save(path: Path, size: Size, length: int, mirror: bool, cubes: list[Cube],
               "proved": {cube: _pairs(size, ks) for cube, ks in proved.items()},
               "seconds": round(seconds, 3)}
     tmp = path.with_name(path.name + ".tmp")
-    with contextlib.ExitStack() as stack:
-        old = None
-        if any(c.diagram is None for c in cubes):
-            old = stack.enter_context(np.load(path, allow_pickle=False))
-        zf = stack.enter_context(zipfile.ZipFile(tmp, "w", allowZip64=True))
-        _put(zf, "header", np.array(json.dumps(header)))
-        for j, c in enumerate(cubes):
-            for i in range(layers):
-                t = c.diagram.trans[i] if c.diagram is not None else \
-                    old[f"cube{c.stored}_layer{i}"]  # type: ignore[index]
-                _put(zf, f"cube{j}_layer{i}", t)
-    os.replace(tmp, path)
-    for j, c in enumerate(cubes):
-        c.stored = j
+    try:
+        with contextlib.ExitStack() as stack:
+            old = None
+            if any(c.diagram is None for c in cubes):
+                old = stack.enter_context(np.load(path, allow_pickle=False))
+            zf = stack.enter_context(zipfile.ZipFile(tmp, "w", allowZip64=True))
+            _put(zf, "header", np.array(json.dumps(header)))
+            for j, c in enumerate(cubes):
+                for i in range(layers):
+                    t = c.diagram.trans[i] if c.diagram is not None else \
+                        old[f"cube{c.stored}_layer{i}"]  # type: ignore[index]
+                    _put(zf, f"cube{j}_layer{i}", t)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():  # not written (a full disk keeps no half file)
+            tmp.unlink()
+        else:  # in place, even if Ctrl-C came right after: the cubes' places are the new ones
+            for j, c in enumerate(cubes):
+                c.stored = j
 
 
 def _put(zf: zipfile.ZipFile, name: str, array: np.ndarray) -> None:
@@ -169,13 +175,18 @@ def load(path: Path, size: Size, mirror: bool) -> Saved:
             for cube, pairs in proved_pairs.items():
                 _check_cube(cube, pattern, refused)
                 proved[cube] = _indices(size, pairs, refused, f" of cube {cube}")
+            first_format = header["format"] == OLD_FORMAT
+            if first_format:
+                cubes = [(pattern, pairs, layers) for _, pairs, layers in cubes]
+            for cube, _, _ in cubes:
+                _check_cube(cube, pattern, refused)
+            if not covers([c for c, _, _ in cubes] + list(proved), pattern):
+                raise refused("its cubes, to search and proved, leave strings of the pattern "
+                              "out")
             loaded = []
             for j, (cube, pairs, layers) in enumerate(cubes):
-                cube = pattern if cube is None else cube
-                _check_cube(cube, pattern, refused)
                 added = _indices(size, pairs, refused,
                                  "" if cube == pattern else f" of cube {cube}")
-                first_format = header["format"] == OLD_FORMAT
                 names = [f"layer{i}" if first_format else f"cube{j}_layer{i}"
                          for i in range(layers)]
                 loaded.append(Cube(cube, added, None, None if first_format else j))
@@ -198,9 +209,26 @@ def load_cube(path: Path, size: Size, length: int, cube: Cube) -> Diagram:
     try:
         with np.load(path, allow_pickle=False) as data:
             trans = [data[f"cube{cube.stored}_layer{i}"] for i in range(len(segments(pattern)))]
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
-        raise refused(f"unreadable ({type(exc).__name__}: {exc})") from None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, zipfile.BadZipFile) as exc:
+        raise refused(f"cube {cube.pattern} unreadable ({type(exc).__name__}: {exc})"
+                      ) from None
     return _checked_diagram(trans, pattern, cube, size, refused)
+
+
+def covers(cubes: list[str], pattern: str) -> bool:
+    """Whether every string of ``pattern`` lies in one of ``cubes`` (the cubes the splits of
+    a search made: each fixes the first free move of the one it was split from)."""
+    made = set(cubes)
+
+    def covered(cube: str) -> bool:
+        if cube in made:
+            return True
+        free = cube.find("*")
+        deeper = free >= 0 and any(c != cube and _inside(c, cube) for c in made)
+        return deeper and all(covered(cube[:free] + letter + cube[free + 1:])
+                              for letter in LETTERS)
+
+    return covered(pattern)
 
 
 def _check_cube(cube: Any, pattern: str, refused: Callable[[str], PuzzleError]) -> None:
