@@ -487,8 +487,9 @@ def test_a_stop_by_the_state_cap_keeps_the_search_for_a_larger_one(tmp_path: Pat
     assert again.bound == 24 and again.resumed and again.resumed["cases"] >= 1
 
 
-def test_split_search_lets_go_of_each_cubes_first_diagram(monkeypatch):
-    import gc
+def _parts_made(monkeypatch) -> list:
+    """Weak references to every diagram Diagram.fixed makes from here on (a cube's part of
+    its parent's diagram)."""
     import weakref
 
     from smtpuzzle.puzzles.maze import mdd
@@ -502,13 +503,23 @@ def test_split_search_lets_go_of_each_cubes_first_diagram(monkeypatch):
             made.append(weakref.ref(d))
         return d
 
+    monkeypatch.setattr(mdd.Diagram, "fixed", tracked)
+    return made
+
+
+def test_split_search_lets_go_of_each_cubes_first_diagram(monkeypatch):
+    import gc
+    import weakref
+
+    from smtpuzzle.puzzles.maze import mdd
+
+    made = _parts_made(monkeypatch)
     parents = []  # the diagrams split into cubes: each is held until its last cube
 
     def split_at(exc, diagram):
         exc.__dict__["split"] = diagram
         parents.append(weakref.ref(diagram))
 
-    monkeypatch.setattr(mdd.Diagram, "fixed", tracked)
     monkeypatch.setattr(mdd.DiagramTooLarge, "diagram",
                         property(lambda exc: exc.__dict__.get("split"), split_at))
     held = []
@@ -603,20 +614,8 @@ def test_a_checkpoint_of_the_first_format_is_taken_up(saved_search: Path, tmp_pa
 def test_the_cubes_waiting_their_turn_wait_in_the_checkpoint_not_in_memory(tmp_path: Path,
                                                                            monkeypatch):
     import gc
-    import weakref
 
-    from smtpuzzle.puzzles.maze import mdd
-
-    parts = []
-    fixed = mdd.Diagram.fixed
-
-    def tracked(self, layer, letter):
-        d = fixed(self, layer, letter)
-        if d is not None:
-            parts.append(weakref.ref(d))
-        return d
-
-    monkeypatch.setattr(mdd.Diagram, "fixed", tracked)
+    parts = _parts_made(monkeypatch)
 
     def held_parts(checkpoint):
         held = []
