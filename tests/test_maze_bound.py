@@ -655,3 +655,29 @@ def test_a_save_that_fails_midway_leaves_the_last_file_and_no_half_one(saved_sea
         resume.save(path, 3, saved.length, True, saved.cubes, saved.proved, 1.0)
     assert not path.with_name(path.name + ".tmp").exists()
     assert path.read_bytes() == saved_search.read_bytes()
+
+
+def test_a_part_of_a_diagram_is_the_diagram_merged_whole_would_give():
+    # Diagram.fixed merges only the layers up to the one it fixes
+    from smtpuzzle.puzzles.maze.mdd import _minimize, intersect, mdd_search, rule_diagram
+    from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry
+
+    pattern = break_symmetry("*" * 26, 3)
+    kept = []
+    mdd_search(pattern, 3, None, sampled=False, start=rule_diagram(pattern, MIRROR_RULE),
+               kept=lambda d, added: kept.append(d) if len(added) == 6 else None)
+    diagram = kept[0]
+    last = len(diagram.trans) - 1
+    for layer, letter in [(1, 0), (1, 1), (1, 3), (2, 2), (9, 1), (last, 0), (last, 2)]:
+        part = diagram.fixed(layer, letter)
+        trans = list(diagram.trans)
+        trans[layer] = np.where(np.arange(4) == letter, trans[layer], -1).astype(trans[0].dtype)
+        whole = _minimize(trans, np.ones(1, dtype=bool))
+        if whole is None:
+            assert part is None
+            continue
+        assert part is not None and part.count_strings() == whole.count_strings() > 0
+        # minimal diagrams of the same strings: the same states, layer by layer
+        assert [t.shape for t in part.trans] == [t.shape for t in whole.trans]
+        both = intersect(part, whole, max_states=10**9)
+        assert both is not None and both.count_strings() == part.count_strings()

@@ -114,7 +114,10 @@ class Diagram:
         t = np.full_like(trans[layer], -1)
         t[:, letter] = trans[layer][:, letter]
         trans[layer] = t
-        return _minimize(trans, np.ones(int(trans[-1].max()) + 1, dtype=bool))
+        # the layers past it keep their futures, so they stay minimal: only the layers up to
+        # it are merged again (a diagram of GBs is split at its first moves, and merging it
+        # whole held about twice its size)
+        return _minimize(trans, np.ones(int(trans[-1].max()) + 1, dtype=bool), settled=layer)
 
     def first_string(self, pattern: str) -> str:
         """The pattern completed by the diagram's first path (letters in NESW order)."""
@@ -225,17 +228,23 @@ def product(a: list[np.ndarray], b: list[np.ndarray], widths: list[int],
     return pairs, trans
 
 
-def merge(trans: list[np.ndarray], accepting: np.ndarray, consume: bool = False
-          ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def merge(trans: list[np.ndarray], accepting: np.ndarray, consume: bool = False,
+          settled: int | None = None) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Minimise a layered automaton from the last layer back: per layer, the state of the
     minimised automaton each state merges into (-1: no way to an accepting state; states
     with the same future merge), and the minimised automaton's transitions. With
     ``consume``, each layer of ``trans`` is dropped from the list once read (the product's
-    layers are most of the memory at the peak)."""
+    layers are most of the memory at the peak). ``settled``: the layers after it are
+    already minimal, with a way on from every state, and one accepting state (a minimised
+    diagram's): they are taken as they are."""
     classes: list[np.ndarray] = [np.zeros(0, dtype=STATE)] * len(trans) + [
         np.where(accepting, 0, -1).astype(STATE)]
     merged: list[np.ndarray] = []
     for i in range(len(trans) - 1, -1, -1):
+        if settled is not None and i > settled:
+            classes[i] = np.arange(len(trans[i]), dtype=STATE)
+            merged.append(trans[i])
+            continue
         rows = np.append(classes[i + 1], -1)[trans[i]]  # -1 picks the appended -1
         if consume:
             trans[i] = trans[i][:0].copy()
@@ -252,10 +261,12 @@ def merge(trans: list[np.ndarray], accepting: np.ndarray, consume: bool = False
     return classes, merged[::-1]
 
 
-def _minimize(trans: list[np.ndarray], accepting: np.ndarray) -> Diagram | None:
+def _minimize(trans: list[np.ndarray], accepting: np.ndarray, settled: int | None = None
+              ) -> Diagram | None:
     """Merge states with the same future (from the last layer back), drop states with none,
-    then keep only states reachable from the start, renumbered. Empties ``trans``."""
-    classes, merged = merge(trans, accepting, consume=True)
+    then keep only states reachable from the start, renumbered. Empties ``trans`` (up to
+    ``settled``: see merge)."""
+    classes, merged = merge(trans, accepting, consume=True, settled=settled)
     if classes[0][0] < 0:
         return None
     n = len(trans)
