@@ -21,11 +21,12 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.puzzles.maze.cases import LETTERS, Size, reduced_cases, segments
+from smtpuzzle.puzzles.maze.cases import Size, reduced_cases, segments
 from smtpuzzle.puzzles.maze.mdd import (
     MAX_STATES,
     Diagram,
     DiagramTooLarge,
+    cube_parts,
     mdd_search,
     rule_diagram,
 )
@@ -264,13 +265,11 @@ def _split(cube: Cube, free: int, layer: int, proved: dict[str, list[int]]) -> l
     cases."""
     assert cube.diagram is not None
     parts = []
-    for d, letter in enumerate(LETTERS):
-        pattern = cube.pattern[:free] + letter + cube.pattern[free + 1:]
-        part = cube.diagram.fixed(layer, d)
-        if part is None:
+    for pattern, part in cube_parts(cube.pattern, free, layer, [cube.diagram]):
+        if part[0] is None:
             proved[pattern] = list(cube.added)
         else:
-            parts.append(Cube(pattern, list(cube.added), part))
+            parts.append(Cube(pattern, list(cube.added), part.pop()))
     return parts
 
 

@@ -24,7 +24,7 @@ caller says).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -458,11 +458,9 @@ def split_search(pattern: str, size: Size, deadline: float | None,
         # out of the except block: the traceback and the outgrown product it holds are gone
         assert parent is not None
         cases: dict[int, None] = {}
-        for d, letter in enumerate(LETTERS):
-            sub_cube = cube[:free] + letter + cube[free + 1:]
-            sub = [parent.fixed(layer_of[free], d)]
-            if d == len(LETTERS) - 1:
-                del parent  # the last cube's search need not hold its parent
+        parts = cube_parts(cube, free, layer_of[free], [parent])
+        del parent  # held by cube_parts alone, which lets go of it before the last part
+        for sub_cube, sub in parts:
             if sub[0] is None:  # the parent's cases already rule this cube out
                 cubes += 1
                 status, string, more = unsat(sub_cube, list(seeded))
@@ -480,6 +478,20 @@ def split_search(pattern: str, size: Size, deadline: float | None,
         exc.cubes = cubes
         raise
     return status, string, added, time.perf_counter() - t0, cubes
+
+
+def cube_parts(cube: str, free: int, layer: int, diagram: list[Diagram]
+               ) -> Iterator[tuple[str, list[Diagram | None]]]:
+    """``cube``'s strings parted by their move at ``free`` (the diagram's ``layer``), a letter
+    at a time: the cube with that move fixed, and its part of the diagram in a one-item list
+    to pop (so that only its search holds it). The part is None when the diagram's cases
+    already rule the cube out. ``diagram``: a one-item list, emptied before the last part is
+    yielded, so that the last part's search need not hold its parent."""
+    for d, letter in enumerate(LETTERS):
+        part = [diagram[0].fixed(layer, d)]
+        if d == len(LETTERS) - 1:
+            diagram.clear()
+        yield cube[:free] + letter + cube[free + 1:], part
 
 
 def _draw(pattern: str, rng: np.random.Generator) -> np.ndarray:
