@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import queue
+import pickle
 import socket
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from multiprocessing.connection import wait
 from typing import Any
 
-from smtpuzzle.backends.child import ignore_sigint, sigint_held
+from smtpuzzle.backends.child import Child, sigint_held
 from smtpuzzle.errors import PuzzleError
 
 Work = Callable[[Any, Any, float | None], Any]
@@ -65,56 +67,76 @@ class Tasks:
         raise NotImplementedError
 
 
-class _Worker(multiprocessing.context.ForkProcess):
-    """A pool worker that may start processes of its own (the sat back end solves in a child
-    process): a pool's workers are daemonic, and daemonic processes may not. The pool still
-    terminates its workers when it is done."""
-
-    @property
-    def daemon(self) -> bool:
-        return False
-
-    @daemon.setter
-    def daemon(self, value: bool) -> None:
-        pass
-
-
-class _ForkContext(multiprocessing.context.ForkContext):
-    Process = _Worker
-
-
-def _call_local(item: Any, deadline: float | None) -> Any:
-    assert _LOCAL is not None
-    work, job = _LOCAL
-    return work(job, item, deadline)
-
-
 class _LocalTasks(Tasks):
-    def __init__(self, pool: Any) -> None:
+    """Items run by ``workers`` forked processes, each a :class:`Child` with a pipe of its
+    own. (A multiprocessing.Pool shares one result queue among its workers: one it stops
+    while writing a result leaves the queue's lock held, and the pool's terminate then waits
+    for it forever, seen as a Ctrl-C that never ended.) An item is sent to a worker only when
+    the worker is free; a worker that dies is reported as RuntimeError."""
+
+    def __init__(self, workers: int) -> None:
         super().__init__()
-        self._pool = pool
-        self._done: queue.SimpleQueue = queue.SimpleQueue()
+        self._idle: list[Child] = []
+        self._busy: list[Child] = []
+        self._waiting: deque[tuple[Any, float | None]] = deque()
         self._host = socket.gethostname()
+        try:
+            for _ in range(workers):  # nested: the sat back end solves in a child of its own
+                self._idle.append(Child(_serve_tasks, nested=True))
+        except BaseException:
+            self.close()
+            raise
 
     def _submit(self, item: Any, deadline: float | None) -> None:
-        self._pool.apply_async(_call_local, (item, deadline),
-                               callback=lambda r: self._done.put((True, r)),
-                               error_callback=lambda e: self._done.put((False, e)))
+        self._waiting.append((item, deadline))
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        while self._idle and self._waiting:
+            child = self._idle.pop()
+            self._busy.append(child)
+            child.send(self._waiting.popleft())
 
     def _next(self, timeout: float | None) -> tuple[str, Any]:
-        try:
-            ok, value = self._done.get(timeout=timeout)
-        except queue.Empty:
-            raise TaskTimeout from None
-        if not ok:
+        assert self._busy, "no task is running"
+        ready = wait(self._busy, timeout)
+        if not ready:
+            raise TaskTimeout
+        child = ready[0]
+        kind, value = child.receive(None)
+        self._busy.remove(child)
+        self._idle.append(child)
+        self._dispatch()
+        if kind == "failed":
             raise value
         return self._host, value
+
+    def close(self) -> None:
+        for child in self._idle + self._busy:
+            child.kill()
+
+
+def _serve_tasks(conn: Any) -> None:
+    """A local worker: runs each (item, deadline) it is sent, until the parent is done."""
+    assert _LOCAL is not None
+    work, job = _LOCAL
+    while True:
+        item, deadline = conn.recv()
+        try:
+            answer = ("done", work(job, item, deadline))
+        except Exception as exc:  # raised in the parent, as the pool did
+            answer = ("failed", exc)
+        try:
+            conn.send(answer)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            what = answer[1] if answer[0] == "failed" else exc
+            conn.send(("failed", RuntimeError(f"{type(what).__name__}: {what}")))
 
 
 @contextmanager
 def task_pool(work: Work, job: Any, workers: int, ray: str | None = None) -> Iterator[Tasks]:
     """Tasks run by ``workers`` forked processes, or on Ray (``ray``: see :func:`_ray_pool`);
-    the pool is stopped, unfinished tasks cancelled, when the block ends."""
+    the workers are stopped, unfinished tasks with them, when the block ends."""
     if ray:
         with _ray_pool(work, job, ray) as tasks:
             yield tasks
@@ -123,10 +145,10 @@ def task_pool(work: Work, job: Any, workers: int, ray: str | None = None) -> Ite
     _LOCAL = (work, job)  # before the fork: workers inherit it
     try:
         with ExitStack() as stack:
-            with sigint_held():  # a Ctrl-C held back here is raised with the pool registered
-                pool = stack.enter_context(
-                    _ForkContext().Pool(workers, initializer=ignore_sigint))
-            yield _LocalTasks(pool)  # leaving the stack terminates the pool
+            with sigint_held():  # a Ctrl-C held back here is raised with the workers registered
+                tasks = _LocalTasks(workers)
+                stack.callback(tasks.close)
+            yield tasks
     finally:
         _LOCAL = None
 

@@ -74,12 +74,14 @@ def child_messages(work: Callable[[Send], None], deadline: float | None,
 class Child:
     """A forked child running ``serve(conn)``: the parent sends requests and reads answers
     with a deadline. The child is killed by :meth:`kill` (and when the parent is done with
-    it); a child that dies or fails is reported as RuntimeError."""
+    it); a child that dies or fails is reported as RuntimeError. ``nested`` lets the child
+    start processes of its own (it is then not a daemon). Children can be waited on together
+    with ``multiprocessing.connection.wait``."""
 
-    def __init__(self, serve: Callable[[Any], None]) -> None:
+    def __init__(self, serve: Callable[[Any], None], nested: bool = False) -> None:
         ctx = multiprocessing.get_context("fork")
         self._conn, theirs = ctx.Pipe(duplex=True)
-        self._proc = ctx.Process(target=_serve, args=(serve, theirs), daemon=True)
+        self._proc = ctx.Process(target=_serve, args=(serve, theirs), daemon=not nested)
         try:
             with _forking():  # a Ctrl-C held back there is raised once the child runs
                 self._proc.start()
@@ -95,6 +97,9 @@ class Child:
     @property
     def alive(self) -> bool:
         return self._proc.pid is not None and self._proc.exitcode is None
+
+    def fileno(self) -> int:
+        return self._conn.fileno()
 
     def send(self, message: tuple) -> None:
         self._conn.send(message)

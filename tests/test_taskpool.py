@@ -1,0 +1,67 @@
+"""The local task pool: results, failures and dead workers reach the caller, and leaving the
+block never waits on a worker."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.taskpool import task_pool
+
+
+def _square(job: int, item: int, deadline: float | None) -> tuple[int, int, int]:
+    if item == 7:
+        raise PuzzleError("seven is refused", where="item 7")
+    if item == 13:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return item, item * item + job, os.getpid()
+
+
+def test_every_item_comes_back_once_from_both_workers():
+    with task_pool(_square, 1, 2) as tasks:
+        tasks.map([i for i in range(40) if i not in (7, 13)], None)
+        results = [tasks.next(timeout=60) for _ in range(38)]
+        assert tasks.pending == 0
+    assert sorted(r[:2] for r in results) == [(i, i * i + 1) for i in range(40)
+                                             if i not in (7, 13)]
+    assert len({r[2] for r in results}) == 2 and os.getpid() not in {r[2] for r in results}
+
+
+def test_a_failure_in_a_worker_is_raised_with_its_type_and_the_worker_goes_on():
+    with task_pool(_square, 0, 2) as tasks:
+        tasks.submit(7, None)
+        with pytest.raises(PuzzleError, match="seven is refused"):
+            tasks.next(timeout=60)
+        tasks.map([2, 3], None)
+        assert sorted(tasks.next(timeout=60)[1] for _ in range(2)) == [4, 9]
+
+
+def test_a_worker_that_dies_is_reported_not_waited_for():
+    with task_pool(_square, 0, 2) as tasks:
+        tasks.submit(13, None)
+        with pytest.raises(RuntimeError, match="died.*SIGKILL"):
+            tasks.next(timeout=60)
+
+
+def test_leaving_the_block_while_workers_write_their_results_returns():
+    """Workers blocked writing 64 MB results nobody reads: leaving the block stops them
+    (a pool whose workers share one result queue could wait forever on its lock)."""
+    script = textwrap.dedent("""
+        import time
+        from smtpuzzle.taskpool import task_pool
+
+        def big(job, item, deadline):
+            return bytes(64 << 20)
+
+        with task_pool(big, None, 2) as tasks:
+            tasks.map([0, 1, 2], None)
+            time.sleep(1.0)
+        print("left")
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "left", done.stderr
