@@ -35,6 +35,10 @@ MAX_RERUNS = 3  # runs of one task after the first, on Ray, when its node or wor
 _LOCAL: tuple[Work, Any] | None = None  # what forked workers read
 
 
+class WorkerLost(RuntimeError):
+    """A local worker died (killed, out of memory) with a task: its result never comes."""
+
+
 class Tasks:
     """Submitted items and their results, in completion order. ``next(timeout)`` raises
     TaskTimeout when none comes in time. ``nodes``: the machines (Ray node ids, or this
@@ -72,7 +76,7 @@ class _LocalTasks(Tasks):
     own. (A multiprocessing.Pool shares one result queue among its workers: one it stops
     while writing a result leaves the queue's lock held, and the pool's terminate then waits
     for it forever, seen as a Ctrl-C that never ended.) An item is sent to a worker only when
-    the worker is free; a worker that dies is reported as RuntimeError."""
+    the worker is free; a worker that dies is reported as WorkerLost."""
 
     def __init__(self, workers: int) -> None:
         super().__init__()
@@ -82,7 +86,7 @@ class _LocalTasks(Tasks):
         self._host = socket.gethostname()
         try:
             for _ in range(workers):  # nested: the sat back end solves in a child of its own
-                self._idle.append(Child(_serve_tasks, nested=True))
+                self._idle.append(Child(_serve_tasks, nested=True, name="a worker process"))
         except BaseException:
             self.close()
             raise
@@ -103,7 +107,10 @@ class _LocalTasks(Tasks):
         if not ready:
             raise TaskTimeout
         child = ready[0]
-        kind, value = child.receive(None)
+        try:
+            kind, value = child.receive(None)
+        except RuntimeError as exc:
+            raise WorkerLost(str(exc)) from None
         self._busy.remove(child)
         self._idle.append(child)
         self._dispatch()

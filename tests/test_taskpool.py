@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.taskpool import task_pool
+from smtpuzzle.taskpool import WorkerLost, task_pool
 
 
 def _square(job: int, item: int, deadline: float | None) -> tuple[int, int, int]:
@@ -43,7 +43,7 @@ def test_a_failure_in_a_worker_is_raised_with_its_type_and_the_worker_goes_on():
 def test_a_worker_that_dies_is_reported_not_waited_for():
     with task_pool(_square, 0, 2) as tasks:
         tasks.submit(13, None)
-        with pytest.raises(RuntimeError, match="died.*SIGKILL"):
+        with pytest.raises(WorkerLost, match="a worker process died .SIGKILL."):
             tasks.next(timeout=60)
 
 
@@ -52,7 +52,7 @@ def test_leaving_the_block_while_workers_write_their_results_returns():
     (a pool whose workers share one result queue could wait forever on its lock)."""
     script = textwrap.dedent("""
         import time
-        from smtpuzzle.taskpool import task_pool
+        from smtpuzzle.taskpool import WorkerLost, task_pool
 
         def big(job, item, deadline):
             return bytes(64 << 20)

@@ -78,7 +78,9 @@ class Child:
     start processes of its own (it is then not a daemon). Children can be waited on together
     with ``multiprocessing.connection.wait``."""
 
-    def __init__(self, serve: Callable[[Any], None], nested: bool = False) -> None:
+    def __init__(self, serve: Callable[[Any], None], nested: bool = False,
+                 name: str = "the solver process") -> None:
+        self.name = name  # for what went wrong: "<name> died (SIGKILL)"
         ctx = multiprocessing.get_context("fork")
         self._conn, theirs = ctx.Pipe(duplex=True)
         self._proc = ctx.Process(target=_serve, args=(serve, theirs), daemon=not nested)
@@ -112,7 +114,7 @@ class Child:
         try:
             message = self._conn.recv()
         except EOFError:
-            raise RuntimeError(_died(self._proc)) from None
+            raise RuntimeError(_died(self._proc, self.name)) from None
         if message[0] == "error":
             raise RuntimeError(message[1])
         return message
@@ -124,17 +126,16 @@ class Child:
         self._conn.close()
 
 
-def _died(proc: Any) -> str:
+def _died(proc: Any, name: str = "the solver process") -> str:
     """What to say of a child that closed its pipe without a last word."""
     proc.join(1.0)
     code = proc.exitcode
     if code is not None and code < 0:
         try:
-            return f"the solver process died ({signal.Signals(-code).name})"
+            return f"{name} died ({signal.Signals(-code).name})"
         except ValueError:
-            return f"the solver process died (signal {-code})"
-    return "the solver process died" if code is None else \
-        f"the solver process died (exit code {code})"
+            return f"{name} died (signal {-code})"
+    return f"{name} died" if code is None else f"{name} died (exit code {code})"
 
 
 def _serve(serve: Callable[[Any], None], conn: Any) -> None:

@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.progress import Progress, ProgressColumn
 
 from smtpuzzle.errors import PuzzleError, VerificationError
+from smtpuzzle.taskpool import WorkerLost
 
 _started = [time.perf_counter()]  # when the command started: see mark_start, budget
 out = Console(highlight=False, soft_wrap=True)
@@ -77,7 +78,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def friendly(fn: F) -> F:
     """Bad input becomes one line on stderr and exit code 2, never a traceback; a solution
-    that fails verification, exit code 3."""
+    that fails verification, exit code 3; a worker process that died, one line and exit
+    code 1 (unknown)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -92,6 +94,9 @@ def friendly(fn: F) -> F:
             raise typer.Exit(EXIT_UNVERIFIED) from None
         except KeyboardInterrupt:  # Ctrl-C that no answer caught: nothing to show
             err.print("interrupted: stopped before any answer")
+            raise typer.Exit(EXIT_UNKNOWN) from None
+        except WorkerLost as exc:  # killed from outside, or out of memory: not an answer
+            err.print(f"stopped: {exc}", markup=False)
             raise typer.Exit(EXIT_UNKNOWN) from None
 
     return cast(F, wrapper)

@@ -17,6 +17,7 @@ from smtpuzzle.cli.common import (
     ModelArg,
     RayOpt,
     budget,
+    err,
     friendly,
     interactive,
     out,
@@ -111,6 +112,9 @@ def count(
         result = counting.count(tiling, backend, solver, distinct=not raw, workers=workers,
                                 time_limit=budget(time_limit), progress=on_progress, ray=ray,
                                 checkpoint=checkpoint, group=group)
+    if result.lost:
+        err.print(f"stopped: {result.lost}; the count so far is kept"
+                  + (f" in {checkpoint}" if checkpoint else ""), markup=False)
     if as_json:
         print_json(result.as_json())
     else:

@@ -30,7 +30,7 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
 from smtpuzzle.result import Enumeration, Result, Stats
-from smtpuzzle.taskpool import TaskTimeout, task_pool
+from smtpuzzle.taskpool import TaskTimeout, WorkerLost, task_pool
 
 
 @dataclass
@@ -69,6 +69,7 @@ class CountResult:
     ray_nodes: int = 0  # on Ray: the nodes that returned results
     ray_reruns: int = 0  # on Ray: tasks run again because their node or worker was lost
     share: float = 1.0  # estimated share of the search done (1 when complete)
+    lost: str = ""  # a worker died: what happened to it (the count stopped short)
 
     def as_json(self) -> dict:
         return {"count": self.count, "distinct": self.distinct, "complete": self.complete,
@@ -80,7 +81,8 @@ class CountResult:
                    if self.resumed else {}),
                 **({"ray": {"nodes": self.ray_nodes, "reruns": self.ray_reruns}}
                    if self.ray_nodes else {}),
-                **({} if self.complete else {"estimated_share_done": round(self.share, 4)})}
+                **({} if self.complete else {"estimated_share_done": round(self.share, 4)}),
+                **({"worker_lost": self.lost} if self.lost else {})}
 
 
 def plan(tiling: Tiling, distinct: bool, split: bool = True, group: str = "board",
@@ -384,6 +386,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     todo = [i for i in range(len(subs)) if i not in finished]
     deadline = None if time_limit is None else started + time_limit
     ray_nodes = ray_reruns = 0
+    lost = ""
     last_save = time.monotonic()
     unsaved = 0  # solutions found in the slice under way (one worker), not yet recorded
 
@@ -458,6 +461,8 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
                     break
     except KeyboardInterrupt:
         pass  # the count so far, marked incomplete
+    except WorkerLost as exc:  # likewise: the other sub-problems are intact
+        lost = str(exc)
     elapsed = time.monotonic() - started
     save(force=True)
     complete = len(finished) == len(subs)
@@ -466,4 +471,4 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
                        elapsed, len(finished), len(subs), build_s, model=model, resumed=resumed,
                        checkpoint_time_s=saved.time_s if saved else 0.0,
                        up_to=count_plan.up_to, ray_nodes=ray_nodes, ray_reruns=ray_reruns,
-                       share=1.0 if complete else share())
+                       share=1.0 if complete else share(), lost=lost)
