@@ -229,7 +229,7 @@ def sigint_noted() -> bool:
 
 def ignore_sigint() -> None:
     """In a forked child: the parent decides when to stop (and held Ctrl-C back), and the
-    child dies with it. A pool worker is stopped by SIGTERM, which skips every clean-up, so
+    child dies with it. A pool worker is stopped by SIGKILL, which skips every clean-up, so
     without this its own solver child would be left behind."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
