@@ -324,19 +324,6 @@ def test_ctrl_c_keeps_the_checkpoint_and_the_resumed_count_is_exact(tmp_path):
     assert data["resumed"] >= 100
 
 
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (Linux /proc)."""
-    kids = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            kids.append(int(stat.parent.name))
-    return kids
-
-
 def test_a_worker_killed_mid_count_stops_it_with_the_checkpoint_kept(tmp_path):
     """A worker killed from outside (as the kernel does out of memory): exit 1, one line
     saying so, INCOMPLETE, and a second run from the checkpoint ends with 31,520 raw."""
@@ -350,7 +337,7 @@ def test_a_worker_killed_mid_count_stops_it_with_the_checkpoint_kept(tmp_path):
         if path.exists() and len(json.loads(path.read_text())["done"]) >= 50:
             break
         time.sleep(0.1)
-    os.kill(_children(proc.pid)[0], signal.SIGKILL)
+    os.kill(_descendants(proc.pid)[0], signal.SIGKILL)  # a worker: the first child
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 1 and "INCOMPLETE" in out, (out, err)
     assert "stopped: a worker process died (SIGKILL)" in err and "Traceback" not in err, err

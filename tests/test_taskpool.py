@@ -52,7 +52,7 @@ def test_leaving_the_block_while_workers_write_their_results_returns():
     (a pool whose workers share one result queue could wait forever on its lock)."""
     script = textwrap.dedent("""
         import time
-        from smtpuzzle.taskpool import WorkerLost, task_pool
+        from smtpuzzle.taskpool import task_pool
 
         def big(job, item, deadline):
             return bytes(64 << 20)
