@@ -13,6 +13,8 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from smtpuzzle.backends.sat import pysat_interruptible
+
 CHECK_EVERY = 2048  # lemmas between looks at the clock
 # No lucky phases and no inprocessing: each is work at every solve call, and a lemma's call
 # needs only propagation (24 moves: 7.9 s -> 3.3 s).
@@ -58,11 +60,13 @@ class ProofChecker:
         assumed last first: a lemma that ends with its most common literal (a letter, in
         the maze proofs) then meets its conflict before that literal's consequences."""
         follows = self._follows
-        for i, lemma in enumerate(lemmas):
-            if deadline is not None and i % CHECK_EVERY == 0 and time.perf_counter() > deadline:
-                raise OutOfTime
-            if not follows([-lit for lit in reversed(lemma)]):
-                return i
+        with pysat_interruptible():
+            for i, lemma in enumerate(lemmas):
+                if (deadline is not None and i % CHECK_EVERY == 0
+                        and time.perf_counter() > deadline):
+                    raise OutOfTime
+                if not follows([-lit for lit in reversed(lemma)]):
+                    return i
         return None
 
     def close(self) -> None:
