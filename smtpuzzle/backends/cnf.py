@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from smtpuzzle.backends.pysat_sigint import python_sigint
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.lower import lowered
 
@@ -93,6 +94,10 @@ class _Builder:
             self.add(Groups.of(cnf.clauses))
 
     def cardinality(self, groups: Groups, cmp: Cmp, bounds: np.ndarray) -> None:
+        with python_sigint():  # PySAT's encoders are compiled calls
+            self._cardinality(groups, cmp, bounds)
+
+    def _cardinality(self, groups: Groups, cmp: Cmp, bounds: np.ndarray) -> None:
         from pysat.card import CardEnc, EncType
 
         sizes = groups.sizes

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from smtpuzzle.backends.sat import pysat_interruptible
+from smtpuzzle.backends.pysat_sigint import python_sigint
 
 CHECK_EVERY = 2048  # lemmas between looks at the clock
 # No lucky phases and no inprocessing: each is work at every solve call, and a lemma's call
@@ -60,7 +60,7 @@ class ProofChecker:
         assumed last first: a lemma that ends with its most common literal (a letter, in
         the maze proofs) then meets its conflict before that literal's consequences."""
         follows = self._follows
-        with pysat_interruptible():
+        with python_sigint():
             for i, lemma in enumerate(lemmas):
                 if (deadline is not None and i % CHECK_EVERY == 0
                         and time.perf_counter() > deadline):

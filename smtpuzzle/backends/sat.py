@@ -17,10 +17,8 @@ starts with the clauses loaded and what the try learnt.
 from __future__ import annotations
 
 import gc
-import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
@@ -29,6 +27,7 @@ import numpy as np
 from smtpuzzle.backends.base import Backend, Capabilities, Session
 from smtpuzzle.backends.child import Child
 from smtpuzzle.backends.cnf import cardinality_clauses, to_cnf
+from smtpuzzle.backends.pysat_sigint import python_sigint
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.lower import lowered
@@ -43,7 +42,7 @@ NO_BUDGET = {"lingeling"}  # these cannot stop after a number of conflicts
 # A model of at most this many clauses gets a solver in the caller's process too; each
 # check tries it in rounds of LOCAL_CONFLICTS conflicts for up to LOCAL_SECONDS before it
 # goes to the child (bench/RESULTS.md, session 22). A round on 60,000 clauses of random
-# 3-SAT, the slowest kind measured, takes about 0.2 s, so a time limit waits at
+# 3-SAT, the slowest kind measured, takes about 0.2 s, so a Ctrl-C or a time limit waits at
 # most about 0.45 s for the try to end.
 LOCAL_MAX_CLAUSES = 60_000
 LOCAL_CONFLICTS = 1_000
@@ -192,8 +191,8 @@ class SatSession(Session):
 
     def _check_locally(self, deadline: float | None) -> Status:
         """The check, tried in this process in rounds of LOCAL_CONFLICTS conflicts until
-        LOCAL_SECONDS or the deadline: UNKNOWN if undecided. A Ctrl-C stops the round it
-        lands in at once (PySAT jumps out of the solver) and is raised."""
+        LOCAL_SECONDS or the deadline: UNKNOWN if undecided. A Ctrl-C is raised when the
+        round it lands in ends."""
         assert self._local is not None
         stop = time.perf_counter() + LOCAL_SECONDS
         if deadline is not None:
@@ -335,20 +334,19 @@ class PysatSession(Session):
             self._solver = self._new()
         self._solved = True
         t0 = time.perf_counter()
-        with pysat_interruptible():
+        with python_sigint():
             sat = self._solver.solve(assumptions=self._assumed)
         self.stats.solve_time += time.perf_counter() - t0
         return self._took(sat)
 
     def check_briefly(self, assumptions: Sequence[int], conflicts: int) -> Status:
         """A check that gives up (UNKNOWN) after ``conflicts`` conflicts; incremental
-        solvers only. A Ctrl-C during it is raised as KeyboardInterrupt; the solver is not to
-        be trusted after one."""
+        solvers only. A Ctrl-C during it is raised when it returns."""
         self._assumed = list(assumptions)
         self._values = None
         self._solver.conf_budget(conflicts)
         t0 = time.perf_counter()
-        with pysat_interruptible():
+        with python_sigint():
             sat = self._solver.solve_limited(assumptions=self._assumed, expect_interrupt=True)
         self.stats.solve_time += time.perf_counter() - t0
         return Status.UNKNOWN if sat is None else self._took(sat)
@@ -373,26 +371,6 @@ class PysatSession(Session):
 
     def close(self) -> None:
         self._solver.delete()
-
-
-@contextmanager
-def pysat_interruptible() -> Iterator[None]:
-    """PySAT's report of a Ctrl-C turned back into KeyboardInterrupt. In the main thread
-    PySAT catches SIGINT during a solve itself: its handler jumps out of the solver (which is
-    not to be trusted after) and PySAT raises its own error, "Caught keyboard interrupt",
-    which the Ctrl-C handling everywhere else would not know. The jump also leaves PySAT's
-    handler installed and SIGINT blocked, so a second Ctrl-C was never delivered (and, once
-    unblocked, would jump into a finished call): Python's handler is put back first."""
-    import pysolvers
-
-    try:
-        yield
-    except pysolvers.error as exc:
-        if "keyboard interrupt" not in str(exc).lower():
-            raise
-        signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT))
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-        raise KeyboardInterrupt from None
 
 
 def _append(solver: Any, groups: Groups) -> None:
