@@ -26,6 +26,7 @@ Send = Callable[[tuple], None]
 # a fork costs milliseconds, so short checks (the frames cubes' slices of a second) stay
 # in-process.
 HARD_LIMIT_S = 3.0
+SOLVER_PROCESS = "the solver process"  # what a child is called when it dies
 
 
 def hard_deadline(time_limit: float | None) -> float | None:
@@ -79,7 +80,7 @@ class Child:
     with ``multiprocessing.connection.wait``."""
 
     def __init__(self, serve: Callable[[Any], None], nested: bool = False,
-                 name: str = "the solver process") -> None:
+                 name: str = SOLVER_PROCESS) -> None:
         self.name = name  # for what went wrong: "<name> died (SIGKILL)"
         ctx = multiprocessing.get_context("fork")
         self._conn, theirs = ctx.Pipe(duplex=True)
@@ -126,7 +127,7 @@ class Child:
         self._conn.close()
 
 
-def _died(proc: Any, name: str = "the solver process") -> str:
+def _died(proc: Any, name: str = SOLVER_PROCESS) -> str:
     """What to say of a child that closed its pipe without a last word."""
     proc.join(1.0)
     code = proc.exitcode

@@ -25,6 +25,7 @@ import numpy as np
 
 from smtpuzzle.backends.base import Backend, Capabilities, Session
 from smtpuzzle.backends.child import (
+    SOLVER_PROCESS,
     Child,
     hard_deadline,
     sigint_held,
@@ -229,7 +230,7 @@ class Z3Session(Session):
                 message = self._child.receive(kill_at)
         except BrokenPipeError:  # it died since the last check
             self._drop()
-            raise RuntimeError("the solver process died") from None
+            raise RuntimeError(f"{SOLVER_PROCESS} died") from None
         except BaseException:  # Ctrl-C or a failure: the child goes
             self._drop()
             raise
