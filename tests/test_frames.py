@@ -4,6 +4,7 @@ hole placement, verification and the command line."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -23,8 +24,11 @@ from smtpuzzle import (
     parse_picture,
     piece_set,
 )
+from smtpuzzle.cli.app import run
 from smtpuzzle.library import load_frames
+from smtpuzzle.puzzles.frames import cubes as frames_cubes
 from smtpuzzle.puzzles.frames import dive as frames_dive
+from smtpuzzle.puzzles.frames import sets as frames_sets
 from smtpuzzle.puzzles.frames.cubes import solve_cubes
 from smtpuzzle.puzzles.frames.puzzle import Frames, FramesSolution
 from smtpuzzle.puzzles.frames.sets import cache_path, enumerate_sets
@@ -204,6 +208,51 @@ def test_cubes_split_over_two_workers_and_stop_at_the_time_limit():
     assert got.complete and {tuple(a) for a in got.answers} == truth
     late = solve_cubes(sets, "cpsat", limit=None, time_limit=0.0)
     assert late.status == "unknown" and not late.complete
+
+
+def _worker_dies_on_its_second_task(module, monkeypatch) -> None:
+    """The pool's workers run ``module._work``; a worker given its second task is SIGKILLed
+    there, as the kernel kills a process out of memory."""
+    work, calls = module._work, [0]
+
+    def dying(*args):
+        calls[0] += 1  # per worker: each has its own copy
+        if calls[0] == 2:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return work(*args)
+
+    monkeypatch.setattr(module, "_work", dying)
+
+
+def test_a_worker_killed_in_stage_2_keeps_the_answers_found(monkeypatch):
+    rng = np.random.default_rng(3)
+    sets = rng.random((60, 10)) < 0.3
+    truth = _exact_covers(sets)
+    _worker_dies_on_its_second_task(frames_cubes, monkeypatch)
+    got = solve_cubes(sets, "cpsat", limit=None, workers=2, slice_s=0.0)
+    assert got.interrupted and not got.complete and got.decided < got.cubes
+    assert got.lost == "a worker process died (SIGKILL)"
+    assert {tuple(a) for a in got.answers} <= truth
+
+
+def test_a_worker_killed_in_stage_1_stops_the_frames_as_interrupted(monkeypatch, capsys,
+                                                                     tmp_path):
+    puzzle = pentominoes_in(5, 6, 2)
+    listed = {r.tobytes() for r in enumerate_sets(puzzle, cache=False).sets}
+    _worker_dies_on_its_second_task(frames_sets, monkeypatch)
+    got = enumerate_sets(puzzle, workers=2, cache=False)
+    assert not got.complete and got.stopped == "interrupted"
+    assert got.lost == "a worker process died (SIGKILL)"
+    assert all(r.tobytes() in listed for r in got.sets)  # what was listed stands
+    answer = solve_frames(puzzle, workers=2, cache=False)
+    assert answer.status == "unknown" and answer.interrupted
+    assert answer.as_json()["worker_lost"] == got.lost
+    path = tmp_path / "halves.toml"
+    path.write_text('frames = 2\n[board]\nsize = [5, 6]\n[[pieces]]\nset = "pentominoes"\n')
+    capsys.readouterr()
+    assert run(["frames", str(path), "--workers", "2", "--no-cache"]) == 1
+    out = capsys.readouterr().out
+    assert "unknown (stopped: a worker process died (SIGKILL))" in out, out
 
 
 def test_exact_cover_takes_the_cover_model_only():

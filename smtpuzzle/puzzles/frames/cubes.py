@@ -28,7 +28,7 @@ import numpy as np
 from smtpuzzle.backends import Backend, get_backend
 from smtpuzzle.model import Groups, Model
 from smtpuzzle.result import Status
-from smtpuzzle.taskpool import TaskTimeout, task_pool
+from smtpuzzle.taskpool import TaskTimeout, WorkerLost, task_pool
 
 SLICE_S = 1.0  # a cube's time before it is split (measured: 0.3 to 6 s all about as good)
 
@@ -44,8 +44,9 @@ class CubesResult:
     decided: int = 0  # ... of which decided (refuted or searched to the end)
     calls: int = 0  # back-end solves, every level
     time_s: float = 0.0
-    interrupted: bool = False
+    interrupted: bool = False  # by Ctrl-C or a worker that died
     complete: bool = False  # every answer was listed (all cubes decided)
+    lost: str = ""  # a worker died: what happened to it
 
     def as_json(self) -> dict:
         return {"cubes": self.cubes, "decided": self.decided, "calls": self.calls}
@@ -160,7 +161,7 @@ def solve_cubes(sets: np.ndarray, backend: str, limit: int | None = 1,
                                         job.sets.sum(axis=0))]
     answers: list[list[int]] = []
     decided = calls = 0
-    interrupted = False
+    interrupted, lost = False, ""
 
     def enough() -> bool:
         return limit is not None and len(answers) >= limit
@@ -202,8 +203,11 @@ def solve_cubes(sets: np.ndarray, backend: str, limit: int | None = 1,
                     report()
     except KeyboardInterrupt:
         interrupted = True
+    except WorkerLost as exc:  # likewise: the answers found so far stand
+        interrupted, lost = True, str(exc)
     answers = answers[:limit] if limit is not None else answers
     complete = decided == len(cubes)
     status = Status.SAT if answers else (Status.UNSAT if complete else Status.UNKNOWN)
     return CubesResult(status, answers, len(cubes), decided, calls,
-                       time.monotonic() - started, interrupted, complete and not interrupted)
+                       time.monotonic() - started, interrupted, complete and not interrupted,
+                       lost)

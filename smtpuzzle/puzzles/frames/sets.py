@@ -28,7 +28,7 @@ from smtpuzzle.backends.exactcover import CoverSearch, from_model
 from smtpuzzle.model import Model, headed_groups
 from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
-from smtpuzzle.taskpool import TaskTimeout, task_pool
+from smtpuzzle.taskpool import TaskTimeout, WorkerLost, task_pool
 
 CACHE_VERSION = 1
 MERGE_EVERY = 1_000_000  # raw set rows gathered before de-duplicating
@@ -48,6 +48,7 @@ class SetList:
     tilings: int  # tilings listed on the way (0 when read from the cache)
     cached: bool = False
     stopped: str = ""  # why an incomplete list stopped: interrupted, time limit, too many
+    lost: str = ""  # a worker died (the list stopped as if interrupted): what happened to it
 
     @property
     def too_many(self) -> bool:
@@ -186,7 +187,7 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
     job = _prepared(frames)  # before any fork: workers inherit it
     n_sub = len(job.starts)
     collector = _Collector(job.piece_of_row, len(frames.pieces))
-    done, stopped = 0, ""
+    done, stopped, lost = 0, "", ""
     found = 0  # sets so far (distinct within each sub-problem: an upper bound across them)
 
     def over() -> bool:
@@ -235,6 +236,8 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
                     report()
     except KeyboardInterrupt:
         stopped = "interrupted"
+    except WorkerLost as exc:  # likewise: the sets listed so far stand
+        stopped, lost = "interrupted", str(exc)
     finally:
         _PREPARED.clear()
     packed = collector.merge()
@@ -243,7 +246,7 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
         stopped = "too many" if over() else "time limit"
     sets = _filtered(frames, np.unpackbits(packed, axis=1, count=len(frames.pieces)).astype(bool))
     result = SetList(sets, complete, time.monotonic() - started, collector.tilings,
-                     stopped=stopped)
+                     stopped=stopped, lost=lost)
     if complete and cache:
         store(frames, result)
     return result

@@ -58,7 +58,8 @@ class FramesAnswer:
     lazy: LazyResult | None = None  # when sets were checked as proposed, not listed
     dive: DiveResult | None = None  # when sets were sampled and chosen by LP dives
     time_s: float = 0.0
-    interrupted: bool = False
+    interrupted: bool = False  # by Ctrl-C or a worker that died
+    lost: str = ""  # a worker died: what happened to it
     note: str = ""
     puzzle: Frames | None = field(default=None, repr=False, compare=False)
 
@@ -90,6 +91,8 @@ class FramesAnswer:
             data["hole"] = list(self.hole)
         if len(self.solutions) > 1:
             data["solutions"] = [s.as_json()["frames"] for s in self.solutions]
+        if self.lost:
+            data["worker_lost"] = self.lost
         return data
 
 
@@ -235,7 +238,8 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
         hooks.say(f"more than {cap:,} sets: checking proposed sets instead")
         left = None if time_limit is None else max(time_limit - (time.monotonic() - started), 0)
         return _solve_lazy(frames, opts, left, hooks, sets)
-    answer = FramesAnswer("unknown", [], sets, interrupted=sets.stopped == "interrupted")
+    answer = FramesAnswer("unknown", [], sets, interrupted=sets.stopped == "interrupted",
+                          lost=sets.lost)
     if answer.interrupted:
         return answer
     missing = np.flatnonzero(~sets.sets.any(axis=0)) if len(sets.sets) else np.arange(
@@ -294,7 +298,7 @@ def _solve_cubes(frames: Frames, opts: FramesOptions, time_limit: float | None, 
     sets = answer.stage1.sets
     result = solve_cubes(sets, opts.stage2, opts.limit, time_limit, opts.workers,
                          progress=hooks.cubes_progress)
-    answer.interrupted = result.interrupted
+    answer.interrupted, answer.lost = result.interrupted, result.lost
     answer.stage2 = {"backend": get_backend(opts.stage2).label(),
                      "model": "cubes", "time_s": round(result.time_s, 3),
                      "variables": len(sets), "solutions": len(result.answers),
