@@ -25,7 +25,7 @@ from contextlib import ExitStack, contextmanager
 from multiprocessing.connection import wait
 from typing import Any
 
-from smtpuzzle.backends.child import Child, sigint_held
+from smtpuzzle.backends.child import Child, ProcessDied, sigint_held
 from smtpuzzle.errors import PuzzleError
 
 Work = Callable[[Any, Any, float | None], Any]
@@ -35,8 +35,10 @@ MAX_RERUNS = 3  # runs of one task after the first, on Ray, when its node or wor
 _LOCAL: tuple[Work, Any] | None = None  # what forked workers read
 
 
-class WorkerLost(RuntimeError):
-    """A local worker died (killed, out of memory) with a task: its result never comes."""
+class WorkerLost(ProcessDied):
+    """A local worker died (killed, out of memory) with a task: its result never comes.
+    (A solver process that dies inside a worker's task comes back as the task's failure, a
+    ProcessDied: callers catch that, and so both.)"""
 
 
 class Tasks:
@@ -109,7 +111,7 @@ class _LocalTasks(Tasks):
         child = ready[0]
         try:
             kind, value = child.receive(None)
-        except RuntimeError as exc:
+        except ProcessDied as exc:
             raise WorkerLost(str(exc)) from None
         self._busy.remove(child)
         self._idle.append(child)

@@ -346,3 +346,18 @@ def test_a_worker_killed_mid_count_stops_it_with_the_checkpoint_kept(tmp_path):
     data = json.loads(p.stdout)
     assert p.returncode == 0 and data["count"] == 31520 and data["complete"]
     assert data["resumed"] >= 50
+
+
+def test_a_solver_process_killed_mid_count_stops_it_like_a_worker():
+    # The sat back end solves in a child of its own; the kernel may kill that one instead.
+    proc = subprocess.Popen([sys.executable, "-m", "smtpuzzle", "count", "pentomino-6x10",
+                             "--backend", "sat"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    stop = time.monotonic() + 60
+    while time.monotonic() < stop and not _descendants(proc.pid):
+        time.sleep(0.1)
+    time.sleep(1.0)  # into the count, past the solver's start
+    os.kill(_descendants(proc.pid)[0], signal.SIGKILL)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and "INCOMPLETE" in out, (out, err)
+    assert "stopped: the solver process died (SIGKILL)" in err and "Traceback" not in err, err

@@ -29,6 +29,7 @@ from smtpuzzle.library import load_frames
 from smtpuzzle.puzzles.frames import cubes as frames_cubes
 from smtpuzzle.puzzles.frames import dive as frames_dive
 from smtpuzzle.puzzles.frames import sets as frames_sets
+from smtpuzzle.puzzles.frames import solve as frames_solve
 from smtpuzzle.puzzles.frames.cubes import solve_cubes
 from smtpuzzle.puzzles.frames.puzzle import Frames, FramesSolution
 from smtpuzzle.puzzles.frames.sets import cache_path, enumerate_sets
@@ -232,6 +233,7 @@ def test_a_worker_killed_in_stage_2_keeps_the_answers_found(monkeypatch):
     got = solve_cubes(sets, "cpsat", limit=None, workers=2, slice_s=0.0)
     assert got.interrupted and not got.complete and got.decided < got.cubes
     assert got.lost == "a worker process died (SIGKILL)"
+    assert got.calls > 0  # the first task's result came before the death and was kept
     assert {tuple(a) for a in got.answers} <= truth
 
 
@@ -243,6 +245,7 @@ def test_a_worker_killed_in_stage_1_stops_the_frames_as_interrupted(monkeypatch,
     got = enumerate_sets(puzzle, workers=2, cache=False)
     assert not got.complete and got.stopped == "interrupted"
     assert got.lost == "a worker process died (SIGKILL)"
+    assert got.tilings > 0  # the first task's tilings came before the death and were kept
     assert all(r.tobytes() in listed for r in got.sets)  # what was listed stands
     answer = solve_frames(puzzle, workers=2, cache=False)
     assert answer.status == "unknown" and answer.interrupted
@@ -253,6 +256,21 @@ def test_a_worker_killed_in_stage_1_stops_the_frames_as_interrupted(monkeypatch,
     assert run(["frames", str(path), "--workers", "2", "--no-cache"]) == 1
     out = capsys.readouterr().out
     assert "unknown (stopped: a worker process died (SIGKILL))" in out, out
+    # Answers found before a death are shown, and a line on stderr says why there may be
+    # more (which answers come before a worker dies is up to the pool: the answer is made).
+    solve = frames_solve.solve_frames
+
+    def cut_short(*args, **kwargs):
+        answer = solve(*args, **kwargs)
+        answer.complete, answer.lost = False, got.lost
+        return answer
+
+    monkeypatch.setattr(frames_solve, "solve_frames", cut_short)
+    code = run(["frames", str(path), "--stage2", "cpsat", "--all"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "1 verified" in out and "there may be more" in out, (out, err)
+    assert "stopped: a worker process died (SIGKILL); the answers found so far are shown" \
+        in err, err
 
 
 def test_exact_cover_takes_the_cover_model_only():

@@ -681,3 +681,21 @@ def test_a_part_of_a_diagram_is_the_diagram_merged_whole_would_give():
         assert [t.shape for t in part.trans] == [t.shape for t in whole.trans]
         both = intersect(part, whole, max_states=10**9)
         assert both is not None and both.count_strings() == part.count_strings()
+
+
+def test_a_lemma_that_needs_a_long_search_is_refused_not_searched_for():
+    # The pigeonhole formula of 9 pigeons in 8 holes is unsatisfiable, so the empty clause
+    # follows from it, but only after a search of more than LEMMA_CONFLICTS conflicts (it is
+    # accepted with no budget), where a lemma written for the check needs one. Neither the
+    # deadline nor Ctrl-C could stop a longer such search, so the checker gives up on it.
+    from smtpuzzle.backends.rup import ProofChecker
+
+    var = {(p, h): 8 * p + h + 1 for p in range(9) for h in range(8)}
+    clauses = [[var[p, h] for h in range(8)] for p in range(9)]
+    clauses += [[-var[p, h], -var[q, h]] for h in range(8)
+                for p, q in itertools.combinations(range(9), 2)]
+    checker = ProofChecker(clauses)
+    try:
+        assert checker.first_not_implied([clauses[0], []]) == 1  # the first follows at once
+    finally:
+        checker.close()

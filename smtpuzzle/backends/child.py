@@ -29,6 +29,11 @@ HARD_LIMIT_S = 3.0
 SOLVER_PROCESS = "the solver process"  # what a child is called when it dies
 
 
+class ProcessDied(RuntimeError):
+    """A child process ended without a last word: killed from outside, or out of memory.
+    Not an answer and not a bug: commands stop as on Ctrl-C, keeping what they found."""
+
+
 def hard_deadline(time_limit: float | None) -> float | None:
     """The ``time.perf_counter()`` moment to kill a check limited to ``time_limit`` seconds
     in a child, or None to run it in-process. CP-SAT's presolve honours neither its own limit
@@ -45,7 +50,8 @@ def child_messages(work: Callable[[Send], None], deadline: float | None,
                    nested: bool = False) -> Iterator[tuple]:
     """Run ``work(send)`` in a forked child and yield what it sends. Stops silently at
     ``deadline`` (a ``time.perf_counter()`` value); the child is killed whenever this
-    generator ends or is closed. A failure in the child is raised here as RuntimeError.
+    generator ends or is closed. A failure in the child is raised here as RuntimeError, its
+    death as ProcessDied.
     ``nested`` lets the child start processes of its own (it is then not a daemon)."""
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
@@ -61,7 +67,7 @@ def child_messages(work: Callable[[Send], None], deadline: float | None,
             try:
                 message = recv.recv()
             except EOFError:
-                raise RuntimeError(_died(proc)) from None
+                raise ProcessDied(_died(proc)) from None
             if message[0] == "error":
                 raise RuntimeError(message[1])
             yield message
@@ -75,9 +81,9 @@ def child_messages(work: Callable[[Send], None], deadline: float | None,
 class Child:
     """A forked child running ``serve(conn)``: the parent sends requests and reads answers
     with a deadline. The child is killed by :meth:`kill` (and when the parent is done with
-    it); a child that dies or fails is reported as RuntimeError. ``nested`` lets the child
-    start processes of its own (it is then not a daemon). Children can be waited on together
-    with ``multiprocessing.connection.wait``."""
+    it); a child that fails is reported as RuntimeError, one that dies as ProcessDied.
+    ``nested`` lets the child start processes of its own (it is then not a daemon).
+    Children can be waited on together with ``multiprocessing.connection.wait``."""
 
     def __init__(self, serve: Callable[[Any], None], nested: bool = False,
                  name: str = SOLVER_PROCESS) -> None:
@@ -115,7 +121,7 @@ class Child:
         try:
             message = self._conn.recv()
         except EOFError:
-            raise RuntimeError(_died(self._proc, self.name)) from None
+            raise ProcessDied(_died(self._proc, self.name)) from None
         if message[0] == "error":
             raise RuntimeError(message[1])
         return message

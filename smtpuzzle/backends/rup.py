@@ -2,10 +2,11 @@
 
 The formula's clauses and the proof's definitions go in as they are; a lemma is accepted
 when CaDiCaL finds the clauses before it unsatisfiable together with the lemma's negation
-(assumed), and is added once accepted. The proofs written for this check make every lemma
-follow by unit propagation (RUP, the check DRAT proof checkers make), so CaDiCaL answers
-each at once, without search, in about 20 us. (PySAT's CaDiCaL ``propagate`` costs
-2 ms a call; ``solve`` with assumptions stops at the first conflict.)
+(assumed) within LEMMA_CONFLICTS conflicts, and is added once accepted. The proofs written
+for this check make every lemma follow by unit propagation (RUP, the check DRAT proof
+checkers make), so CaDiCaL answers each at once, without search, in about 20 us. (PySAT's
+CaDiCaL ``propagate`` costs 2 ms a call; ``solve`` with assumptions stops at the first
+conflict.)
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from collections.abc import Sequence
 from smtpuzzle.backends.pysat_sigint import python_sigint
 
 CHECK_EVERY = 2048  # lemmas between looks at the clock
+# CaDiCaL's conflicts for one lemma before it is taken as not following. A lemma written for
+# this check follows by propagation alone; the budget keeps a tampered lemma from starting
+# a search that neither the deadline nor Ctrl-C could stop (both are looked at between
+# calls). Rejecting what would follow only after more search is the safe side.
+LEMMA_CONFLICTS = 10_000
 # No lucky phases and no inprocessing: each is work at every solve call, and a lemma's call
 # needs only propagation (24 moves: 7.9 s -> 3.3 s).
 QUIET = {"lucky": 0, "inprocessing": 0, "elim": 0, "probe": 0, "subsume": 0, "vivify": 0,
@@ -41,8 +47,13 @@ class ProofChecker:
             self._solver = Cadical195()
             self._solver.configure(QUIET)
             self._solver.append_formula(clauses)
-            solve = self._solver.solve
-            self._follows = lambda assumed: solve(assumptions=assumed) is False
+            solver = self._solver
+
+            def follows(assumed: list[int]) -> bool:
+                solver.conf_budget(LEMMA_CONFLICTS)
+                return solver.solve_limited(assumptions=assumed) is False
+
+            self._follows = follows
         elif checker == "minisat":
             self._solver = Minisat22(bootstrap_with=clauses)
             propagate = self._solver.propagate

@@ -27,6 +27,7 @@ from smtpuzzle.backends.base import Backend, Capabilities, Session
 from smtpuzzle.backends.child import (
     SOLVER_PROCESS,
     Child,
+    ProcessDied,
     hard_deadline,
     sigint_held,
     sigint_let_through,
@@ -230,7 +231,7 @@ class Z3Session(Session):
                 message = self._child.receive(kill_at)
         except BrokenPipeError:  # it died since the last check
             self._drop()
-            raise RuntimeError(f"{SOLVER_PROCESS} died") from None
+            raise ProcessDied(f"{SOLVER_PROCESS} died") from None
         except BaseException:  # Ctrl-C or a failure: the child goes
             self._drop()
             raise

@@ -16,8 +16,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress, ProgressColumn
 
+from smtpuzzle.backends.child import ProcessDied
 from smtpuzzle.errors import PuzzleError, VerificationError
-from smtpuzzle.taskpool import WorkerLost
 
 _started = [time.perf_counter()]  # when the command started: see mark_start, budget
 out = Console(highlight=False, soft_wrap=True)
@@ -95,7 +95,7 @@ def friendly(fn: F) -> F:
         except KeyboardInterrupt:  # Ctrl-C that no answer caught: nothing to show
             err.print("interrupted: stopped before any answer")
             raise typer.Exit(EXIT_UNKNOWN) from None
-        except WorkerLost as exc:  # killed from outside, or out of memory: not an answer
+        except ProcessDied as exc:  # killed from outside, or out of memory: not an answer
             err.print(f"stopped: {exc}", markup=False)
             raise typer.Exit(EXIT_UNKNOWN) from None
 

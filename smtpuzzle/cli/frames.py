@@ -16,6 +16,7 @@ from smtpuzzle.cli.common import (
     ModelArg,
     RayOpt,
     budget,
+    err,
     friendly,
     interactive,
     out,
@@ -137,6 +138,8 @@ def frames_cmd(
 
         files.write(drawing if answers else None, lambda: [drawing()] if answers else [],
                     puzzle.name, summary, puzzle.title)
+    if answer.lost and answer.status != "unknown":  # else the status line says it
+        err.print(f"stopped: {answer.lost}; the answers found so far are shown", markup=False)
     if as_json:
         print_json({"model": puzzle.name, **answer.as_json()})
     else:

@@ -26,9 +26,10 @@ from itertools import islice
 import numpy as np
 
 from smtpuzzle.backends import Backend, get_backend
+from smtpuzzle.backends.child import ProcessDied
 from smtpuzzle.model import Groups, Model
 from smtpuzzle.result import Status
-from smtpuzzle.taskpool import TaskTimeout, WorkerLost, task_pool
+from smtpuzzle.taskpool import TaskTimeout, task_pool
 
 SLICE_S = 1.0  # a cube's time before it is split (measured: 0.3 to 6 s all about as good)
 
@@ -203,7 +204,7 @@ def solve_cubes(sets: np.ndarray, backend: str, limit: int | None = 1,
                     report()
     except KeyboardInterrupt:
         interrupted = True
-    except WorkerLost as exc:  # likewise: the answers found so far stand
+    except ProcessDied as exc:  # likewise: the answers found so far stand
         interrupted, lost = True, str(exc)
     answers = answers[:limit] if limit is not None else answers
     complete = decided == len(cubes)

@@ -24,11 +24,12 @@ from pathlib import Path
 import numpy as np
 
 from smtpuzzle.backends import Backend, get_backend
+from smtpuzzle.backends.child import ProcessDied
 from smtpuzzle.backends.exactcover import CoverSearch, from_model
 from smtpuzzle.model import Model, headed_groups
 from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
-from smtpuzzle.taskpool import TaskTimeout, WorkerLost, task_pool
+from smtpuzzle.taskpool import TaskTimeout, task_pool
 
 CACHE_VERSION = 1
 MERGE_EVERY = 1_000_000  # raw set rows gathered before de-duplicating
@@ -236,7 +237,7 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
                     report()
     except KeyboardInterrupt:
         stopped = "interrupted"
-    except WorkerLost as exc:  # likewise: the sets listed so far stand
+    except ProcessDied as exc:  # likewise: the sets listed so far stand
         stopped, lost = "interrupted", str(exc)
     finally:
         _PREPARED.clear()

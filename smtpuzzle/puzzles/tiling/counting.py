@@ -26,11 +26,12 @@ import numpy as np
 
 from smtpuzzle.backends import get_backend
 from smtpuzzle.backends.base import Backend, PartialCount
+from smtpuzzle.backends.child import ProcessDied
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
 from smtpuzzle.result import Enumeration, Result, Stats
-from smtpuzzle.taskpool import TaskTimeout, WorkerLost, task_pool
+from smtpuzzle.taskpool import TaskTimeout, task_pool
 
 
 @dataclass
@@ -461,7 +462,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
                     break
     except KeyboardInterrupt:
         pass  # the count so far, marked incomplete
-    except WorkerLost as exc:  # likewise: the other sub-problems are intact
+    except ProcessDied as exc:  # likewise: the other sub-problems are intact
         lost = str(exc)
     elapsed = time.monotonic() - started
     save(force=True)
