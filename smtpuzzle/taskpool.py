@@ -101,7 +101,10 @@ class _LocalTasks(Tasks):
         while self._idle and self._waiting:
             child = self._idle.pop()
             self._busy.append(child)
-            child.send(self._waiting.popleft())
+            try:
+                child.send(self._waiting.popleft())
+            except ProcessDied as exc:  # it died idle
+                raise WorkerLost(str(exc)) from None
 
     def _next(self, timeout: float | None) -> tuple[str, Any]:
         assert self._busy, "no task is running"

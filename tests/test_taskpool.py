@@ -1,14 +1,17 @@
 """The local task pool: results, failures and dead workers reach the caller, and leaving the
-block never waits on a worker."""
+block never waits on a worker; a child that dies is reported as ProcessDied, however its
+pipe ends."""
 
 import os
 import signal
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
+from smtpuzzle.backends.child import Child, ProcessDied
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.taskpool import WorkerLost, task_pool
 
@@ -65,3 +68,23 @@ def test_leaving_the_block_while_workers_write_their_results_returns():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "left", done.stderr
+
+
+def _reading_nothing(conn) -> None:
+    time.sleep(60)
+
+
+def test_a_child_killed_with_a_request_unread_is_reported_as_dead():
+    # Its socket closes with our request unread, so the kernel resets the connection: the
+    # parent's read then failed with ConnectionResetError, not the EOFError of a clean end
+    # (CI, session 35: a count's worker killed mid-count, a traceback).
+    child = Child(_reading_nothing, name="a test process")
+    try:
+        child.send(("work", b"x" * 100_000))
+        os.kill(child._proc.pid, signal.SIGKILL)
+        with pytest.raises(ProcessDied, match="a test process died .SIGKILL."):
+            child.receive(time.perf_counter() + 30)
+        with pytest.raises(ProcessDied, match="a test process died .SIGKILL."):
+            child.send(("more", b"x" * 100_000))
+    finally:
+        child.kill()

@@ -111,7 +111,10 @@ class Child:
         return self._conn.fileno()
 
     def send(self, message: tuple) -> None:
-        self._conn.send(message)
+        try:
+            self._conn.send(message)
+        except (BrokenPipeError, ConnectionResetError):
+            raise ProcessDied(_died(self._proc, self.name)) from None
 
     def receive(self, deadline: float | None) -> tuple | None:
         """The next message, or None when the deadline passes first."""
@@ -120,7 +123,7 @@ class Child:
             return None
         try:
             message = self._conn.recv()
-        except EOFError:
+        except (EOFError, ConnectionResetError):  # a reset when it died with our request unread
             raise ProcessDied(_died(self._proc, self.name)) from None
         if message[0] == "error":
             raise RuntimeError(message[1])

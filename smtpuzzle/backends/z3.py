@@ -25,9 +25,7 @@ import numpy as np
 
 from smtpuzzle.backends.base import Backend, Capabilities, Session
 from smtpuzzle.backends.child import (
-    SOLVER_PROCESS,
     Child,
-    ProcessDied,
     hard_deadline,
     sigint_held,
     sigint_let_through,
@@ -229,10 +227,7 @@ class Z3Session(Session):
             with sigint_let_through():
                 self._child.send(("check", texts, self._assumed, time_limit, self.top))
                 message = self._child.receive(kill_at)
-        except BrokenPipeError:  # it died since the last check
-            self._drop()
-            raise ProcessDied(f"{SOLVER_PROCESS} died") from None
-        except BaseException:  # Ctrl-C or a failure: the child goes
+        except BaseException:  # Ctrl-C, a failure or its death: the child goes
             self._drop()
             raise
         if message is None:
