@@ -25,7 +25,7 @@ from contextlib import ExitStack, contextmanager
 from multiprocessing.connection import wait
 from typing import Any
 
-from smtpuzzle.backends.child import Child, ProcessDied, sigint_held
+from smtpuzzle.backends.child import Child, sigint_held
 from smtpuzzle.errors import PuzzleError
 
 Work = Callable[[Any, Any, float | None], Any]
@@ -33,12 +33,6 @@ TaskTimeout = multiprocessing.TimeoutError
 MAX_RERUNS = 3  # runs of one task after the first, on Ray, when its node or worker is lost
 
 _LOCAL: tuple[Work, Any] | None = None  # what forked workers read
-
-
-class WorkerLost(ProcessDied):
-    """A local worker died (killed, out of memory) with a task: its result never comes.
-    (A solver process that dies inside a worker's task comes back as the task's failure, a
-    ProcessDied: callers catch that, and so both.)"""
 
 
 class Tasks:
@@ -78,7 +72,8 @@ class _LocalTasks(Tasks):
     own. (A multiprocessing.Pool shares one result queue among its workers: one it stops
     while writing a result leaves the queue's lock held, and the pool's terminate then waits
     for it forever, seen as a Ctrl-C that never ended.) An item is sent to a worker only when
-    the worker is free; a worker that dies is reported as WorkerLost."""
+    the worker is free; a worker that dies is reported as ProcessDied ("a worker process
+    died"), as is a solver process that dies inside a worker's task (its failure)."""
 
     def __init__(self, workers: int) -> None:
         super().__init__()
@@ -101,10 +96,7 @@ class _LocalTasks(Tasks):
         while self._idle and self._waiting:
             child = self._idle.pop()
             self._busy.append(child)
-            try:
-                child.send(self._waiting.popleft())
-            except ProcessDied as exc:  # it died idle
-                raise WorkerLost(str(exc)) from None
+            child.send(self._waiting.popleft())
 
     def _next(self, timeout: float | None) -> tuple[str, Any]:
         assert self._busy, "no task is running"
@@ -112,10 +104,7 @@ class _LocalTasks(Tasks):
         if not ready:
             raise TaskTimeout
         child = ready[0]
-        try:
-            kind, value = child.receive(None)
-        except ProcessDied as exc:
-            raise WorkerLost(str(exc)) from None
+        kind, value = child.receive(None)
         self._busy.remove(child)
         self._idle.append(child)
         self._dispatch()

@@ -146,11 +146,14 @@ def frames_cmd(
         s1 = answer.stage1
         why = ""
         if answer.status == "unknown":
-            why = f" (stopped: {answer.lost})" if answer.lost else (
-                " (interrupted)" if answer.interrupted else (
-                " (too many sets to list: try --method lazy)"
-                if s1 is not None and s1.too_many and answer.lazy is None
-                else " (time limit reached)"))
+            if answer.lost:
+                why = f" (stopped: {answer.lost})"
+            elif answer.interrupted:
+                why = " (interrupted)"
+            elif s1 is not None and s1.too_many and answer.lazy is None:
+                why = " (too many sets to list: try --method lazy)"
+            else:
+                why = " (time limit reached)"
         out.print(f"[bold]{puzzle.name}[/bold]: {answer.status}{why} in {answer.time_s:.2f} s")
         if answer.hole is not None:
             out.print(f"hole at {list(answer.hole)}")
