@@ -300,33 +300,11 @@ def test_a_damaged_search_state_is_refused(tmp_path, long_subproblems):
     assert "Traceback" not in p.stderr
 
 
-def test_ctrl_c_keeps_the_checkpoint_and_the_resumed_count_is_exact(tmp_path):
-    """A real Ctrl-C in the middle of a count with two workers: exit 1, INCOMPLETE, and a
-    second run from the checkpoint ends with the published total (31,520 raw)."""
-    path = tmp_path / "count.json"
-    args = [sys.executable, "-m", "smtpuzzle", "count", "pentacube-3x4x5", "--raw",
-            "--checkpoint", str(path)]
-    proc = subprocess.Popen([*args, "--workers", "2"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    stop = time.monotonic() + 120
-    while time.monotonic() < stop and proc.poll() is None:
-        if path.exists() and len(json.loads(path.read_text())["done"]) >= 100:
-            break
-        time.sleep(0.1)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 1 and "INCOMPLETE" in out and "Traceback" not in err, err
-    assert len(json.loads(path.read_text())["done"]) >= 100
-    p = subprocess.run([*args, "--workers", "2", "--json"], cwd=ROOT, capture_output=True,
-                       text=True, timeout=600)
-    data = json.loads(p.stdout)
-    assert p.returncode == 0 and data["count"] == 31520 and data["complete"]
-    assert data["resumed"] >= 100
-
-
-def test_a_worker_killed_mid_count_stops_it_with_the_checkpoint_kept(tmp_path):
-    """A worker killed from outside (as the kernel does out of memory): exit 1, one line
-    saying so, INCOMPLETE, and a second run from the checkpoint ends with 31,520 raw."""
+def _cut_then_resumed(tmp_path, cut, done: int) -> tuple[int, str, str]:
+    """Count pentacube-3x4x5 raw with two workers and a checkpoint; once ``done``
+    sub-problems are saved, ``cut(proc)``; then resume from the checkpoint, which must end
+    with the published total (31,520) without searching the saved ones again. Returns the
+    cut run's exit code, stdout and stderr."""
     path = tmp_path / "count.json"
     args = [sys.executable, "-m", "smtpuzzle", "count", "pentacube-3x4x5", "--raw",
             "--checkpoint", str(path), "--workers", "2"]
@@ -334,18 +312,36 @@ def test_a_worker_killed_mid_count_stops_it_with_the_checkpoint_kept(tmp_path):
                             text=True)
     stop = time.monotonic() + 120
     while time.monotonic() < stop and proc.poll() is None:
-        if path.exists() and len(json.loads(path.read_text())["done"]) >= 50:
+        if path.exists() and len(json.loads(path.read_text())["done"]) >= done:
             break
         time.sleep(0.1)
-    os.kill(_descendants(proc.pid)[0], signal.SIGKILL)  # a worker: the first child
+    cut(proc)
     out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 1 and "INCOMPLETE" in out, (out, err)
-    assert "stopped: a worker process died (SIGKILL)" in err and "Traceback" not in err, err
+    assert len(json.loads(path.read_text())["done"]) >= done
     p = subprocess.run([*args, "--json"], cwd=ROOT, capture_output=True, text=True,
                        timeout=600)
     data = json.loads(p.stdout)
     assert p.returncode == 0 and data["count"] == 31520 and data["complete"]
-    assert data["resumed"] >= 50
+    assert data["resumed"] >= done
+    return proc.returncode, out, err
+
+
+def test_ctrl_c_keeps_the_checkpoint_and_the_resumed_count_is_exact(tmp_path):
+    """A real Ctrl-C in the middle of a count with two workers: exit 1, INCOMPLETE, and a
+    second run from the checkpoint ends with the published total."""
+    code, out, err = _cut_then_resumed(tmp_path, lambda p: p.send_signal(signal.SIGINT), 100)
+    assert code == 1 and "INCOMPLETE" in out and "Traceback" not in err, err
+
+
+def test_a_worker_killed_mid_count_stops_it_with_the_checkpoint_kept(tmp_path):
+    """A worker killed from outside (as the kernel does out of memory): exit 1, one line
+    saying so, INCOMPLETE, and a second run from the checkpoint ends with the total."""
+    def kill_a_worker(proc: subprocess.Popen) -> None:
+        os.kill(_descendants(proc.pid)[0], signal.SIGKILL)  # a worker: the first child
+
+    code, out, err = _cut_then_resumed(tmp_path, kill_a_worker, 50)
+    assert code == 1 and "INCOMPLETE" in out, (out, err)
+    assert "stopped: a worker process died (SIGKILL)" in err and "Traceback" not in err, err
 
 
 def test_a_solver_process_killed_mid_count_stops_it_like_a_worker():

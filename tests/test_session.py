@@ -312,3 +312,15 @@ def test_a_ctrl_c_while_z3_objects_are_dropped_is_not_lost(monkeypatch):
         session.values()
     monkeypatch.undo()
     assert session.values().tolist() == [True]  # the session is still usable
+
+
+def test_pysat_calls_in_the_block_leave_ctrl_c_to_python():
+    # The block rests on a private PySAT hook; a release that drops it must fail here.
+    from pysat._utils import MainThread
+
+    from smtpuzzle.backends.pysat_sigint import python_sigint
+
+    before = MainThread.check()
+    with python_sigint():
+        assert MainThread.check() is False
+    assert MainThread.check() == before

@@ -8,6 +8,10 @@ into a call long finished. PySAT keeps out of signals off the main thread, so th
 made here tell it that is where they run: a Ctrl-C then only sets Python's flag and is
 raised as KeyboardInterrupt when the call returns (a solve with a conflict budget returns
 within it; a solve in a solver child is killed, and its SIGINT stays ignored).
+
+The hook is private to PySAT (``pysat._utils.MainThread``, python-sat 1.8): a release
+without it leaves PySAT's handler in place, as before this module, rather than failing every
+solve; tests/test_session.py checks the hook is there.
 """
 
 from __future__ import annotations
@@ -23,8 +27,13 @@ def _not_main() -> bool:
 @contextmanager
 def python_sigint() -> Iterator[None]:
     """PySAT calls in this block leave SIGINT to Python."""
-    from pysat._utils import MainThread
-
+    try:
+        from pysat._utils import MainThread
+    except ImportError:
+        MainThread = None
+    if MainThread is None or "check" not in MainThread.__dict__:
+        yield
+        return
     saved = MainThread.__dict__["check"]
     MainThread.check = staticmethod(_not_main)
     try:

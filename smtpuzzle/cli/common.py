@@ -96,10 +96,15 @@ def friendly(fn: F) -> F:
             err.print("interrupted: stopped before any answer")
             raise typer.Exit(EXIT_UNKNOWN) from None
         except ProcessDied as exc:  # killed from outside, or out of memory: not an answer
-            err.print(f"stopped: {exc}", markup=False)
+            report_stopped(str(exc))
             raise typer.Exit(EXIT_UNKNOWN) from None
 
     return cast(F, wrapper)
+
+
+def report_stopped(reason: str, kept: str = "") -> None:
+    """One line on stderr saying what stopped the work early, and what of it is kept."""
+    err.print(f"stopped: {reason}" + (f"; {kept}" if kept else ""), markup=False)
 
 
 def print_json(data: Any) -> None:

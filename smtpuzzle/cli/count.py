@@ -17,12 +17,12 @@ from smtpuzzle.cli.common import (
     ModelArg,
     RayOpt,
     budget,
-    err,
     friendly,
     interactive,
     out,
     print_json,
     progress,
+    report_stopped,
     time_limit_option,
     warn_same_shapes,
 )
@@ -113,8 +113,8 @@ def count(
                                 time_limit=budget(time_limit), progress=on_progress, ray=ray,
                                 checkpoint=checkpoint, group=group)
     if result.lost:
-        err.print(f"stopped: {result.lost}; the count so far is kept"
-                  + (f" in {checkpoint}" if checkpoint else ""), markup=False)
+        report_stopped(result.lost, "the count so far is kept"
+                       + (f" in {checkpoint}" if checkpoint else ""))
     if as_json:
         print_json(result.as_json())
     else:

@@ -16,12 +16,12 @@ from smtpuzzle.cli.common import (
     ModelArg,
     RayOpt,
     budget,
-    err,
     friendly,
     interactive,
     out,
     print_json,
     progress,
+    report_stopped,
     time_limit_option,
     warn_same_shapes,
 )
@@ -139,7 +139,7 @@ def frames_cmd(
         files.write(drawing if answers else None, lambda: [drawing()] if answers else [],
                     puzzle.name, summary, puzzle.title)
     if answer.lost and answer.status != "unknown":  # else the status line says it
-        err.print(f"stopped: {answer.lost}; the answers found so far are shown", markup=False)
+        report_stopped(answer.lost, "the answers found so far are shown")
     if as_json:
         print_json({"model": puzzle.name, **answer.as_json()})
     else:
