@@ -84,6 +84,7 @@ def test_nin_and_clues_readers_agree(tmp_path: Path):
     ("c.nin", "2 2\n1\n-1\n1\n1\n", "c.nin:3: bad clue '-1': negative run -1"),
     ("d.nin", "2 2\n2\n\n1\n\n", "d.nin: the row clues fill 2 cells, the column clues 1"),
     ("e.nin", "2 2\n1\n1\n1\n1\n1\n1\n", "e.nin:6: 6 clue lines for 2 rows + 2 columns"),
+    ("f.nin", "3 3\n1\n1\n1\n1\n", "f.nin:5: 4 clue lines for 3 rows + 3 columns"),
     ("f.non", "width 2\nheight 2\nrows\n1\ncolumns\n1\n1\n", "f.non:5: rows: expected 2"),
     ("g.non", "width 2\nheight 2\nfoo 3\n", "g.non:3: unknown key 'foo'"),
     ("h.puz", "whatever", "unknown puzzle file type '.puz'"),
@@ -393,7 +394,19 @@ def test_cli_rejects_nonogram_options_for_tilings_sudoku_and_kenken():
     p = run("solve", "kenken-6x6", "--distinct")
     assert p.returncode == 2 and "--distinct: for tilings only" in p.stderr
     p = run("solve", "pentomino-6x10", "--count")
-    assert p.returncode == 2 and "smtpuzzle count" in p.stderr
+    assert p.returncode == 2 and "smtpuzzle count pentomino-6x10" in p.stderr
+
+
+def test_option_values_are_checked_even_when_the_presolve_answers():
+    # Line solving alone settles 00006: the options must be refused all the same.
+    for args, says in ((["--encoding", "foo"], "unknown nonogram encoding 'foo'"),
+                       (["--backend", "exact-cover"], "exact cover solves tilings, not "
+                        "nonogram puzzles"),
+                       (["--distinct", "--limit", "2"], "--distinct: for tilings only")):
+        p = run("solve", "webpbn-00006", *args)
+        assert p.returncode == 2 and says in p.stderr and "Traceback" not in p.stderr, args
+    p = run("solve", "kenken-4x4", "--backend", "exact-cover")
+    assert p.returncode == 2 and "not kenken puzzles (try cpsat, sat, z3)" in p.stderr
 
 
 def test_cli_reports_guesses_and_switches_them_off():

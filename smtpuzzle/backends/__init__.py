@@ -36,6 +36,18 @@ def get_backend(name: str, solver: str | None = None) -> Backend:
     raise PuzzleError(f"unknown back end {name!r} (known: {', '.join(BACKENDS)})")
 
 
+def general_backend(name: str, solver: str | None, family: str) -> Backend:
+    """:func:`get_backend` for a ``family`` of puzzles whose models are not exact covers:
+    refuses the exact-cover back end at once, before any presolve could answer without it
+    (the answer would then hang on which puzzle was asked, not on the option)."""
+    engine = get_backend(name, solver)
+    if not engine.capabilities.any_constraint:
+        others = ", ".join(b for b in BACKENDS if b != name)
+        raise PuzzleError(f"--backend {name}: exact cover solves tilings, not {family} "
+                          f"puzzles (try {others})")
+    return engine
+
+
 def preload() -> None:
     """Import every solver package now (a benchmark's runs should not pay for imports)."""
     import ortools.sat.python.cp_model  # noqa: F401

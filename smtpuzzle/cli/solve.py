@@ -65,7 +65,7 @@ def solve(
         "--no-guess", help="Nonograms: sat and z3 search without the "
                            "belief-propagation guesses.")] = False,
     count_solutions: Annotated[bool, typer.Option(
-        "--count", help="Nonograms and Sudoku: count solutions (up to --limit, default "
+        "--count", help="Nonograms, Sudoku and KenKen: count solutions (up to --limit, default "
                         "10000).")] = False,
     svg: Annotated[Path | None, typer.Option(
         help="Write an SVG picture of the solution (with --all / --limit: a contact sheet "
@@ -96,19 +96,19 @@ def solve(
     limit_n = None if all_solutions else (
         limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
     counting = count_solutions or all_solutions or limit is not None
+    if puzzle.family == "tiling" and count_solutions:
+        raise PuzzleError(f"--count: {model} is a tiling; count it with `smtpuzzle count "
+                          f"{model}`")
+    if puzzle.family != "tiling" and distinct:  # a tiling's classes under its symmetries
+        raise PuzzleError(f"--distinct: for tilings only ({model} is a {puzzle.family} "
+                          "puzzle)")
     if puzzle.family != "nonogram":
         nonogram_only = {"--encoding": encoding is not None, "--no-presolve": no_presolve,
                          "--no-probing": no_probing, "--no-guess": no_guess,
                          "--mark-cells": mark_cells}
-        if puzzle.family == "tiling":
-            nonogram_only["--count"] = count_solutions
-        else:
-            nonogram_only["--distinct"] = distinct  # a tiling's classes
         used = [k for k, v in nonogram_only.items() if v]
         if used:
-            whom = {"--distinct": "tilings", "--count": "nonograms, Sudoku and KenKen (count "
-                    "a tiling with `smtpuzzle count`)"}.get(used[0], "nonograms")
-            raise PuzzleError(f"{', '.join(used)}: for {whom} only ({model} is a "
+            raise PuzzleError(f"{', '.join(used)}: for nonograms only ({model} is a "
                               f"{puzzle.family} puzzle)")
     if puzzle.family in ("sudoku", "kenken"):
         from smtpuzzle.cli.grids import solve_grid_file

@@ -124,15 +124,15 @@ def read_nin(text: str, name: str) -> Nonogram:
                           line=first + 1)
     width, height = int(m[1]), int(m[2])
     body = list(range(first + 1, len(lines)))
-    while body and not lines[body[-1]].strip():
+    if len(body) < width + height:  # a file cut short, not empty clues (blank lines)
+        raise PuzzleError(f"{len(body)} clue lines for {height} rows + {width} columns "
+                          "(an empty clue is a blank line)", line=len(lines))
+    while len(body) > width + height and not lines[body[-1]].strip():
         body.pop()  # trailing blank lines; a blank line inside is an empty clue
-    if len(body) < width + height:
-        body = body + [len(lines)] * (width + height - len(body))  # missing trailing empties
     if len(body) > width + height:
         raise PuzzleError(f"{len(body)} clue lines for {height} rows + {width} columns",
                           line=body[width + height] + 1)
-    text_of = [lines[k] if k < len(lines) else "" for k in body]
-    clues = [_clue(t, k + 1, r"\s+") for t, k in zip(text_of, body, strict=True)]
+    clues = [_clue(lines[k], k + 1, r"\s+") for k in body]
     return Nonogram(rows=clues[:height], cols=clues[height:], name=name,
                     row_lines=[k + 1 for k in body[:height]],
                     col_lines=[k + 1 for k in body[height:]])

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from smtpuzzle.backends import get_backend
+from smtpuzzle.backends import general_backend
 from smtpuzzle.result import Status
 
 
@@ -38,7 +38,7 @@ def decide_grid(puzzle: Any, answer: type[A], backend: str, solver: str | None,
                 time_limit: float | None, limit: int | None) -> A:
     """Find up to ``limit`` solutions (at least 2: uniqueness is decided; None for all)."""
     limit = None if limit is None else max(limit, 2)
-    engine = get_backend(backend, solver)
+    engine = general_backend(backend, solver, puzzle.family)
     started = time.perf_counter()
     model, x = puzzle.build()
     enum = engine.solutions(model, limit=limit, time_limit=time_limit)

@@ -126,9 +126,7 @@ class Nonogram:
         ``encoding`` None is the default one (DEFAULT_ENCODING)."""
         if encoding is None:
             encoding = DEFAULT_ENCODING
-        if encoding not in ENCODINGS:
-            raise PuzzleError(f"unknown nonogram encoding {encoding!r} "
-                              f"(known: {', '.join(ENCODINGS)})")
+        check_encoding(encoding)
         if known is None:
             known = np.full((self.height, self.width), UNKNOWN, dtype=np.int8)
         model = Model(name=self.name)
@@ -314,3 +312,10 @@ def _add_runs(model: Model, cells: np.ndarray, clue: Clue, starts: list[np.ndarr
                                                              last_ok)]))
     if order:
         model.add_clauses(Groups.concat(order))
+
+
+def check_encoding(encoding: str) -> None:
+    """Refuse a name that is not one of ENCODINGS."""
+    if encoding not in ENCODINGS:
+        raise PuzzleError(f"unknown nonogram encoding {encoding!r} "
+                          f"(known: {', '.join(ENCODINGS)})")

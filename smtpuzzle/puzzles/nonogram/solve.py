@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends import get_backend
+from smtpuzzle.backends import general_backend
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.nonogram.beliefs import beliefs, guesses
 from smtpuzzle.puzzles.nonogram.linesolve import Presolve, presolve
@@ -32,6 +32,7 @@ from smtpuzzle.puzzles.nonogram.puzzle import (
     DEFAULT_ENCODING,
     UNKNOWN,
     Nonogram,
+    check_encoding,
     grid_array,
     grid_strings,
 )
@@ -139,7 +140,8 @@ def solve_nonogram(
     (the search ended rather than stopping at the limit). ``guess`` lets the back end
     start from the cells' beliefs (beliefs.py), which never changes the answer."""
     limit = None if limit is None else max(limit, 2)
-    engine = get_backend(backend, solver)
+    check_encoding(encoding)
+    engine = general_backend(backend, solver, puzzle.family)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     # Probing and the beliefs stop in time to leave the model and the back end a share.
