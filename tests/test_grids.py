@@ -229,7 +229,9 @@ BAD = [
     ('[board]\ngrid = "triangle"\nshape = "circle"\nsize = 3\n', "unknown board shape", 3),
     ('[board]\ngrid = "triangle"\nshape = "hexagon"\nsize = [2, 3]\n', "hexagon's size", 3),
     ('[board]\nsize = [3, 3]\nwrap = ["diagonals"]\n', "wrap must be", 3),
-    ('[board]\ngrid = "triangle"\nsize = [3, 3]\nwrap = ["rows"]\n', "do not wrap", 3),
+    ('[board]\ngrid = "triangle"\nsize = [3, 3]\nwrap = ["rows"]\n', "do not wrap", 4),
+    ('[board]\nwrap = ["columns"]\ngrid = "hexagon"\nshape = "hexagon"\nsize = 2\n',
+     "do not wrap", 2),
     ('[board]\ngrid = "triangle"\nsize = [3, 4]\n\n[[pieces]]\nset = "pentominoes"\n',
      "is for the square grid", 6),
     ('[board]\ngrid = "triangle"\nsize = [2, 4]\n\n[[pieces]]\nname = "A"\n'

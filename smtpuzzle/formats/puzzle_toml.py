@@ -217,7 +217,7 @@ def _parse_board(raw: Any, text: str, frames: bool = False) -> tuple[Board, bool
         return board, hole is not None
     except PuzzleError as exc:
         msg = exc.message if exc.message.startswith("[board]") else f"[board]: {exc.message}"
-        raise _fail(msg, line(key)) from None
+        raise _fail(msg, line("wrap" if exc.message.startswith("wrap:") else key)) from None
 
 
 def _names(raw: Any, key: str, text: str) -> list[str]:
