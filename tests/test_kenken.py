@@ -257,7 +257,7 @@ def test_solve_by_library_name_prints_the_known_grid(backend):
 def test_solve_counts_and_lists_them_in_text():
     p = cli("solve", str(MODELS / "kenken-4x4.kenken"), "--count")
     assert p.returncode == 0, p.stderr
-    assert "unique" in p.stdout and "1 solutions (all of them)" in p.stdout
+    assert "unique" in p.stdout and "1 solution (all of them)" in p.stdout
     assert "1 3 2 4" in p.stdout and "verified" in p.stdout
 
 

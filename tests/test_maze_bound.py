@@ -195,6 +195,16 @@ def test_a_tampered_certificate_is_rejected(certificate: Path, tmp_path: Path, h
     assert out.returncode == 3 and "rejected" in out.stdout
 
 
+def test_a_certificate_cut_short_is_rejected_and_a_missing_one_is_bad_input(
+        certificate: Path, tmp_path: Path):
+    copy = _tampered(certificate, tmp_path)
+    (copy / JSON).write_text((copy / JSON).read_text()[:-10])
+    out = run("maze", "check-bound", str(copy))
+    assert out.returncode == 3 and "bound.json is not JSON" in out.stdout, out.stdout
+    out = run("maze", "check-bound", str(tmp_path / "nowhere"))
+    assert out.returncode == 2 and "not a bound certificate" in out.stderr, out.stderr
+
+
 def test_a_claim_that_is_false_is_rejected(tmp_path: Path):
     # Too few cases for 16 moves: the product of their diagrams does not run empty, and
     # its string, walked by the rules, solves them.

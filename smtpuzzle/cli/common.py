@@ -102,6 +102,11 @@ def friendly(fn: F) -> F:
     return cast(F, wrapper)
 
 
+def plural(n: int, noun: str) -> str:
+    """``n`` and ``noun``, with an s unless ``n`` is 1: "1 solution", "2 solutions"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def report_stopped(reason: str, kept: str = "") -> None:
     """One line on stderr saying what stopped the work early, and what of it is kept."""
     err.print(f"stopped: {reason}" + (f"; {kept}" if kept else ""), markup=False)

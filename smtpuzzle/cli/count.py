@@ -20,6 +20,7 @@ from smtpuzzle.cli.common import (
     friendly,
     interactive,
     out,
+    plural,
     print_json,
     progress,
     report_stopped,
@@ -118,11 +119,11 @@ def count(
     if as_json:
         print_json(result.as_json())
     else:
-        kind = "solutions" if raw else f"solutions distinct up to {result.group}"
+        kind = "" if raw else f" distinct up to {result.group}"
         state = "" if result.complete else (
             f" so far: INCOMPLETE ({result.subproblems_done} of {result.subproblems} "
             f"sub-problems finished, about {result.share:.1%} of the search by estimate)")
-        out.print(f"[bold]{tiling.name}[/bold]: {result.count} {kind}{state} "
+        out.print(f"[bold]{tiling.name}[/bold]: {plural(result.count, 'solution')}{kind}{state} "
                   f"({result.backend}, {result.time_s:.2f} s)")
         if result.ray_nodes:
             out.print(f"on Ray: {result.ray_nodes} nodes returned results; "

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import typer
 
-from smtpuzzle.cli.common import EXIT_UNKNOWN, out, print_json
+from smtpuzzle.cli.common import EXIT_UNKNOWN, out, plural, print_json
 from smtpuzzle.result import Status
 
 
@@ -38,7 +38,7 @@ def solve_grids(puzzles: Sequence[Any], solve: Callable[..., Any],
                   f"({ans.backend})")
         if counting:
             exact = "all of them" if ans.complete else "stopped at the limit or time: maybe more"
-            out.print(f"{len(ans.solutions)} solutions ({exact})")
+            out.print(f"{plural(len(ans.solutions), 'solution')} ({exact})")
         for grid in ans.solutions[:2]:
             out.print(grid_text(grid))
             out.print("[dim]verified[/dim]")

@@ -293,7 +293,8 @@ def check_bound(
 ) -> None:
     """Re-check a bound certificate from scratch: its cases, its formula, and the diagram
     proof, every lemma derived by CaDiCaL down to the empty clause. Exit 0 verified, 1
-    unknown (not checked in time, or interrupted), 3 rejected."""
+    unknown (not checked in time, or interrupted), 2 unreadable (no such directory or
+    file), 3 rejected (whatever is wrong in the files)."""
     from smtpuzzle.puzzles.maze.certificate import check_certificate
 
     columns = [TextColumn("[bold]{task.description}"), BarColumn(),
@@ -325,7 +326,7 @@ def show(
              "cell (row by row, start and goal left out) open. Default: the first case "
              "the string fails, else the first of the reduced set.")] = None,
     start: Annotated[int | None, typer.Option(
-        help="3x3: the start cell, 0-8 row by row (default 0).")] = None,
+        help="With --maze, 3x3: the start cell, 0-8 row by row (default 0).")] = None,
     size: SizeOpt = "3",
     svg: Annotated[Path | None, typer.Option(help="Write an SVG picture of the walk.")] = None,
     png: Annotated[Path | None, typer.Option(help="Write a PNG picture of the walk.")] = None,

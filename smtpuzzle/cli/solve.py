@@ -19,6 +19,7 @@ from smtpuzzle.cli.common import (
     friendly,
     interactive,
     out,
+    plural,
     print_json,
     spinner,
     time_limit_option,
@@ -274,7 +275,7 @@ def _solve_nonogram(puzzle: Nonogram, backend: str | None, solver: str | None,
             out.print(f"[dim]{note}[/dim]")
         if counting:
             exact = "all of them" if ans.complete else "stopped at the limit or time: maybe more"
-            out.print(f"{ans.count} solutions ({exact})")
+            out.print(f"{plural(ans.count, 'solution')} ({exact})")
         if shown:
             out.print(nonogram_picture(shown), end="")
             out.print("[dim]verified[/dim]")

@@ -345,10 +345,18 @@ def check_certificate(directory: Path, time_limit: float | None = None,
         return CheckedBound(verdict, length, cases, reason, time.perf_counter() - t0,
                             checked)
 
+    # Files that cannot be read are bad input; files read that prove nothing are rejected,
+    # however they were damaged.
     try:
-        data = json.loads((directory / JSON).read_text())
-    except (OSError, ValueError) as exc:
+        text = (directory / JSON).read_text()
+    except OSError as exc:
         raise PuzzleError(f"{directory}: not a bound certificate ({exc})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        return answer("rejected", f"bound.json is not JSON ({exc})")
+    if not isinstance(data, dict):
+        return answer("rejected", "bound.json is not a JSON object")
     length, cases = data.get("length"), data.get("cases")
     if data.get("size") != N or data.get("first_move") != "N" or not isinstance(length, int) \
             or length < 1 or not isinstance(cases, list):
