@@ -48,6 +48,7 @@ class ModelEntry:
 
 
 def list_models() -> list[ModelEntry]:
+    """Every puzzle in model_dirs() (their .toml files and family folders), first name wins."""
     found: dict[str, ModelEntry] = {}
     for d in model_dirs():
         for path in sorted(d.glob("*.toml")):

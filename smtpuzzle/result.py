@@ -25,6 +25,8 @@ class Status(StrEnum):
 
 @dataclass
 class Stats:
+    """What a back end reports of one solve: its times and the sizes of what it built."""
+
     backend: str
     build_time: float = 0.0
     solve_time: float = 0.0

@@ -20,6 +20,8 @@ PAIRWISE_MAX = 6  # larger at-most-one groups get a sequential counter
 
 @dataclass
 class CNF:
+    """A model lowered to clauses over ``num_vars`` variables (DIMACS numbering)."""
+
     num_vars: int
     clauses: Groups
     num_user_vars: int

@@ -72,6 +72,7 @@ def find_suite(name: str) -> Path:
 
 
 def load_suite(name: str) -> Suite:
+    """The benchmark suite ``name`` (a ``NAME.toml`` in suite_dirs(), or a path), checked."""
     path = find_suite(name)
     try:
         data = tomllib.loads(read_text(path))

@@ -65,6 +65,8 @@ class _IndexNames(Sequence[str]):
 
 
 class Cmp(StrEnum):
+    """The comparison of a cardinality or linear constraint with its bound."""
+
     EQ = "=="
     LE = "<="
     GE = ">="

@@ -103,7 +103,7 @@ class Groups:
             lo, hi = int(off[a]), int(off[b])
             yield self.flat[lo:hi].reshape(b - a, (hi - lo) // (b - a))
 
-    def by_size(self):
+    def by_size(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Yield ``(indices, matrix)``: the groups of each size stacked into a 2D array."""
         sizes = self.sizes
         for s in np.unique(sizes):

@@ -47,6 +47,8 @@ class FramesSolution:
 
 @dataclass
 class Frames:
+    """Pack all ``pieces`` into ``n`` copies of the board ``frame``, each piece used once."""
+
     family: ClassVar[str] = "frames"
     frame: Board
     pieces: list[Piece]

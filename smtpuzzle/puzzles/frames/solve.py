@@ -48,6 +48,8 @@ DEFAULT_MODEL = {"exact-cover": "cover", "sat": "cover", "cpsat": "cubes", "z3":
 
 @dataclass
 class FramesAnswer:
+    """A frames puzzle answered, with what each stage did; solutions verified."""
+
     status: Status  # sat | unsat | unknown
     solutions: list[FramesSolution]
     stage1: SetList | None
@@ -117,6 +119,8 @@ AUTO_MAX_SETS = 1_000_000  # "auto" lists this many sets at most, then turns laz
 
 @dataclass
 class FramesOptions:
+    """How to solve a frames puzzle: the back ends and model of each stage, the method."""
+
     backend: str = "exact-cover"  # stages 1 (listing) and 3 (layout)
     solver: str | None = None
     stage2: str = "exact-cover"

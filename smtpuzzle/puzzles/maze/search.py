@@ -62,6 +62,8 @@ Progress = Callable[[int, float], None]  # (cases added, solver seconds so far)
 
 @dataclass
 class SearchResult:
+    """A maze string search: a string verified on every case, or proof there is none."""
+
     status: Status  # sat | unsat | unknown
     string: str | None
     mazes_added: int

@@ -33,6 +33,8 @@ UNKNOWN, EMPTY, FILLED = -1, 0, 1
 
 @dataclass
 class Nonogram:
+    """A nonogram: the clues of its rows and columns, with where they came from."""
+
     family: ClassVar[str] = "nonogram"
     rows: list[Clue]
     cols: list[Clue]

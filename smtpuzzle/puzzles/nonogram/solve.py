@@ -50,6 +50,8 @@ PRESOLVE_SHARE = 0.7  # of a time limit, at most, for probing and beliefs
 
 @dataclass
 class NonogramAnswer:
+    """A nonogram decided (unique, multiple, none or unknown), solutions verified."""
+
     status: Status  # unique | multiple | none | unknown
     solutions: list[list[str]]
     complete: bool  # the search ended: the count is exact

@@ -54,6 +54,8 @@ class CountPlan:
 
 @dataclass
 class CountResult:
+    """A count of a tiling's solutions: exact when ``complete``, else what was found."""
+
     count: int
     complete: bool
     distinct: bool

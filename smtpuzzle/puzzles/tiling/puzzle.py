@@ -53,6 +53,8 @@ class Piece:
 
 @dataclass
 class Placement:
+    """One piece put on the board: its name and the cells it covers."""
+
     piece: str
     cells: tuple[tuple[int, ...], ...]
 
@@ -62,6 +64,8 @@ class Placement:
 
 @dataclass
 class TilingSolution:
+    """A tiling's solution: a placement per piece used."""
+
     placements: list[Placement]
 
     def as_json(self) -> dict[str, Any]:
