@@ -9,11 +9,10 @@
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from smtpuzzle.errors import PuzzleError, VerificationError
+from smtpuzzle.errors import ProcessDied, PuzzleError, VerificationError
 
 if TYPE_CHECKING:
     from smtpuzzle.backends import BACKENDS, Backend, get_backend
-    from smtpuzzle.backends.child import ProcessDied
     from smtpuzzle.backends.cnf import CNF, to_cnf
     from smtpuzzle.benchmark import load_suite, run_suites, summarise
     from smtpuzzle.formats.dimacs import decode_answer, write_dimacs
@@ -68,7 +67,6 @@ _LAZY = {
     "Backend": ("smtpuzzle.backends", "Backend"),
     "get_backend": ("smtpuzzle.backends", "get_backend"),
     "CNF": ("smtpuzzle.backends.cnf", "CNF"),
-    "ProcessDied": ("smtpuzzle.backends.child", "ProcessDied"),
     "to_cnf": ("smtpuzzle.backends.cnf", "to_cnf"),
     "load_suite": ("smtpuzzle.benchmark", "load_suite"),
     "run_suites": ("smtpuzzle.benchmark", "run_suites"),

@@ -27,3 +27,8 @@ class PuzzleError(Exception):
 
 class VerificationError(Exception):
     """A decoded solution broke a rule of the puzzle: a bug in a model or back end."""
+
+
+class ProcessDied(RuntimeError):
+    """A child process ended without a last word: killed from outside, or out of memory.
+    Not an answer and not a bug: commands stop as on Ctrl-C, keeping what they found."""

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from smtpuzzle.backends.child import Child, ProcessDied
-from smtpuzzle.errors import PuzzleError
+from smtpuzzle.backends.child import Child
+from smtpuzzle.errors import ProcessDied, PuzzleError
 from smtpuzzle.taskpool import task_pool
 
 

@@ -5,7 +5,11 @@ one solver, compiled once (timed as build), that takes more constraints (``add_*
 answers checks (``check``, ``values``, ``core``). Every loop that talks to a solver more
 than once is a client of the session: enumeration by blocking clauses and the guided search
 for a first solution live here, the maze CEGAR loop and the frames lazy loop in their
-puzzle packages. Puzzle code asks capabilities, never a back end's name or type.
+puzzle packages. Puzzle code asks capabilities and the back end's own estimates (build
+time, memory), never a back end's name or type; it names one only to pick a default. Two
+uses go past the interface on purpose: the frames stages that list covers drive the
+exact-cover engine's resumable search (exactcover.CoverSearch) for its speed, and the maze
+certificate check derives its lemmas with rup.py.
 """
 
 from __future__ import annotations
@@ -222,15 +226,57 @@ class Session(ABC):
         return np.where(values, -self.user, self.user)
 
 
+@dataclass(frozen=True)
+class BuildCost:
+    """Microseconds per clause, per clause literal, per literal of a group (exactly-one,
+    at-most-one, cardinality), per implication and per automaton step (a word's literal
+    times the automaton's transitions)."""
+
+    clause: float
+    clause_literal: float
+    group_literal: float
+    implication: float
+    automaton_step: float
+
+
 class Backend(ABC):
     """``open`` a session on a model; ``solve`` finds one solution or proves there is none;
     ``solutions`` enumerates (streamed)."""
 
     name: str = "?"
     capabilities = Capabilities()
+    # What a build in this process costs, for a back end that builds through its Python API
+    # here, where the build cannot be stopped (None: it builds in a child that a deadline
+    # kills). Fitted on nonogram and tiling models on the 2-core development machine
+    # (bench/RESULTS.md, "Hardening (issue 23)"): an estimate, not a promise.
+    build_cost: BuildCost | None = None
+    # Memory per (row, item) incidence of a cover model: N x N boards of tetrominoes,
+    # N = 256 and 384 (bench/RESULTS.md, "The largest model each back end handled").
+    bytes_per_incidence: int = 1500
 
     def label(self) -> str:
         return self.name
+
+    def build_seconds(self, model: Model) -> float:
+        """The estimated time to build ``model`` in this process (0 when it builds
+        elsewhere)."""
+        cost = self.build_cost
+        if cost is None:
+            return 0.0
+        groups = [*model.exactly_one, *model.at_most_one,
+                  *(c.groups for c in model.cardinalities)]
+        micro = (cost.clause * sum(len(g) for g in model.clauses)
+                 + cost.clause_literal * sum(len(g.flat) for g in model.clauses)
+                 + cost.group_literal * sum(len(g.flat) for g in groups)
+                 + cost.implication * sum(len(i) for i in model.implications)
+                 + cost.automaton_step * sum(len(a.literals) * len(a.transitions)
+                                             for a in model.automata))
+        return micro / 1e6
+
+    def cover_bytes(self, rows: int, items: int, incidences: int) -> float:
+        """The estimated memory to hold a cover model: ``rows`` choices (placements) over
+        ``items`` (cells), with ``incidences`` (row, item) pairs in all."""
+        return incidences * self.bytes_per_incidence
 
     @abstractmethod
     def _open(self, model: Model, stats: Stats) -> Session:

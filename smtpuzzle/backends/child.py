@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from smtpuzzle.errors import ProcessDied
+
 Send = Callable[[tuple], None]
 
 # Checks limited to this many seconds or more run in a child (see :func:`hard_deadline`):
@@ -27,11 +29,6 @@ Send = Callable[[tuple], None]
 # in-process.
 HARD_LIMIT_S = 3.0
 SOLVER_PROCESS = "the solver process"  # what a child is called when it dies
-
-
-class ProcessDied(RuntimeError):
-    """A child process ended without a last word: killed from outside, or out of memory.
-    Not an answer and not a bug: commands stop as on Ctrl-C, keeping what they found."""
 
 
 def hard_deadline(time_limit: float | None) -> float | None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends.base import Backend, Capabilities, Session
+from smtpuzzle.backends.base import Backend, BuildCost, Capabilities, Session
 from smtpuzzle.backends.child import child_messages, hard_deadline, sigint_held
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.ints import EQ, GE, LE, NE
@@ -75,6 +75,8 @@ class CpSatBackend(Backend):
     """
 
     name = "cpsat"
+    build_cost = BuildCost(3.4, 0.15, 1.0, 3.4, 0.05)
+    bytes_per_incidence = 1500
     capabilities = Capabilities(assumptions=True, native_ints=True, optimises=True)
 
     def __init__(self, workers: int = 0) -> None:

@@ -63,6 +63,7 @@ def _capabilities(solver: str) -> Capabilities:
 
 class SatBackend(Backend):
     name = "sat"
+    bytes_per_incidence = 1150
 
     def __init__(self, solver: str = DEFAULT_SOLVER) -> None:
         if solver not in solver_names():

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends.base import Backend, Capabilities, Session
+from smtpuzzle.backends.base import Backend, BuildCost, Capabilities, Session
 from smtpuzzle.backends.child import (
     Child,
     hard_deadline,
@@ -50,6 +50,8 @@ class Z3Backend(Backend):
     0.43 -> 0.15 s, SEND+MORE=MONEY 0.19 -> 0.13 s). An objective takes ``Optimize()``."""
 
     name = "z3"
+    build_cost = BuildCost(6.1, 0.43, 1.4, 6.1, 9.0)
+    bytes_per_incidence = 900
     capabilities = Capabilities(incremental=True, assumptions=True, native_ints=True,
                                 guided=True, optimises=True)
 

@@ -16,8 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress, ProgressColumn
 
-from smtpuzzle.backends.child import ProcessDied
-from smtpuzzle.errors import PuzzleError, VerificationError
+from smtpuzzle.errors import ProcessDied, PuzzleError, VerificationError
 
 _started = [time.perf_counter()]  # when the command started: see mark_start, budget
 out = Console(highlight=False, soft_wrap=True)

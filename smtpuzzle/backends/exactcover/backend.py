@@ -38,6 +38,9 @@ class ExactCoverBackend(Backend):
         self._cache: dict[bool, tuple[bytes, CoverSearch]] = {}
         self._busy: set[int] = set()
 
+    def cover_bytes(self, rows: int, items: int, incidences: int) -> float:
+        return rows * items / 4  # a bitset over the items per row, and a copy
+
     def label(self) -> str:
         return self.name if self.branching == "auto" else f"{self.name}:{self.branching}"
 

@@ -26,7 +26,7 @@ from itertools import islice
 import numpy as np
 
 from smtpuzzle.backends import Backend, get_backend
-from smtpuzzle.backends.child import ProcessDied
+from smtpuzzle.errors import ProcessDied
 from smtpuzzle.model import Groups, Model
 from smtpuzzle.result import Status
 from smtpuzzle.taskpool import TaskTimeout, task_pool

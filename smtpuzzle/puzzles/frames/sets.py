@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from smtpuzzle.backends import Backend, get_backend
-from smtpuzzle.backends.child import ProcessDied
 from smtpuzzle.backends.exactcover import CoverSearch, from_model
+from smtpuzzle.errors import ProcessDied
 from smtpuzzle.model import Model, headed_groups
 from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.tiling.puzzle import Tiling

@@ -26,8 +26,7 @@ import numpy as np
 
 from smtpuzzle.backends import get_backend
 from smtpuzzle.backends.base import Backend, PartialCount
-from smtpuzzle.backends.child import ProcessDied
-from smtpuzzle.errors import PuzzleError
+from smtpuzzle.errors import ProcessDied, PuzzleError
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
 from smtpuzzle.result import Enumeration, Result, Stats
@@ -374,7 +373,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     :data:`SLICE_S` seconds that hand back its search state, so a stop loses at most the
     slice under way; other back ends search each sub-problem whole."""
     engine = get_backend(backend, solver)
-    tiling.check_memory(engine.name)
+    tiling.check_memory(engine)
     started = time.monotonic()
     model = tiling.build_model()
     build_s = time.monotonic() - started

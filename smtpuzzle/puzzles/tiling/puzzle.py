@@ -11,7 +11,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -21,6 +21,9 @@ from smtpuzzle.geometry.shapes import Shape
 from smtpuzzle.memory import check_fits_in_memory
 from smtpuzzle.model import Cmp, Groups, Model
 
+if TYPE_CHECKING:
+    from smtpuzzle.backends import Backend
+
 COVERS = ("exact", "pack")
 TOUCH = ("any", "none")
 TOUCH_ENCODINGS = ("vertex", "pairs")
@@ -28,9 +31,6 @@ GROUPS = ("board", "rotations")  # what "distinct" solutions are counted up to
 # What a placement's cell costs once placed and modelled (the placements' cell numbers and
 # the model's groups; measured in bench/RESULTS.md, "Hardening (issue 23)").
 _BYTES_PER_PLACEMENT_CELL = 64
-# What each back end takes per placement cell (N x N boards of tetrominoes, N = 256 and 384:
-# bench/RESULTS.md, "The largest model each back end handled").
-_BACKEND_BYTES_PER_PLACEMENT_CELL = {"cpsat": 1500, "sat": 1150, "z3": 900}
 
 
 @dataclass
@@ -200,17 +200,13 @@ class Tiling:
                 kept += n * k * _BYTES_PER_PLACEMENT_CELL
         return self.board.box_size * (9 + 8 * dim) + peak + kept
 
-    def check_memory(self, backend: str) -> None:
-        """Refuse (PuzzleError, with the estimate) a model that back end ``backend`` could
-        not hold in the memory available; per placement cell as measured in bench/RESULTS.md
-        ("The largest model each back end handled"), the exact cover's bitsets by size."""
+    def check_memory(self, engine: Backend) -> None:
+        """Refuse (PuzzleError, with the estimate) a model that ``engine`` could not hold in
+        the memory available, by its own estimate (Backend.cover_bytes)."""
         cells = sum(int(pp.cells.size) for pp in self._placed)
-        if backend == "exact-cover":  # a bitset over the cells per placement, and a copy
-            need = self.num_placements * self.board.num_cells / 4
-        else:
-            need = cells * _BACKEND_BYTES_PER_PLACEMENT_CELL.get(backend, 1500)
+        need = engine.cover_bytes(self.num_placements, self.board.num_cells, cells)
         check_fits_in_memory(need + self.estimate_bytes(),
-                             f"{backend} on {self.num_placements:,} placements")
+                             f"{engine.name} on {self.num_placements:,} placements")
 
     @property
     def num_placements(self) -> int:

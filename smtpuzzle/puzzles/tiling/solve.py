@@ -116,10 +116,10 @@ def solve_tiling(tiling: Tiling, backend: str | Backend = DEFAULT_BACKEND,
     if model not in TILING_MODELS:
         raise PuzzleError(f"--model {model}: expected one of {', '.join(TILING_MODELS)}")
     engine = _engine(backend, solver)
-    if model == "index" and engine.name == "exact-cover":
+    if model == "index" and not engine.capabilities.any_constraint:
         raise PuzzleError("--model index: the exact-cover engine takes placements only "
                           "(use cpsat, z3 or sat)")
-    tiling.check_memory(engine.name)
+    tiling.check_memory(engine)
     started = time.perf_counter()
     indexed = index_model(tiling) if model == "index" else None
     neutral = indexed.model if indexed is not None else tiling.build_model()
@@ -159,7 +159,7 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
     millions). The time limit or Ctrl-C (in the search or in ``on_solution``) ends the
     listing early: ``complete`` is then false, and ``interrupted`` tells Ctrl-C."""
     engine = _engine(backend, solver)
-    tiling.check_memory(engine.name)
+    tiling.check_memory(engine)
     started = time.perf_counter()
     model = tiling.build_model()
     if distinct:
