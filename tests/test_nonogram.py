@@ -544,7 +544,7 @@ def test_faase_is_decided_multiple_from_guesses():
     for s in ans.solutions:
         puzzle.verify(s)
     short = solve_nonogram(puzzle, time_limit=0.5)  # the presolve alone takes longer
-    assert short.status == "unknown" and not short.complete and short.time_s < 60
+    assert short.status == "unknown" and not short.complete
 
 
 @pytest.mark.slow

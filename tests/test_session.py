@@ -4,6 +4,7 @@ models that own their data (a copy changed never changes the original, nor a cac
 from __future__ import annotations
 
 import itertools
+import os
 import signal
 import subprocess
 import sys
@@ -169,7 +170,7 @@ def test_checks_with_long_limits_solve_in_a_child_alike(monkeypatch, backend):
     assert np.asarray(take.value()).tolist() == [False, True, False, True] and n.value() == 2
 
 
-def test_a_cpsat_solve_that_ignores_its_limit_is_killed(monkeypatch):
+def test_a_cpsat_solve_that_ignores_its_limit_is_killed(monkeypatch, tmp_path):
     """CP-SAT's presolve can overrun its limit by minutes; the child is killed instead."""
     from ortools.sat.python import cp_model
 
@@ -177,12 +178,20 @@ def test_a_cpsat_solve_that_ignores_its_limit_is_killed(monkeypatch):
 
     monkeypatch.setattr(child, "HARD_LIMIT_S", 0.0)
     monkeypatch.setattr(cpsat, "CHILD_MIN_SIZE", 0)
-    monkeypatch.setattr(cp_model.CpSolver, "solve", lambda *a, **k: time.sleep(300))
+    solver_pid = tmp_path / "pid"
+
+    def stuck(*args: object, **kwargs: object) -> None:
+        solver_pid.write_text(str(os.getpid()))
+        time.sleep(300)
+
+    monkeypatch.setattr(cp_model.CpSolver, "solve", stuck)
     m, _ = _cover()
     with get_backend("cpsat").open(m) as s:
-        t0 = time.monotonic()
         assert s.check(time_limit=0.5) is Status.UNKNOWN
-        assert time.monotonic() - t0 < 10
+    pid = int(solver_pid.read_text())
+    assert pid != os.getpid()
+    with pytest.raises(ProcessLookupError):  # killed and reaped
+        os.kill(pid, 0)
 
 
 def test_z3_keeps_one_child_and_starts_another_after_a_kill(monkeypatch):
