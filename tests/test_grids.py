@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from smtpuzzle import Board, Piece, Tiling, load, parse_picture, piece_set
-from smtpuzzle.errors import PuzzleError
+from smtpuzzle import Board, Piece, Tiling, TilingSolution, load, parse_picture, piece_set
+from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.geometry.board_shapes import shaped_cells
 from smtpuzzle.geometry.grids import grid
 from smtpuzzle.geometry.polyforms import polyforms
@@ -179,14 +179,19 @@ def test_rotations_group_counts_mirror_images_apart():
 
 def test_wrapped_placements_verify_and_unwrapped_cells_do_not_fool_the_verifier():
     t = load("tetromino-5x4-tube")
-    solution = next(iter(t.decode(r.values) for r in _solutions(t)))
-    t.verify(solution)
-    wraps = [pl for pl in solution.placements
-             if max(c[1] for c in pl.cells) - min(c[1] for c in pl.cells) >= 4]
+
+    def wraps(solution: TilingSolution) -> bool:
+        return any(max(c[1] for c in pl.cells) - min(c[1] for c in pl.cells) >= 4
+                   for pl in solution.placements)
+
+    solutions = [t.decode(r.values) for r in _solutions(t)]
+    for solution in solutions:
+        t.verify(solution)
+    solution = next(s for s in solutions if wraps(s))
     flat = Tiling(Board([4, 5]), t.pieces)
-    if wraps:  # the same cells on a flat board are no longer the piece's shape
-        with pytest.raises(Exception, match="shape"):
-            flat.verify(solution)
+    # the same cells on a flat board are no longer the piece's shape
+    with pytest.raises(VerificationError, match="shape"):
+        flat.verify(solution)
 
 
 def _solutions(t: Tiling):

@@ -114,6 +114,22 @@ def test_integer_models_export_to_cnf_and_count_there():
     m.add(AllDifferent(x), x[0] < x[2])
     cnf = to_cnf(m)
     assert cnf.num_user_vars == 9
+    # The exported clauses alone, enumerated by PySAT and projected on the user variables
+    # (x[i] == v, for each i the values 1..3 in turn): x[0] < x[2] leaves three answers.
+    from pysat.solvers import Solver
+
+    from smtpuzzle.model.lower import lowered
+
+    user = [int(v) for v in lowered(m, native=set()).user_vars]
+    assert len(user) == 9
+    answers = set()
+    with Solver(name="cadical195", bootstrap_with=cnf.as_lists()) as s:
+        while s.solve():
+            true = {lit for lit in s.get_model() if lit > 0}
+            picked = [v in true for v in user]
+            answers.add(tuple(1 + picked[3 * i:3 * i + 3].index(True) for i in range(3)))
+            s.add_clause([-v if v in true else v for v in user])
+    assert answers == {(1, 2, 3), (1, 3, 2), (2, 1, 3)}
     assert m.count("sat") == (3, True)
 
 

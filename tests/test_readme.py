@@ -39,14 +39,28 @@ def test_python_examples_run_and_print_what_they_say():
     assert nonogram.splitlines() == ["multiple [['#.', '.#'], ['.#', '#.']]", "multiple"]
 
 
-def command_lines() -> list[str]:
+def commented_lines() -> list[tuple[str, str]]:
+    """Each ``smtpuzzle`` command in the README's shell blocks, with its comment."""
     lines = []
     for block in blocks("sh"):
         for line in block.splitlines():
-            line = line.split("  #")[0].strip()
-            if line.startswith("smtpuzzle "):
-                lines.append(line)
+            command, _, comment = line.partition("  #")
+            if command.strip().startswith("smtpuzzle "):
+                lines.append((command.strip(), comment.strip()))
     return lines
+
+
+def command_lines() -> list[str]:
+    return [command for command, _ in commented_lines()]
+
+
+def _claims(comment: str) -> tuple[str, list[str]]:
+    """What a command's comment promises, to look for: the number it opens with (in
+    stdout, commas dropped), or the parts of an ``error: ... text ...`` (in stderr)."""
+    if comment.startswith("error:"):
+        return "stderr", [p.strip() for p in comment[len("error:"):].split("...") if p.strip()]
+    number = re.match(r"(?:the reduced set: )?(\d[\d,]*)\b", comment)
+    return "stdout", [number[1].replace(",", "")] if number else []
 
 
 def _chains(lines: list[str]) -> list[list[str]]:
@@ -78,7 +92,7 @@ def _run_chain(chain: list[str], cwd: Path) -> list[tuple[str, int, str]]:
                 (cwd / "soma.out").write_text(
                     "s SATISFIABLE\nv " + " ".join(map(str, s.get_model())) + " 0\n")
         p = cli(*args, cwd=cwd)
-        done.append((line, p.returncode, p.stderr))
+        done.append((line, p.returncode, p.stdout, p.stderr))
     return done
 
 
@@ -90,7 +104,15 @@ def test_every_smtpuzzle_command_in_the_readme_runs(tmp_path):
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = [r for chain in pool.map(lambda c: _run_chain(c, tmp_path), chains)
                    for r in chain]
-    assert [line for line, _, _ in results] == [x for c in chains for x in c]
-    for line, code, stderr in results:
+    assert [line for line, *_ in results] == [x for c in chains for x in c]
+    comments = dict(commented_lines())
+    checked = 0
+    for line, code, stdout, stderr in results:
         expected = 2 if "pentomino-2x30" in line else 0
         assert code == expected, (line, stderr)
+        where, claims = _claims(comments[line])
+        text = (stdout if where == "stdout" else stderr).replace(",", "")
+        for claim in claims:
+            assert claim.replace(",", "") in text, (line, claim, text[:500])
+            checked += 1
+    assert checked >= 4  # 2339, 156, 10,772 and the 2x30 error
