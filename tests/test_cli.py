@@ -1,5 +1,6 @@
 """The command line: JSON output, exit codes, one-line errors for bad input."""
 
+import itertools
 import json
 from pathlib import Path
 
@@ -178,6 +179,10 @@ def test_listed_solutions_are_drawn_several_to_a_row(tmp_path: Path):
 def test_solve_model_index_prints_a_verified_tiling_and_refuses_lists():
     p = run("solve", "soma-3x3x3", "--model", "index", "--backend", "sat", "--json")
     assert p.returncode == 0, p.stderr
-    assert json.loads(p.stdout)["status"] == "sat"
+    data = json.loads(p.stdout)
+    placements = data["solutions"][0]["placements"]
+    cells = [tuple(c) for pl in placements for c in pl["cells"]]
+    assert data["status"] == "sat" and len(placements) == 7
+    assert sorted(cells) == sorted(itertools.product(range(3), repeat=3))  # each cell once
     p = run("solve", "soma-3x3x3", "--model", "index", "--all")
     assert p.returncode == 2 and "for one solution" in p.stderr
