@@ -39,7 +39,7 @@ def get_backend(name: str, solver: str | None = None) -> Backend:
 def general_backend(name: str, solver: str | None, family: str) -> Backend:
     """:func:`get_backend` for a ``family`` of puzzles whose models are not exact covers:
     refuses the exact-cover back end at once, before any presolve could answer without it
-    (the answer would then hang on which puzzle was asked, not on the option)."""
+    (whether the option was refused would then depend on the puzzle asked)."""
     engine = get_backend(name, solver)
     if not engine.capabilities.any_constraint:
         others = ", ".join(b for b in BACKENDS if b != name)

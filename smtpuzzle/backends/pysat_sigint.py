@@ -9,7 +9,7 @@ made here tell it that is where they run: a Ctrl-C then only sets Python's flag 
 raised as KeyboardInterrupt when the call returns (a solve with a conflict budget returns
 within it; a solve in a solver child is killed, and its SIGINT stays ignored).
 
-The hook is private to PySAT (``pysat._utils.MainThread``, python-sat 1.8): a release
+The hook is private to PySAT (``pysat._utils.MainThread``, python-sat 1.8 and 1.9): a release
 without it leaves PySAT's handler in place, as before this module, rather than failing every
 solve; tests/test_session.py checks the hook is there.
 """
