@@ -134,7 +134,8 @@ def load(name_or_path: str, precheck: bool = True) -> Tiling:
         raise PuzzleError(f"{name_or_path} is a frames puzzle: use `smtpuzzle frames "
                           f"{name_or_path}`")
     if not isinstance(puzzle, Tiling):
-        raise PuzzleError(f"{name_or_path} is a nonogram, not a tiling (use `smtpuzzle solve`)")
+        raise PuzzleError(f"{name_or_path} is a {puzzle.family} puzzle, not a tiling (use "
+                          "`smtpuzzle solve`)")
     return puzzle
 
 

@@ -1,11 +1,25 @@
 """DIMACS round trip: export, solve the file as an external solver would, decode, verify."""
 
+import json
 from pathlib import Path
 
 from pysat.formula import CNF as PysatCNF
 from pysat.solvers import Solver
 
-from smtpuzzle import Board, Piece, Status, Tiling, decode_answer, load, parse_picture, to_cnf
+from smtpuzzle import (
+    Board,
+    Model,
+    Piece,
+    Status,
+    Tiling,
+    decode_answer,
+    load,
+    load_puzzle,
+    parse_picture,
+    to_cnf,
+)
+from smtpuzzle.formats.dimacs import export_file
+from smtpuzzle.model import AllDifferent
 from tests.helpers import cli
 
 
@@ -83,3 +97,45 @@ def test_minisat_result_file_format(tmp_path):
     status, values = decode_answer(model, cnf_path, tmp_path / "s.out")
     assert status is Status.SAT
     t.verify(t.decode(values))
+
+
+HARDEST = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def test_sudoku_and_kenken_round_trip_through_the_cli(tmp_path):
+    # Integers reach the CNF as "x == v" literals; their answer is read back as numbers.
+    from smtpuzzle.formats.sudoku import parse_line
+    from smtpuzzle.puzzles.kenken.solve import solve_kenken
+    from smtpuzzle.puzzles.sudoku.solve import solve_sudoku
+
+    one = tmp_path / "hardest.sudoku"
+    one.write_text(HARDEST + "\n")
+    known = {"kenken-4x4": solve_kenken(load_puzzle("kenken-4x4")).solutions[0],
+             str(one): solve_sudoku(parse_line(HARDEST, "hardest")).solutions[0]}
+    for model, solution in known.items():
+        cnf, answer = tmp_path / "g.cnf", tmp_path / "g.out"
+        assert cli("export-cnf", model, "-o", str(cnf)).returncode == 0
+        assert external_solve(cnf, answer, "glucose4")
+        d = cli("decode", model, str(cnf), str(answer), "--json")
+        assert d.returncode == 0, d.stderr
+        data = json.loads(d.stdout)
+        assert data["verified"] and data["solutions"] == [solution.tolist()]  # both unique
+    # a wrong value for one cell breaks a clause: the solver's error, not a solution
+    lines = answer.read_text().splitlines()
+    values = lines[-1].split()
+    first = next(i for i, v in enumerate(values[1:-1], start=1) if int(v) > 0)
+    values[first] = str(-int(values[first]))
+    answer.write_text("\n".join([*lines[:-1], " ".join(values)]) + "\n")
+    d = cli("decode", str(one), str(cnf), str(answer))
+    assert d.returncode == 2 and "does not satisfy clause" in d.stderr, d.stderr
+
+
+def test_decode_answer_gives_a_models_integers_their_values(tmp_path):
+    m = Model("ints")
+    x = m.int_array(3, 1, 3, name="x")
+    m.add(AllDifferent(x), x[0] < x[1], x[1] < x[2])
+    cnf, answer = tmp_path / "i.cnf", tmp_path / "i.out"
+    export_file(m, cnf)
+    assert external_solve(cnf, answer)
+    status, _ = decode_answer(m, cnf, answer)
+    assert status is Status.SAT and x.value().tolist() == [1, 2, 3]

@@ -60,7 +60,15 @@ def decode(
         raise typer.Exit(EXIT_UNKNOWN)
 
 
-def _picture(puzzle: Puzzle, solution: Any) -> Text:
+def _picture(puzzle: Puzzle, solution: Any) -> Text | str:
     if puzzle.family == "nonogram":
         return nonogram_picture([solution])
+    if puzzle.family == "sudoku":
+        from smtpuzzle.formats.sudoku import grid_text
+
+        return grid_text(solution) + "\n"
+    if puzzle.family == "kenken":
+        from smtpuzzle.formats.kenken import grid_text as kenken_text
+
+        return kenken_text(solution) + "\n"
     return tiling_picture(puzzle, solution)

@@ -35,8 +35,9 @@ def list_cmd(as_json: JsonOpt = False) -> None:
 def show(model: ModelArg) -> None:
     """Draw a puzzle's board and pieces."""
     puzzle = load_puzzle(model, precheck=False)
-    if puzzle.family == "nonogram":
-        raise PuzzleError(f"{model} is a nonogram: `smtpuzzle solve {model}` draws it")
+    if puzzle.family not in ("tiling", "frames"):
+        raise PuzzleError(f"{model} is a {puzzle.family} puzzle: `smtpuzzle solve {model}` "
+                          "shows it solved (show draws tilings and frames)")
     if puzzle.family == "frames":
         _show_frames(puzzle)
     else:

@@ -13,7 +13,7 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.text import check_file, decode_utf8, read_text
 from smtpuzzle.model import Groups, Model
 from smtpuzzle.model.lower import lowered
-from smtpuzzle.result import Status
+from smtpuzzle.result import Result, Stats, Status
 
 if TYPE_CHECKING:
     from smtpuzzle.puzzles import Puzzle
@@ -249,21 +249,24 @@ def check_assignment(cnf: CnfFile, out: SolverOutput, output_path: str) -> np.nd
 
 
 def decode_answer(model: Model, cnf_path: Path, output_path: Path) -> tuple[Status, np.ndarray]:
-    """User-variable values of ``model`` from an external solver's answer to ``cnf_path``.
+    """User-variable values of ``model`` from an external solver's answer to ``cnf_path``;
+    when SAT, ``model`` also holds the answer as after a solve (``x.value()`` reads its
+    integers, decoded from their "x == v" literals).
 
     The CNF must be the one ``model`` exports (same user variables, same clauses), and a
     SATISFIABLE answer must be a well-formed assignment that satisfies every clause: any
     defect is a PuzzleError (bad input, not a bug). UNSATISFIABLE cannot be checked
     without a proof and is returned as claimed."""
     cnf = read_cnf(cnf_path)
-    names = model.user_names()
+    flat = lowered(model, native=set())  # as write_dimacs exported it
+    names = flat.user_names()
     if set(names) != set(cnf.user):
         raise PuzzleError("the CNF's user variables do not match this model "
                           "(was it exported from another model?)", str(cnf_path))
-    if any(cnf.user[n] != v for n, v in zip(names, model.user_vars.tolist(), strict=True)):
+    if any(cnf.user[n] != v for n, v in zip(names, flat.user_vars.tolist(), strict=True)):
         raise PuzzleError("the CNF's user-variable comments number the variables unlike "
                           "this model (was the file edited?)", str(cnf_path))
-    ours = to_cnf(model)
+    ours = to_cnf(flat)
     if ours.num_vars != cnf.num_vars or not (
             np.array_equal(ours.clauses.offsets, cnf.clauses.offsets)
             and np.array_equal(ours.clauses.flat, cnf.clauses.flat)):
@@ -271,9 +274,16 @@ def decode_answer(model: Model, cnf_path: Path, output_path: Path) -> tuple[Stat
                           "exported with another --encoding or version?)", str(cnf_path))
     out = read_output(output_path)
     values = check_assignment(cnf, out, str(output_path))
+    bools = len(model.user_vars)  # the model's own user booleans, then integers' literals
     if out.status is not Status.SAT:
-        return out.status, np.zeros(len(names), dtype=bool)
-    return out.status, values[[cnf.user[n] for n in names]]
+        return out.status, np.zeros(bools, dtype=bool)
+    user = values[[cnf.user[n] for n in names]]
+    ints = None
+    if flat.int_answer is not None:
+        offsets, lo = flat.int_answer
+        ints = lo + np.flatnonzero(user[bools:]) - offsets[:-1]
+    model.take(Result(Status.SAT, user[:bools], Stats("dimacs"), ints))
+    return out.status, user[:bools]
 
 
 def export_file(model: Model, path: Path) -> CNF:
@@ -307,10 +317,12 @@ class DimacsAnswer:
         return "unknown: the solver gave no answer"
 
     def as_json(self) -> dict[str, Any]:
-        # A solution is JSON already (a nonogram's rows) or says how (a tiling's as_json).
+        # A solution says how (a tiling's as_json), is an array (a grid's numbers) or is
+        # JSON already (a nonogram's rows).
         return {"model": self.model, "status": self.status.value, "backend": "dimacs",
                 "verified": self.verified, "claim": self.claim,
-                "solutions": [s.as_json() if hasattr(s, "as_json") else s
+                "solutions": [s.as_json() if hasattr(s, "as_json") else
+                              s.tolist() if isinstance(s, np.ndarray) else s
                               for s in self.solutions]}
 
 
@@ -322,8 +334,16 @@ def read_answer(puzzle: Puzzle, cnf_path: Path, output_path: Path,
     pass the puzzle's verifier (VerificationError otherwise: our bug, not the solver's)."""
     for path in (cnf_path, output_path):
         check_file(path)
-    status, values = decode_answer(puzzle.build_model(encoding), cnf_path, output_path)
-    solutions = [puzzle.decode(values)] if status is Status.SAT else []
+    model = puzzle.build_model(encoding)  # refuses what export-cnf refuses
+    judge: Any = puzzle
+    cells = None
+    if not hasattr(puzzle, "decode"):  # a number grid: its answer is its cells' integers
+        judge = getattr(puzzle, "puzzles", [puzzle])[0]  # a Sudoku file holds one here
+        model, cells = judge.build()
+    status, values = decode_answer(model, cnf_path, output_path)
+    solutions = []
+    if status is Status.SAT:
+        solutions.append(puzzle.decode(values) if cells is None else np.asarray(cells.value()))
     for solution in solutions:
-        puzzle.verify(solution)
+        judge.verify(solution)
     return DimacsAnswer(puzzle.name, status, solutions)
