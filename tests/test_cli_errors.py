@@ -110,6 +110,10 @@ CASES = [
     case("nin-binary", "solve {dir}/a.nin", ("a.nin", "not UTF-8"), a_nin=bytes(range(256))),
     case("clues-directory", "solve {dir}/a.clues", ("a.clues", "is a directory"),
          a_clues=None),
+    # -- a command for another family ------------------------------------------------------
+    *[case(f"{cmd}-{model}", f"{cmd} {model}", (model, f"is a {family} puzzle"))
+      for cmd in ("show", "count") for model, family in
+      (("kenken-4x4", "kenken"), ("norvig-hardest", "sudoku"), ("webpbn-00006", "nonogram"))],
     # -- options ---------------------------------------------------------------------------
     *[case(f"time-limit-{value}-{cmd.split()[0]}", f"{cmd} --time-limit {value}",
            ("--time-limit", "positive number of seconds" if value != "abc" else
