@@ -114,6 +114,13 @@ CASES = [
     *[case(f"{cmd}-{model}", f"{cmd} {model}", (model, f"is a {family} puzzle"))
       for cmd in ("show", "count") for model, family in
       (("kenken-4x4", "kenken"), ("norvig-hardest", "sudoku"), ("webpbn-00006", "nonogram"))],
+    # -- outputs that could never be written: refused before the work starts ---------------
+    case("export-cnf-no-dir", ["maze", "search", "***", "--export-cnf", "{dir}/no/x.cnf"],
+         ("no directory", "to write the CNF in")),
+    case("certificate-a-file", "maze bound --up-to 2 --certificate {dir}/f.txt",
+         ("f.txt", "is a file, not a directory for the certificate"), f_txt="x"),
+    case("bench-out-a-file", "bench --suite quick --out {dir}/f.txt",
+         ("f.txt", "is a file, not a directory for the results"), f_txt="x"),
     # -- options ---------------------------------------------------------------------------
     *[case(f"time-limit-{value}-{cmd.split()[0]}", f"{cmd} --time-limit {value}",
            ("--time-limit", "positive number of seconds" if value != "abc" else

@@ -21,6 +21,7 @@ from smtpuzzle.cli.common import (
     progress,
     time_limit_option,
 )
+from smtpuzzle.outputs import output_directory
 
 
 @friendly
@@ -54,6 +55,7 @@ def bench(
     loaded = [benchmark.load_suite(n) for n in names]
     chosen = [b.strip() for b in backends.split(",") if b.strip()]
     configs = benchmark.configs_for(chosen, solver or [])
+    output_directory(out_dir, "the results")
     started = time.perf_counter()
     columns = [TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn()]

@@ -25,6 +25,7 @@ from smtpuzzle.cli.common import (
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.outputs import output_directory
 from smtpuzzle.puzzles.maze import cases
 from smtpuzzle.puzzles.maze.mdd import MAX_STATES, SPLIT_DEPTH
 
@@ -187,6 +188,8 @@ def bound(
     if certificate is not None and size != 3:
         raise PuzzleError("--certificate: for size 3 (its formula fixes the first move by the "
                           "square's rotations)")
+    if certificate is not None:
+        output_directory(certificate, "the certificate")
     columns = [TextColumn("[bold]{task.description}"), TextColumn("{task.fields[info]}"),
                TimeElapsedColumn()]
     with progress(*columns, show=interactive(as_json)) as bar:

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.outputs import writable
 from smtpuzzle.puzzles.maze.cases import Size, reduced_cases, segments
 from smtpuzzle.puzzles.maze.mdd import (
     MAX_STATES,
@@ -37,7 +38,6 @@ from smtpuzzle.puzzles.maze.resume import (
     load,
     load_cube,
     save,
-    writable,
 )
 from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors
 

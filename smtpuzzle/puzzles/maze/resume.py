@@ -94,16 +94,6 @@ class Saves:
                 f"failed, the last with {self.failed[-1]}")
 
 
-def writable(path: Path) -> None:
-    """Refuse at once a checkpoint that could never be written (hours of search would end
-    without it)."""
-    if not path.parent.is_dir():
-        raise PuzzleError(f"no directory {path.parent} to keep the checkpoint in",
-                          where=str(path))
-    if path.is_dir():
-        raise PuzzleError("is a directory: the checkpoint is a file", where=str(path))
-
-
 def save(path: Path, size: Size, length: int, mirror: bool, cubes: list[Cube],
          proved: dict[str, list[int]], seconds: float) -> None:
     """Write the search to ``path`` whole or not at all (a temporary file, then a rename: a

@@ -32,6 +32,7 @@ from smtpuzzle.backends import Backend, get_backend
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.formats.dimacs import export_file
 from smtpuzzle.model import Groups, Model
+from smtpuzzle.outputs import writable
 from smtpuzzle.puzzles.maze.cases import (
     LETTERS,
     Cases,
@@ -396,10 +397,12 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     if checkpoint is not None and backend != "mdd":
         raise PuzzleError(f"--checkpoint keeps the cubes of the mdd back end, not {backend}")
     # resume.py needs break_symmetry from here: imported at the call
-    from smtpuzzle.puzzles.maze.resume import Saves, load_cubes, save_cubes, writable
+    from smtpuzzle.puzzles.maze.resume import Saves, load_cubes, save_cubes
 
     if checkpoint is not None:
         writable(checkpoint)
+    if export_cnf is not None:
+        writable(Path(export_cnf), "the CNF")
 
     proved = {} if checkpoint is None or not checkpoint.exists() else \
         load_cubes(checkpoint, searched, size, mirror)
