@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -329,7 +330,7 @@ def test_ctrl_c_during_a_search_says_so():
             p.kill()  # a search that missed the Ctrl-C must not outlive the test
     for backend, ((out, err), code) in answers.items():
         assert code == 1, (backend, err)
-        assert "unknown (interrupted)" in out and "mazes added" in out, backend
+        assert "unknown (interrupted)" in out and re.search(r"\d+ mazes? added", out), backend
         assert "Traceback" not in err, backend
 
 

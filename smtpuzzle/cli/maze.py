@@ -19,6 +19,7 @@ from smtpuzzle.cli.common import (
     friendly,
     interactive,
     out,
+    plural,
     print_json,
     progress,
     time_limit_option,
@@ -111,7 +112,8 @@ def search(
         task = bar.add_task("searching", info="")
         result = search_maze(
             pattern, size, backend, solver, budget(time_limit),
-            progress=lambda n, t: bar.update(task, info=f"{n} mazes added, solver {t:.1f} s"),
+            progress=lambda n, t: bar.update(
+                task, info=f"{plural(n, 'maze')} added, solver {t:.1f} s"),
             export_cnf=export_cnf,
             local_progress=lambda r, b: bar.update(
                 task, info=f"restart {r}, least cost {b} (0 solves every maze)"), seed=seed,
@@ -132,10 +134,12 @@ def search(
         if result.backend == "local":
             if result.status != "sat":
                 line += " (local search cannot prove that none exists)"
-            out.print(f"{line}\n{result.restarts} annealing runs, {result.time_s:.2f} s (local)")
+            out.print(f"{line}\n{plural(result.restarts, 'annealing run')}, {result.time_s:.2f} s "
+                      "(local)")
         else:
             cubes = f" in {result.cubes} cubes" if result.cubes > 1 else ""
-            out.print(f"{line}\n{result.mazes_added} mazes added{cubes}, {result.time_s:.2f} s "
+            out.print(f"{line}\n{plural(result.mazes_added, 'maze')} added{cubes}, "
+                      f"{result.time_s:.2f} s "
                       f"(solver {result.solver_time_s:.2f} s, {result.backend})")
         if export_cnf is not None and result.status != "unknown":
             out.print(f"wrote {export_cnf}")
