@@ -121,6 +121,10 @@ CASES = [
          ("f.txt", "is a file, not a directory for the certificate"), f_txt="x"),
     case("bench-out-a-file", "bench --suite quick --out {dir}/f.txt",
          ("f.txt", "is a file, not a directory for the results"), f_txt="x"),
+    case("count-checkpoint-no-dir", "count pentomino-6x10 --checkpoint {dir}/no/c.json",
+         ("no directory", "to write the checkpoint in")),
+    case("picture-no-dir", "solve pentomino-6x10 --svg {dir}/no/a.svg",
+         ("no directory", "to write the picture in")),
     # -- options ---------------------------------------------------------------------------
     *[case(f"time-limit-{value}-{cmd.split()[0]}", f"{cmd} --time-limit {value}",
            ("--time-limit", "positive number of seconds" if value != "abc" else

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from smtpuzzle.outputs import writable
+
 if TYPE_CHECKING:
     from smtpuzzle.render.layout import Drawing
 
@@ -38,6 +40,9 @@ class PictureFiles:
         for path in (self.svg, self.png):
             if path is not None:
                 check_picture_path(path)
+        for path in (self.svg, self.png, self.html):
+            if path is not None:
+                writable(Path(path), "the picture")
 
     def write(self, drawing: Callable[[], Drawing] | None,
               pages: Callable[[], Sequence[Drawing]], title: str, summary: dict[str, Any],

@@ -28,6 +28,7 @@ from smtpuzzle.backends import get_backend
 from smtpuzzle.backends.base import Backend, PartialCount
 from smtpuzzle.errors import ProcessDied, PuzzleError
 from smtpuzzle.model import Model
+from smtpuzzle.outputs import writable
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
 from smtpuzzle.result import Enumeration, Result, Stats
 from smtpuzzle.taskpool import TaskTimeout, task_pool
@@ -374,6 +375,8 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     slice under way; other back ends search each sub-problem whole."""
     engine = get_backend(backend, solver)
     tiling.check_memory(engine)
+    if checkpoint is not None:
+        writable(checkpoint)
     started = time.monotonic()
     model = tiling.build_model()
     build_s = time.monotonic() - started
