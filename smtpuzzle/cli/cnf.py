@@ -63,12 +63,8 @@ def decode(
 def _picture(puzzle: Puzzle, solution: Any) -> Text | str:
     if puzzle.family == "nonogram":
         return nonogram_picture([solution])
-    if puzzle.family == "sudoku":
-        from smtpuzzle.formats.sudoku import grid_text
+    if puzzle.family in ("sudoku", "kenken"):
+        from smtpuzzle.cli.grids import grid_text_of
 
-        return grid_text(solution) + "\n"
-    if puzzle.family == "kenken":
-        from smtpuzzle.formats.kenken import grid_text as kenken_text
-
-        return kenken_text(solution) + "\n"
+        return grid_text_of(puzzle.family)(solution) + "\n"
     return tiling_picture(puzzle, solution)

@@ -48,18 +48,26 @@ def solve_grids(puzzles: Sequence[Any], solve: Callable[..., Any],
         raise typer.Exit(EXIT_UNKNOWN)
 
 
+def grid_text_of(family: str) -> Callable[[np.ndarray], str]:
+    """How a solved grid of ``family`` (sudoku or kenken) is printed."""
+    if family == "sudoku":
+        from smtpuzzle.formats.sudoku import grid_text
+    else:
+        from smtpuzzle.formats.kenken import grid_text
+    return grid_text
+
+
 def solve_grid_file(puzzle: Any, backend: str, solver: str | None, time_limit: float | None,
                     limit: int | None, counting: bool, as_json: bool) -> None:
     """A Sudoku file (its puzzles in turn) or a KenKen."""
+    text = grid_text_of(puzzle.family)
     if puzzle.family == "sudoku":
-        from smtpuzzle.formats.sudoku import grid_text
         from smtpuzzle.puzzles.sudoku.solve import solve_sudoku
 
-        solve_grids(puzzle.puzzles, solve_sudoku, grid_text, backend, solver, time_limit,
-                    limit, counting, as_json)
+        solve_grids(puzzle.puzzles, solve_sudoku, text, backend, solver, time_limit, limit,
+                    counting, as_json)
         return
-    from smtpuzzle.formats.kenken import grid_text as kenken_text
     from smtpuzzle.puzzles.kenken.solve import solve_kenken
 
-    solve_grids([puzzle], solve_kenken, kenken_text, backend, solver, time_limit, limit,
-                counting, as_json)
+    solve_grids([puzzle], solve_kenken, text, backend, solver, time_limit, limit, counting,
+                as_json)
