@@ -7,6 +7,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# A Sudoku of Norvig's top95 (the first in models/sudoku/norvig-top95.sudoku): unique.
+HARDEST = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
 # The back ends that take any model (integers, implications, automata, auxiliary variables).
 ANY_MODEL_BACKENDS = ("cpsat", "sat", "z3")
 # The back ends that take pure cover models: the ones above and the exact-cover engine.

@@ -20,7 +20,7 @@ from smtpuzzle import (
 )
 from smtpuzzle.formats.dimacs import export_file
 from smtpuzzle.model import AllDifferent
-from tests.helpers import cli
+from tests.helpers import HARDEST, cli
 
 
 def external_solve(cnf_path: Path, out_path: Path, solver: str = "minisat22") -> bool:
@@ -98,8 +98,6 @@ def test_minisat_result_file_format(tmp_path):
     assert status is Status.SAT
     t.verify(t.decode(values))
 
-
-HARDEST = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
 
 def test_sudoku_and_kenken_round_trip_through_the_cli(tmp_path):

@@ -15,8 +15,7 @@ from smtpuzzle import (
 from smtpuzzle.formats.sudoku import parse_line
 from smtpuzzle.puzzles.sudoku.solve import solve_sudoku
 from smtpuzzle.puzzles.tiling.solve import list_tilings, solve_tiling
-
-HARDEST = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+from tests.helpers import HARDEST
 
 
 def _svg(answer: object) -> ET.Element:
