@@ -11,13 +11,15 @@ import numpy as np
 
 
 class Status(StrEnum):
-    """What an answer says. A solver answers sat, unsat or unknown; a puzzle that is decided
+    """What an answer says. A solver answers sat, unsat or unknown (``Model.solve`` says
+    optimal for a proved optimum of its objective); a puzzle that is decided
     (a nonogram, a Sudoku) answers unique, multiple, none or unknown. Every family's answer
     carries one of these (a str, so it compares and prints as its value)."""
 
     SAT = "sat"
     UNSAT = "unsat"
     UNKNOWN = "unknown"
+    OPTIMAL = "optimal"  # a solution, and no better one exists (a model with an objective)
     UNIQUE = "unique"
     MULTIPLE = "multiple"
     NONE = "none"
@@ -47,12 +49,15 @@ class Stats:
 
 @dataclass
 class Result:
-    """One answer. ``values`` holds the user variables (bool array) when status is SAT."""
+    """One answer. ``values`` holds the user variables (bool array) when status is SAT;
+    ``optimal`` says that no better one exists, for a model with an objective (when False,
+    it is the best found in the time given)."""
 
     status: Status
     values: np.ndarray | None
     stats: Stats
     ints: np.ndarray | None = None  # the user integers' values (Model.int_array), when SAT
+    optimal: bool = False
 
 
 class Enumeration:

@@ -101,7 +101,7 @@ def test_objective_is_optimal(backend):
     weight, value = np.array([4, 3, 2, 5, 1]), np.array([10, 7, 4, 11, 1])
     m.add((take * weight).sum() <= 8)
     m.maximize((take * value).sum())
-    assert m.solve(backend) is Status.SAT
+    assert m.solve(backend) is Status.OPTIMAL
     chosen = np.asarray(take.value())
     best = max(int(value[list(b)].sum()) for b in itertools.product([False, True], repeat=5)
                if weight[list(b)].sum() <= 8)
@@ -220,3 +220,110 @@ def test_differences_of_two_integers_match_a_brute_force(op, c):
     m.add(b.implies(compare(x - y, c)))
     m.add(b == 1)
     assert {(int(x.value()[0]), int(y.value()[0])) for _ in m.solutions(backend="sat")} == want
+
+
+def _knapsack():
+    m = Model("knapsack")
+    take = m.bool_array(5, name="take")
+    weight, value = np.array([4, 3, 2, 5, 1]), np.array([10, 7, 4, 11, 1])
+    m.add((take * weight).sum() <= 8)
+    m.maximize((take * value).sum())
+    return m, take, value
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "z3"])
+def test_a_back_end_asked_directly_optimises_too(backend):
+    """get_backend(...).solve honours the objective, not only Model.solve (the sat back
+    end by linear search), and says whether the answer is a proved optimum."""
+    from smtpuzzle.backends import get_backend
+
+    m, take, value = _knapsack()
+    result = get_backend(backend).solve(m)
+    assert result.status is Status.SAT and result.optimal
+    m.take(result)
+    assert int(value[np.asarray(take.value())].sum()) == 18
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "z3"])
+def test_counting_a_model_with_an_objective_counts_every_solution(backend):
+    m, take, _ = _knapsack()
+    feasible = sum(1 for b in itertools.product([0, 1], repeat=5)
+                   if np.dot(b, [4, 3, 2, 5, 1]) <= 8)
+    assert m.count(backend) == (feasible, True)
+    assert m.solve(backend) is Status.OPTIMAL  # the objective is still there
+
+
+def test_fractions_are_refused_not_truncated():
+    m = Model("whole")
+    x = m.int_array(3, 0, 5)
+    for make in (lambda: x.sum() == 2.5, lambda: 1.5 * x[0] == 3, lambda: x[0] <= 0.5,
+                 lambda: x.eq(1.5), lambda: Table(x, [[0, 1, 2.5]]),
+                 lambda: m.int_array(2, 0, 4.5), lambda: Element([1.5, 2], x[0]) == x[1],
+                 lambda: Count(x, 0.5)):
+        with pytest.raises(TypeError, match="whole numbers"):
+            make()
+    m.add(x.sum() == 3.0, 2.0 * x[0] == 2)  # whole numbers written as floats are fine
+    assert m.count("cpsat") == (3, True)  # x0 = 1, and x1 + x2 == 2
+
+
+def test_variables_of_another_model_are_refused():
+    a, b = Model("a"), Model("b")
+    x, y = a.int_array(2, 0, 3), b.int_array(2, 0, 3)
+    p, q = a.bool_array(2), b.bool_array(2)
+    with pytest.raises(ValueError, match="another model"):
+        b.add(x[0] == 1)
+    with pytest.raises(ValueError, match="two models"):
+        x[0] + y[0]
+    with pytest.raises(ValueError, match="two models"):
+        p & q
+    with pytest.raises(ValueError, match="another model"):
+        b.add(AllDifferent(x))
+    with pytest.raises(ValueError, match="another model"):
+        b.maximize(x.sum())
+    c = a.copy()  # a copy shares its model's variables
+    c.add(x[0] == 1)
+    assert c.count("cpsat") == (16, True) and a.count("cpsat") == (64, True)  # p free
+
+
+def test_global_constraints_take_integers_not_booleans():
+    m = Model("bools")
+    b = m.bool_array(3)
+    for make in (lambda: AllDifferent(b), lambda: Table(b, [[0, 1, 0]]),
+                 lambda: Count(b, 1), lambda: Regular(b, [(0, 1, 0)], 0, [0])):
+        with pytest.raises(TypeError, match="integer variables"):
+            make()
+
+
+def test_what_is_not_a_constraint_says_so():
+    m = Model("add")
+    x = m.int_array(2, 0, 3)
+    for bad in ("x", 3, x, x.sum(), [x[0] == 1, "y"]):
+        with pytest.raises(TypeError, match="not a constraint"):
+            m.add(bad)
+
+
+def test_counts_of_booleans_are_cardinalities_that_exact_cover_takes():
+    m = Model("rows")
+    w = m.bool_array((2, 3))
+    m.add(w.sum(axis=1) == 1, w.sum(axis=0) <= 1)
+    assert len(m.exactly_one) == 1 and len(m.at_most_one) == 1 and not m.ints.linear
+    assert {b: m.count(b) for b in ("exact-cover", "cpsat", "sat")} == \
+        dict.fromkeys(("exact-cover", "cpsat", "sat"), (6, True))
+    n = Model("twice")  # a literal named twice counts twice: an integer row, not a group
+    v = n.bool_array(2)
+    n.add(v[0] + v[0] + v[1] == 2)
+    assert n.ints.linear and n.count("cpsat") == (1, True)  # v0, not v1
+
+
+def test_np_sum_and_values_after_no_solution():
+    m = Model("np")
+    x = m.int_array(3, 0, 2)
+    m.add(np.sum(x) == 6)
+    assert m.solve("cpsat") is Status.SAT and x.value().tolist() == [2, 2, 2]
+    m.add(x[0] == 0)
+    assert m.solve("cpsat") is Status.UNSAT
+    with pytest.raises(ValueError, match="found no solution \\(unsat\\)"):
+        x.value()
+    assert m.count("cpsat") == (0, True)
+    with pytest.raises(ValueError, match="found no solution"):
+        x.value()

@@ -166,7 +166,7 @@ def test_checks_with_long_limits_solve_in_a_child_alike(monkeypatch, backend):
     n = k.int_array((), 0, 3, name="n")
     k.add((take * np.array([4, 3, 2, 5])).sum() <= 8, take.sum() == n)
     k.maximize((take * np.array([10, 7, 4, 11])).sum())
-    assert k.solve(backend, time_limit=30) is Status.SAT
+    assert k.solve(backend, time_limit=30) is Status.OPTIMAL
     assert np.asarray(take.value()).tolist() == [False, True, False, True] and n.value() == 2
 
 
@@ -333,3 +333,27 @@ def test_pysat_calls_in_the_block_leave_ctrl_c_to_python():
     with python_sigint():
         assert MainThread.check() is False
     assert MainThread.check() == before
+
+
+def test_every_listed_sat_solver_runs_even_on_an_empty_model():
+    """solver_names() lists only solvers this PySAT can run, and each of them answers (an
+    empty clause set once crashed MapleSAT)."""
+    from smtpuzzle.backends.sat import solver_names
+
+    names = solver_names()
+    assert "cadical195" in names and "cryptosat" not in names
+    for name in names:
+        assert Model("empty").solve("sat", solver=name) is Status.SAT, name
+        m = Model("one")
+        b = m.bool_array(2)
+        m.add(b[0] | b[1], ~b[0])
+        assert m.solve("sat", solver=name) is Status.SAT, name
+        assert b.value().tolist() == [False, True], name
+
+
+def test_the_tiling_functions_refuse_a_model_with_a_pointer():
+    import smtpuzzle
+
+    for fn in (smtpuzzle.count, smtpuzzle.solve_tiling, smtpuzzle.list_tilings):
+        with pytest.raises(TypeError, match="takes a Tiling, got Model .a Model has its own"):
+            fn(Model("m"))

@@ -69,6 +69,7 @@ class Session(ABC):
         self.hints = hints
         self.setup_s = 0.0  # time spent loading a solver after opening (counted as build time)
         self._assumed: list[int] = []
+        self.optimal = False  # the last SAT check found a proved optimum of the objective
 
     # -- adding ------------------------------------------------------------------------------
 
@@ -136,7 +137,8 @@ class Session(ABC):
         self.add_clauses([self.blocking(values)])
 
     def _answer(self) -> Result:
-        return Result(Status.SAT, self.values(), self.stats, self.int_values())
+        return Result(Status.SAT, self.values(), self.stats, self.int_values(),
+                      optimal=self.optimal)
 
     def close(self) -> None:
         """Release the solver (a child process, a context)."""
@@ -287,6 +289,12 @@ class Backend(ABC):
         return self._open(model, Stats(self.label()))
 
     def solve(self, model: Model, time_limit: float | None = None) -> Result:
+        """One solution, or proof there is none; with an objective, the best solution (found
+        natively by back ends that optimise, else by linear search on its bound)."""
+        if model.ints.objective is not None and not self.capabilities.optimises:
+            from smtpuzzle.backends.optimum import search_optimum
+
+            return search_optimum(self, model, time_limit)
         deadline = _deadline(time_limit)
         with self.open(model) as session:
             status = session._timed(lambda: session.first(_left(deadline)), deadline)
@@ -296,6 +304,11 @@ class Backend(ABC):
 
     def solutions(self, model: Model, limit: int | None = None,
                   time_limit: float | None = None) -> Enumeration:
+        """The solutions of the constraints, streamed. An objective plays no part: every
+        solution is listed, not only the optimal ones."""
+        if model.ints.objective is not None:
+            model = model.copy()
+            model.ints.objective = None
         stats = Stats(self.label())
         enum = Enumeration(iter(()), stats)
         enum._gen = self._enumerate(model, limit, _deadline(time_limit), enum)

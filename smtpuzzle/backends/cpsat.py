@@ -154,6 +154,7 @@ class CpSatSession(Session):
                          model.ints.user_ints())
         self.cp_model = cp_model
         self.workers = workers
+        self._optimising = model.ints.objective is not None
         m = self.m = _new_model(cp_model)
         self.bools = _BoolVars(m)
         self._grow(model.num_vars)
@@ -352,7 +353,7 @@ class CpSatSession(Session):
 
     def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
         cp_model = self.cp_model
-        self._assumed = list(assumptions)
+        self._assumed = [int(a) for a in assumptions]
         self._solution, self._core = None, []
         if self._assumed:
             self.top = max(self.top, max(abs(a) for a in self._assumed))
@@ -375,6 +376,7 @@ class CpSatSession(Session):
             raise RuntimeError(f"CP-SAT rejected the model: {self.m.validate()}")
         if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             self._solution = solution
+            self.optimal = code == cp_model.OPTIMAL and self._optimising
             return Status.SAT
         if code == cp_model.INFEASIBLE:
             if self._assumed:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Callable, Iterator, Sequence
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
@@ -49,10 +49,20 @@ LOCAL_CONFLICTS = 1_000
 LOCAL_SECONDS = 0.25
 
 
+@cache
 def solver_names() -> list[str]:
-    from pysat.solvers import SolverNames
+    """The PySAT solvers this installation can run. PySAT names some it may lack (cryptosat
+    needs pycryptosat; minisatgh is not in every build): those are left out."""
+    from pysat.solvers import Solver, SolverNames
 
-    return sorted(k for k in vars(SolverNames) if not k.startswith("_"))
+    names = []
+    for name in sorted(k for k in vars(SolverNames) if not k.startswith("_")):
+        try:
+            Solver(name=name).delete()
+        except Exception:  # noqa: BLE001  NoSuchSolverError, or an ImportError of its module
+            continue
+        names.append(name)
+    return names
 
 
 def _capabilities(solver: str) -> Capabilities:
@@ -312,6 +322,8 @@ class PysatSession(Session):
         from pysat.solvers import Solver
 
         solver = Solver(name=self.name)
+        # MapleSAT crashes (SIGSEGV) solving an empty clause set; a tautology keeps it busy.
+        solver.add_clause([1, -1])
         for part in self.parts:
             _append(solver, part)
         return solver

@@ -112,7 +112,8 @@ class Z3Session(Session):
         # Ctrl-C inside Context()).
         with sigint_held():
             self.ctx = _context(z3)
-            if model.ints.objective is not None:
+            self._optimising = model.ints.objective is not None
+            if self._optimising:
                 self.solver = z3.Optimize(ctx=self.ctx)
             elif kind == "qffd" or (kind == "default" and model.ints.count):
                 self.solver = z3.SolverFor("QF_FD", ctx=self.ctx)
@@ -184,13 +185,17 @@ class Z3Session(Session):
 
     @_held
     def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
-        self._assumed = list(assumptions)
+        self._assumed = [int(a) for a in assumptions]
         self._model, self._core = None, []
         self._declare_assumed()
         kill_at = hard_deadline(time_limit)
         if self._child is not None or kill_at is not None:
-            return self._check_in_child(time_limit, kill_at)
-        return self._check_here(time_limit, interruptible=True)
+            status = self._check_in_child(time_limit, kill_at)
+        else:
+            status = self._check_here(time_limit, interruptible=True)
+        # Optimize answers sat only with the optimum (unknown when stopped before).
+        self.optimal = status is Status.SAT and self._optimising
+        return status
 
     def _check_here(self, time_limit: float | None, interruptible: bool) -> Status:
         z3 = self.z3

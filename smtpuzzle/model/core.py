@@ -146,6 +146,10 @@ class Model:
     _user_names: list[Sequence[str]] = field(default_factory=list)
     _values: np.ndarray | None = field(default=None, repr=False)  # the last solution found
     _ints: np.ndarray | None = field(default=None, repr=False)  # ... its user integers
+    _last: str | None = field(default=None, repr=False)  # the last answer's status
+    # Shared by a model and its copies, whose variables are the same ids: how a variable of
+    # an unrelated model, whose ids would silently mean other variables here, is refused.
+    _lineage: object = field(default_factory=object, repr=False, compare=False)
 
     # -- variables -------------------------------------------------------------------------
 
@@ -230,7 +234,7 @@ class Model:
             automata=list(self.automata), weighted=list(self.weighted),
             hints=None if self.hints is None else self.hints.copy(), ints=self.ints.copy(),
             _user_vars=list(self._user_vars), _user_names=list(self._user_names),
-            _values=None, _ints=None)
+            _values=None, _ints=None, _last=None)
 
     def projected(self, variables: np.ndarray, names: Sequence[str]) -> Model:
         """A copy whose user variables are ``variables`` (already in the model) instead:
@@ -252,8 +256,11 @@ class Model:
                   user: bool = True) -> IntArray:
         """Integers in ``lo..hi`` in a numpy shape. User integers (the default) are the
         answer: solutions are told apart, counted and shown by their values."""
+        from smtpuzzle.model.expr import whole
+
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
         n = int(np.prod(shape, dtype=np.int64))
+        lo, hi = int(whole(lo, f"{name}'s bounds")), int(whole(hi, f"{name}'s bounds"))
         if hi < lo:
             raise ValueError(f"{name}: empty range {lo}..{hi}")
         first = self.ints.count
@@ -302,18 +309,19 @@ class Model:
         """Post constraints: linear comparisons, ``b.implies(...)``, global constraints
         (AllDifferent, Table, Element, Regular), boolean arrays (each must be true), or any
         nesting of lists and generators of them."""
-        from smtpuzzle.model.expr import BoolArray, Enforced, LinCons, flatten_constraints
+        from smtpuzzle.model.expr import BoolArray, flatten_constraints
 
         for c in flatten_constraints(constraints):
             if isinstance(c, bool | np.bool_):
                 if not c:
                     self.add_false()
-            elif isinstance(c, BoolArray):
+                continue
+            owner = getattr(c, "model", None)
+            if owner is not None and owner._lineage is not self._lineage:
+                raise ValueError("a constraint over another model's variables posted to "
+                                 f"model {self.name!r}")
+            if isinstance(c, BoolArray):
                 self.add_clauses(c.ids.reshape(-1, 1))
-            elif isinstance(c, LinCons):
-                c.post(self)
-            elif isinstance(c, Enforced):
-                c.post(self)
             else:
                 c.post(self)
 
@@ -332,10 +340,27 @@ class Model:
             # x == c, x <= c, x >= c (a given, a bound): the bounds, not a constraint.
             self._tighten(ints[:, 0], icoef[:, 0], cons.code, rhs)
             return
+        if ti == 0 and tb and cons.code != NE and enforce is None and (bcoef == 1).all() \
+                and _distinct_rows(bools):
+            # Counts of literals: cardinalities, which every back end (exact cover too, for
+            # exactly one) takes natively, rather than integer rows.
+            self._post_counts(bools, cons.code, rhs)
+            return
         self.ints.linear.append(Linear(Groups.of(ints), icoef.reshape(-1).copy(),
                                        Groups.of(bools), bcoef.reshape(-1).copy(),
                                        np.full(rows, cons.code, dtype=np.int64), rhs.copy(),
                                        enf.copy()))
+
+    def _post_counts(self, lits: np.ndarray, code: int, rhs: np.ndarray) -> None:
+        """``sum(lits[i]) <code> rhs[i]`` per row (code EQ, LE or GE)."""
+        cmp = {EQ: Cmp.EQ, LE: Cmp.LE}.get(code, Cmp.GE)
+        one = rhs == 1
+        if cmp is Cmp.EQ and one.all():
+            self.add_exactly_one(lits)
+        elif cmp is Cmp.LE and one.all():
+            self.add_at_most_one(lits)
+        else:
+            self.add_cardinality(lits, cmp, rhs)
 
     def _tighten(self, x: np.ndarray, c: np.ndarray, code: int, rhs: np.ndarray) -> None:
         """``c * x <code> rhs`` for single terms, applied to the bounds of x."""
@@ -366,11 +391,11 @@ class Model:
 
     def _as_ints(self, x: Any, shape: tuple[int, ...]) -> np.ndarray:
         """Integer ids for ``x``: an IntArray's own, or fixed integers for constants."""
-        from smtpuzzle.model.expr import IntArray
+        from smtpuzzle.model.expr import IntArray, whole
 
         if isinstance(x, IntArray):
             return np.broadcast_to(x.ids, shape)
-        c = np.broadcast_to(np.asarray(x, dtype=np.int64), shape)
+        c = np.broadcast_to(whole(x), shape)
         first = self.ints.count
         ids = np.arange(first, first + c.size, dtype=np.int64)
         self.ints.lo.extend(c.ravel().tolist())
@@ -381,7 +406,7 @@ class Model:
     def _post_element(self, array: Any, index: Any, target: Any) -> None:
         from smtpuzzle.model.expr import IntArray
 
-        idx = index.ids if isinstance(index, IntArray) else np.asarray(index)
+        idx = index.ids
         arr = array.ids if isinstance(array, IntArray) else np.asarray(array)
         if arr.ndim == 1:
             arr = np.broadcast_to(arr, (*idx.shape, len(arr)))
@@ -407,6 +432,9 @@ class Model:
 
     def _objective(self, expr: Any, sense: str) -> None:
         e = as_lin(expr)
+        if e.model is not None and e.model._lineage is not self._lineage:
+            raise ValueError(f"an objective over another model's variables given to model "
+                             f"{self.name!r}")
         if e.shape != ():
             e = e.sum()
         self.ints.objective = Objective(e.ints.copy(), e.icoef.copy(), e.bools.copy(),
@@ -465,9 +493,15 @@ class Model:
 
         return int_values(self, ids)
 
+    def _no_values(self) -> ValueError:
+        """Why there is nothing to read: no search yet, or the last one found nothing."""
+        if self._last is None:
+            return ValueError("no solution yet: call solve() first")
+        return ValueError(f"the last search found no solution ({self._last}): no values")
+
     def _read(self, lits: np.ndarray, convert: Any) -> Any:
         if self._values is None:
-            raise ValueError("no solution yet: call solve() first")
+            raise self._no_values()
         position = np.full(self.num_vars + 1, -1, dtype=np.int64)
         position[self.user_vars] = np.arange(len(self.user_vars))
         where = position[np.abs(lits)]
@@ -499,6 +533,13 @@ class Model:
         from smtpuzzle.model.lower import lower_automata
 
         return lower_automata(self)
+
+
+def _distinct_rows(rows: np.ndarray) -> bool:
+    """No row names a variable twice (a repeated literal counts twice in a sum, not in a
+    cardinality)."""
+    v = np.sort(np.abs(rows), axis=1)
+    return not (v[:, 1:] == v[:, :-1]).any()
 
 
 def headed_groups(heads: np.ndarray, keys: np.ndarray, members: np.ndarray) -> Groups:

@@ -9,6 +9,7 @@ per variable or per term.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,40 @@ _I = np.int64
 
 def _empty(shape: tuple[int, ...]) -> np.ndarray:
     return np.zeros((*shape, 0), dtype=_I)
+
+
+def whole(x: Any, what: str = "constants") -> np.ndarray:
+    """``x`` as an int64 array, refused unless every element is a whole number: a model over
+    integers has no use for 2.5, and truncating it would answer another question."""
+    a = np.asarray(x)
+    if a.dtype.kind in "iub":
+        return a.astype(_I)
+    if a.dtype.kind == "f":
+        bad = ~np.isfinite(a) | (a != np.round(a))
+        if bad.any():
+            raise TypeError(f"{what} must be whole numbers, got {a[bad].ravel()[0].item()!r}")
+        return a.astype(_I)
+    if a.dtype.kind == "O" and all(isinstance(v, numbers.Integral) for v in a.ravel()):
+        return a.astype(_I)
+    if isinstance(x, _Shaped | LinExpr | LinCons | _Global):
+        raise TypeError(f"{what} must be numbers, not {type(x).__name__} (only products "
+                        "with constants are linear)")
+    raise TypeError(f"{what} must be whole numbers, got {x!r}")
+
+
+def same_model(*models: Model | None) -> Model | None:
+    """The model these variables belong to (None: constants only); a model and its copies
+    count as one. Two models number their variables alike, so mixing them would silently
+    mean other variables."""
+    found = None
+    for m in models:
+        if m is None:
+            continue
+        if found is not None and m._lineage is not found._lineage:
+            raise ValueError(f"variables of two models ({found.name!r} and {m.name!r}) "
+                             "in one expression")
+        found = m
+    return found
 
 
 class _Shaped:
@@ -96,8 +131,8 @@ class _Linear(_Shaped):
 
     __rmul__ = __mul__
 
-    def sum(self, axis: int | None = None) -> LinExpr:
-        return self.lin().sum(axis)
+    def sum(self, axis: int | None = None, dtype: Any = None, out: Any = None) -> LinExpr:
+        return self.lin().sum(axis, dtype, out)
 
     def __le__(self, other: Any) -> LinCons:
         return self.lin() <= other
@@ -118,7 +153,7 @@ class IntArray(_Linear):
     def lin(self) -> LinExpr:
         shape = self.shape
         return LinExpr(self.ids[..., None], np.ones((*shape, 1), dtype=_I), _empty(shape),
-                       _empty(shape), np.zeros(shape, dtype=_I))
+                       _empty(shape), np.zeros(shape, dtype=_I), self.model)
 
     def value(self) -> np.ndarray | int:
         """The values in the last solution found (user integers only)."""
@@ -126,7 +161,7 @@ class IntArray(_Linear):
 
     def eq(self, values: Any) -> BoolArray:
         """The literals "x == v" (broadcast): booleans to sum, count or reify with."""
-        ids, vals = np.broadcast_arrays(self.ids, np.asarray(values, dtype=_I))
+        ids, vals = np.broadcast_arrays(self.ids, whole(values, "values"))
         return BoolArray(self.model, self.model.eq_literals(ids, vals).reshape(ids.shape))
 
     def __rsub__(self, other: Any) -> LinExpr:
@@ -148,7 +183,7 @@ class BoolArray(_Linear):
     def lin(self) -> LinExpr:
         shape = self.shape
         return LinExpr(_empty(shape), _empty(shape), self.ids[..., None],
-                       np.ones((*shape, 1), dtype=_I), np.zeros(shape, dtype=_I))
+                       np.ones((*shape, 1), dtype=_I), np.zeros(shape, dtype=_I), self.model)
 
     def value(self) -> np.ndarray | bool:
         """The values in the last solution found (user variables only)."""
@@ -158,7 +193,7 @@ class BoolArray(_Linear):
         return self._new(-self.ids)
 
     def _tseitin(self, other: Any, conj: bool) -> BoolArray:
-        a, b = np.broadcast_arrays(self.ids, _lits(other))
+        a, b = np.broadcast_arrays(self.ids, _lits(other, self.model))
         t = self.model.new_bools(a.size).reshape(a.shape)
         af, bf, tf = a.ravel(), b.ravel(), t.ravel()
         if conj:  # t <-> a & b
@@ -184,14 +219,15 @@ class BoolArray(_Linear):
     def implies(self, other: Any) -> Any:
         """Half-reification: where these literals are true, ``other`` holds."""
         if isinstance(other, LinCons):
-            return Enforced(other, self.ids)
+            same_model(self.model, other.expr.model)
+            return Enforced(other, self.ids, self.model)
         return (~self) | other
 
     def __eq__(self, other: Any) -> Any:  # type: ignore[override]
         if isinstance(other, LinCons):  # full reification
-            return [Enforced(other, self.ids), Enforced(~other, -self.ids)]
-        if isinstance(other, BoolArray | bool | np.bool_):
-            return (self.implies(other)) & (BoolArray(self.model, _lits(other)).implies(self))
+            return [self.implies(other), (~self).implies(~other)]
+        if isinstance(other, BoolArray):
+            return (self.implies(other)) & (other.implies(self))
         return self.lin() == other
 
     def __ne__(self, other: Any) -> Any:  # type: ignore[override]
@@ -203,31 +239,38 @@ class BoolArray(_Linear):
 
 
 
-def _lits(x: Any) -> np.ndarray:
+def _lits(x: Any, model: Model) -> np.ndarray:
     if isinstance(x, BoolArray):
+        same_model(model, x.model)
         return x.ids
     raise TypeError(f"expected literals (a BoolArray), got {type(x).__name__}")
 
 
 class LinExpr:
     """An array of linear sums: element ``i`` is ``sum(icoef[i] * ints[i]) +
-    sum(bcoef[i] * bools[i]) + const[i]`` (the term arrays have one more axis)."""
+    sum(bcoef[i] * bools[i]) + const[i]`` (the term arrays have one more axis), over the
+    variables of ``model`` (None for constants alone)."""
 
     __array_priority__ = 1000
     __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, ints: np.ndarray, icoef: np.ndarray, bools: np.ndarray,
-                 bcoef: np.ndarray, const: np.ndarray) -> None:
+                 bcoef: np.ndarray, const: np.ndarray, model: Model | None = None) -> None:
         self.ints, self.icoef, self.bools, self.bcoef = ints, icoef, bools, bcoef
         self.const = np.asarray(const, dtype=_I)
+        self.model = model
+
+    def _like(self, ints: np.ndarray, icoef: np.ndarray, bools: np.ndarray,
+              bcoef: np.ndarray, const: np.ndarray) -> LinExpr:
+        return LinExpr(ints, icoef, bools, bcoef, const, self.model)
 
     @property
     def shape(self) -> tuple[int, ...]:
         return self.const.shape
 
     def __getitem__(self, key: Any) -> LinExpr:
-        return LinExpr(self.ints[key], self.icoef[key], self.bools[key], self.bcoef[key],
-                       self.const[key])
+        return self._like(self.ints[key], self.icoef[key], self.bools[key], self.bcoef[key],
+                          self.const[key])
 
     def _grown(self, shape: tuple[int, ...]) -> LinExpr:
         if self.shape == shape:
@@ -235,8 +278,8 @@ class LinExpr:
 
         def b(a: np.ndarray) -> np.ndarray:
             return np.broadcast_to(a, (*shape, a.shape[-1]))
-        return LinExpr(b(self.ints), b(self.icoef), b(self.bools), b(self.bcoef),
-                       np.broadcast_to(self.const, shape))
+        return self._like(b(self.ints), b(self.icoef), b(self.bools), b(self.bcoef),
+                          np.broadcast_to(self.const, shape))
 
     def __add__(self, other: Any) -> LinExpr:
         o = as_lin(other)
@@ -245,12 +288,13 @@ class LinExpr:
         return LinExpr(np.concatenate([a.ints, c.ints], axis=-1),
                        np.concatenate([a.icoef, c.icoef], axis=-1),
                        np.concatenate([a.bools, c.bools], axis=-1),
-                       np.concatenate([a.bcoef, c.bcoef], axis=-1), a.const + c.const)
+                       np.concatenate([a.bcoef, c.bcoef], axis=-1), a.const + c.const,
+                       same_model(self.model, o.model))
 
     __radd__ = __add__
 
     def __neg__(self) -> LinExpr:
-        return LinExpr(self.ints, -self.icoef, self.bools, -self.bcoef, -self.const)
+        return self._like(self.ints, -self.icoef, self.bools, -self.bcoef, -self.const)
 
     def __sub__(self, other: Any) -> LinExpr:
         return self + (-as_lin(other))
@@ -259,30 +303,31 @@ class LinExpr:
         return (-self) + other
 
     def __mul__(self, factor: Any) -> LinExpr:
-        if isinstance(factor, _Shaped | LinExpr):
-            raise TypeError("only products with constants are linear")
-        f = np.asarray(factor, dtype=_I)
+        f = whole(factor, "coefficients")
         shape = np.broadcast_shapes(self.shape, f.shape)
         a = self._grown(shape)
-        return LinExpr(a.ints, a.icoef * f[..., None], a.bools, a.bcoef * f[..., None],
-                       a.const * f)
+        return self._like(a.ints, a.icoef * f[..., None], a.bools, a.bcoef * f[..., None],
+                          a.const * f)
 
     __rmul__ = __mul__
 
-    def sum(self, axis: int | None = None) -> LinExpr:
-        """The sum over ``axis`` (all elements when None): the terms are concatenated."""
+    def sum(self, axis: int | None = None, dtype: Any = None, out: Any = None) -> LinExpr:
+        """The sum over ``axis`` (all elements when None): the terms are concatenated.
+        (``dtype`` and ``out`` are numpy's, so that ``np.sum(x)`` works; out must be None.)"""
+        if out is not None:
+            raise TypeError("a sum of variables has no output array")
         if axis is None:
             def flat(a: np.ndarray) -> np.ndarray:
                 return a.reshape(-1)
-            return LinExpr(flat(self.ints), flat(self.icoef), flat(self.bools),
-                           flat(self.bcoef), self.const.sum())
+            return self._like(flat(self.ints), flat(self.icoef), flat(self.bools),
+                              flat(self.bcoef), self.const.sum())
         axis = axis % len(self.shape)
 
         def merge(a: np.ndarray) -> np.ndarray:
             moved = np.moveaxis(a, axis, -2)
             return moved.reshape(*moved.shape[:-2], -1)
-        return LinExpr(merge(self.ints), merge(self.icoef), merge(self.bools),
-                       merge(self.bcoef), self.const.sum(axis=axis))
+        return self._like(merge(self.ints), merge(self.icoef), merge(self.bools),
+                          merge(self.bcoef), self.const.sum(axis=axis))
 
     def _cmp(self, other: Any, code: int, shift: int = 0) -> LinCons:
         diff = self - other
@@ -312,9 +357,9 @@ def as_lin(x: Any) -> LinExpr:
         return x
     if isinstance(x, IntArray | BoolArray):
         return x.lin()
-    if isinstance(x, _Global):
+    if isinstance(x, _Global | LinCons | Enforced):
         raise TypeError(f"{type(x).__name__} is a constraint, not a number")
-    c = np.asarray(x, dtype=_I)
+    c = whole(x)
     return LinExpr(_empty(c.shape), _empty(c.shape), _empty(c.shape), _empty(c.shape), c)
 
 
@@ -326,6 +371,10 @@ class LinCons:
     def __init__(self, expr: LinExpr, code: int, rhs: np.ndarray) -> None:
         self.expr, self.code = expr, code
         self.rhs = np.broadcast_to(np.asarray(rhs, dtype=_I), expr.shape)
+
+    @property
+    def model(self) -> Model | None:
+        return self.expr.model
 
     def __invert__(self) -> LinCons:
         flip = {EQ: (NE, 0), NE: (EQ, 0), LE: (GE, 1), GE: (LE, -1)}[self.code]
@@ -342,21 +391,31 @@ class LinCons:
 class Enforced:
     """A linear constraint array that holds where ``literals`` are true."""
 
-    def __init__(self, cons: LinCons, literals: np.ndarray) -> None:
-        self.cons, self.literals = cons, literals
+    def __init__(self, cons: LinCons, literals: np.ndarray, model: Model) -> None:
+        self.cons, self.literals, self.model = cons, literals, model
 
     def post(self, model: Model) -> None:
         shape = np.broadcast_shapes(self.cons.expr.shape, np.shape(self.literals))
-        self.cons.expr = self.cons.expr._grown(shape)
-        self.cons.rhs = np.broadcast_to(self.cons.rhs, shape)
-        self.cons.post(model, np.broadcast_to(self.literals, shape))
+        grown = LinCons(self.cons.expr._grown(shape), self.cons.code,
+                        np.broadcast_to(self.cons.rhs, shape))
+        grown.post(model, np.broadcast_to(self.literals, shape))
 
 
 class _Global:
     """A global constraint over integer arrays, posted as one batch."""
 
+    model: Model | None = None
+
     def post(self, model: Model) -> None:
         raise NotImplementedError
+
+
+def _ints(x: Any, what: str) -> IntArray:
+    """``x``, which must be integer variables (booleans' ids are not integers' ids)."""
+    if not isinstance(x, IntArray):
+        raise TypeError(f"{what} takes integer variables (an IntArray from "
+                        f"model.int_array), got {type(x).__name__}")
+    return x
 
 
 def _groups(x: IntArray, axis: int | None) -> np.ndarray:
@@ -371,6 +430,7 @@ class AllDifferent(_Global):
     """All of ``x`` different, or (with ``axis``) each slice along that axis."""
 
     def __init__(self, x: IntArray, axis: int | None = None) -> None:
+        self.model = _ints(x, "AllDifferent").model
         self.rows = _groups(x, axis)
 
     def post(self, model: Model) -> None:
@@ -381,9 +441,14 @@ class Table(_Global):
     """Each row of ``x`` (its last axis) is one of ``tuples`` (or, ``forbidden``, none)."""
 
     def __init__(self, x: IntArray, tuples: Any, forbidden: bool = False) -> None:
+        self.model = _ints(x, "Table").model
         ids = x.ids if x.ndim > 1 else x.ids[None, :]
         self.scopes = ids.reshape(-1, ids.shape[-1])
-        self.tuples = np.asarray(tuples, dtype=_I).reshape(-1, self.scopes.shape[1])
+        rows = whole(tuples, "Table's tuples")
+        if rows.size % self.scopes.shape[1]:
+            raise ValueError(f"Table's tuples must have {self.scopes.shape[1]} values each "
+                             f"(the last axis of x), got {rows.shape}")
+        self.tuples = rows.reshape(-1, self.scopes.shape[1])
         self.forbidden = forbidden
 
     def post(self, model: Model) -> None:
@@ -391,9 +456,15 @@ class Table(_Global):
 
 
 class Element:
-    """``array[index]`` with a variable index (counted from 0); compare it with ``==``."""
+    """``array[index]`` with a variable index (counted from 0); compare it with ``==``.
+    ``array`` is integer variables or constants (whole numbers)."""
 
     def __init__(self, array: Any, index: IntArray) -> None:
+        _ints(index, "Element's index")
+        if not isinstance(array, IntArray):
+            array = whole(array, "Element's array")
+        else:
+            same_model(array.model, index.model)
         self.array, self.index = array, index
 
     def __eq__(self, target: Any) -> _ElementCons:  # type: ignore[override]
@@ -404,6 +475,11 @@ class Element:
 
 class _ElementCons(_Global):
     def __init__(self, array: Any, index: IntArray, target: Any) -> None:
+        if isinstance(target, IntArray):
+            same_model(index.model, target.model)
+        else:
+            target = whole(target, "Element's target")
+        self.model = index.model
         self.array, self.index, self.target = array, index, target
 
     def post(self, model: Model) -> None:
@@ -415,10 +491,16 @@ class Regular(_Global):
     automaton: ``transitions`` are (state, value, next state) triples."""
 
     def __init__(self, x: IntArray, transitions: Any, start: int, finals: Any) -> None:
+        self.model = _ints(x, "Regular").model
         ids = x.ids if x.ndim > 1 else x.ids[None, :]
         self.words = ids.reshape(-1, ids.shape[-1])
-        self.transitions = np.asarray(transitions, dtype=_I).reshape(-1, 3)
-        self.start, self.finals = int(start), np.asarray(finals, dtype=_I).reshape(-1)
+        edges = whole(transitions, "Regular's transitions")
+        if edges.size % 3:
+            raise ValueError("Regular's transitions must be (state, value, next state) "
+                             f"triples, got {edges.shape}")
+        self.transitions = edges.reshape(-1, 3)
+        self.start = int(whole(start, "Regular's start"))
+        self.finals = whole(finals, "Regular's finals").reshape(-1)
 
     def post(self, model: Model) -> None:
         model._post_regular(self.words, self.transitions, self.start, self.finals)
@@ -427,8 +509,9 @@ class Regular(_Global):
 def Count(x: IntArray, value: int, axis: int | None = None) -> LinExpr:  # noqa: N802
     """How many of ``x`` (or of each slice along ``axis``) equal ``value``: a linear
     expression over the literals "x == value"."""
-    rows = _groups(x, axis)
-    lits = x.model.eq_literals(rows.ravel(), np.full(rows.size, int(value))).reshape(rows.shape)
+    rows = _groups(_ints(x, "Count"), axis)
+    v = int(whole(value, "Count's value"))
+    lits = x.model.eq_literals(rows.ravel(), np.full(rows.size, v)).reshape(rows.shape)
     expr = BoolArray(x.model, lits).sum(axis=1)
     return expr if axis is not None else expr[0]
 
@@ -438,7 +521,13 @@ def flatten_constraints(items: Any) -> Iterable[Any]:
     if isinstance(items, LinCons | Enforced | _Global | BoolArray | bool | np.bool_):
         yield items
         return
-    if isinstance(items, Iterable):
+    if isinstance(items, IntArray | LinExpr):
+        raise TypeError(f"not a constraint: a {type(items).__name__} is a number; compare "
+                        "it (x == 3, x.sum() <= 10) to make one")
+    if isinstance(items, Element):
+        raise TypeError("not a constraint: an Element is a number; compare it "
+                        "(Element(a, i) == t) to make one")
+    if isinstance(items, Iterable) and not isinstance(items, str | bytes):
         for item in items:
             yield from flatten_constraints(item)
         return

@@ -29,7 +29,7 @@ from smtpuzzle.backends.base import Backend, PartialCount
 from smtpuzzle.errors import ProcessDied, PuzzleError
 from smtpuzzle.model import Model
 from smtpuzzle.outputs import writable
-from smtpuzzle.puzzles.tiling.puzzle import Tiling
+from smtpuzzle.puzzles.tiling.puzzle import Tiling, require_tiling
 from smtpuzzle.result import Enumeration, Result, Stats
 from smtpuzzle.taskpool import TaskTimeout, task_pool
 
@@ -373,6 +373,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     it. On the exact-cover back end every sub-problem is searched in slices of
     :data:`SLICE_S` seconds that hand back its search state, so a stop loses at most the
     slice under way; other back ends search each sub-problem whole."""
+    require_tiling(tiling, "count")
     engine = get_backend(backend, solver)
     tiling.check_memory(engine)
     if checkpoint is not None:

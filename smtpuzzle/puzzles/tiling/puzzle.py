@@ -97,6 +97,18 @@ class _PlacementNames(Sequence):
         return f"{piece}@" + ";".join(",".join(map(str, c)) for c in cells)
 
 
+def require_tiling(obj: object, what: str) -> None:
+    """A TypeError unless ``obj`` is a Tiling: the tiling functions read its board and
+    pieces, and a Model (the usual mix-up) has its own solve, solutions and count."""
+    if isinstance(obj, Tiling):
+        return
+    from smtpuzzle.model import Model
+
+    hint = " (a Model has its own solve(), solutions() and count())" \
+        if isinstance(obj, Model) else ""
+    raise TypeError(f"{what} takes a Tiling, got {type(obj).__name__}{hint}")
+
+
 @dataclass
 class Tiling:
     """A board, pieces with multiplicities, and whether every cell must be covered."""

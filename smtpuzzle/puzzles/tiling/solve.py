@@ -15,7 +15,7 @@ from typing import Any
 from smtpuzzle.backends import Backend, get_backend
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.tiling.index_model import index_model
-from smtpuzzle.puzzles.tiling.puzzle import Tiling, TilingSolution
+from smtpuzzle.puzzles.tiling.puzzle import Tiling, TilingSolution, require_tiling
 from smtpuzzle.result import Result, Stats, Status
 
 DEFAULT_BACKEND = "cpsat"  # for one solution
@@ -115,6 +115,7 @@ def solve_tiling(tiling: Tiling, backend: str | Backend = DEFAULT_BACKEND,
     and answer unknown early, with stats)."""
     if model not in TILING_MODELS:
         raise PuzzleError(f"--model {model}: expected one of {', '.join(TILING_MODELS)}")
+    require_tiling(tiling, "solve_tiling")
     engine = _engine(backend, solver)
     if model == "index" and not engine.capabilities.any_constraint:
         raise PuzzleError("--model index: the exact-cover engine takes placements only "
@@ -158,6 +159,7 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
     found (n counts from 1) and, with ``keep``, kept in the listing (leave it out to list
     millions). The time limit or Ctrl-C (in the search or in ``on_solution``) ends the
     listing early: ``complete`` is then false, and ``interrupted`` tells Ctrl-C."""
+    require_tiling(tiling, "list_tilings")
     engine = _engine(backend, solver)
     tiling.check_memory(engine)
     started = time.perf_counter()
