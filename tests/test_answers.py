@@ -28,7 +28,7 @@ from smtpuzzle import (
     parse_picture,
     solve_tiling,
 )
-from smtpuzzle.formats.dimacs import export_file, read_answer
+from smtpuzzle.formats.dimacs import read_answer, write_dimacs
 from smtpuzzle.puzzles.maze import cases
 
 SOLVE_KEYS = ["model", "status", "backend", "time_s", "complete", "stats", "solutions"]
@@ -105,7 +105,7 @@ def _external(cnf: Path, out: Path) -> None:
 @pytest.mark.parametrize("encoding", [None, "automaton"])
 def test_read_answer_decodes_and_verifies_a_nonogram(tmp_path: Path, encoding):
     ng = Nonogram(rows=[(2,), (1,)], cols=[(2,), (1,)], name="corner")
-    export_file(ng.build_model(encoding), tmp_path / "c.cnf")
+    write_dimacs(ng.build_model(encoding), tmp_path / "c.cnf")
     _external(tmp_path / "c.cnf", tmp_path / "c.out")
     answer = read_answer(ng, tmp_path / "c.cnf", tmp_path / "c.out", encoding)
     assert answer.status is Status.SAT and answer.solutions == [["##", "#."]]
@@ -117,7 +117,7 @@ def test_read_answer_decodes_and_verifies_a_nonogram(tmp_path: Path, encoding):
 
 def test_read_answer_of_a_tiling_and_missing_files(tmp_path: Path):
     tiling = load("soma-3x3x3")
-    export_file(tiling.build_model(), tmp_path / "s.cnf")
+    write_dimacs(tiling.build_model(), tmp_path / "s.cnf")
     _external(tmp_path / "s.cnf", tmp_path / "s.out")
     answer = read_answer(tiling, tmp_path / "s.cnf", tmp_path / "s.out")
     assert answer.status is Status.SAT

@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import pytest
 from pysat.formula import CNF as PysatCNF
 from pysat.solvers import Solver
 
@@ -18,7 +19,7 @@ from smtpuzzle import (
     parse_picture,
     to_cnf,
 )
-from smtpuzzle.formats.dimacs import export_file
+from smtpuzzle.formats.dimacs import write_dimacs
 from smtpuzzle.model import AllDifferent
 from tests.helpers import HARDEST, cli
 
@@ -57,8 +58,7 @@ def test_round_trip_library(tmp_path):
     t = load("pentomino-6x10")
     model = t.build_model()
     cnf_path = tmp_path / "p.cnf"
-    from smtpuzzle.formats.dimacs import export_file
-    cnf = export_file(model, cnf_path)
+    cnf = write_dimacs(model, cnf_path)
     formula = PysatCNF(from_file=str(cnf_path))
     assert formula.nv == cnf.num_vars and len(formula.clauses) == len(cnf.clauses)
     assert formula.clauses == to_cnf(model).as_lists()
@@ -72,14 +72,13 @@ def test_round_trip_library(tmp_path):
 def test_unsat_round_trip_and_mismatched_model(tmp_path):
     t = Tiling(Board([4, 4], holes=[(0, 0), (3, 3)]), [Piece("I2", parse_picture("##"), count=7)])
     model = t.build_model()
-    from smtpuzzle.formats.dimacs import export_file
     cnf_path, out = tmp_path / "m.cnf", tmp_path / "m.out"
-    export_file(model, cnf_path)
+    write_dimacs(model, cnf_path)
     assert not external_solve(cnf_path, out, "cadical195")
     status, _ = decode_answer(model, cnf_path, out)
     assert status is Status.UNSAT
     other = tmp_path / "o.cnf"
-    export_file(load("soma-3x3x3").build_model(), other)
+    write_dimacs(load("soma-3x3x3").build_model(), other)
     d = cli("decode", "pentomino-6x10", str(other), str(out))
     assert d.returncode == 2 and "do not match" in d.stderr
 
@@ -87,9 +86,8 @@ def test_unsat_round_trip_and_mismatched_model(tmp_path):
 def test_minisat_result_file_format(tmp_path):
     t = load("pentomino-3x20")
     model = t.build_model()
-    from smtpuzzle.formats.dimacs import export_file
     cnf_path = tmp_path / "s.cnf"
-    export_file(model, cnf_path)
+    write_dimacs(model, cnf_path)
     formula = PysatCNF(from_file=str(cnf_path))
     with Solver(name="cadical195", bootstrap_with=formula.clauses) as s:
         assert s.solve()
@@ -133,7 +131,25 @@ def test_decode_answer_gives_a_models_integers_their_values(tmp_path):
     x = m.int_array(3, 1, 3, name="x")
     m.add(AllDifferent(x), x[0] < x[1], x[1] < x[2])
     cnf, answer = tmp_path / "i.cnf", tmp_path / "i.out"
-    export_file(m, cnf)
+    write_dimacs(m, cnf)
     assert external_solve(cnf, answer)
     status, _ = decode_answer(m, cnf, answer)
     assert status is Status.SAT and x.value().tolist() == [1, 2, 3]
+
+
+def test_write_dimacs_takes_a_path_or_an_open_file_and_unsat_clears_the_answer(tmp_path):
+    m = Model("two")
+    x = m.int_array(2, 0, 1)
+    m.add(x[0] + x[1] == 1)
+    with open(tmp_path / "a.cnf", "w", encoding="utf-8") as fh:
+        write_dimacs(m, fh)
+    write_dimacs(m, tmp_path / "b.cnf")
+    assert (tmp_path / "a.cnf").read_text() == (tmp_path / "b.cnf").read_text()
+    sat, unsat = tmp_path / "sat.out", tmp_path / "unsat.out"
+    assert external_solve(tmp_path / "a.cnf", sat, "cadical195")
+    assert decode_answer(m, tmp_path / "a.cnf", sat)[0] is Status.SAT
+    assert sorted(x.value().tolist()) == [0, 1]
+    unsat.write_text("s UNSATISFIABLE\n")  # as claimed by a solver
+    assert decode_answer(m, tmp_path / "a.cnf", unsat)[0] is Status.UNSAT
+    with pytest.raises(ValueError, match="found no solution"):
+        x.value()  # not the earlier answer

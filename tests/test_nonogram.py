@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from smtpuzzle.backends import get_backend
-from smtpuzzle.formats.dimacs import decode_answer, export_file
+from smtpuzzle.formats.dimacs import decode_answer, write_dimacs
 from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.library import resolve
 from smtpuzzle.model import Model
@@ -332,7 +332,7 @@ def test_dimacs_round_trip(tmp_path: Path, encoding: str):
     p = load_nonogram(WEBPBN / "webpbn-00006.non")
     model = p.build_model(encoding)
     cnf_path = tmp_path / "cat.cnf"
-    cnf = export_file(model, cnf_path)
+    cnf = write_dimacs(model, cnf_path)
     with Solver(name="cadical195", bootstrap_with=cnf.as_lists()) as s:
         assert s.solve()
         lits = s.get_model()

@@ -24,7 +24,7 @@ from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
 from smtpuzzle import Model, PuzzleError, Status, to_cnf
-from smtpuzzle.formats.dimacs import decode_answer, export_file, read_cnf, read_output
+from smtpuzzle.formats.dimacs import decode_answer, read_cnf, read_output, write_dimacs
 from smtpuzzle.library import load_puzzle
 from tests.helpers import ANY_MODEL_BACKENDS, COVER_BACKENDS
 from tests.test_model import (
@@ -200,7 +200,7 @@ def test_decode_never_accepts_an_assignment_that_violates_the_cnf(answer):
     clauses = to_cnf(model).as_lists()
     with tempfile.TemporaryDirectory() as d:
         cnf_path, out_path = Path(d) / "m.cnf", Path(d) / "m.out"
-        export_file(model, cnf_path)
+        write_dimacs(model, cnf_path)
         out_path.write_text(text)
         try:
             status, values = decode_answer(model, cnf_path, out_path)
@@ -232,7 +232,7 @@ def test_decode_accepts_a_true_answer():
 def decoded(model: Model, lits: list[int]) -> Status:
     with tempfile.TemporaryDirectory() as d:
         cnf_path, out_path = Path(d) / "m.cnf", Path(d) / "m.out"
-        export_file(model, cnf_path)
+        write_dimacs(model, cnf_path)
         out_path.write_text("s SATISFIABLE\nv " + " ".join(map(str, lits)) + " 0\n")
         return decode_answer(model, cnf_path, out_path)[0]
 

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from smtpuzzle.cli.common import EXIT_UNKNOWN, JsonOpt, ModelArg, friendly, out, print_json
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.dimacs import export_file, read_answer
+from smtpuzzle.formats.dimacs import read_answer, write_dimacs
 from smtpuzzle.library import load_puzzle
 from smtpuzzle.puzzles import Puzzle
 from smtpuzzle.render.text import nonogram_picture, tiling_picture
@@ -29,7 +29,7 @@ def export_cnf(
     """Write the model as DIMACS CNF for any SAT solver (comments name the user variables)."""
     m = load_puzzle(model, precheck=False).build_model(encoding)
     try:
-        cnf = export_file(m, output)
+        cnf = write_dimacs(m, output)
     except OSError as exc:
         raise PuzzleError(f"cannot write ({exc.strerror})", str(output)) from None
     out.print(f"wrote {output}: {cnf.num_vars} variables, {len(cnf.clauses)} clauses, "

@@ -19,8 +19,12 @@ if TYPE_CHECKING:
     from smtpuzzle.puzzles import Puzzle
 
 
-def write_dimacs(model: Model, out: IO[str], cnf: CNF | None = None) -> CNF:
-    """Write ``model`` as DIMACS CNF; ``c user VAR NAME`` lines name the user variables."""
+def write_dimacs(model: Model, out: IO[str] | str | Path, cnf: CNF | None = None) -> CNF:
+    """Write ``model`` as DIMACS CNF to a file (a path, or an open text file); ``c user VAR
+    NAME`` lines name the user variables."""
+    if isinstance(out, str | Path):
+        with open(out, "w", encoding="utf-8") as fh:
+            return write_dimacs(model, fh, cnf)
     model = lowered(model, native=set())  # integers by their "x == v" literals, named
     cnf = cnf or to_cnf(model)
     out.write(f"c smtpuzzle model {model.name}\n")
@@ -276,6 +280,7 @@ def decode_answer(model: Model, cnf_path: Path, output_path: Path) -> tuple[Stat
     values = check_assignment(cnf, out, str(output_path))
     bools = len(model.user_vars)  # the model's own user booleans, then integers' literals
     if out.status is not Status.SAT:
+        model.take(Result(out.status, None, Stats("dimacs")))  # no answer left to read
         return out.status, np.zeros(bools, dtype=bool)
     user = values[[cnf.user[n] for n in names]]
     ints = None
@@ -284,11 +289,6 @@ def decode_answer(model: Model, cnf_path: Path, output_path: Path) -> tuple[Stat
         ints = lo + np.flatnonzero(user[bools:]) - offsets[:-1]
     model.take(Result(Status.SAT, user[:bools], Stats("dimacs"), ints))
     return out.status, user[:bools]
-
-
-def export_file(model: Model, path: Path) -> CNF:
-    with open(path, "w", encoding="utf-8") as fh:
-        return write_dimacs(model, fh)
 
 
 @dataclass
@@ -334,11 +334,12 @@ def read_answer(puzzle: Puzzle, cnf_path: Path, output_path: Path,
     pass the puzzle's verifier (VerificationError otherwise: our bug, not the solver's)."""
     for path in (cnf_path, output_path):
         check_file(path)
-    model = puzzle.build_model(encoding)  # refuses what export-cnf refuses
     judge: Any = puzzle
     cells = None
-    if not hasattr(puzzle, "decode"):  # a number grid: its answer is its cells' integers
-        judge = getattr(puzzle, "puzzles", [puzzle])[0]  # a Sudoku file holds one here
+    if hasattr(puzzle, "decode"):
+        model = puzzle.build_model(encoding)  # refuses what export-cnf refuses
+    else:  # a number grid (Sudoku, KenKen): its answer is its cells' integers
+        judge = puzzle.one(encoding) if hasattr(puzzle, "one") else puzzle
         model, cells = judge.build()
     status, values = decode_answer(model, cnf_path, output_path)
     solutions = []

@@ -64,13 +64,17 @@ class SudokuFile:
     def name(self) -> str:
         return self.path.stem
 
-    def build_model(self, encoding: str | None = None) -> object:
+    def one(self, encoding: str | None = None) -> Sudoku:
+        """The file's puzzle, where one model is asked for: refused unless there is one."""
         if encoding is not None:
             raise PuzzleError("--encoding: for nonograms only")
         if len(self.puzzles) != 1:
             raise PuzzleError(f"{len(self.puzzles)} puzzles in the file: one model needs one",
                               str(self.path))
-        return self.puzzles[0].build_model()
+        return self.puzzles[0]
+
+    def build_model(self, encoding: str | None = None) -> object:
+        return self.one(encoding).build_model()
 
 
 def grid_text(grid: np.ndarray) -> str:

@@ -474,6 +474,9 @@ class Model:
 
     def count_up_to(self, limit: int, backend: str = "cpsat", solver: str | None = None,
                     time_limit: float | None = None) -> tuple[int, bool]:
+        """(solutions found, at most ``limit``; whether that is all of them). Stopping at
+        the limit leaves the rest unsearched, so a model with exactly ``limit`` solutions
+        answers (limit, False): ask for one more to know there are no others."""
         from smtpuzzle.model.solving import count
 
         return count(self, backend, solver, time_limit, limit)

@@ -42,7 +42,7 @@ import numpy as np
 
 from smtpuzzle.backends.rup import CHECKERS, OutOfTime
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.dimacs import export_file, read_cnf
+from smtpuzzle.formats.dimacs import read_cnf, write_dimacs
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.maze.proof import CaseStates, NotEmpty, diagram_proof, letter
 
@@ -257,7 +257,7 @@ def write_certificate(directory: Path, length: int, cases: list[tuple[int, int]]
         "claim": f"no string of {length} moves solves every 3x3 case, nor any shorter one",
         "proof_cases": len(proof), "cases": [list(c) for c in listed]}, indent=1) + "\n")
     formula = encode(length, closed, mirror)
-    export_file(_model(length, formula.variables, formula.clauses), directory / CNF)
+    write_dimacs(_model(length, formula.variables, formula.clauses), directory / CNF)
     return len(closed)
 
 

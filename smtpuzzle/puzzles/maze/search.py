@@ -30,7 +30,7 @@ import numpy as np
 
 from smtpuzzle.backends import Backend, get_backend
 from smtpuzzle.errors import PuzzleError, VerificationError
-from smtpuzzle.formats.dimacs import export_file
+from smtpuzzle.formats.dimacs import write_dimacs
 from smtpuzzle.model import Groups, Model
 from smtpuzzle.outputs import writable
 from smtpuzzle.puzzles.maze.cases import (
@@ -458,7 +458,7 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
                    if status == "unknown" and checkpoint.exists() else 0}
         note = saves.note(note)
     if export_cnf is not None and status != "unknown":
-        export_file(Encoder(searched, mirror=mirror).model(reduced_cases(size), added),
+        write_dimacs(Encoder(searched, mirror=mirror).model(reduced_cases(size), added),
                     Path(export_cnf))
     return SearchResult(status, string, max(len(added), seen[0]), time.perf_counter() - start,
                         solver_time, label, added, searched, interrupted, note=note,
