@@ -153,3 +153,15 @@ def test_write_dimacs_takes_a_path_or_an_open_file_and_unsat_clears_the_answer(t
     assert decode_answer(m, tmp_path / "a.cnf", unsat)[0] is Status.UNSAT
     with pytest.raises(ValueError, match="found no solution"):
         x.value()  # not the earlier answer
+
+
+def test_a_model_with_an_objective_is_exported_only_when_told_to_drop_it(tmp_path):
+    m = Model("best")
+    x = m.int_array(2, 0, 2)
+    m.maximize(x.sum())
+    with pytest.raises(ValueError, match="drop_objective=True"):
+        write_dimacs(m, tmp_path / "m.cnf")
+    write_dimacs(m, tmp_path / "m.cnf", drop_objective=True)
+    out = tmp_path / "m.out"
+    assert external_solve(tmp_path / "m.cnf", out, "cadical195")
+    assert decode_answer(m, tmp_path / "m.cnf", out)[0] is Status.SAT  # any of the 9

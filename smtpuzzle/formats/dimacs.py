@@ -19,12 +19,17 @@ if TYPE_CHECKING:
     from smtpuzzle.puzzles import Puzzle
 
 
-def write_dimacs(model: Model, out: IO[str] | str | Path, cnf: CNF | None = None) -> CNF:
+def write_dimacs(model: Model, out: IO[str] | str | Path, cnf: CNF | None = None,
+                 drop_objective: bool = False) -> CNF:
     """Write ``model`` as DIMACS CNF to a file (a path, or an open text file); ``c user VAR
-    NAME`` lines name the user variables."""
+    NAME`` lines name the user variables. A CNF has no objective: a model with one is
+    refused unless ``drop_objective`` says to export its constraints alone."""
+    if model.ints.objective is not None and not drop_objective:
+        raise ValueError(f"model {model.name!r} has an objective, which DIMACS CNF cannot "
+                         "carry: pass drop_objective=True to export its constraints alone")
     if isinstance(out, str | Path):
         with open(out, "w", encoding="utf-8") as fh:
-            return write_dimacs(model, fh, cnf)
+            return write_dimacs(model, fh, cnf, drop_objective)
     model = lowered(model, native=set())  # integers by their "x == v" literals, named
     cnf = cnf or to_cnf(model)
     out.write(f"c smtpuzzle model {model.name}\n")
