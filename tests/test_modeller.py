@@ -327,3 +327,92 @@ def test_np_sum_and_values_after_no_solution():
     assert m.count("cpsat") == (0, True)
     with pytest.raises(ValueError, match="found no solution"):
         x.value()
+
+
+def test_bounds_posted_on_whole_arrays_and_zero_coefficients():
+    """``x <= c`` on an array is a bound per element; ``0 * x <= c`` holds or fails alone
+    (it once forced x's bounds by a division by zero)."""
+    m = Model("bounds")
+    x = m.int_array(3, -3, 3)
+    coef, rhs = np.array([2, -1, -3]), np.array([3, -2, 4])
+    m.add(coef * x <= rhs)
+    assert m.count("sat") == (len(_brute(3, -3, 3, lambda v: (coef * v <= rhs).all())), True)
+    for post, want in ((lambda y: 0 * y[0] >= -5, 9), (lambda y: 0 * y[0] <= -1, 0),
+                       (lambda y: np.array([0, 1]) * y == np.array([0, 1]), 3)):
+        n = Model("zero")
+        y = n.int_array(2, 0, 2)
+        n.add(post(y))
+        assert {b: n.count(b) for b in ("cpsat", "sat", "z3")} == \
+            dict.fromkeys(("cpsat", "sat", "z3"), (want, True))
+
+
+def test_numbers_past_64_bit_arithmetic_are_refused():
+    m = Model("big")
+    x = m.int_array(2, 0, 3)
+    for make in (lambda: x.sum() <= 2**63, lambda: (x * 2**40) * 2**40, lambda: x * 1e20):
+        with pytest.raises(ValueError, match="2\\*\\*(53|62)"):
+            make()
+    y = m.int_array((), -(2**53), 2**53)
+    with pytest.raises(ValueError, match="2\\*\\*62"):
+        m.add(2**10 * y >= 1)
+    n = Model("large")  # large, and still within 64 bits: the same answer everywhere
+    z = n.int_array(2, 0, 3)
+    n.add(2**52 * z[0] - 2**52 * z[1] >= 2**52)
+    want = (len(_brute(2, 0, 3, lambda v: v[0] - v[1] >= 1)), True)
+    assert {b: n.count(b) for b in ("cpsat", "sat", "z3")} == \
+        dict.fromkeys(("cpsat", "sat", "z3"), want)
+
+
+def test_axes_are_checked_like_numpy():
+    m = Model("axes")
+    x = m.int_array((3, 4), 0, 1)
+    for axis in (2, -3):
+        with pytest.raises(np.exceptions.AxisError):
+            x.sum(axis=axis)
+    with pytest.raises(np.exceptions.AxisError):
+        x[0, 0].sum(axis=0)
+    assert x.sum(axis=(0, 1)).shape == () and x.sum(axis=(0,)).shape == (4,)
+    m.add(x.sum(axis=(0, 1)) == 1)
+    assert m.count("cpsat") == (12, True)
+
+
+def test_global_constraints_check_their_shapes_and_automata():
+    m = Model("shapes")
+    x = m.int_array(4, 0, 1)
+    i = m.int_array((), 0, 1)
+    bad = {"rows of 4 values": lambda: Table(x, [[0, 1], [1, 0]]),
+           "one variable per row": lambda: Table(x[:0], [[]]),
+           "nonempty array": lambda: Element(np.zeros(0, dtype=int), i),
+           "index of shape": lambda: Element(np.array([[1, 2, 3], [4, 5, 6]]), i),
+           "numbered from 0": lambda: Regular(x, [(0, 0, -1), (-1, 1, 0)], 0, [0]),
+           "deterministic": lambda: Regular(x, [(0, 0, 1), (0, 0, 2)], 0, [1])}
+    for message, make in bad.items():
+        with pytest.raises(ValueError, match=message):
+            make()
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "z3"])
+def test_degenerate_global_constraints_agree_on_every_back_end(backend):
+    cases = {  # constraint on x (two integers in 0..1) -> solutions
+        "no finals": (lambda x: Regular(x, [(0, 0, 0)], 0, []), 0),
+        "no transitions": (lambda x: Regular(x, [], 0, [0]), 0),
+        "empty word, start final": (lambda x: Regular(x[:0], [(0, 0, 0)], 0, [0]), 4),
+        "empty word, start not final": (lambda x: Regular(x[:0], [(0, 0, 1)], 0, [1]), 0),
+        "value not in the array": (lambda x: Element([5, 6], x[0]) == 7, 0),
+        "alldifferent of none": (lambda x: AllDifferent(x[:0]), 4),
+        "no tuples allowed": (lambda x: Table(x, []), 0),
+        "no tuples forbidden": (lambda x: Table(x, [], forbidden=True), 4),
+    }
+    for name, (post, want) in cases.items():
+        m = Model(name)
+        x = m.int_array(2, 0, 1)
+        m.add(post(x))
+        assert m.count(backend) == (want, True), name
+    m = Model("element bounds")  # an index domain past the array: only 0 and 1 are indices
+    i, t = m.int_array((), -1, 3), m.int_array((), 0, 9)
+    m.add(Element([5, 6], i) == t)
+    assert m.count(backend) == (2, True)
+    m = Model("not b")
+    b = m.bool_array(2)
+    m.add((1 - b).sum() == 1, -b[0] <= -1)
+    assert m.count(backend) == (1, True)

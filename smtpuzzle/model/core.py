@@ -21,6 +21,7 @@ from smtpuzzle.model.expr import BoolArray, IntArray, as_lin
 from smtpuzzle.model.groups import Groups
 from smtpuzzle.model.ints import (
     EQ,
+    GE,
     LE,
     NE,
     Element,
@@ -336,6 +337,7 @@ class Model:
         rhs = np.ascontiguousarray(cons.rhs).reshape(rows)
         enf = np.zeros(rows, dtype=np.int64) if enforce is None else \
             np.ascontiguousarray(enforce, dtype=np.int64).reshape(rows)
+        self._check_magnitude(ints, icoef, bcoef, rhs)
         if ti == 1 and tb == 0 and cons.code != NE and enforce is None:
             # x == c, x <= c, x >= c (a given, a bound): the bounds, not a constraint.
             self._tighten(ints[:, 0], icoef[:, 0], cons.code, rhs)
@@ -351,6 +353,18 @@ class Model:
                                        np.full(rows, cons.code, dtype=np.int64), rhs.copy(),
                                        enf.copy()))
 
+    def _check_magnitude(self, ints: np.ndarray, icoef: np.ndarray, bcoef: np.ndarray,
+                         rhs: np.ndarray) -> None:
+        """Refuse rows whose terms can reach 2**62: a back end sums them in 64 bits, and a
+        sum past that would wrap (a wrong answer) rather than fail."""
+        lo, hi = self.ints.bounds()
+        reach = np.maximum(np.abs(lo), np.abs(hi)).astype(float)
+        size = (np.abs(icoef.astype(float)) * (reach[ints] if ints.size else 0)).sum(axis=-1) \
+            + np.abs(bcoef.astype(float)).sum(axis=-1) + np.abs(rhs.astype(float))
+        if (size >= 2.0**62).any():
+            raise ValueError("a linear constraint whose terms can reach 2**62: too large "
+                             "for 64-bit arithmetic (scale its coefficients or domains down)")
+
     def _post_counts(self, lits: np.ndarray, code: int, rhs: np.ndarray) -> None:
         """``sum(lits[i]) <code> rhs[i]`` per row (code EQ, LE or GE)."""
         cmp = {EQ: Cmp.EQ, LE: Cmp.LE}.get(code, Cmp.GE)
@@ -364,19 +378,24 @@ class Model:
 
     def _tighten(self, x: np.ndarray, c: np.ndarray, code: int, rhs: np.ndarray) -> None:
         """``c * x <code> rhs`` for single terms, applied to the bounds of x."""
+        zero = c == 0
+        if zero.any():  # 0 <code> rhs holds or fails whatever x is
+            holds = {EQ: rhs == 0, LE: rhs >= 0, GE: rhs <= 0}[code]
+            if not holds[zero].all():
+                self.add_false()
+            x, c, rhs = x[~zero], c[~zero], rhs[~zero]
         lo, hi = self.ints.bounds()
         q_floor, q_ceil = np.floor_divide(rhs, c), -np.floor_divide(-rhs, c)
-        exact = q_floor * c == rhs
-        up = (code == LE) == (c > 0)  # x <= rhs / c (else x >= rhs / c)
         if code == EQ:
+            exact = q_floor * c == rhs
             new_lo = np.where(exact, q_floor, hi[x] + 1)  # no whole solution: empty
             new_hi = np.where(exact, q_floor, lo[x] - 1)
             np.maximum.at(lo, x, new_lo)
             np.minimum.at(hi, x, new_hi)
-        elif up:
-            np.minimum.at(hi, x, q_floor)
         else:
-            np.maximum.at(lo, x, q_ceil)
+            up = (code == LE) == (c > 0)  # x <= rhs / c (else x >= rhs / c)
+            np.minimum.at(hi, x[up], q_floor[up])
+            np.maximum.at(lo, x[~up], q_ceil[~up])
         empty = lo > hi
         if empty.any():  # no value left: no solution (the domain kept, for the back ends)
             self.add_false()
@@ -384,7 +403,8 @@ class Model:
         self.ints.lo, self.ints.hi = lo.tolist(), hi.tolist()
 
     def _post_alldiff(self, rows: np.ndarray) -> None:
-        self.ints.alldiff.append(Groups.of(rows))
+        if rows.shape[1] > 1:  # rows of one or no integer hold anyway
+            self.ints.alldiff.append(Groups.of(rows))
 
     def _post_table(self, scopes: np.ndarray, tuples: np.ndarray, forbidden: bool) -> None:
         self.ints.tables.append(Table(scopes.copy(), tuples.copy(), forbidden))
@@ -413,12 +433,25 @@ class Model:
         arr_ids = self._as_ints(array, arr.shape) if not isinstance(array, IntArray) else \
             np.broadcast_to(array.ids, arr.shape)
         tgt = self._as_ints(target, idx.shape)
+        # The index lies in the array: its bounds say so at once (no index left: unsat).
+        flat = idx.reshape(-1)
+        ones = np.ones(len(flat), dtype=np.int64)
+        self._tighten(flat, ones, GE, np.zeros(len(flat), dtype=np.int64))
+        self._tighten(flat, ones, LE, np.full(len(flat), arr.shape[-1] - 1, dtype=np.int64))
         self.ints.elements.append(Element(idx.reshape(-1).copy(),
                                           arr_ids.reshape(-1, arr.shape[-1]).copy(),
                                           tgt.reshape(-1).copy()))
 
     def _post_regular(self, words: np.ndarray, transitions: np.ndarray, start: int,
                       finals: np.ndarray) -> None:
+        if not len(words):
+            return
+        if words.shape[1] == 0 or not len(finals) or not len(transitions):
+            # The empty word is accepted iff the start is final; a longer one needs a move
+            # and a final state (and CP-SAT refuses an automaton without them).
+            if not (words.shape[1] == 0 and start in finals.tolist()):
+                self.add_false()
+            return
         self.ints.regulars.append(Regular(words.copy(), transitions.copy(), start,
                                           finals.copy()))
 
@@ -437,6 +470,7 @@ class Model:
                              f"{self.name!r}")
         if e.shape != ():
             e = e.sum()
+        self._check_magnitude(e.ints[None], e.icoef[None], e.bcoef[None], e.const[None])
         self.ints.objective = Objective(e.ints.copy(), e.icoef.copy(), e.bools.copy(),
                                         e.bcoef.copy(), int(e.const), sense)
 

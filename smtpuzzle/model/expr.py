@@ -27,23 +27,33 @@ def _empty(shape: tuple[int, ...]) -> np.ndarray:
     return np.zeros((*shape, 0), dtype=_I)
 
 
+# The largest constant or coefficient taken: sums of a few products stay inside int64 (the
+# arithmetic of numpy and of CP-SAT), which would otherwise wrap without a word.
+LIMIT = 2**53
+
+
 def whole(x: Any, what: str = "constants") -> np.ndarray:
-    """``x`` as an int64 array, refused unless every element is a whole number: a model over
-    integers has no use for 2.5, and truncating it would answer another question."""
+    """``x`` as an int64 array, refused unless every element is a whole number within
+    +-LIMIT: a model over integers has no use for 2.5, and truncating it (or wrapping a huge
+    one) would answer another question."""
     a = np.asarray(x)
-    if a.dtype.kind in "iub":
-        return a.astype(_I)
+    if isinstance(x, _Shaped | LinExpr | LinCons | _Global):
+        raise TypeError(f"{what} must be numbers, not {type(x).__name__} (only products "
+                        "with constants are linear)")
     if a.dtype.kind == "f":
         bad = ~np.isfinite(a) | (a != np.round(a))
         if bad.any():
             raise TypeError(f"{what} must be whole numbers, got {a[bad].ravel()[0].item()!r}")
-        return a.astype(_I)
-    if a.dtype.kind == "O" and all(isinstance(v, numbers.Integral) for v in a.ravel()):
-        return a.astype(_I)
-    if isinstance(x, _Shaped | LinExpr | LinCons | _Global):
-        raise TypeError(f"{what} must be numbers, not {type(x).__name__} (only products "
-                        "with constants are linear)")
-    raise TypeError(f"{what} must be whole numbers, got {x!r}")
+    elif a.dtype.kind == "O":
+        if not all(isinstance(v, numbers.Integral) for v in a.ravel()):
+            raise TypeError(f"{what} must be whole numbers, got {x!r}")
+    elif a.dtype.kind not in "iub":
+        raise TypeError(f"{what} must be whole numbers, got {x!r}")
+    if a.size and a.dtype.kind != "b":
+        big = max(abs(int(a.max())), abs(int(a.min())))
+        if big > LIMIT:
+            raise ValueError(f"{what} must lie within +-2**53, got {big}")
+    return a.astype(_I)
 
 
 def same_model(*models: Model | None) -> Model | None:
@@ -126,6 +136,12 @@ class _Linear(_Shaped):
     def __sub__(self, other: Any) -> LinExpr:
         return self.lin() - other
 
+    def __rsub__(self, other: Any) -> LinExpr:
+        return -self.lin() + other
+
+    def __neg__(self) -> LinExpr:
+        return -self.lin()
+
     def __mul__(self, other: Any) -> LinExpr:
         return self.lin() * other
 
@@ -163,12 +179,6 @@ class IntArray(_Linear):
         """The literals "x == v" (broadcast): booleans to sum, count or reify with."""
         ids, vals = np.broadcast_arrays(self.ids, whole(values, "values"))
         return BoolArray(self.model, self.model.eq_literals(ids, vals).reshape(ids.shape))
-
-    def __rsub__(self, other: Any) -> LinExpr:
-        return -self.lin() + other
-
-    def __neg__(self) -> LinExpr:
-        return -self.lin()
 
     def __eq__(self, other: Any) -> LinCons:  # type: ignore[override]
         return self.lin() == other
@@ -306,8 +316,12 @@ class LinExpr:
         f = whole(factor, "coefficients")
         shape = np.broadcast_shapes(self.shape, f.shape)
         a = self._grown(shape)
-        return self._like(a.ints, a.icoef * f[..., None], a.bools, a.bcoef * f[..., None],
-                          a.const * f)
+        fb = f[..., None]
+        for before, by in ((a.icoef, fb), (a.bcoef, fb), (a.const, f)):
+            if (np.abs(before.astype(float)) * np.abs(by.astype(float)) > LIMIT).any():
+                raise ValueError("a coefficient beyond +-2**53: products of constants grow "
+                                 "past 64-bit arithmetic")
+        return self._like(a.ints, a.icoef * fb, a.bools, a.bcoef * fb, a.const * f)
 
     __rmul__ = __mul__
 
@@ -316,12 +330,17 @@ class LinExpr:
         (``dtype`` and ``out`` are numpy's, so that ``np.sum(x)`` works; out must be None.)"""
         if out is not None:
             raise TypeError("a sum of variables has no output array")
+        if isinstance(axis, tuple):  # one axis after another, the highest first
+            out_expr = self
+            for a in sorted((_axis(a, len(self.shape)) for a in axis), reverse=True):
+                out_expr = out_expr.sum(a)
+            return out_expr
         if axis is None:
             def flat(a: np.ndarray) -> np.ndarray:
                 return a.reshape(-1)
             return self._like(flat(self.ints), flat(self.icoef), flat(self.bools),
                               flat(self.bcoef), self.const.sum())
-        axis = axis % len(self.shape)
+        axis = _axis(axis, len(self.shape))
 
         def merge(a: np.ndarray) -> np.ndarray:
             moved = np.moveaxis(a, axis, -2)
@@ -350,6 +369,15 @@ class LinExpr:
 
     def __gt__(self, other: Any) -> LinCons:
         return self._cmp(other, GE, 1)
+
+
+def _axis(axis: Any, ndim: int) -> int:
+    """``axis`` of an array of ``ndim`` dimensions, counted from 0 (numpy's AxisError if
+    there is no such axis: taken modulo, it would silently sum another one)."""
+    if not isinstance(axis, int | np.integer) or not -ndim <= axis < ndim:
+        raise np.exceptions.AxisError(f"axis {axis} is out of bounds for an array of "
+                                      f"dimension {ndim}")
+    return int(axis) % ndim
 
 
 def as_lin(x: Any) -> LinExpr:
@@ -421,9 +449,15 @@ def _ints(x: Any, what: str) -> IntArray:
 def _groups(x: IntArray, axis: int | None) -> np.ndarray:
     """The id array as rows: all of it (axis None) or one row per slice along ``axis``."""
     if axis is None:
-        return x.ids.reshape(1, -1)
-    moved = np.moveaxis(x.ids, axis, -1)
-    return moved.reshape(-1, moved.shape[-1])
+        return x.ids.reshape(1, x.size)
+    moved = np.moveaxis(x.ids, _axis(axis, x.ndim), -1)
+    return _rows(moved)
+
+
+def _rows(ids: np.ndarray) -> np.ndarray:
+    """The id array as rows along its last axis (a 1-d array is one row; empty rows kept)."""
+    ids = ids if ids.ndim > 1 else ids.reshape(1, -1)
+    return ids.reshape(int(np.prod(ids.shape[:-1], dtype=np.int64)), ids.shape[-1])
 
 
 class AllDifferent(_Global):
@@ -442,13 +476,20 @@ class Table(_Global):
 
     def __init__(self, x: IntArray, tuples: Any, forbidden: bool = False) -> None:
         self.model = _ints(x, "Table").model
-        ids = x.ids if x.ndim > 1 else x.ids[None, :]
-        self.scopes = ids.reshape(-1, ids.shape[-1])
+        self.scopes = _rows(x.ids)
+        k = self.scopes.shape[1]
+        if k == 0:
+            raise ValueError("Table needs at least one variable per row (x's last axis is "
+                             "empty)")
         rows = whole(tuples, "Table's tuples")
-        if rows.size % self.scopes.shape[1]:
-            raise ValueError(f"Table's tuples must have {self.scopes.shape[1]} values each "
-                             f"(the last axis of x), got {rows.shape}")
-        self.tuples = rows.reshape(-1, self.scopes.shape[1])
+        if rows.size == 0:
+            rows = rows.reshape(0, k)
+        elif rows.ndim == 1:
+            rows = rows[None, :]
+        if rows.ndim != 2 or rows.shape[1] != k:
+            raise ValueError(f"Table's tuples must be rows of {k} values (the last axis of "
+                             f"x), got shape {rows.shape}")
+        self.tuples = rows
         self.forbidden = forbidden
 
     def post(self, model: Model) -> None:
@@ -465,6 +506,12 @@ class Element:
             array = whole(array, "Element's array")
         else:
             same_model(array.model, index.model)
+        shape = array.shape
+        if not len(shape) or shape[-1] == 0:
+            raise ValueError("Element needs a nonempty array to index")
+        if len(shape) > 1 and shape[:-1] != index.shape:
+            raise ValueError(f"Element: an array of shape {shape} needs an index of shape "
+                             f"{shape[:-1]} (one row per index), got {index.shape}")
         self.array, self.index = array, index
 
     def __eq__(self, target: Any) -> _ElementCons:  # type: ignore[override]
@@ -492,15 +539,23 @@ class Regular(_Global):
 
     def __init__(self, x: IntArray, transitions: Any, start: int, finals: Any) -> None:
         self.model = _ints(x, "Regular").model
-        ids = x.ids if x.ndim > 1 else x.ids[None, :]
-        self.words = ids.reshape(-1, ids.shape[-1])
+        self.words = _rows(x.ids)
         edges = whole(transitions, "Regular's transitions")
         if edges.size % 3:
             raise ValueError("Regular's transitions must be (state, value, next state) "
-                             f"triples, got {edges.shape}")
+                             f"triples, got shape {edges.shape}")
         self.transitions = edges.reshape(-1, 3)
         self.start = int(whole(start, "Regular's start"))
         self.finals = whole(finals, "Regular's finals").reshape(-1)
+        states = np.concatenate([[self.start], self.finals, self.transitions[:, [0, 2]].ravel()])
+        if (states < 0).any():
+            raise ValueError("Regular's states are numbered from 0, got "
+                             f"{int(states[states < 0][0])}")
+        pairs, seen = np.unique(self.transitions[:, :2], axis=0, return_counts=True)
+        if (seen > 1).any():
+            state, value = pairs[seen > 1][0].tolist()
+            raise ValueError(f"Regular needs a deterministic automaton: state {state} has "
+                             f"{int(seen.max())} transitions on value {value}")
 
     def post(self, model: Model) -> None:
         model._post_regular(self.words, self.transitions, self.start, self.finals)
