@@ -270,20 +270,34 @@ def test_variables_of_another_model_are_refused():
     a, b = Model("a"), Model("b")
     x, y = a.int_array(2, 0, 3), b.int_array(2, 0, 3)
     p, q = a.bool_array(2), b.bool_array(2)
-    with pytest.raises(ValueError, match="another model"):
-        b.add(x[0] == 1)
-    with pytest.raises(ValueError, match="two models"):
-        x[0] + y[0]
-    with pytest.raises(ValueError, match="two models"):
-        p & q
-    with pytest.raises(ValueError, match="another model"):
-        b.add(AllDifferent(x))
-    with pytest.raises(ValueError, match="another model"):
-        b.maximize(x.sum())
+    for make in (lambda: b.add(x[0] == 1), lambda: x[0] + y[0], lambda: p & q,
+                 lambda: b.add(AllDifferent(x)), lambda: b.maximize(x.sum()),
+                 lambda: p[0].implies(y[0] >= 1), lambda: Element(x, y[0])):
+        with pytest.raises(ValueError, match="two models"):
+            make()
     c = a.copy()  # a copy shares its model's variables
     c.add(x[0] == 1)
     assert c.count("cpsat") == (16, True) and a.count("cpsat") == (64, True)  # p free
 
+
+def test_a_model_and_its_copy_share_only_what_was_made_before_the_copy():
+    a = Model("a")
+    x, b = a.int_array(2, 0, 2), a.bool_array(2)
+    c = a.copy()
+    y = c.int_array((), 0, 1)  # c's own; a's next variable takes the same id
+    z = a.int_array((), 5, 6)
+    for make in (lambda: c.add(b[0] & b[1]),  # the helper literal is made in a
+                 lambda: c.add(Count(x, 1) == 2), lambda: c.add(z == 6),
+                 lambda: c.add(z + y >= 1), lambda: a.add(z + y >= 1), lambda: z.on(c)):
+        with pytest.raises(ValueError, match="copy"):
+            make()
+    c.add(b.on(c)[0] & b.on(c)[1], Count(x.on(c), 1) == 1, x[0] + y == 2)
+    assert c.count("sat") == c.count("cpsat") == (3, True)  # (2, 1; y 0), (1, 0|2; y 1)
+    d = a.copy()  # a sibling of c: they share what a had when c was made
+    d.add(x[1] == 0)
+    assert d.count("cpsat") == (3 * 4 * 2, True)  # x0, b, z
+    a.add(x[1] <= 1)
+    assert a.count("z3") == (3 * 2 * 4 * 2, True)
 
 def test_global_constraints_take_integers_not_booleans():
     m = Model("bools")

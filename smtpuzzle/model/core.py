@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from smtpuzzle.model.expr import BoolArray, IntArray, as_lin
+from smtpuzzle.model.expr import BoolArray, IntArray, as_lin, flatten_constraints, usable, whole
 from smtpuzzle.model.groups import Groups
 from smtpuzzle.model.ints import (
     EQ,
@@ -148,9 +148,13 @@ class Model:
     _values: np.ndarray | None = field(default=None, repr=False)  # the last solution found
     _ints: np.ndarray | None = field(default=None, repr=False)  # ... its user integers
     _last: str | None = field(default=None, repr=False)  # the last answer's status
-    # Shared by a model and its copies, whose variables are the same ids: how a variable of
-    # an unrelated model, whose ids would silently mean other variables here, is refused.
-    _lineage: object = field(default_factory=object, repr=False, compare=False)
+    # This model's own token, and per related model's token the variables (booleans,
+    # integers) both hold: those made before they parted by copy(). Ids past that mean
+    # different variables in each (and in an unrelated model, all of them), so a
+    # constraint that uses them is refused.
+    _node: object = field(default_factory=object, repr=False, compare=False)
+    _shared: dict[object, tuple[int, int]] = field(default_factory=dict, repr=False,
+                                                   compare=False)
 
     # -- variables -------------------------------------------------------------------------
 
@@ -227,15 +231,37 @@ class Model:
 
     def copy(self) -> Model:
         """An independent copy: constraints or variables added to either one are not seen
-        by the other (the immutable groups themselves are shared)."""
+        by the other (the immutable groups themselves are shared). The variables made so
+        far belong to both: constraints over them may be posted to either. Variables made
+        later belong to one (``x.on(copy)`` makes helper variables such as ``b & c`` there)."""
+        now = (self.num_vars, self.ints.count)
+        shared = {k: (min(v[0], now[0]), min(v[1], now[1])) for k, v in self._shared.items()}
+        shared[self._node] = now
         return dataclasses.replace(
-            self, clauses=list(self.clauses), exactly_one=list(self.exactly_one),
-            at_most_one=list(self.at_most_one), cardinalities=list(self.cardinalities),
-            implications=list(self.implications), int_vars=list(self.int_vars),
+            self, _node=object(), _shared=shared, clauses=list(self.clauses),
+            exactly_one=list(self.exactly_one), at_most_one=list(self.at_most_one),
+            cardinalities=list(self.cardinalities), implications=list(self.implications),
+            int_vars=list(self.int_vars),
             automata=list(self.automata), weighted=list(self.weighted),
             hints=None if self.hints is None else self.hints.copy(), ints=self.ints.copy(),
             _user_vars=list(self._user_vars), _user_names=list(self._user_names),
             _values=None, _ints=None, _last=None)
+
+    def shares(self, other: Model) -> tuple[int, int] | None:
+        """The variables this model and ``other`` both hold (booleans 1..b, integers
+        0..i-1) as (b, i), or None for unrelated models."""
+        if other is self:
+            return self.num_vars, self.ints.count
+        if other._node in self._shared:
+            return self._shared[other._node]
+        if self._node in other._shared:
+            return other._shared[self._node]
+        common = [(self._shared[k], other._shared[k])
+                  for k in self._shared.keys() & other._shared.keys()]
+        if not common:
+            return None
+        return (max(min(a[0], b[0]) for a, b in common),
+                max(min(a[1], b[1]) for a, b in common))
 
     def projected(self, variables: np.ndarray, names: Sequence[str]) -> Model:
         """A copy whose user variables are ``variables`` (already in the model) instead:
@@ -257,8 +283,6 @@ class Model:
                   user: bool = True) -> IntArray:
         """Integers in ``lo..hi`` in a numpy shape. User integers (the default) are the
         answer: solutions are told apart, counted and shown by their values."""
-        from smtpuzzle.model.expr import whole
-
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
         n = int(np.prod(shape, dtype=np.int64))
         lo, hi = int(whole(lo, f"{name}'s bounds")), int(whole(hi, f"{name}'s bounds"))
@@ -310,17 +334,12 @@ class Model:
         """Post constraints: linear comparisons, ``b.implies(...)``, global constraints
         (AllDifferent, Table, Element, Regular), boolean arrays (each must be true), or any
         nesting of lists and generators of them."""
-        from smtpuzzle.model.expr import BoolArray, flatten_constraints
-
         for c in flatten_constraints(constraints):
             if isinstance(c, bool | np.bool_):
                 if not c:
                     self.add_false()
                 continue
-            owner = getattr(c, "model", None)
-            if owner is not None and owner._lineage is not self._lineage:
-                raise ValueError("a constraint over another model's variables posted to "
-                                 f"model {self.name!r}")
+            usable(self, c)
             if isinstance(c, BoolArray):
                 self.add_clauses(c.ids.reshape(-1, 1))
             else:
@@ -411,8 +430,6 @@ class Model:
 
     def _as_ints(self, x: Any, shape: tuple[int, ...]) -> np.ndarray:
         """Integer ids for ``x``: an IntArray's own, or fixed integers for constants."""
-        from smtpuzzle.model.expr import IntArray, whole
-
         if isinstance(x, IntArray):
             return np.broadcast_to(x.ids, shape)
         c = np.broadcast_to(whole(x), shape)
@@ -424,8 +441,6 @@ class Model:
         return ids.reshape(shape)
 
     def _post_element(self, array: Any, index: Any, target: Any) -> None:
-        from smtpuzzle.model.expr import IntArray
-
         idx = index.ids
         arr = array.ids if isinstance(array, IntArray) else np.asarray(array)
         if arr.ndim == 1:
@@ -465,9 +480,7 @@ class Model:
 
     def _objective(self, expr: Any, sense: str) -> None:
         e = as_lin(expr)
-        if e.model is not None and e.model._lineage is not self._lineage:
-            raise ValueError(f"an objective over another model's variables given to model "
-                             f"{self.name!r}")
+        usable(self, e)
         if e.shape != ():
             e = e.sum()
         self._check_magnitude(e.ints[None], e.icoef[None], e.bcoef[None], e.const[None])

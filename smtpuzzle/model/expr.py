@@ -56,19 +56,38 @@ def whole(x: Any, what: str = "constants") -> np.ndarray:
     return a.astype(_I)
 
 
-def same_model(*models: Model | None) -> Model | None:
-    """The model these variables belong to (None: constants only); a model and its copies
-    count as one. Two models number their variables alike, so mixing them would silently
-    mean other variables."""
-    found = None
-    for m in models:
-        if m is None:
-            continue
-        if found is not None and m._lineage is not found._lineage:
-            raise ValueError(f"variables of two models ({found.name!r} and {m.name!r}) "
-                             "in one expression")
-        found = m
-    return found
+def joined(*items: Any) -> Model | None:
+    """The model that expressions over ``items`` (arrays, expressions, constraints) belong
+    to: their own, or, mixing a model and its copy, the one that descends from the other.
+    Two models number their variables alike, so a variable one of them does not share
+    with the other (an unrelated model's; one made after a copy) is refused: it would
+    silently mean another variable."""
+    owned = [(x.model, x) for x in items if getattr(x, "model", None) is not None]
+    models = list({id(m): m for m, _ in owned}.values())
+    if len(models) <= 1:
+        return models[0] if models else None
+    pick = next((m for m in models if all(o is m or o._node in m._shared for o in models)),
+                models[0])
+    for m, x in owned:
+        if m is not pick:
+            usable(pick, x)
+    return pick
+
+
+def usable(model: Model, item: Any) -> None:
+    """Raise unless every variable ``item`` uses is ``model``'s own."""
+    owner = item.model
+    if owner is None or owner is model:
+        return
+    shared = model.shares(owner)
+    if shared is None:
+        raise ValueError(f"variables of two models ({owner.name!r} and {model.name!r}) "
+                         "in one constraint")
+    bools, ints = variables_of(item)
+    if (bools.size and bools.max() > shared[0]) or (ints.size and ints.max() >= shared[1]):
+        raise ValueError(
+            "variables made in one of a model and its copy after copy() (helpers of b & c, "
+            "Count or x.eq among them) used in the other: make them from x.on(model)")
 
 
 class _Shaped:
@@ -105,6 +124,18 @@ class _Shaped:
     def __iter__(self) -> Any:
         for i in range(len(self.ids)):
             yield self[i]
+
+    def on(self, model: Model) -> Any:
+        """These variables as ``model``'s (a copy of theirs, or the model they were copied
+        from): expressions that make helper variables (``b & c``, Count, ``x.eq``) then make
+        them there."""
+        shared = model.shares(self.model)
+        n = int(np.abs(self.ids).max()) if self.ids.size else -1
+        top = None if shared is None else shared[1 if isinstance(self, IntArray) else 0]
+        if top is None or (n >= top if isinstance(self, IntArray) else n > top):
+            raise ValueError("these variables are not that model's (another model's, or made "
+                             "in one of a model and its copy after copy())")
+        return type(self)(model, self.ids)
 
     def reshape(self, *shape: Any) -> Any:
         return self._new(self.ids.reshape(*shape))
@@ -172,7 +203,8 @@ class IntArray(_Linear):
                        _empty(shape), np.zeros(shape, dtype=_I), self.model)
 
     def value(self) -> np.ndarray | int:
-        """The values in the last solution found (user integers only)."""
+        """The values in the last solution found by this array's model (user integers
+        only; for a copy's solution, read ``x.on(copy).value()``)."""
         return self.model._int_values(self.ids)
 
     def eq(self, values: Any) -> BoolArray:
@@ -196,7 +228,8 @@ class BoolArray(_Linear):
                        np.ones((*shape, 1), dtype=_I), np.zeros(shape, dtype=_I), self.model)
 
     def value(self) -> np.ndarray | bool:
-        """The values in the last solution found (user variables only)."""
+        """The values in the last solution found by this array's model (user variables
+        only; for a copy's solution, read ``b.on(copy).value()``)."""
         return self.model._bool_values(self.ids)
 
     def __invert__(self) -> BoolArray:
@@ -229,8 +262,7 @@ class BoolArray(_Linear):
     def implies(self, other: Any) -> Any:
         """Half-reification: where these literals are true, ``other`` holds."""
         if isinstance(other, LinCons):
-            same_model(self.model, other.expr.model)
-            return Enforced(other, self.ids, self.model)
+            return Enforced(other, self.ids, joined(self, other))
         return (~self) | other
 
     def __eq__(self, other: Any) -> Any:  # type: ignore[override]
@@ -251,7 +283,7 @@ class BoolArray(_Linear):
 
 def _lits(x: Any, model: Model) -> np.ndarray:
     if isinstance(x, BoolArray):
-        same_model(model, x.model)
+        usable(model, x)
         return x.ids
     raise TypeError(f"expected literals (a BoolArray), got {type(x).__name__}")
 
@@ -299,7 +331,7 @@ class LinExpr:
                        np.concatenate([a.icoef, c.icoef], axis=-1),
                        np.concatenate([a.bools, c.bools], axis=-1),
                        np.concatenate([a.bcoef, c.bcoef], axis=-1), a.const + c.const,
-                       same_model(self.model, o.model))
+                       joined(self, o))
 
     __radd__ = __add__
 
@@ -505,7 +537,7 @@ class Element:
         if not isinstance(array, IntArray):
             array = whole(array, "Element's array")
         else:
-            same_model(array.model, index.model)
+            joined(array, index)
         shape = array.shape
         if not len(shape) or shape[-1] == 0:
             raise ValueError("Element needs a nonempty array to index")
@@ -522,11 +554,9 @@ class Element:
 
 class _ElementCons(_Global):
     def __init__(self, array: Any, index: IntArray, target: Any) -> None:
-        if isinstance(target, IntArray):
-            same_model(index.model, target.model)
-        else:
+        if not isinstance(target, IntArray):
             target = whole(target, "Element's target")
-        self.model = index.model
+        self.model = joined(index, array, target)
         self.array, self.index, self.target = array, index, target
 
     def post(self, model: Model) -> None:
@@ -587,3 +617,30 @@ def flatten_constraints(items: Any) -> Iterable[Any]:
             yield from flatten_constraints(item)
         return
     raise TypeError(f"not a constraint: {items!r}")
+
+
+def variables_of(item: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The boolean variables and the integers a constraint (or an expression) uses."""
+    none = np.zeros(0, dtype=_I)
+    if isinstance(item, BoolArray):
+        return np.abs(item.ids).ravel(), none
+    if isinstance(item, IntArray):
+        return none, item.ids.ravel()
+    if isinstance(item, LinExpr):
+        return np.abs(item.bools).ravel(), item.ints.ravel()
+    if isinstance(item, LinCons):
+        return variables_of(item.expr)
+    if isinstance(item, Enforced):
+        b, i = variables_of(item.cons)
+        return np.concatenate([b, np.abs(np.asarray(item.literals, dtype=_I)).ravel()]), i
+    if isinstance(item, AllDifferent):
+        return none, item.rows.ravel()
+    if isinstance(item, Table):
+        return none, item.scopes.ravel()
+    if isinstance(item, Regular):
+        return none, item.words.ravel()
+    if isinstance(item, _ElementCons):
+        parts = [x.ids.ravel() for x in (item.index, item.array, item.target)
+                 if isinstance(x, IntArray)]
+        return none, np.concatenate(parts)
+    raise TypeError(f"not a constraint: {item!r}")
