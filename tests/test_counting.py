@@ -357,3 +357,55 @@ def test_a_solver_process_killed_mid_count_stops_it_like_a_worker():
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 1 and "INCOMPLETE" in out, (out, err)
     assert "stopped: the solver process died (SIGKILL)" in err and "Traceback" not in err, err
+
+
+def _three_dominoes(**board: object) -> Tiling:
+    domino = parse_picture("##")
+    return Tiling(Board([2, 3], **board), [Piece(n, domino) for n in "ABC"])
+
+
+def test_pieces_drawn_alike_are_told_apart_by_the_symmetries():
+    """Three named dominoes on 2x3: 18 tilings; 6 classes under the board's 4 symmetries
+    (Burnside: 18 fixed by the identity, 6 by the mirror that keeps each domino of the
+    three upright ones), 9 under its 2 rotations. Each symmetry maps a piece onto itself
+    (once, onto another piece of the same shape: the count came out 5)."""
+    t = _three_dominoes()
+    assert (count(t, distinct=False).count, count(t).count,
+            count(t, group="rotations").count) == (18, 6, 9)
+    for _, perm in t.symmetries():
+        for k in range(3):
+            s, e = t.placement_range(k)
+            assert ((s <= perm[s:e]) & (perm[s:e] < e)).all()
+
+
+def test_pieces_whose_placements_share_cells_keep_the_identity():
+    """On a wrapping board an L and a T tetromino can cover the same four cells; the
+    identity still maps each piece onto itself (it once found no symmetry at all)."""
+    tet = piece_set("tetrominoes")
+    t = Tiling(Board([2, 3], wrap=("columns",)),
+               [Piece("L4", tet["L4"]), Piece("T4", tet["T4"], count=1, at_most=True),
+                Piece("D", parse_picture("##"))])
+    assert len(t.symmetries()) == 12
+    raw = count(t, distinct=False).count
+    assert raw == count(t, distinct=False, backend="cpsat").count == 6
+    assert count(t).count == 1
+
+
+def test_a_checkpoint_of_a_puzzle_with_other_rules_is_refused(tmp_path):
+    """Same name, same pieces, same plan, another rule (two pieces kept apart)."""
+    path = tmp_path / "count.json"
+    t = load("pentomino-3x20")
+    assert count(t, checkpoint=path).count == 2
+    apart = Tiling(t.board, t.pieces, name=t.name, apart=["I", "X"])
+    with pytest.raises(Exception, match="checkpoint of another count"):
+        count(apart, checkpoint=path)
+    assert count(apart).count == 0
+
+
+def test_touch_none_with_a_piece_that_fits_nowhere():
+    tet = piece_set("tetrominoes")
+    t = Tiling(Board([2, 3]), [Piece("I4", tet["I4"], count=1, at_most=True),
+                               Piece("D", parse_picture("##"), count=1, at_most=True)],
+               cover="pack", touch="none")
+    # the domino alone, or nothing: 7 placements and the empty packing
+    assert count(t, distinct=False).count == count(t, distinct=False, backend="sat").count == 8

@@ -311,12 +311,19 @@ class Checkpoint:
     """A long count's progress in a JSON file, so that it can be stopped and resumed (in
     another process, with any number of workers): the counts of finished sub-problems, and
     for each sub-problem under way its count so far and its search state (the exact-cover
-    kernel's stack, compressed), so that it goes on where it stopped. The file names the plan
-    it belongs to by a digest of its sub-problems; another plan's file is refused."""
+    kernel's stack, compressed), so that it goes on where it stopped. The file names the count
+    it belongs to by a digest of the model and of the plan's sub-problems; another count's
+    file is refused (two puzzles may share a name and a plan, yet not their rules)."""
 
-    def __init__(self, path: Path, name: str, count_plan: CountPlan) -> None:
+    def __init__(self, path: Path, name: str, count_plan: CountPlan, model: Model) -> None:
         self.path, self.name = path, name
-        digest = hashlib.sha256(repr((count_plan.distinct, count_plan.group)).encode())
+        digest = hashlib.sha256(repr((count_plan.distinct, count_plan.group,
+                                      model.num_vars)).encode())
+        for groups in (model.all_clauses(), model.all_exactly_one(), model.all_at_most_one(),
+                       *(c.groups for c in model.cardinalities)):
+            digest.update(groups.digest())
+        for c in model.cardinalities:
+            digest.update(f"{c.cmp}".encode() + np.ascontiguousarray(c.bounds, np.int64).data)
         for sp in count_plan.subproblems:
             for a in (sp.forced, sp.forbidden, sp.stabilizer):
                 digest.update(b"|" if a is None else np.ascontiguousarray(a, np.int64).data)
@@ -384,7 +391,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     count_plan = plan(tiling, distinct, split=workers > 1 or bool(ray) or bool(checkpoint),
                       group=group, orbits=True)
     subs = count_plan.subproblems
-    saved = Checkpoint(checkpoint, tiling.name, count_plan) if checkpoint else None
+    saved = Checkpoint(checkpoint, tiling.name, count_plan, model) if checkpoint else None
     # the checkpoint's own records, kept up to date as slices come back
     finished: dict[int, int] = saved.counts if saved else {}
     running: dict[int, PartialCount] = saved.running if saved else {}

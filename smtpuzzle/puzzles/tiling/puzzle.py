@@ -334,7 +334,8 @@ class Tiling:
             coords = self.board.cells[pp.cells]  # (P, k, dim)
             verts = coords[:, :, None, :] + corners[None, None, :, :]
             lin = np.ravel_multi_index(tuple(np.moveaxis(verts, -1, 0)), vdims)
-            lin = np.sort(lin.reshape(len(pp.cells), -1), axis=1)
+            per_row = corners.shape[0] * pp.cells.shape[1]  # known even with no placement
+            lin = np.sort(lin.reshape(len(pp.cells), per_row), axis=1)
             if len(lin):
                 # A shape's vertex set has the same size in every placement: keep the first
                 # occurrence of each vertex per row.
@@ -397,37 +398,40 @@ class Tiling:
     def _find_symmetries(self) -> list[tuple[int, np.ndarray]]:
         """Every board symmetry that maps the puzzle onto itself. A symmetry may exchange
         pieces (a mirror turns Soma's A into B); it qualifies when every piece's placements
-        map onto the placements of one piece with the same multiplicity."""
-        keys: dict[bytes, int] = {}
-        sizes = {pp.cells.shape[1] for pp in self._placed}
-        sorted_cells = [np.sort(pp.cells, axis=1) for pp in self._placed]
-        for k, cells in enumerate(sorted_cells):
+        map onto the placements of one piece with the same multiplicity, each piece the
+        image of one (itself first: pieces drawn alike stay apart)."""
+        # Per piece, its placements by their cells: pieces of one shape share cell sets, so
+        # a placement is found among one piece's at a time.
+        keys: list[dict[bytes, int]] = []
+        for k, pp in enumerate(self._placed):
             base = int(self._starts[k])
-            for i, row in enumerate(cells):
-                keys.setdefault(row.tobytes(), base + i)
+            keys.append({row.tobytes(): base + i
+                         for i, row in enumerate(np.sort(pp.cells, axis=1))})
+        sizes = {pp.cells.shape[1] for pp in self._placed}
         out = []
         for g, cell_perm in self.board.symmetries():
             perm = np.empty(self.num_placements, dtype=np.int64)
+            taken: set[int] = set()
             ok = True
             for k, pp in enumerate(self._placed):
                 if not len(pp.cells):
                     continue
-                images = np.sort(cell_perm[pp.cells], axis=1)
-                ids = np.array([keys.get(row.tobytes(), -1) for row in images])
-                if (ids < 0).any():
+                rows = [row.tobytes() for row in np.sort(cell_perm[pp.cells], axis=1)]
+                target = next((j for j in [k, *range(len(self._placed))]
+                               if j not in taken and self._same_multiplicity(j, k)
+                               and all(r in keys[j] for r in rows)), None)
+                if target is None:
                     ok = False
                     break
-                targets = np.searchsorted(self._starts, ids, side="right") - 1
-                j = int(targets[0])
-                other = self.pieces[j]
-                if (targets != j).any() or (other.count, other.at_most) != (
-                        pp.piece.count, pp.piece.at_most):
-                    ok = False
-                    break
-                perm[self._starts[k]:self._starts[k + 1]] = ids
+                taken.add(target)  # each piece the image of one: a permutation
+                perm[self._starts[k]:self._starts[k + 1]] = [keys[target][r] for r in rows]
             if ok and sizes:
                 out.append((g, perm))
         return out
+
+    def _same_multiplicity(self, j: int, k: int) -> bool:
+        a, b = self.pieces[j], self.pieces[k]
+        return (a.count, a.at_most) == (b.count, b.at_most)
 
     def symmetry_description(self, group: str = "board") -> str:
         """Which group: e.g. '4 symmetries: identity, rotation 180, 2 reflections'; on a
