@@ -172,7 +172,7 @@ def _ray_call(work: Work, job: Any, item: Any, wall_deadline: float | None) -> t
 
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
     host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit():
+    if not host or not port.isdecimal():
         raise PuzzleError(f"--ray {address}: expected HOST:PORT (or ray://HOST:PORT), "
                           "auto or local")
     try:

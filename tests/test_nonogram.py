@@ -569,3 +569,32 @@ def test_a_build_that_cannot_end_in_time_is_not_started():
     assert too_slow_to_build(z3, model, 60.0) is None
     note = too_slow_to_build(z3, model, 1e-6)
     assert note is not None and note.startswith("not started: z3 would take")
+
+
+def test_a_nonogram_made_in_python_is_checked_like_a_file():
+    from smtpuzzle import Nonogram, load, solve_nonogram
+    from smtpuzzle.errors import PuzzleError
+
+    answer = solve_nonogram(Nonogram(rows=[[1], [1]], cols=[[1], [1]]))  # lists are clues
+    assert answer.status == "multiple" and len(answer.solutions) == 2
+    assert solve_nonogram(Nonogram(rows=[(0,), (1,)], cols=[(1,), ()])).solutions == \
+        [["..", "#."]]  # (0,) is an empty line, as in the files
+    bad = {"the row clues fill 2 cells, the column clues 3":
+           dict(rows=[(1,), (1,)], cols=[(2,), (1,)]),
+           "at least one row": dict(rows=[], cols=[]),
+           "row 1: a clue is a sequence": dict(rows=[1, 1], cols=[(1,), (1,)]),
+           "row 1: run lengths are whole": dict(rows=[(1.5,)], cols=[(1,)]),
+           "column 2: run lengths are positive": dict(rows=[(1,)], cols=[(1,), (-1,)])}
+    for message, clues in bad.items():
+        with pytest.raises(PuzzleError, match=message):
+            solve_nonogram(Nonogram(**clues))
+    with pytest.raises(TypeError, match="takes a Nonogram, got Tiling"):
+        solve_nonogram(load("soma-3x3x3"))
+
+
+def test_a_width_in_other_digits_is_a_located_error(tmp_path):
+    path = tmp_path / "sup.non"
+    path.write_text("width \u00b2\nheight 1\n", encoding="utf-8")
+    p = run("solve", str(path))
+    assert p.returncode == 2 and "width must be a positive integer" in p.stderr
+    assert "Traceback" not in p.stderr

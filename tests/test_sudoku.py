@@ -106,3 +106,14 @@ def test_every_puzzle_of_the_set_is_unique_and_verified(name):
 def test_other_back_ends_agree_on_the_hardest_set(backend):
     for puzzle in _puzzles("norvig-hardest.sudoku"):
         assert np.array_equal(_assert_unique(puzzle, backend), _assert_unique(puzzle))
+
+
+def test_odd_characters_and_a_tab_before_the_name(tmp_path):
+    from smtpuzzle.errors import PuzzleError
+    from smtpuzzle.formats.sudoku import parse_line
+
+    with pytest.raises(PuzzleError, match="cell 1: 'ﬀ' is not a value"):
+        parse_line("\ufb00" + "." * 79 + "1", "ligature")  # upper-cases to two letters
+    with pytest.raises(PuzzleError, match="this one 0"):
+        parse_line("", "empty")
+    assert parse_line("." * 81 + "\tnamed", "tab").name == "named"

@@ -91,7 +91,7 @@ def read_cnf(cnf_path: str | Path) -> CnfFile:
             break
         if line.startswith("c user "):
             parts = line.split(maxsplit=3)
-            if len(parts) != 4 or not parts[2].isdigit():
+            if len(parts) != 4 or not parts[2].isdecimal():
                 raise PuzzleError(f"malformed user-variable comment {line.strip()[:60]!r}",
                                   f"{where}:{lineno}")
             user[parts[3].strip()] = int(parts[2])
@@ -101,7 +101,7 @@ def read_cnf(cnf_path: str | Path) -> CnfFile:
     if header is None:
         raise PuzzleError("no 'p cnf VARIABLES CLAUSES' line: not a DIMACS CNF", where)
     words = lines[header - 1].split()
-    if len(words) != 4 or words[1] != "cnf" or not all(w.isdigit() for w in words[2:]):
+    if len(words) != 4 or words[1] != "cnf" or not all(w.isdecimal() for w in words[2:]):
         raise PuzzleError(f"malformed header {lines[header - 1].strip()[:40]!r} (expected "
                           "'p cnf VARIABLES CLAUSES')", f"{where}:{header}")
     num_vars, num_clauses = int(words[2]), int(words[3])

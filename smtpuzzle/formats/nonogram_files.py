@@ -79,7 +79,7 @@ def read_non(text: str, name: str) -> Nonogram:
             raise PuzzleError(f"unknown key {key!r} (known: {', '.join(sorted(_NON_KEYS))})",
                               line=i)
         if key in ("width", "height"):
-            if not value.strip().isdigit() or int(value) <= 0:
+            if not value.strip().isdecimal() or int(value) <= 0:
                 raise PuzzleError(f"{key} must be a positive integer, not {value.strip()!r}",
                                   line=i)
             dims[key] = int(value)

@@ -19,16 +19,17 @@ DIGITS = "123456789ABCDEFGHIJKLMNOP"
 
 
 def parse_line(text: str, where: str) -> Sudoku:
-    cells, _, name = text.strip().partition(" ")
+    cells, *rest = text.split(maxsplit=1) or [""]  # the name after any white space
+    name = rest[0] if rest else ""
     if len(cells) not in SIZES:
         raise PuzzleError(f"a Sudoku line has 16, 81, 256 or 625 cells, this one "
                           f"{len(cells)}", where)
     size = SIZES[len(cells)]
     values = np.zeros(len(cells), dtype=np.int64)
-    for i, ch in enumerate(cells.upper()):
+    for i, ch in enumerate(cells):
         if ch in ".0":
             continue
-        v = DIGITS.find(ch) + 1
+        v = DIGITS.find(ch.upper()) + 1 if len(ch.upper()) == 1 else 0
         if v == 0 or v > size:
             raise PuzzleError(f"cell {i + 1}: {ch!r} is not a value of a {size}x{size} "
                               f"Sudoku (1-{DIGITS[size - 1]}, . or 0 for a blank)", where)

@@ -43,7 +43,7 @@ def parse_size(text: str | int) -> Size:
     if value in ("3", "4"):
         return int(value)
     rows, sep, cols = value.partition("x")
-    if not sep or not rows.isdigit() or not cols.isdigit():
+    if not sep or not rows.isdecimal() or not cols.isdecimal():
         raise PuzzleError(f"maze size is 3, 4 or RxC (a thin-wall rectangle, e.g. 2x4), "
                           f"not {text!r}")
     r, c = int(rows), int(cols)

@@ -15,7 +15,8 @@ Encodings:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -29,6 +30,23 @@ Clue = tuple[int, ...]
 ENCODINGS = ("runs", "order", "automaton")
 DEFAULT_ENCODING = "order"  # see bench/RESULTS.md, "Nonograms": decides knotty and faase
 UNKNOWN, EMPTY, FILLED = -1, 0, 1
+
+
+def _clue(runs: object, kind: str, i: int) -> Clue:
+    """A line's clue as a tuple of run lengths (``(0,)``, the files' empty line, is ``()``);
+    anything else is a located PuzzleError, as a file's bad clue is."""
+    if isinstance(runs, str | bytes) or not isinstance(runs, Iterable):
+        raise PuzzleError(f"{kind} {i + 1}: a clue is a sequence of run lengths, not {runs!r}")
+    try:
+        clue = tuple(operator.index(r) for r in runs)
+    except TypeError:
+        raise PuzzleError(f"{kind} {i + 1}: run lengths are whole numbers, got "
+                          f"{tuple(runs)!r}") from None
+    if clue == (0,):
+        return ()
+    if any(r <= 0 for r in clue):
+        raise PuzzleError(f"{kind} {i + 1}: run lengths are positive, got {clue!r}")
+    return clue
 
 
 @dataclass
@@ -47,6 +65,10 @@ class Nonogram:
     # Source lines of the clues (for error messages), when read from a file.
     row_lines: list[int] = field(default_factory=list)
     col_lines: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rows = [_clue(c, "row", i) for i, c in enumerate(self.rows)]
+        self.cols = [_clue(c, "column", j) for j, c in enumerate(self.cols)]
 
     @property
     def height(self) -> int:

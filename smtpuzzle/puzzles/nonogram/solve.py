@@ -141,6 +141,9 @@ def solve_nonogram(
     verified. A larger limit counts solutions; ``complete`` says whether the count is exact
     (the search ended rather than stopping at the limit). ``guess`` lets the back end
     start from the cells' beliefs (beliefs.py), which never changes the answer."""
+    if not isinstance(puzzle, Nonogram):
+        raise TypeError(f"solve_nonogram takes a Nonogram, got {type(puzzle).__name__}")
+    puzzle.validate()  # what a file's reader refuses is refused here too
     limit = None if limit is None else max(limit, 2)
     check_encoding(encoding)
     engine = general_backend(backend, solver, puzzle.family)
