@@ -159,3 +159,35 @@ def test_a_model_too_large_for_the_memory_is_refused_by_each_back_ends_estimate(
     monkeypatch.setattr("smtpuzzle.memory.available_bytes", lambda: 10**9)
     for name in BACKENDS:
         tiling.check_memory(get_backend(name))
+
+
+def test_a_piece_the_holes_leave_no_room_is_refused_at_once():
+    from smtpuzzle import Board, Piece, Tiling, piece_set
+    from smtpuzzle.errors import PuzzleError
+
+    tet = piece_set("tetrominoes")
+    ring = Board([3, 3], holes=[(1, 1)])
+    with pytest.raises(PuzzleError, match="piece O4 fits nowhere on the 3x3 board"):
+        Tiling(ring, [Piece("O4", tet["O4"]), Piece("L4", tet["L4"])])
+    # at most one O4: not impossible, so not refused (two L4s tile the ring)
+    t = Tiling(ring, [Piece("O4", tet["O4"], at_most=True), Piece("L4", tet["L4"], count=2)])
+    assert t.num_placements > 0
+
+
+def test_odd_arguments_of_the_tiling_api_are_refused():
+    from smtpuzzle import Board, Piece, Tiling, count, list_tilings, load, parse_picture
+    from smtpuzzle.errors import PuzzleError
+
+    t = load("pentomino-3x20")
+    for limit in (0, -1):
+        with pytest.raises(ValueError, match="limit must be at least 1"):
+            list_tilings(t, limit=limit)
+    with pytest.raises(ValueError, match="raw count has no group"):
+        count(t, distinct=False, group="rotations")
+    for dims in ("22", [2.7, 2], [True, 2]):
+        with pytest.raises(PuzzleError, match="whole numbers"):
+            Board(dims)
+    assert Board(d for d in (2, 3)).dims == (2, 3)
+    for bad in (2.5, "2"):
+        with pytest.raises(PuzzleError, match="count must be a whole number"):
+            Tiling(Board([2, 5]), [Piece("D", parse_picture("##"), count=bad)])

@@ -29,7 +29,11 @@ class Board:
 
     def __init__(self, dims: Iterable[int], holes: Iterable[Iterable[int]] = (),
                  on: Grid | str = "square", wrap: Iterable[str] = ()) -> None:
-        self.dims = tuple(int(d) for d in dims)
+        given = dims if isinstance(dims, str) else list(dims)
+        if isinstance(given, str) or not all(
+                isinstance(d, int | np.integer) and not isinstance(d, bool) for d in given):
+            raise PuzzleError(f"a board size is 2 or 3 whole numbers, got {given!r}")
+        self.dims = tuple(int(d) for d in given)
         if len(self.dims) not in (2, 3) or min(self.dims) < 1:
             raise PuzzleError(f"a board size needs 2 or 3 positive numbers, got {list(self.dims)}")
         self.grid = grid(on, len(self.dims)) if isinstance(on, str) else on

@@ -381,6 +381,8 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     :data:`SLICE_S` seconds that hand back its search state, so a stop loses at most the
     slice under way; other back ends search each sub-problem whole."""
     require_tiling(tiling, "count")
+    if not distinct and group != "board":
+        raise ValueError(f"group {group!r} is for distinct counts: a raw count has no group")
     engine = get_backend(backend, solver)
     tiling.check_memory(engine)
     if checkpoint is not None:

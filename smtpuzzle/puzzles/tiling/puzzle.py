@@ -155,6 +155,11 @@ class Tiling:
         self._placed = [self._place(p, o) for p, o in zip(self.pieces, orients, strict=True)]
         starts = np.cumsum([0] + [len(pp.cells) for pp in self._placed])
         self._starts = starts
+        if self.precheck:  # smaller than the board, yet its holes leave no room
+            for pp in self._placed:
+                if pp.piece.required and not len(pp.cells):
+                    raise PuzzleError(f"no solution: piece {pp.piece.name} fits nowhere on "
+                                      f"the {self.board.size_text} board")
 
     # -- geometry --------------------------------------------------------------------------
 
@@ -520,6 +525,8 @@ def check_pieces(pieces: list[Piece], apart: list[str], dim: int, where: str,
     if unknown:
         raise PuzzleError(f"apart: there is no piece {unknown[0]!r}")
     for p in pieces:
+        if isinstance(p.count, bool) or not isinstance(p.count, int | np.integer):
+            raise PuzzleError(f"piece {p.name}: count must be a whole number, not {p.count!r}")
         if p.count < 0:
             raise PuzzleError(f"piece {p.name}: count must not be negative")
         if p.shape.grid.name != grid_name:

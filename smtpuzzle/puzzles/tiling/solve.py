@@ -160,6 +160,8 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
     millions). The time limit or Ctrl-C (in the search or in ``on_solution``) ends the
     listing early: ``complete`` is then false, and ``interrupted`` tells Ctrl-C."""
     require_tiling(tiling, "list_tilings")
+    if limit is not None and limit < 1:
+        raise ValueError(f"limit must be at least 1 (None lists every solution), not {limit}")
     engine = _engine(backend, solver)
     tiling.check_memory(engine)
     started = time.perf_counter()
