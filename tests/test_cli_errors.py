@@ -71,6 +71,13 @@ CASES = [
          p_toml=toml("size = [1, 3]", 'set = "trominoes"\nonly = "I3"')),
     case("only-unknown-piece", "solve {dir}/p.toml", ("p.toml:6", "has no piece 'Q'"),
          p_toml=toml("size = [1, 3]", 'set = "trominoes"\nonly = ["Q"]')),
+    case("only-twice", "solve {dir}/p.toml", ("p.toml:6", "only names 'I3' twice"),
+         p_toml=toml("size = [1, 3]", 'set = "trominoes"\nonly = ["I3", "I3"]')),
+    case("only-empty", "solve {dir}/p.toml", ("p.toml:6", "only = [] names no piece"),
+         p_toml=toml("size = [1, 3]", 'set = "trominoes"\nonly = []')),
+    case("piece-fits-nowhere", "solve {dir}/p.toml", ("p.toml", "piece O4 fits nowhere"),
+         p_toml=toml('picture = """\n###\n#.#\n###\n"""',
+                     'set = "tetrominoes"\nonly = ["O4", "L4"]')),
     case("duplicate-names", "solve {dir}/p.toml",
          ("p.toml:8", "'O4' is used twice", "line 4"),
          p_toml=toml(pieces='name = "O4"\npicture = "##\\n##"')

@@ -598,3 +598,10 @@ def test_a_width_in_other_digits_is_a_located_error(tmp_path):
     p = run("solve", str(path))
     assert p.returncode == 2 and "width must be a positive integer" in p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_a_key_given_twice_in_a_non_file_is_a_located_error(tmp_path):
+    path = tmp_path / "twice.non"
+    path.write_text("width 1\nheight 1\nrows\n1\ncolumns\n1\nrows\n0\n", encoding="utf-8")
+    p = run("solve", str(path))
+    assert p.returncode == 2 and "twice.non:7: rows given twice (first on line 3)" in p.stderr

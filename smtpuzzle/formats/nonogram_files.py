@@ -67,6 +67,7 @@ def read_non(text: str, name: str) -> Nonogram:
     dims: dict[str, int] = {}
     sections: dict[str, tuple[list[Clue], list[int]]] = {}
     goal_at: tuple[str, int] | None = None
+    seen: dict[str, int] = {}  # the line of each key that may appear once
     i = 0
     while i < len(lines):
         raw = lines[i].strip()
@@ -78,6 +79,10 @@ def read_non(text: str, name: str) -> Nonogram:
         if key not in _NON_KEYS:
             raise PuzzleError(f"unknown key {key!r} (known: {', '.join(sorted(_NON_KEYS))})",
                               line=i)
+        if key in ("width", "height", "rows", "columns", "goal"):
+            if key in seen:  # a second one would silently replace the first
+                raise PuzzleError(f"{key} given twice (first on line {seen[key]})", line=i)
+            seen[key] = i
         if key in ("width", "height"):
             if not value.strip().isdecimal() or int(value) <= 0:
                 raise PuzzleError(f"{key} must be a positive integer, not {value.strip()!r}",

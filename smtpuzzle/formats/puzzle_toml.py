@@ -280,6 +280,13 @@ def _parse_pieces(entry: Any, i: int, on: Grid) -> list[Piece]:
                 example = f'only = ["{only}"]' if isinstance(only, str) else 'only = ["F", "I"]'
                 raise _KeyError(f"{where}: only must be a list of piece names ({example}), "
                                 f"not {only!r}", "only")
+            if not only:
+                raise _KeyError(f"{where}: only = [] names no piece (leave the set out)",
+                                "only")
+            twice = [n for n in only if only.count(n) > 1]
+            if twice:
+                raise _KeyError(f"{where}: only names {twice[0]!r} twice (give the piece "
+                                "count = 2 for two copies)", "only")
             missing = [n for n in only if n not in shapes]
             if missing:
                 raise _KeyError(f"{where}: set {entry['set']!r} has no piece {missing[0]!r} "
