@@ -409,3 +409,12 @@ def test_touch_none_with_a_piece_that_fits_nowhere():
                cover="pack", touch="none")
     # the domino alone, or nothing: 7 placements and the empty packing
     assert count(t, distinct=False).count == count(t, distinct=False, backend="sat").count == 8
+
+
+def test_the_cli_counts_pieces_drawn_alike_and_warns_once(tmp_path):
+    path = tmp_path / "dominoes.toml"
+    path.write_text('[board]\nsize = [2, 3]\n' + "".join(
+        f'[[pieces]]\nname = "{n}"\npicture = "##"\n' for n in "ABC"), encoding="utf-8")
+    p = cli("count", str(path))
+    assert p.returncode == 0 and "6 solutions distinct" in p.stdout
+    assert p.stderr.count("warning") == 1 and "pieces A, B and C have the same shape" in p.stderr

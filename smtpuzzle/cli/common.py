@@ -37,9 +37,13 @@ def warn_same_shapes(puzzle: Any) -> None:
     """Warn (stderr) of two pieces of a tiling or frames puzzle with the same shape."""
     from smtpuzzle.puzzles.tiling.puzzle import same_shapes
 
+    alike: dict[str, list[str]] = {}  # one line per shape: its first piece, then the rest
     for a, b in same_shapes(getattr(puzzle, "pieces", [])):
-        err.print(f"[yellow]warning:[/yellow] pieces {escape(a)} and {escape(b)} have the same "
-                  "shape (give one piece count = 2 if that is meant)")
+        alike.setdefault(a, [a]).append(b)
+    for names in alike.values():
+        listed = ", ".join(map(escape, names[:-1])) + f" and {escape(names[-1])}"
+        err.print(f"[yellow]warning:[/yellow] pieces {listed} have the same shape (give one "
+                  f"piece count = {len(names)} if that is meant)")
 
 
 def seconds(text: str) -> float:
