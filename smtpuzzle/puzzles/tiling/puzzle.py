@@ -223,7 +223,8 @@ class Tiling:
         cells = sum(int(pp.cells.size) for pp in self._placed)
         need = engine.cover_bytes(self.num_placements, self.board.num_cells, cells)
         check_fits_in_memory(need + self.estimate_bytes(),
-                             f"{engine.name} on {self.num_placements:,} placements")
+                             f"{engine.name} on {self.name}'s {self.num_placements:,} "
+                             "placements")
 
     @property
     def num_placements(self) -> int:
