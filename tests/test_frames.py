@@ -478,3 +478,17 @@ def test_unique_rows_is_numpys_unique_on_packed_rows():
         rows = rng.integers(0, 4, size=(500, width), dtype=np.uint8)  # many repeats
         assert np.array_equal(unique_rows(rows), np.unique(rows, axis=0))
     assert unique_rows(np.zeros((0, 3), dtype=np.uint8)).shape == (0, 3)
+
+
+def test_listing_at_the_first_hole_place_is_not_called_complete():
+    """With the hole searched, the answers listed are one place's; the places after it
+    are not tried, so the listing is not all of them (it once said it was)."""
+    shapes = piece_set("pentominoes")
+    puzzle = Frames(Board((3, 7)), [Piece(n, shapes[n]) for n in "ILNPTUVY"], 2,
+                    hole_search=True)
+    answer = solve_frames(puzzle, limit=None, cache=False)
+    assert answer.hole == (0, 2) and answer.solutions and not answer.complete
+    assert "4 more places were not tried" in answer.note == answer.as_json()["note"]
+    other = solve_frames(puzzle, limit=None, cache=False, hole=(1, 1))  # one place: all of it
+    assert other.complete and other.solutions
+    puzzle.verify(other.solutions[0])

@@ -154,7 +154,8 @@ def test_a_model_too_large_for_the_memory_is_refused_by_each_back_ends_estimate(
     tiling = load("pentomino-6x10")
     monkeypatch.setattr("smtpuzzle.memory.available_bytes", lambda: 100_000)
     for name in BACKENDS:
-        with pytest.raises(PuzzleError, match=f"^{name} on pentomino-6x10's 2,056 placements would need"):
+        with pytest.raises(PuzzleError,
+                           match=f"^{name} on pentomino-6x10's 2,056 placements would need"):
             tiling.check_memory(get_backend(name))
     monkeypatch.setattr("smtpuzzle.memory.available_bytes", lambda: 10**9)
     for name in BACKENDS:

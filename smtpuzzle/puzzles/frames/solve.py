@@ -95,6 +95,8 @@ class FramesAnswer:
             data["solutions"] = [s.as_json()["frames"] for s in self.solutions]
         if self.lost:
             data["worker_lost"] = self.lost
+        if self.note:
+            data["note"] = self.note
         return data
 
 
@@ -194,13 +196,19 @@ def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
         places = [None]
     answer = FramesAnswer("unsat", [], None)
     all_complete = True
-    for place in places:
+    for k, place in enumerate(places):
         puzzle = frames.with_hole(place) if place is not None else frames
         if place is not None:
             hooks.say(f"hole at {list(place)}")
         left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
         answer = _solve_one(puzzle, opts, left, hooks)
         answer.hole = place
+        if answer.solutions and k + 1 < len(places):
+            # The answers listed are this place's: the places after it were not tried.
+            answer.complete = False
+            answer.note = (f"answers with the hole at {list(place)}, the first place that has "
+                           f"any; {len(places) - k - 1} more places were not tried (--hole "
+                           "PLACE lists another's)")
         if answer.solutions or answer.interrupted:
             break
         if answer.status == "unknown":
