@@ -10,11 +10,22 @@ from smtpuzzle.errors import PuzzleError
 
 
 def writable(path: Path, what: str = "the checkpoint") -> None:
-    """Refuse at once a file (``what``) that could never be written."""
+    """Refuse at once a file (``what``) that could never be written: no directory, a
+    directory in its place, or one that refuses the write (permissions, a read-only or
+    immutable place), found by opening it to append, as the real write will."""
     if not path.parent.is_dir():
         raise PuzzleError(f"no directory {path.parent} to write {what} in", where=str(path))
     if path.is_dir():
         raise PuzzleError(f"is a directory: {what} is a file", where=str(path))
+    existed = path.exists()
+    try:
+        with open(path, "a"):
+            pass
+    except OSError as exc:
+        raise PuzzleError(f"cannot write {what} here ({exc.strerror})", where=str(path)) \
+            from None
+    if not existed:
+        path.unlink(missing_ok=True)
 
 
 def output_directory(path: Path, what: str) -> Path:

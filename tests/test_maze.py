@@ -320,6 +320,11 @@ def test_ctrl_c_during_a_search_says_so():
         procs[backend] = subprocess.Popen(
             [sys.executable, "-m", "smtpuzzle", "maze", "search", pattern, "--backend",
              backend], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # The bound proves 30-odd moves in seconds, then works for minutes: what it proved is
+    # said, and the exit is 1 as for any Ctrl-C.
+    bound = subprocess.Popen([sys.executable, "-m", "smtpuzzle", "maze", "bound"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    procs["bound"] = bound
     try:
         time.sleep(10)  # past the imports, which a busy machine makes slow
         for p in procs.values():
@@ -328,6 +333,8 @@ def test_ctrl_c_during_a_search_says_so():
     finally:
         for p in procs.values():
             p.kill()  # a search that missed the Ctrl-C must not outlive the test
+    (out, err), code = answers.pop("bound")
+    assert code == 1 and "stopped: interrupted" in out and "at least" in out, (out, err)
     for backend, ((out, err), code) in answers.items():
         assert code == 1, (backend, err)
         assert "unknown (interrupted)" in out and re.search(r"\d+ mazes? added", out), backend
@@ -481,3 +488,10 @@ def test_a_greedy_completion_is_a_shortest_one():
 def test_a_build_stopped_by_its_time_limit_says_it_is_incomplete():
     p = run("maze", "build", "--size", "3x4", "--time-limit", "0.01")
     assert p.returncode == 1 and "incomplete" in p.stdout
+
+
+def test_an_export_cnf_that_cannot_be_written_is_refused_before_the_search(tmp_path):
+    p = run("maze", "search", "*" * 10, "--size", "2x2", "--backend", "sat",
+            "--export-cnf", "/proc/x.cnf")  # /proc takes no new files, even from root
+    assert p.returncode == 2 and "cannot write the CNF here" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr and "found" not in p.stdout

@@ -203,6 +203,21 @@ def test_a_certificate_cut_short_is_rejected_and_a_missing_one_is_bad_input(
     assert out.returncode == 3 and "bound.json is not JSON" in out.stdout, out.stdout
     out = run("maze", "check-bound", str(tmp_path / "nowhere"))
     assert out.returncode == 2 and "not a bound certificate" in out.stderr, out.stderr
+    (copy / JSON).write_bytes(b"\xff\xfe")
+    out = run("maze", "check-bound", str(copy))
+    assert out.returncode == 3 and "bound.json is not UTF-8 text" in out.stdout, out.stdout
+    (copy / JSON).write_text((certificate / JSON).read_text())
+    (copy / CNF).unlink()
+    out = run("maze", "check-bound", str(copy))
+    assert out.returncode == 2 and "no bound.cnf" in out.stderr, out.stderr
+
+
+def test_a_bad_case_reads_whole_and_bound_refuses_an_empty_range(certificate, tmp_path):
+    copy = _tampered(certificate, tmp_path, data=lambda d: {**d, "cases": [["x", 0]]})
+    out = run("maze", "check-bound", str(copy))
+    assert out.returncode == 3 and "each case is [maze id, start]" in out.stdout, out.stdout
+    out = run("maze", "bound", "--size", "2x2", "--start", "8", "--up-to", "5")
+    assert out.returncode == 2 and "--up-to 5 is below --start 8" in out.stderr
 
 
 def test_a_claim_that_is_false_is_rejected(tmp_path: Path):

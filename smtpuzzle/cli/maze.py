@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
 from smtpuzzle.cli.common import (
@@ -189,6 +190,8 @@ def bound(
     from smtpuzzle.puzzles.maze.certificate import write_certificate
 
     size = cases.parse_size(size)
+    if up_to is not None and up_to < start:
+        raise PuzzleError(f"--up-to {up_to} is below --start {start}: nothing to prove")
     if certificate is not None and size != 3:
         raise PuzzleError("--certificate: for size 3 (its formula fixes the first move by the "
                           "square's rotations)")
@@ -247,7 +250,7 @@ def bound(
             images = "turns and mirror images" if result.mirror else "turns"
             out.print(f"wrote {certificate} ({written} cases with their {images}); check it with "
                       f"`smtpuzzle maze check-bound {certificate}`")
-    if not result.bound:
+    if not result.bound or result.interrupted:  # Ctrl-C: what was proved, then exit 1
         raise typer.Exit(EXIT_UNKNOWN)
 
 
@@ -317,7 +320,7 @@ def check_bound(
     if as_json:
         print_json(result.as_json())
     else:
-        out.print(f"{result.verdict}: {result.reason} ({result.cases} cases, "
+        out.print(f"{result.verdict}: {escape(result.reason)} ({result.cases} cases, "
                   f"{result.time_s:.1f} s)")
     if result.verdict != "verified":
         raise typer.Exit(EXIT_UNKNOWN if result.verdict == "unknown" else EXIT_UNVERIFIED)

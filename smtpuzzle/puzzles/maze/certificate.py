@@ -348,11 +348,15 @@ def check_certificate(directory: Path, time_limit: float | None = None,
     # Files that cannot be read are bad input; files read that prove nothing are rejected,
     # however they were damaged.
     try:
-        text = (directory / JSON).read_text()
+        raw = (directory / JSON).read_bytes()
     except OSError as exc:
         raise PuzzleError(f"{directory}: not a bound certificate ({exc})") from None
+    if not (directory / CNF).is_file():
+        raise PuzzleError(f"{directory}: not a bound certificate (no {CNF})")
     try:
-        data = json.loads(text)
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return answer("rejected", "bound.json is not UTF-8 text")
     except ValueError as exc:
         return answer("rejected", f"bound.json is not JSON ({exc})")
     if not isinstance(data, dict):
