@@ -128,6 +128,8 @@ def test_the_command_writes_json_csv_and_the_plot(tiny, tmp_path):
      "back end 'exact-cover' cannot run a nonogram task"),
     ('[[puzzle]]\ntask = "solve"\nmodel = "no-such-model"\n', "no model named"),
     ('title = "x"\n', "a suite needs at least one [[puzzle]]"),
+    ('[[puzzle]]\ntask = "maze"\npattern = "**********"\nsize = "2x5x"\n',
+     "puzzle 1: size: maze size is 3, 4 or RxC"),
 ])
 def test_bad_suites_are_one_line_errors(tmp_path, text, message):
     path = tmp_path / "bad.toml"
@@ -186,3 +188,29 @@ def test_ctrl_c_keeps_the_runs_made(tmp_path):
     data = json.loads((out / "results.json").read_text())
     assert data["meta"]["complete"] is False
     assert [r["backend"] for r in data["runs"]] == ["exact-cover"]
+
+
+def test_mazes_of_any_size_and_the_mdd_back_end_run(tmp_path):
+    suite = tmp_path / "mazes.toml"
+    suite.write_text('[[puzzle]]\ntask = "maze"\npattern = "***********"\nsize = "2x2"\n'
+                     'expect = "sat"\n')
+    p = cli("bench", str(suite), "--backends", "mdd,sat", "--out", str(tmp_path / "o"))
+    assert p.returncode == 0, p.stderr
+    runs = json.loads((tmp_path / "o" / "results.json").read_text())["runs"]
+    assert {(r["backend"], r["status"]) for r in runs} == {("mdd", "sat"),
+                                                          ("sat:cadical195", "sat")}
+    assert "maze 2x2: 11 stars" in p.stdout
+    p = cli("bench", str(suite), "--backends", " , ", "--out", str(tmp_path / "o"))
+    assert p.returncode == 2 and "names no back end" in p.stderr
+
+
+def test_a_frames_row_gives_the_solver_to_stage_2(tmp_path):
+    """--solver glucose4 once reached the exact-cover stages: every frames row an error."""
+    suite = tmp_path / "frames.toml"
+    suite.write_text('[[puzzle]]\ntask = "frames"\nmodel = "pentomino-5x6x2"\n'
+                     'expect = "sat"\n')
+    p = cli("bench", str(suite), "--backends", "sat", "--solver", "glucose4", "--out",
+            str(tmp_path / "o"))
+    assert p.returncode == 0, p.stderr
+    runs = json.loads((tmp_path / "o" / "results.json").read_text())["runs"]
+    assert [(r["backend"], r["status"]) for r in runs] == [("sat:glucose4", "sat")]

@@ -13,7 +13,7 @@ from contextlib import closing
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from smtpuzzle.backends import get_backend, preload
+from smtpuzzle.backends import BACKENDS, get_backend, preload
 from smtpuzzle.backends.child import Send, child_messages
 from smtpuzzle.benchmark.suites import Entry, Suite
 from smtpuzzle.benchmark.tasks import UNDECIDED, Outcome, run_task, wrong_answer
@@ -32,6 +32,8 @@ class Config:
 
     @property
     def label(self) -> str:
+        if self.backend not in BACKENDS:  # a task's own engine (mdd: the maze diagrams)
+            return self.backend
         return get_backend(self.backend, self.solver).label()
 
 
@@ -98,9 +100,12 @@ def configs_for(backends: list[str], solvers: list[str]) -> list[Config]:
     from smtpuzzle.backends.exactcover.search import BRANCHINGS
     from smtpuzzle.backends.sat import solver_names
     from smtpuzzle.backends.z3 import SOLVER_KINDS
+    from smtpuzzle.benchmark.suites import TASK_BACKENDS
 
+    tasks_take = {b for names in TASK_BACKENDS.values() for b in names}  # mdd: mazes only
     for b in backends:
-        get_backend(b)  # an unknown name fails here, as everywhere
+        if b not in tasks_take or b in BACKENDS:
+            get_backend(b)  # an unknown name fails here, as everywhere
     by_backend: dict[str, list[str]] = {}
     for s in solvers:
         owner = ("sat" if s in solver_names() else "z3" if s in SOLVER_KINDS

@@ -113,7 +113,14 @@ def _entry(item: dict[str, Any], number: int, suite: dict[str, Any], path: Path)
                           where)
     options = {k: item[k] for k in ("raw", "workers", "encoding", "presolve", "size")
                if k in item}
-    default_label = target if task != "maze" else f"maze {item.get('size', 3)}x" \
-        f"{item.get('size', 3)}: {target.count('*')} stars"
+    default_label = target
+    if task == "maze":
+        from smtpuzzle.puzzles.maze.cases import describe, parse_size
+
+        try:  # refused here, not in every run
+            options["size"] = parse_size(item.get("size", 3))
+        except PuzzleError as exc:
+            raise PuzzleError(f"size: {exc.message}", where) from None
+        default_label = f"maze {describe(options['size'])}: {target.count('*')} stars"
     return Entry(task, target, str(item.get("label", default_label)), item.get("expect"),
                  str(item.get("anchor", "")), item.get("anchor_s"), limit, backends, options)

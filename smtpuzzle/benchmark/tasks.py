@@ -88,7 +88,8 @@ def _frames(entry: Entry, backend: str, solver: str | None, time_limit: float) -
     from smtpuzzle.puzzles.frames.solve import FramesOptions, solve_frames
 
     frames = load_frames(entry.target)
-    answer = solve_frames(frames, FramesOptions(stage2=backend, solver=solver,
+    # The back end and solver under test answer stage 2; stage 1 lists the sets as usual.
+    answer = solve_frames(frames, FramesOptions(stage2=backend, stage2_solver=solver,
                                                 time_limit=time_limit, method="enumerate"))
     stage2 = answer.stage2
     build = stage2.get("build_s")
@@ -120,7 +121,7 @@ def _maze(entry: Entry, backend: str, solver: str | None, time_limit: float) -> 
     from smtpuzzle.puzzles.maze.cases import reduced_cases
     from smtpuzzle.puzzles.maze.search import Encoder, search
 
-    size = int(entry.options.get("size", 3))
+    size = entry.options.get("size", 3)  # parsed when the suite was read
     r = search(entry.target, size, backend, solver, time_limit=time_limit)
     # the formula's size
     final = Encoder(r.searched, mirror=r.mirror).model(reduced_cases(size), r.added)

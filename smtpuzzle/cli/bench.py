@@ -18,9 +18,11 @@ from smtpuzzle.cli.common import (
     friendly,
     interactive,
     out,
+    plural,
     progress,
     time_limit_option,
 )
+from smtpuzzle.errors import PuzzleError
 from smtpuzzle.outputs import output_directory
 
 
@@ -54,6 +56,8 @@ def bench(
     names = [*(suites or []), *(suite or [])] or ["quick"]
     loaded = [benchmark.load_suite(n) for n in names]
     chosen = [b.strip() for b in backends.split(",") if b.strip()]
+    if not chosen:
+        raise PuzzleError(f"--backends {backends!r} names no back end")
     configs = benchmark.configs_for(chosen, solver or [])
     output_directory(out_dir, "the results")
     started = time.perf_counter()
@@ -85,4 +89,9 @@ def bench(
         raise typer.Exit(EXIT_UNVERIFIED)
     if not finished:
         out.print("[yellow]INCOMPLETE: interrupted; the table shows the runs made[/yellow]")
+        raise typer.Exit(EXIT_UNKNOWN)
+    failed = sum(r.status == "error" for r in runs)
+    if failed:
+        err.print(f"[red]error:[/red] {plural(failed, 'run')} ended in an error (the error "
+                  "rows above say why): the benchmark is incomplete")
         raise typer.Exit(EXIT_UNKNOWN)

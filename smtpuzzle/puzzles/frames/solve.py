@@ -126,6 +126,9 @@ class FramesOptions:
     backend: str = "exact-cover"  # stages 1 (listing) and 3 (layout)
     solver: str | None = None
     stage2: str = "exact-cover"
+    # The stage-2 back end's solver (a PySAT solver, a z3 kind); ``solver`` is stages 1
+    # and 3's. None: ``solver`` when both stages run on one back end, else the default.
+    stage2_solver: str | None = None
     stage2_model: str | None = None  # cover | index | table; None: the back end's default
     limit: int | None = 1  # stage-2 answers wanted (None: all)
     workers: int = 1
@@ -151,6 +154,13 @@ class FramesOptions:
         if self.ray and get_backend(self.backend, self.solver).capabilities.any_constraint:
             raise PuzzleError("--ray shares out stage 1 of the exact-cover back end only")
         get_backend(self.backend, self.solver)  # bad names fail before any work
+        get_backend(self.stage2, self.stage2_solver_name)
+
+    @property
+    def stage2_solver_name(self) -> str | None:
+        if self.stage2_solver is not None:
+            return self.stage2_solver
+        return self.solver if self.stage2 == self.backend else None
 
     @property
     def model_kind(self) -> str:
@@ -273,7 +283,7 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
         model, inside = seed_model(frames, sets.sets)
     else:
         model = (cover_model if model_kind == "cover" else index_model)(frames, sets.sets)
-    engine = get_backend(opts.stage2)
+    engine = get_backend(opts.stage2, opts.stage2_solver_name)
     enum = engine.solutions(model, limit=opts.limit, time_limit=left)
     chosen_sets: list[list[int]] = []
     stats = enum.stats
@@ -367,7 +377,7 @@ def _solve_lazy(frames: Frames, opts: FramesOptions, time_limit: float | None, h
 def _lazy_engine(opts: FramesOptions) -> Backend:
     """The stage-2 back end proposes sets when it takes clauses and keeps what it learnt
     between proposals (sat, z3); otherwise (exact cover, cpsat) the sat back end does."""
-    engine = get_backend(opts.stage2, opts.solver if opts.stage2 == opts.backend else None)
+    engine = get_backend(opts.stage2, opts.stage2_solver_name)
     caps = engine.capabilities
     if caps.any_constraint and caps.incremental:
         return engine
