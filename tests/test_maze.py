@@ -56,10 +56,21 @@ def test_the_reduced_set_decides_like_the_full_set():
         assert (len(failing(full, s)) == 0) == (len(failing(reduced, s)) == 0)
 
 
+def _solves_case(string: str, maze: int, start: int) -> bool:
+    full = all_cases(3)
+    k = np.flatnonzero((full.maze == maze) & (full.start == start))
+    return len(failing(full.subset(k), string)) == 0
+
+
 def test_cli_check_reports_the_failing_maze():
     broken = KNOWN_79[:-1]
     out = json.loads(run("maze", "check", broken, "--json").stdout)
-    assert out == {"unsolved": check(broken).unsolved, "cases": 36864} and out["unsolved"] > 0
+    result = check(broken)
+    assert out == {"moves": 78, "unsolved": result.unsolved, "cases": 36864,
+                   "canonical_cases": False, "first_failing": list(result.first_case)}
+    assert out["unsolved"] > 0 and not _solves_case(broken, *result.first_case)
+    big = json.loads(run("maze", "check", "NNWS", "--size", "3x4", "--json").stdout)
+    assert big["canonical_cases"] is True
     p = run("maze", "check", broken)
     assert p.returncode == 0 and "first failing case" in p.stdout and " S " in p.stdout
     assert run("maze", "check", "NEXT").returncode == 2

@@ -56,9 +56,9 @@ def check(string: Annotated[str, typer.Argument(help="Moves, N E S W.")],
     if as_json:
         print_json(result.as_json())
         return
-    what = "mazes" if size == 4 else "maze-start cases"
-    out.print(f"{len(cases.parse_string(string))} moves: fails {result.unsolved} of "
-              f"{result.cases} {what}")
+    what = "mazes" if size == 4 else "maze-start cases" + (
+        " (one per class of the rectangle's symmetries)" if result.canonical else "")
+    out.print(f"{result.moves} moves: fails {result.unsolved:,} of {result.cases:,} {what}")
     if result.first_failing is not None:
         out.print("first failing case (S start" + (", G goal" if size == 4 else "") + "):")
         out.print(cases.draw(cases.all_cases(size), result.first_failing))

@@ -293,14 +293,21 @@ def _blocked_cell_moves() -> tuple[np.ndarray, np.ndarray]:
 
 
 @cache
+def every_case_checked(size: Size) -> bool:
+    """Whether all_cases holds every case of ``size``, not one per symmetry class."""
+    if not isinstance(size, str):
+        return True
+    rows, cols = dims(parse_size(size))
+    return (1 << len(_edges(rows, cols))) * rows * cols <= FULL_RECTANGLE_CASES
+
+
 def all_cases(size: Size = 3) -> Cases:
     """Every case: 3x3, all 4096 mazes x 9 starts; 4x4, the 3,828 mazes with a reachable
     goal; a rectangle, every maze with every start up to FULL_RECTANGLE_CASES of them (2x5
     and smaller), else its canonical cases. Cached (check, stats and the reduced set all
     start from it): treat it as read-only."""
     if isinstance(size, str):
-        rows, cols = dims(parse_size(size))
-        if (1 << len(_edges(rows, cols))) * rows * cols <= FULL_RECTANGLE_CASES:
+        if every_case_checked(size):
             return _every_thin_wall_case(size)
         return _rectangle_cases(size)
     if size == 3:
@@ -367,9 +374,14 @@ class CheckResult:
     unsolved: int
     cases: int
     first_failing: int | None  # index into the checked cases
+    moves: int = 0
+    canonical: bool = False  # the cases are one per symmetry class (large rectangles)
+    first_case: tuple[int, int] | None = None  # the first failing case: (maze id, start)
 
     def as_json(self) -> dict[str, Any]:
-        return {"unsolved": self.unsolved, "cases": self.cases}
+        return {"moves": self.moves, "unsolved": self.unsolved, "cases": self.cases,
+                "canonical_cases": self.canonical,
+                "first_failing": None if self.first_case is None else list(self.first_case)}
 
 
 @dataclass
@@ -469,8 +481,12 @@ def solved_by(cases: Cases, strings: np.ndarray, idx: np.ndarray) -> np.ndarray:
 
 def check(string: str, size: Size = 3) -> CheckResult:
     cases = all_cases(size)
-    bad = failing(cases, parse_string(string))
-    return CheckResult(len(bad), len(cases), int(bad[0]) if len(bad) else None)
+    moves = parse_string(string)
+    bad = failing(cases, moves)
+    first = int(bad[0]) if len(bad) else None
+    return CheckResult(len(bad), len(cases), first, len(moves), not every_case_checked(size),
+                       None if first is None else (int(cases.maze[first]),
+                                                   int(cases.start[first])))
 
 
 def draw(cases: Cases, k: int) -> str:
