@@ -393,7 +393,8 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         raise PuzzleError(f"maze search back ends are {', '.join(SEARCH_BACKENDS)}, "
                           f"not {backend!r}")
     if backend == "local" and export_cnf is not None:
-        raise PuzzleError("local search builds no formula: --export-cnf needs mdd, sat, z3 or cpsat")
+        raise PuzzleError("local search builds no formula: --export-cnf needs mdd, sat, z3 or "
+                          "cpsat")
     if checkpoint is not None and backend != "mdd":
         raise PuzzleError(f"--checkpoint keeps the cubes of the mdd back end, not {backend}")
     # resume.py needs break_symmetry from here: imported at the call
