@@ -376,9 +376,13 @@ class Model:
                          rhs: np.ndarray) -> None:
         """Refuse rows whose terms can reach 2**62: a back end sums them in 64 bits, and a
         sum past that would wrap (a wrong answer) rather than fail."""
-        lo, hi = self.ints.bounds()
-        reach = np.maximum(np.abs(lo), np.abs(hi)).astype(float)
-        size = (np.abs(icoef.astype(float)) * (reach[ints] if ints.size else 0)).sum(axis=-1) \
+        reach = 0.0
+        if ints.size:  # the bounds of the integers named only: a post stays cheap
+            named = np.unique(ints)
+            lo, hi = self.ints.lo, self.ints.hi
+            far = np.array([max(abs(lo[i]), abs(hi[i])) for i in named.tolist()], dtype=float)
+            reach = far[np.searchsorted(named, ints)]
+        size = (np.abs(icoef.astype(float)) * reach).sum(axis=-1) \
             + np.abs(bcoef.astype(float)).sum(axis=-1) + np.abs(rhs.astype(float))
         if (size >= 2.0**62).any():
             raise ValueError("a linear constraint whose terms can reach 2**62: too large "
