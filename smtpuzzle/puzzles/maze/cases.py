@@ -292,7 +292,6 @@ def _blocked_cell_moves() -> tuple[np.ndarray, np.ndarray]:
     return ids[ok], moves[ok]
 
 
-@cache
 def every_case_checked(size: Size) -> bool:
     """Whether all_cases holds every case of ``size``, not one per symmetry class."""
     if not isinstance(size, str):
@@ -301,6 +300,7 @@ def every_case_checked(size: Size) -> bool:
     return (1 << len(_edges(rows, cols))) * rows * cols <= FULL_RECTANGLE_CASES
 
 
+@cache
 def all_cases(size: Size = 3) -> Cases:
     """Every case: 3x3, all 4096 mazes x 9 starts; 4x4, the 3,828 mazes with a reachable
     goal; a rectangle, every maze with every start up to FULL_RECTANGLE_CASES of them (2x5
