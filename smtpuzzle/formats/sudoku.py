@@ -29,7 +29,8 @@ def parse_line(text: str, where: str) -> Sudoku:
     for i, ch in enumerate(cells):
         if ch in ".0":
             continue
-        v = DIGITS.find(ch.upper()) + 1 if len(ch.upper()) == 1 else 0
+        upper = ch.upper()  # one letter may upper-case to two ("ﬀ"): no value then
+        v = DIGITS.find(upper) + 1 if len(upper) == 1 else 0
         if v == 0 or v > size:
             raise PuzzleError(f"cell {i + 1}: {ch!r} is not a value of a {size}x{size} "
                               f"Sudoku (1-{DIGITS[size - 1]}, . or 0 for a blank)", where)

@@ -449,8 +449,7 @@ class Model:
         arr = array.ids if isinstance(array, IntArray) else np.asarray(array)
         if arr.ndim == 1:
             arr = np.broadcast_to(arr, (*idx.shape, len(arr)))
-        arr_ids = self._as_ints(array, arr.shape) if not isinstance(array, IntArray) else \
-            np.broadcast_to(array.ids, arr.shape)
+        arr_ids = self._as_ints(array, arr.shape)
         tgt = self._as_ints(target, idx.shape)
         # The index lies in the array: its bounds say so at once (no index left: unsat).
         flat = idx.reshape(-1)

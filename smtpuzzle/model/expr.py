@@ -129,12 +129,7 @@ class _Shaped:
         """These variables as ``model``'s (a copy of theirs, or the model they were copied
         from): expressions that make helper variables (``b & c``, Count, ``x.eq``) then make
         them there."""
-        shared = model.shares(self.model)
-        n = int(np.abs(self.ids).max()) if self.ids.size else -1
-        top = None if shared is None else shared[1 if isinstance(self, IntArray) else 0]
-        if top is None or (n >= top if isinstance(self, IntArray) else n > top):
-            raise ValueError("these variables are not that model's (another model's, or made "
-                             "in one of a model and its copy after copy())")
+        usable(model, self)
         return type(self)(model, self.ids)
 
     def reshape(self, *shape: Any) -> Any:

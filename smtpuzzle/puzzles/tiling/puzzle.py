@@ -423,7 +423,8 @@ class Tiling:
                 if not len(pp.cells):
                     continue
                 rows = [row.tobytes() for row in np.sort(cell_perm[pp.cells], axis=1)]
-                target = next((j for j in [k, *range(len(self._placed))]
+                others = (j for j in range(len(self._placed)) if j != k)
+                target = next((j for j in (k, *others)
                                if j not in taken and self._same_multiplicity(j, k)
                                and all(r in keys[j] for r in rows)), None)
                 if target is None:
