@@ -102,9 +102,10 @@ def configs_for(backends: list[str], solvers: list[str]) -> list[Config]:
     from smtpuzzle.backends.z3 import SOLVER_KINDS
     from smtpuzzle.benchmark.suites import TASK_BACKENDS
 
-    tasks_take = {b for names in TASK_BACKENDS.values() for b in names}  # mdd: mazes only
+    # Engines of one task alone (mdd, the maze diagrams) are no general back end.
+    task_engines = {b for names in TASK_BACKENDS.values() for b in names} - set(BACKENDS)
     for b in backends:
-        if b not in tasks_take or b in BACKENDS:
+        if b not in task_engines:
             get_backend(b)  # an unknown name fails here, as everywhere
     by_backend: dict[str, list[str]] = {}
     for s in solvers:
