@@ -135,6 +135,9 @@ def test_the_bound_rises_past_the_trivial_one_and_the_known_string_is_consistent
     # 2x2 needs 11 moves: with the rule, 10 is still proved and an 11 found.
     small = prove_bound("2x2", time_limit=60)
     assert small.mirror and small.bound == 10 and small.complete
+    # ... and the 11 is given, a string that solves every 2x2 case
+    assert len(small.string) == 11 and check(small.string, "2x2").unsolved == 0
+    assert small.as_json()["string"] == small.string and result.string is None
     # The cases of the proof are genuine: the known 79-move string solves them all.
     assert check(KNOWN_79, 3).unsolved == 0
     assert all(_solves(m, s, KNOWN_79) for m, s in result.cases)
@@ -724,3 +727,18 @@ def test_a_lemma_that_needs_a_long_search_is_refused_not_searched_for():
         assert checker.first_not_implied([clauses[0], []]) == 1  # the first follows at once
     finally:
         checker.close()
+
+
+def test_cli_bound_prints_the_string_that_ends_it():
+    out = run("maze", "bound", "--size", "2x2")
+    assert out.returncode == 0, out.stderr
+    line = out.stdout.splitlines()[-1]
+    assert line.startswith("a string of 11 moves solves every case (verified), so it is the "
+                           "least length: ")
+    assert check(line.split()[-1], "2x2").unsolved == 0
+    # started past the least length, the string found says nothing of the least
+    out = run("maze", "bound", "--size", "2x2", "--start", "14", "--json")
+    data = json.loads(out.stdout)
+    assert data["bound"] == 0 and data["verified"] and len(data["string"]) == 14
+    text = run("maze", "bound", "--size", "2x2", "--start", "14").stdout
+    assert "(verified): " in text and "least" not in text

@@ -240,6 +240,11 @@ def bound(
         else:
             out.print(f"nothing proved ({result.time_s:.1f} s)")
         out.print(f"stopped: {result.note}")
+        if result.string:
+            least = ", so it is the least length" if result.bound == len(result.string) - 1 \
+                else ""
+            out.print(f"a string of {len(result.string)} moves solves every case "
+                      f"(verified){least}: {result.string}")
         if result.saved:
             r = result.saved
             larger = " and a larger --max-states or --split-depth" if result.outgrown else ""

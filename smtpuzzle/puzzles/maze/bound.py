@@ -39,7 +39,7 @@ from smtpuzzle.puzzles.maze.resume import (
     load_cube,
     save,
 )
-from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors
+from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors, verify_string
 
 ANY = np.zeros((1, 4), dtype=np.int64)  # the rule that every string obeys
 
@@ -73,6 +73,7 @@ class BoundResult:
     outgrown: bool = False  # stopped by the diagram's state cap
     resumed: dict[str, Any] | None = None  # the checkpoint taken up: file, length, cases, s
     saved: dict[str, Any] | None = None  # the search left in the checkpoint: file, length, cases
+    string: str | None = None  # with complete: a string of bound + 1 moves, verified
 
     def as_json(self) -> dict[str, Any]:
         return {"size": self.size, "bound": self.bound, "shortest_at_least": self.bound + 1,
@@ -80,6 +81,7 @@ class BoundResult:
                 "complete": self.complete, "stopped": self.note,
                 "first_move": self.first_move,
                 "first_e_or_w": "E" if self.mirror else "any",
+                **({"string": self.string, "verified": True} if self.string else {}),
                 "steps": [{"length": s.length, "status": s.status, "cases": s.cases,
                            "time_s": round(s.time_s, 3),
                            **({"cubes": s.cubes} if s.cubes > 1 else {})}
@@ -192,7 +194,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
 
                 outgrown = None
                 try:
-                    status, _, added, _ = mdd_search(pattern, size, deadline, added_one,
+                    status, string, added, _ = mdd_search(pattern, size, deadline, added_one,
                                                      sampled=False, max_states=max_states,
                                                      start=cube.diagram, added=added,
                                                      kept=keep)
@@ -225,6 +227,10 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                                      len(live["proved"]) + len(live["cubes"])))
             if status != "unsat":
                 result.complete = status == "sat"
+                if status == "sat":
+                    assert string is not None
+                    verify_string(string, size)
+                    result.string = string
                 result.note = ("a string of this length exists" if status == "sat"
                                else "time limit")
                 break

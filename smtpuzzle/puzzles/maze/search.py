@@ -449,7 +449,7 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         note = (f"{exc} after {seen[0]} mazes, split {split_depth} moves deep; "
                 "try a larger --split-depth or --backend sat")
     if string is not None:
-        _verify(string, pattern, size)
+        verify_string(string, size, pattern)
     kept_at = None
     if checkpoint is not None:
         if status != "unknown":
@@ -482,18 +482,20 @@ def _search_local(pattern: str, searched: str, size: Size, start: float, deadlin
     except KeyboardInterrupt:
         string, restarts, best, interrupted = None, seen[0], None, True
     if string is not None:
-        _verify(string, pattern, size)
+        verify_string(string, size, pattern)
     took = time.perf_counter() - start
     return SearchResult("sat" if string else "unknown", string, 0, took, took, "local",
                         searched=searched, interrupted=interrupted, restarts=restarts,
                         best_failing=None if string else best)
 
 
-def _verify(string: str, pattern: str, size: Size) -> None:
+def verify_string(string: str, size: Size, pattern: str | None = None) -> None:
+    """Raise VerificationError unless ``string`` solves every case (and fits ``pattern``)."""
     verdict = check(string, size)
     if verdict.unsolved:
         raise VerificationError(f"found string fails {verdict.unsolved} cases: {string}")
-    if any(p != "*" and p != ch for p, ch in zip(pattern, string, strict=True)):
+    if pattern is not None and any(p != "*" and p != ch
+                                   for p, ch in zip(pattern, string, strict=True)):
         raise VerificationError(f"found string {string} does not match {pattern}")
 
 
