@@ -281,11 +281,14 @@ def test_exact_cover_takes_the_cover_model_only():
 def test_no_solution_when_a_piece_fills_no_frame():
     answer = solve_frames(pentominoes_in(4, 5, 3))
     assert answer.status == "unsat" and "X" in answer.note
+    data = answer.as_json()
+    assert data["decided"] and data["complete"] and not data["verified"] and not data["answers"]
 
 
 def test_stage1_time_limit_gives_unknown_not_unsat():
     answer = solve_frames(load_frames("pentahex-6x9x5"), time_limit=1, cache=False)
     assert answer.status == "unknown" and not answer.stage1.complete
+    assert not answer.as_json()["decided"] and not answer.as_json()["complete"]
 
 
 def test_hole_is_searched_and_must_be_the_same_in_every_frame():
@@ -368,6 +371,9 @@ def test_cli_frames_json(tmp_path):
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
     assert data["status"] == "sat" and len(data["frames"]) == 2
+    # one answer asked for: decided and verified, not the whole list
+    assert data["decided"] and data["verified"] and data["answers"] == 1
+    assert not data["complete"]
     assert data["stage1"]["sets"] == 172 and data["stage2"]["backend"] == "cpsat"
     cells = [tuple(c) for f in data["frames"] for p in f["placements"] for c in p["cells"]]
     assert len(cells) == 60 and len(set(cells)) == 30  # each frame's 30 cells once

@@ -86,7 +86,12 @@ class FramesAnswer:
             "stage1": self.lazy.as_json() if self.lazy else (
                 self.dive.as_json() if self.dive else (
                     self.stage1.as_json() if self.stage1 else None)),
-            "stage2": self.stage2, "stage3": self.stage3, "complete": self.complete,
+            "stage2": self.stage2, "stage3": self.stage3,
+            # decided: an answer found or none proved; complete: every answer listed (a
+            # single answer asked for is decided, not complete); every answer listed passed
+            # Frames.verify in stage 3, or it would not be here
+            "decided": self.status is not Status.UNKNOWN, "complete": self.complete,
+            "answers": len(self.solutions), "verified": bool(self.solutions),
             "time_s": round(self.time_s, 3),
         }
         if self.hole is not None:
