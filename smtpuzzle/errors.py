@@ -9,11 +9,16 @@ class PuzzleError(Exception):
     The command line prints ``error: <where>: <message>`` and exits with code 2.
     """
 
-    def __init__(self, message: str, where: str | None = None, line: int | None = None) -> None:
+    def __init__(self, message: str, where: str | None = None, line: int | None = None,
+                 piece: str | None = None, key: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.where = where
         self.line = line
+        # the piece the error is about, and its key (count, max...): a file reader puts the
+        # error at that piece's line
+        self.piece = piece
+        self.key = key
 
     def located(self, where: str) -> PuzzleError:
         """The same error, attributed to file ``where`` (and its line, if known)."""

@@ -101,6 +101,25 @@ def test_errors_name_the_line_of_the_piece(tmp_path):
     assert p.returncode == 2 and "p.toml:8:" in p.stderr
 
 
+@pytest.mark.parametrize("command,text,where,message", [
+    # a puzzle's own checks (after the file was read) point at the piece they refuse
+    ("frames", 'frames = 2\n[board]\nsize = [5, 6]\n[[pieces]]\nset = "pentominoes"\n'
+     "count = 2\n", "p.toml:6:", "piece F: in a frames puzzle every piece is used exactly"),
+    ("frames", 'frames = 2\n[board]\nsize = [1, 4]\n[[pieces]]\nname = "I"\n'
+     'picture = "##"\n[[pieces]]\nname = "A"\npicture = "##"\nmax = 2\n', "p.toml:10:",
+     "piece A: in a frames puzzle"),
+    ("solve", '[board]\nsize = [2, 3]\n[[pieces]]\nname = "A"\npicture = "###"\n\n'
+     '[[pieces]]\nname = "B"\npicture = "####"\n', "p.toml:7:",
+     "piece B (1x4) is larger than the 2x3 board"),
+    ("solve", '[board]\npicture = "#.#\\n.#.\\n#.#"\n[[pieces]]\nname = "A"\n'
+     'picture = "#"\ncount = 3\n[[pieces]]\nname = "D"\npicture = "##"\n', "p.toml:7:",
+     "piece D fits nowhere"),
+])
+def test_a_puzzles_own_checks_name_the_pieces_line(tmp_path, command, text, where, message):
+    p = run(command, write(tmp_path, text))
+    assert p.returncode == 2 and f"{where} " in p.stderr and message in p.stderr, p.stderr
+
+
 @pytest.mark.parametrize("args,message", [
     (["solve", "pentomino-6x10", "--backend", "gurobi"], "unknown back end 'gurobi'"),
     (["solve", "pentomino-6x10", "--backend", "sat", "--solver", "nosuch"],

@@ -101,6 +101,7 @@ def parse_puzzle(
         raise _fail("the puzzle needs a [[pieces]] table", None)
     pieces: list[Piece] = []
     first_line: dict[str, int | None] = {}  # piece name -> the line of its [[pieces]]
+    table_of: dict[str, int] = {}  # piece name -> which [[pieces]] table gave it
     for i, entry in enumerate(raw_pieces):
         try:
             parsed = _parse_pieces(entry, i, board.grid)
@@ -114,6 +115,7 @@ def parse_puzzle(
                             f"{'at line ' + str(where) if where else 'above'}); give each "
                             "piece its own name", line)
             first_line[piece.name] = line
+            table_of[piece.name] = i
         pieces.extend(parsed)
     name, title = str(data.get("name", default_name)), str(data.get("title", ""))
     apart = _names(data.get("apart", []), "apart", text)
@@ -134,7 +136,7 @@ def parse_puzzle(
             return Frames(board, pieces, n, name=name, title=title, apart=apart,
                           hole_search=hole_search, precheck=precheck, method=method)
         except PuzzleError as exc:
-            raise _fail(exc.message, exc.line) from None
+            raise _fail(exc.message, _error_line(exc, text, table_of)) from None
     touch = data.get("touch", "any")
     cover = data.get("cover", "pack" if touch == "none" else "exact")
     touch_encoding = data.get("touch_encoding")
@@ -150,7 +152,15 @@ def parse_puzzle(
         return Tiling(board, pieces, cover=cover, name=name, title=title, precheck=precheck,
                       touch=touch, touch_encoding=touch_encoding, apart=apart)
     except PuzzleError as exc:
-        raise _fail(exc.message, exc.line) from None
+        raise _fail(exc.message, _error_line(exc, text, table_of)) from None
+
+
+def _error_line(exc: PuzzleError, text: str, table_of: dict[str, int]) -> int | None:
+    """Where a puzzle's own check failed: its line, else the line of the piece it names
+    (of the key it names in that piece's table, when the table has it)."""
+    if exc.line is not None or exc.piece not in table_of:
+        return exc.line
+    return _key_line(text, PIECES, exc.key, table_of[exc.piece])
 
 
 def _parse_board(raw: Any, text: str, frames: bool = False) -> tuple[Board, bool]:

@@ -69,7 +69,8 @@ class Frames:
         for p in self.pieces:
             if p.count != 1 or p.at_most:
                 raise PuzzleError(f"piece {p.name}: in a frames puzzle every piece is used "
-                                  "exactly once (list copies under names of their own)")
+                                  "exactly once (list copies under names of their own)",
+                                  piece=p.name, key="max" if p.at_most else "count")
         if self.hole_search and self.frame.holes():
             raise PuzzleError("a frame with a hole to be placed takes no other holes")
         if self.precheck:

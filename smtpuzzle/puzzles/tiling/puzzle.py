@@ -159,7 +159,7 @@ class Tiling:
             for pp in self._placed:
                 if pp.piece.required and not len(pp.cells):
                     raise PuzzleError(f"no solution: piece {pp.piece.name} fits nowhere on "
-                                      f"the {self.board.size_text} board")
+                                      f"the {self.board.size_text} board", piece=pp.piece.name)
 
     # -- geometry --------------------------------------------------------------------------
 
@@ -528,14 +528,16 @@ def check_pieces(pieces: list[Piece], apart: list[str], dim: int, where: str,
         raise PuzzleError(f"apart: there is no piece {unknown[0]!r}")
     for p in pieces:
         if isinstance(p.count, bool) or not isinstance(p.count, int | np.integer):
-            raise PuzzleError(f"piece {p.name}: count must be a whole number, not {p.count!r}")
+            raise PuzzleError(f"piece {p.name}: count must be a whole number, not {p.count!r}",
+                              piece=p.name, key="count")
         if p.count < 0:
-            raise PuzzleError(f"piece {p.name}: count must not be negative")
+            raise PuzzleError(f"piece {p.name}: count must not be negative", piece=p.name,
+                              key="count")
         if p.shape.grid.name != grid_name:
             raise PuzzleError(f"piece {p.name} is a shape of the {p.shape.grid.name} grid but "
-                              f"the {where} is on the {grid_name} grid")
+                              f"the {where} is on the {grid_name} grid", piece=p.name)
         if p.shape.dim > dim:
-            raise PuzzleError(f"piece {p.name} is 3D but the {where} is 2D")
+            raise PuzzleError(f"piece {p.name} is 3D but the {where} is 2D", piece=p.name)
         p.shape = p.shape.lifted(dim)
 
 
@@ -589,4 +591,4 @@ def check_fits(piece: Piece, orientations: list[Shape], board: Board, where: str
                for o in orientations):
         ext = "x".join(map(str, piece.shape.extent))
         raise PuzzleError(f"no solution: piece {piece.name} ({ext}) is larger than the "
-                          f"{board.size_text} {where} in every orientation")
+                          f"{board.size_text} {where} in every orientation", piece=piece.name)
