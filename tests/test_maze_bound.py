@@ -161,6 +161,9 @@ def test_a_certificate_is_verified_from_scratch(certificate: Path):
     assert by_minisat.verdict == "verified" and by_minisat.lemmas == checked.lemmas
     bad = run("maze", "check-bound", str(certificate), "--checker", "kissat")
     assert bad.returncode == 2 and "--checker" in bad.stderr
+    # out of time: unknown, naming the limit rather than what the command line left of it
+    late = check_certificate(certificate, time_limit=1e-6)
+    assert late.verdict == "unknown" and "not checked within the time limit" in late.reason
 
 
 def _tampered(certificate: Path, tmp_path: Path, data=None, cnf=None) -> Path:

@@ -402,8 +402,10 @@ def check_certificate(directory: Path, time_limit: float | None = None,
                                     None if time_limit is None else t0 + time_limit, seen,
                                     checker)
     except (OutOfTime, KeyboardInterrupt) as exc:
-        stop = (f"not checked in {time_limit:.1f} s (the time limit)"
-                if isinstance(exc, OutOfTime) else "interrupted")
+        # the limit given here is what the command line's --time-limit left, so its
+        # seconds are not the user's: name the limit, not a number
+        stop = "not checked within the time limit" if isinstance(exc, OutOfTime) \
+            else "interrupted"
         return answer("unknown", f"{stop}: {checked:,} lemmas checked, up to level "
                       f"{reached[0]} of at most {reached[1]}; the check is incomplete",
                       length, len(pairs))
