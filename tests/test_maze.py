@@ -104,6 +104,15 @@ def test_local_search_never_claims_none_exists():
     assert out["status"] == "unknown" and out["string"] is None and out["best_failing"] > 0
     p = run("maze", "search", "*" * 6, "--backend", "local", "--export-cnf", "x.cnf")
     assert p.returncode == 2 and "local search builds no formula" in p.stderr
+    # ... unless nothing is free: the one string is checked, and that decides it at once
+    fixed = search(KNOWN_79[:-1] + "*", 3, "local", time_limit=600)
+    assert fixed.status == "sat" and fixed.string == KNOWN_79
+    failing = search(KNOWN_79[:-1] + "N", 3, "local", time_limit=600)
+    assert failing.status == "unsat" and "fails" in failing.note
+    assert search(KNOWN_79[:-1] + "N", 3, "mdd").status == "unsat"  # the others agree
+    p = run("maze", "search", "NNNN", "--backend", "local")
+    assert p.returncode == 0 and "no string fits the pattern (proved: no move is free" \
+        in p.stdout and "cannot prove" not in p.stdout
 
 
 def completions(pattern: str) -> Iterator[str]:

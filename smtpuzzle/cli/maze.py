@@ -125,7 +125,8 @@ def search(
         if result.status == "sat":
             line = f"found (verified on every case): {result.string}"
         elif result.status == "unsat":
-            line = "no string fits the pattern (proved)"
+            line = "no string fits the pattern (proved" + (
+                f": {result.note})" if result.note else ")")
         elif result.note:
             line = f"unknown ({result.note}): no string found yet"
         else:
@@ -133,7 +134,7 @@ def search(
             line = "unknown (" + ("interrupted" if stopped else "time limit reached") \
                 + "): no string found yet"
         if result.backend == "local":
-            if result.status != "sat":
+            if result.status == "unknown":
                 line += " (local search cannot prove that none exists)"
             out.print(f"{line}\n{plural(result.restarts, 'annealing run')}, {result.time_s:.2f} s "
                       "(local)")

@@ -468,6 +468,15 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
 
 def _search_local(pattern: str, searched: str, size: Size, start: float, deadline: float | None,
                   progress: LocalProgress | None, seed: int) -> SearchResult:
+    if "*" not in searched:
+        # nothing to search: the one string is checked, and that decides it either way
+        # (annealing would only run the whole time limit on a string that fails)
+        fails = check(searched, size).unsolved
+        took = time.perf_counter() - start
+        return SearchResult("unsat" if fails else "sat", None if fails else searched, 0, took,
+                            took, "local", searched=searched,
+                            note=f"no move is free, and the one string fails {fails} cases"
+                            if fails else "")
     seen = [0]  # restarts begun, as last reported
 
     def tracked(restarts: int, best: int) -> None:
