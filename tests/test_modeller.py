@@ -369,6 +369,8 @@ def test_numbers_past_64_bit_arithmetic_are_refused():
     y = m.int_array((), -(2**53), 2**53)
     with pytest.raises(ValueError, match="2\\*\\*62"):
         m.add(2**10 * y >= 1)
+    # a row over the small integers stays welcome in a model that also has a huge one
+    m.add(2**40 * x[0] + x[1] <= 5)
     n = Model("large")  # large, and still within 64 bits: the same answer everywhere
     z = n.int_array(2, 0, 3)
     n.add(2**52 * z[0] - 2**52 * z[1] >= 2**52)

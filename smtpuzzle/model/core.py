@@ -292,6 +292,7 @@ class Model:
         ids = np.arange(first, first + n, dtype=np.int64)
         self.ints.lo.extend([int(lo)] * n)
         self.ints.hi.extend([int(hi)] * n)
+        self.ints.far = max(self.ints.far, abs(lo), abs(hi))
         self.ints.names.add(_IndexNames(name, shape))
         if user:
             self.ints.user.append(ids)
@@ -376,6 +377,14 @@ class Model:
                          rhs: np.ndarray) -> None:
         """Refuse rows whose terms can reach 2**62: a back end sums them in 64 bits, and a
         sum past that would wrap (a wrong answer) rather than fail."""
+        # At once for the usual small numbers: every term at most the largest coefficient
+        # times the largest bound any integer has had (tightening only narrows them; an
+        # empty domain is one past, hence the + 1).
+        peak = max((float(np.abs(a).max()) for a in (icoef, bcoef, rhs) if a.size),
+                   default=0.0)
+        terms = icoef.shape[-1] + bcoef.shape[-1] + 1
+        if peak * (self.ints.far + 1) * terms < 2.0**62:
+            return
         reach = 0.0
         if ints.size:  # the bounds of the integers named only: a post stays cheap
             named = np.unique(ints)
@@ -441,6 +450,8 @@ class Model:
         ids = np.arange(first, first + c.size, dtype=np.int64)
         self.ints.lo.extend(c.ravel().tolist())
         self.ints.hi.extend(c.ravel().tolist())
+        if c.size:
+            self.ints.far = max(self.ints.far, int(np.abs(c).max()))
         self.ints.names.add([f"const{v}" for v in c.ravel().tolist()])
         return ids.reshape(shape)
 

@@ -126,6 +126,7 @@ class IntPart:
     regulars: list[Regular] = field(default_factory=list)
     objective: Objective | None = None
     user: list[np.ndarray] = field(default_factory=list)  # user integers, in order
+    far: int = 0  # no bound any integer was made with is larger in magnitude
     _eq_cache: dict[tuple[int, int], int] = field(default_factory=dict)
 
     @property
