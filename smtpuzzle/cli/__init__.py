@@ -12,6 +12,8 @@ limit or Ctrl-C), 2 bad input, 3 a solution failed verification (a bug: please r
 
 from __future__ import annotations
 
+import atexit
+import os
 import signal
 import sys
 import time
@@ -42,7 +44,21 @@ def main() -> None:
     # The answer is out: a Ctrl-C while the interpreter shuts down (where Python's handler
     # is gone) must not turn its exit code into death by the signal.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    sys.exit(code)
+    _exit(code)
+
+
+def _exit(code: int) -> None:
+    """Leave without tearing the interpreter down: the exit handlers run (worker pools,
+    Ray, logging), the output is flushed, and the process ends. Freeing every module and
+    object of numba, OR-Tools and z3 one by one took 0.3-0.9 s after the last line was
+    printed, a third of a short command and more than a --time-limit of 2 s can spare."""
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # a closed pipe: the reader wanted no more
+        pass
+    os._exit(code)
 
 
 def __getattr__(name: str) -> Any:
