@@ -194,6 +194,28 @@ def test_wrapped_placements_verify_and_unwrapped_cells_do_not_fool_the_verifier(
         flat.verify(solution)
 
 
+def test_a_piece_longer_than_the_board_winds_round_a_wrapping_axis():
+    # Counts from an independent brute force (placements enumerated cell by cell). The
+    # S shape is 4 long; round 3 columns it winds without landing on itself.
+    s = Piece("S", parse_picture("##..\n.###"))
+    cylinder = Tiling(Board([4, 3], wrap=["columns"]),
+                      [s, Piece("L", parse_picture("###\n#..")), Piece("D", parse_picture("###"))])
+    for backend in ("exact-cover", "cpsat", "sat"):
+        assert count(cylinder, distinct=False, backend=backend).count == 12
+    assert count(cylinder).count == 2
+    for solution in (cylinder.decode(r.values) for r in _solutions(cylinder)):
+        cylinder.verify(solution)
+    packed = Tiling(Board([4, 3], wrap=["columns"]), [s], cover="pack")
+    assert count(packed, distinct=False).count == 30 and count(packed).count == 4
+    # too long for a flat axis still is refused at once, and 2x3 round the columns is not
+    small = [s, Piece("M", parse_picture("#"))]
+    with pytest.raises(PuzzleError, match="larger than the 2x3 board"):
+        Tiling(Board([2, 3]), small)
+    assert count(Tiling(Board([2, 3], wrap=["columns"]), small), distinct=False).count == 6
+    torus = Tiling(Board([3, 2], wrap=["rows", "columns"]), small)
+    assert count(torus, distinct=False).count == 6
+
+
 def _solutions(t: Tiling):
     from smtpuzzle.backends import get_backend
 

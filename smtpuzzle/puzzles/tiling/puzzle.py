@@ -170,13 +170,19 @@ class Tiling:
         for o in orients:
             # Translations keeping the shape in the box (a shape may start at column 1,
             # where the grid's parity puts it), and every turn round a wrapping axis.
+            # Round a wrapping axis a shape may be longer than the board: it winds round,
+            # and is placed where it does not land on itself.
             low, high = -o.cells.min(axis=0), dims - o.cells.max(axis=0)
             low[wrapped], high[wrapped] = 0, dims[wrapped]
-            if (np.array(o.extent) > dims).any() or (high <= low).any():
+            if (high <= low).any():
                 continue
             pos = low + board.grid.shifts(tuple(high - low), low)  # (P, dim)
             idx = board.lookup(pos[:, None, :] + o.cells[None, :, :])  # (P, k)
-            blocks.append(idx[(idx >= 0).all(axis=1)])
+            idx = idx[(idx >= 0).all(axis=1)]
+            if wrapped and len(idx) and (np.array(o.extent)[wrapped] > dims[wrapped]).any():
+                ordered = np.sort(idx, axis=1)
+                idx = idx[(ordered[:, 1:] != ordered[:, :-1]).all(axis=1)]
+            blocks.append(idx)
         cells = np.concatenate(blocks) if blocks else np.zeros((0, piece.shape.size), np.int64)
         if wrapped and len(cells):
             # Round a cylinder, two orientations may put a piece on the same cells.
@@ -586,8 +592,11 @@ def _has_shape(cells: tuple[tuple[int, ...], ...], shape: Shape, flip: bool,
 
 
 def check_fits(piece: Piece, orientations: list[Shape], board: Board, where: str) -> None:
-    """Refuse a piece that is larger than the board (or frame) in every orientation."""
-    if not any(all(a <= b for a, b in zip(o.extent, board.dims, strict=True))
+    """Refuse a piece that is larger than the board (or frame) in every orientation
+    (along the axes that do not wrap: round one that does, a piece may wind)."""
+    wrapped = set(board.wrapped_axes)
+    if not any(all(a <= b or axis in wrapped
+                   for axis, (a, b) in enumerate(zip(o.extent, board.dims, strict=True)))
                for o in orientations):
         ext = "x".join(map(str, piece.shape.extent))
         raise PuzzleError(f"no solution: piece {piece.name} ({ext}) is larger than the "
