@@ -82,6 +82,17 @@ BAD = [
     ('[board]\nsize = [2, "x"]\n', "whole numbers"),
     ('[board]\nsize = [2, 2]\n\n[[pieces]]\nname = "O4"\npicture = "##\\n##"\ncount = -1\n',
      "count must be"),
+    # holes: each a cell of the board, once, with the board's number of coordinates
+    ('[board]\ngrid = "hexagon"\nshape = "hexagon"\nsize = 2\nholes = [[0, 0]]\n'
+     '[[pieces]]\nset = "dihexes"\n', "p.toml:5: [board]: hole [0, 0] is not a cell of the board"),
+    ('[board]\npicture = "##.\\n###"\nholes = [[0, 2]]\n[[pieces]]\nname = "D"\n'
+     'picture = "##"\ncount = 2\n', "hole [0, 2] is not a cell of the board"),
+    ('[board]\nsize = [2, 3]\nholes = [[0, 2], [0, 2]]\n[[pieces]]\nname = "D"\n'
+     'picture = "##"\ncount = 2\n', "hole [0, 2] is listed twice"),
+    ('[board]\nsize = [2, 3]\nholes = [[0]]\n[[pieces]]\nname = "D"\npicture = "##"\n',
+     "hole [0] has 1 coordinate; the board has 2"),
+    ('[board]\nsize = [1, 2]\n[[pieces]]\nname = "D"\npicture = "##"\nonly = ["X"]\n',
+     "p.toml:6: piece D: only picks pieces of a set"),
 ]
 
 

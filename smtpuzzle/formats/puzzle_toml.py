@@ -223,7 +223,7 @@ def _parse_board(raw: Any, text: str, frames: bool = False) -> tuple[Board, bool
             board = Board(raw["size"], on=grid_name, wrap=wrap)
         if holes:
             key = "holes"
-            board = board.reshaped(board.holes() + [tuple(h) for h in holes])
+            board = board.drilled(holes)
         return board, hole is not None
     except PuzzleError as exc:
         msg = exc.message if exc.message.startswith("[board]") else f"[board]: {exc.message}"
@@ -308,6 +308,9 @@ def _parse_pieces(entry: Any, i: int, on: Grid) -> list[Piece]:
         raise _KeyError(f"{where}: a piece needs a name (no spaces), or a set",
                         "name" if "name" in entry else None)
     where = f"piece {name}"
+    if "only" in entry:
+        raise _KeyError(f"{where}: only picks pieces of a set; a piece drawn by hand is one "
+                        "piece already", "only")
     if ("picture" in entry) == ("cells" in entry):
         raise _KeyError(f"{where}: give exactly one of picture or cells",
                         "cells" if "cells" in entry else None)

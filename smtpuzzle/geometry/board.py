@@ -50,7 +50,11 @@ class Board:
         kept: set[tuple[int, ...]] = set()
         for hole in holes:
             hole = tuple(int(x) for x in hole)
-            if len(hole) != len(self.dims) or not all(
+            if len(hole) != len(self.dims):
+                many = "coordinate" if len(hole) == 1 else "coordinates"
+                raise PuzzleError(f"hole {list(hole)} has {len(hole)} {many}; the board has "
+                                  f"{len(self.dims)}")
+            if not all(
                 0 <= h < d for h, d in zip(hole, self.dims, strict=True)
             ):
                 raise PuzzleError(f"hole {list(hole)} is outside the {self.size_text} board")
@@ -98,6 +102,22 @@ class Board:
     def reshaped(self, holes: Iterable[Iterable[int]]) -> Board:
         """The same box, grid and wrap with other ``holes``."""
         return Board(self.dims, holes, self.grid, self.wrap)
+
+    def drilled(self, holes: Iterable[Iterable[int]]) -> Board:
+        """The board with ``holes`` made in it, each one of its cells, each once (a hole
+        that is no cell is a typo, not a no-op)."""
+        had = set(self._holes)
+        new: list[tuple[int, ...]] = []
+        for hole in holes:
+            hole = tuple(int(x) for x in hole)
+            if hole in new:
+                raise PuzzleError(f"hole {list(hole)} is listed twice")
+            new.append(hole)
+        board = self.reshaped(self._holes + new)  # checks each is in the box and on the grid
+        gone = next((h for h in new if h in had), None)
+        if gone is not None:
+            raise PuzzleError(f"hole {list(gone)} is not a cell of the board")
+        return board
 
     @property
     def box_size(self) -> int:
