@@ -110,6 +110,10 @@ CASES = [
     case("huge-3d-board", "count {dir}/p.toml",
          ("p.toml", "the pieces cover 6 cells but the board has 1000000000000"),
          p_toml=toml("size = [10000, 10000, 10000]", 'set = "trominoes"')),
+    case("huge-shaped-board", "solve {dir}/p.toml",
+         ("p.toml:3", "(800,000,000 lattice points) would need about"),
+         p_toml=toml('grid = "triangle"\nshape = "hexagon"\nsize = 10000',
+                     'set = "diamonds"\ncount = 3')),
     # -- nonogram files ------------------------------------------------------------------
     case("non-letter-in-clue", "solve {dir}/a.non", ("a.non:5", "'x' is not a number"),
          a_non="width 2\nheight 2\nrows\n1\n1 x\ncolumns\n1\n1\n"),
