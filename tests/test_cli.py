@@ -136,6 +136,7 @@ def test_a_puzzles_own_checks_name_the_pieces_line(tmp_path, command, text, wher
     (["solve", "pentomino-6x10", "--backend", "sat", "--solver", "nosuch"],
      "unknown SAT solver 'nosuch'"),
     (["solve", "no-such-model"], "no model named 'no-such-model'"),
+    (["solve", "pentomino-6x10", "--all", "--limit", "2"], "give --all or --limit, not both"),
     (["solve", "nothere.toml"], "no such file"),
     (["solve", "pentomino-2x30"], "larger than the 2x30 board"),
 ])

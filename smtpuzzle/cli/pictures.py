@@ -52,10 +52,15 @@ class PictureFiles:
         each made only if a file wants it."""
         from smtpuzzle.render.pictures import write_drawing, write_page
 
-        if (self.svg or self.png) and drawing is not None:
+        asked = [p for p in (self.svg, self.png) if p is not None]
+        if asked and drawing is not None:
             picture = drawing()
-            for path in (self.svg, self.png):
-                if path is not None:
-                    write_drawing(picture, path, self.cell)
+            for path in asked:
+                write_drawing(picture, path, self.cell)
+        elif asked:
+            from smtpuzzle.cli.common import err
+
+            err.print(f"no solution to draw: {' and '.join(map(str, asked))} not written",
+                      markup=False)
         if self.html is not None:
             write_page(self.html, title, summary, pages(), self.cell, subtitle)

@@ -85,6 +85,8 @@ def solve(
 
     Nonograms (.non, .nin, .clues), Sudoku files (.sudoku, one puzzle a line) and KenKens
     (.kenken) answer unique, multiple, none or unknown."""
+    if all_solutions and limit is not None:
+        raise PuzzleError("give --all or --limit, not both")
     files = PictureFiles(svg, png, html, cell_size)
     files.check()
     puzzle = load_puzzle(model)
