@@ -313,3 +313,11 @@ def test_an_answer_with_nothing_to_draw_says_which_pictures_it_did_not_write(tmp
     assert out.returncode == 0 and "unsat" in out.stdout
     assert f"no solution to draw: {pictures[0]} and {pictures[1]} not written" in out.stderr
     assert [Path(p).exists() for p in pictures] == [False, False, True]
+
+
+def test_a_piece_named_like_an_empty_cell_gets_a_letter_in_text_pictures():
+    from smtpuzzle.render.text import legend, piece_chars
+
+    chars = piece_chars([".", ".b", "X"])
+    assert chars["X"] == "X" and "." not in (chars["."], chars[".b"])
+    assert len({*chars.values()}) == 3 and legend([".", "X"]) == f"{chars['.']}=."

@@ -20,11 +20,14 @@ HOLE, EMPTY = " ", "."
 
 def piece_chars(names: list[str]) -> dict[str, str]:
     """One character per piece: its name when that is one character, else its first
-    character when no other piece starts with it (I6 -> I), else from a palette."""
-    chars = {n: n for n in names if len(n) == 1}
+    character when no other piece starts with it (I6 -> I), else from a palette. Never the
+    marks of a hole or an empty cell: a piece named ``.`` takes a letter."""
+    marks = (HOLE, EMPTY)
+    chars = {n: n for n in names if len(n) == 1 and n not in marks}
     firsts = Counter(n[0] for n in names if n)
     for n in names:
-        if len(n) > 1 and firsts[n[0]] == 1 and n[0] not in chars.values():
+        if len(n) > 1 and firsts[n[0]] == 1 and n[0] not in chars.values() and \
+                n[0] not in marks:
             chars[n] = n[0]
     free = [c for c in _PALETTE if c not in chars.values()]
     for i, n in enumerate(n for n in names if n not in chars):
