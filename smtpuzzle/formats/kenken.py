@@ -63,7 +63,7 @@ def _connected(cells: list[tuple[int, int]]) -> bool:
     return len(seen) == len(cells)
 
 
-def _cage(name: str, cells: list[tuple[int, int]], line: str, at: str) -> Cage:
+def _cage(name: str, cells: list[tuple[int, int]], line: str, at: str, n: int) -> Cage:
     m = CLUE.fullmatch(line)
     if m is None or m.group(3) not in OPS:
         raise PuzzleError(f"expected a clue like 'A 12+' (a cage, a number, one of "
@@ -79,6 +79,13 @@ def _cage(name: str, cells: list[tuple[int, int]], line: str, at: str) -> Cage:
         raise PuzzleError(f"cage {name}: '=' takes one cell, it has {len(cells)}", at)
     if target < 1:
         raise PuzzleError(f"cage {name}: the target must be at least 1", at)
+    k = len(cells)
+    reach = {"+": n * k, "*": n**k, "-": n - 1, "/": n, "=": n}[op]
+    # Past what the model's numbers hold (2**53), a target makes no model: refused here,
+    # as obviously impossible. Smaller ones out of reach are the solvers' to answer none.
+    if target > max(reach, 2**53):
+        raise PuzzleError(f"no solution: cage {name} ({k} cells of 1..{n}) reaches at most "
+                          f"{reach} with '{op}', not {target}", at)
     return Cage(name, tuple(cells), target, op)
 
 
@@ -109,7 +116,7 @@ def parse_kenken(text: str, where: str, name: str | None = None) -> KenKen:
             raise PuzzleError(f"a clue for cage {cage_name!r}, which is not in the grid", at)
         if cage_name in cages:
             raise PuzzleError(f"cage {cage_name} has a second clue", at)
-        cages[cage_name] = _cage(cage_name, cells[cage_name], line, at)
+        cages[cage_name] = _cage(cage_name, cells[cage_name], line, at, n)
     for cage_name, members in cells.items():
         if cage_name not in cages:
             raise PuzzleError(f"cage {cage_name} has no clue", first_at[cage_name])
