@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from pysat.formula import CNF as PysatCNF
 from pysat.solvers import Solver
@@ -19,8 +20,9 @@ from smtpuzzle import (
     parse_picture,
     to_cnf,
 )
+from smtpuzzle.backends.cnf import cardinality_clauses
 from smtpuzzle.formats.dimacs import write_dimacs
-from smtpuzzle.model import AllDifferent
+from smtpuzzle.model import AllDifferent, Cmp, Groups
 from tests.helpers import HARDEST, cli
 
 
@@ -165,3 +167,18 @@ def test_a_model_with_an_objective_is_exported_only_when_told_to_drop_it(tmp_pat
     out = tmp_path / "m.out"
     assert external_solve(tmp_path / "m.cnf", out, "cadical195")
     assert decode_answer(m, tmp_path / "m.cnf", out)[0] is Status.SAT  # any of the 9
+
+
+def test_a_large_exact_count_is_a_small_formula_and_means_exactly_k():
+    # 800 of 3,120 (dominoes on 40x40): the plain totalizer made 9.8 M clauses
+    n, k = 3120, 800
+    lits = np.arange(1, n + 1)
+    clauses, _ = cardinality_clauses(Groups(lits, np.array([0, n])), Cmp.EQ, np.array([k]), n)
+    assert len(clauses) < 1_000_000
+    rng = np.random.default_rng(0)
+    with Solver(name="cadical153", bootstrap_with=[c.tolist() for c in clauses]) as s:
+        for chosen in (k - 1, k, k + 1):
+            on = rng.choice(n, chosen, replace=False)
+            values = -lits
+            values[on] = lits[on]
+            assert s.solve(assumptions=values.tolist()) == (chosen == k)

@@ -126,11 +126,12 @@ class _Builder:
             if lo == 1 and hi == n:
                 self.add(one)
                 continue
+            # kmtotalizer counts up to k + 1 only: the plain totalizer counts to n, and made
+            # 9.8 M clauses in 9 s for 800 of 3,120 (dominoes on 40x40) against 0.39 M in 0.3 s
             enc = EncType.seqcounter if n * k <= 2000 else EncType.kmtotalizer
             args = dict(lits=lits.tolist(), top_id=self.top, encoding=enc)
             if lo > 0 and hi < n and lo == hi:
-                cnf = CardEnc.equals(bound=lo, encoding=EncType.seqcounter if n * k <= 2000
-                                     else EncType.totalizer, lits=args["lits"], top_id=self.top)
+                cnf = CardEnc.equals(bound=lo, **args)
             elif lo > 0 and hi < n:
                 a = CardEnc.atleast(bound=lo, **args)
                 self.top = max(self.top, a.nv)
