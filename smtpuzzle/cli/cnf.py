@@ -10,7 +10,15 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
-from smtpuzzle.cli.common import EXIT_UNKNOWN, JsonOpt, ModelArg, friendly, out, print_json
+from smtpuzzle.cli.common import (
+    EXIT_UNKNOWN,
+    JsonOpt,
+    ModelArg,
+    err,
+    friendly,
+    out,
+    print_json,
+)
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.dimacs import read_answer, write_dimacs
 from smtpuzzle.library import load_puzzle
@@ -26,8 +34,17 @@ def export_cnf(
     encoding: Annotated[str | None, typer.Option(
         help="Nonograms: order (default), runs or automaton.")] = None,
 ) -> None:
-    """Write the model as DIMACS CNF for any SAT solver (comments name the user variables)."""
-    m = load_puzzle(model, precheck=False).build_model(encoding)
+    """Write the model as DIMACS CNF for any SAT solver (comments name the user variables).
+    A puzzle impossible on its face is written too (a solver then refutes it), with a
+    warning that says why."""
+    try:
+        puzzle = load_puzzle(model)
+    except PuzzleError as exc:
+        if not exc.message.startswith("no solution"):
+            raise
+        err.print(f"warning: {escape(str(exc))}; the CNF is written all the same")
+        puzzle = load_puzzle(model, precheck=False)
+    m = puzzle.build_model(encoding)
     try:
         cnf = write_dimacs(m, output)
     except OSError as exc:
