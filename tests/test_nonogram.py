@@ -386,6 +386,29 @@ def test_cli_count_and_export_decode(tmp_path: Path):
     assert json.loads(p.stdout)["solutions"] == [load_nonogram(resolve("webpbn-00001")).goal]
 
 
+def test_cli_counts_stop_at_the_limit_asked_and_say_why_they_stopped(tmp_path: Path):
+    # every clue 1 on 5x5: the 120 permutation matrices
+    perm = tmp_path / "perm5.non"
+    perm.write_text("width 5\nheight 5\nrows\n" + "1\n" * 5 + "columns\n" + "1\n" * 5)
+    exact = run("solve", str(perm), "--count", "--limit", "120")
+    assert exact.returncode == 0 and "120 solutions (all of them)" in exact.stdout
+    fewer = run("solve", str(perm), "--count", "--limit", "119", "--json")
+    data = json.loads(fewer.stdout)
+    assert fewer.returncode == 0 and data["count"] == len(data["solutions"]) == 119
+    one = run("solve", str(perm), "--limit", "1")
+    assert one.returncode == 0 and "1 solution (stopped at the limit of 1: there are more)" \
+        in one.stdout and one.stdout.count("#") == 5  # one grid drawn, not two
+    # a blank 4x4 Sudoku has 288: a count cut by the time limit says so and exits 1
+    blank = tmp_path / "blank.sudoku"
+    blank.write_text("." * 16 + " blank\n" + "." * 16 + " again\n")
+    out = run("solve", str(blank), "--count", "--limit", "1", "--json")
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    assert out.returncode == 0 and [x["count"] for x in lines] == [1, 1]
+    assert all(x["status"] == "multiple" for x in lines)
+    cut = run("solve", str(blank), "--count", "--time-limit", "0.01")
+    assert cut.returncode == 1 and "(stopped by the time limit: there may be more)" in cut.stdout
+
+
 def test_cli_rejects_nonogram_options_for_tilings_sudoku_and_kenken():
     for model in ("pentomino-6x10", "kenken-6x6", "norvig-hardest"):
         for option in ("--encoding=runs", "--no-guess", "--no-presolve", "--mark-cells"):

@@ -110,6 +110,22 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+def listed(found: int, complete: bool, limit: int | None, interrupted: bool = False
+           ) -> tuple[int, str, bool]:
+    """A count or listing of solutions that decides uniqueness (so it searches for two at
+    least): how many of the ``found`` to give for ``limit``, the words after their number,
+    and whether the search stopped short of its end and its limit (time or Ctrl-C: the
+    command then exits 1)."""
+    given = found if limit is None else min(found, limit)
+    if complete and given == found:
+        return given, "all of them", False
+    if limit is not None and found >= limit:
+        more = "there are more" if found > limit else "there may be more"
+        return given, f"stopped at the limit of {limit:,}: {more}", False
+    return given, ("interrupted" if interrupted else "stopped by the time limit") + \
+        ": there may be more", True
+
+
 def report_stopped(reason: str, kept: str = "") -> None:
     """One line on stderr saying what stopped the work early, and what of it is kept."""
     err.print(f"stopped: {reason}" + (f"; {kept}" if kept else ""), markup=False)

@@ -4,32 +4,42 @@ unknown) and its solutions shown, each verified; with --json one object per line
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import typer
 
-from smtpuzzle.cli.common import EXIT_UNKNOWN, out, plural, print_json
+from smtpuzzle.cli.common import EXIT_UNKNOWN, listed, out, plural, print_json
 from smtpuzzle.result import Status
 
 
 def solve_grids(puzzles: Sequence[Any], solve: Callable[..., Any],
                 grid_text: Callable[[np.ndarray], str], backend: str, solver: str | None,
                 time_limit: float | None, limit: int | None, counting: bool,
-                as_json: bool) -> None:
-    """``solve(puzzle, backend, solver, time_limit, limit)`` for each puzzle, the answer
-    printed; exit code 1 when one was left undecided."""
+                as_json: bool, search_limit: int | None) -> None:
+    """``solve(puzzle, backend, solver, time_limit, search_limit)`` for each puzzle (the
+    search goes one past ``limit`` when counting), the answer printed; exit code 1 when
+    one was left undecided."""
     undecided = 0
+    # one limit for the whole file, not one for each of its puzzles
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     for puzzle in puzzles:
-        ans = solve(puzzle, backend, solver, time_limit, limit)
-        if ans.status is Status.UNKNOWN or (counting and limit is None and not ans.complete):
+        left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
+        ans = solve(puzzle, backend, solver, left, search_limit)
+        given, words, short = listed(len(ans.solutions), ans.complete,
+                                     limit if counting else None, ans.interrupted)
+        if ans.status is Status.UNKNOWN or (counting and short):
             undecided += 1
+        shown = ans.solutions[:given] if counting else ans.solutions[:2]
         if as_json:
             data = ans.as_json()
-            if not counting:
-                data["solutions"] = data["solutions"][:2]
+            data["solutions"] = [s.tolist() for s in shown]
+            data["count"] = len(shown)
             print_json(data)
+            if ans.interrupted:
+                break
             continue
         why = ""
         if ans.status is Status.UNKNOWN:
@@ -37,9 +47,8 @@ def solve_grids(puzzles: Sequence[Any], solve: Callable[..., Any],
         out.print(f"[bold]{puzzle.name}[/bold]: {ans.status.value}{why} in {ans.time_s:.2f} s "
                   f"({ans.backend})")
         if counting:
-            exact = "all of them" if ans.complete else "stopped at the limit or time: maybe more"
-            out.print(f"{plural(len(ans.solutions), 'solution')} ({exact})")
-        for grid in ans.solutions[:2]:
+            out.print(f"{plural(given, 'solution')} ({words})")
+        for grid in shown[:2]:
             out.print(grid_text(grid))
             out.print("[dim]verified[/dim]")
         if ans.interrupted:
@@ -58,16 +67,17 @@ def grid_text_of(family: str) -> Callable[[np.ndarray], str]:
 
 
 def solve_grid_file(puzzle: Any, backend: str, solver: str | None, time_limit: float | None,
-                    limit: int | None, counting: bool, as_json: bool) -> None:
+                    limit: int | None, counting: bool, as_json: bool,
+                    search_limit: int | None) -> None:
     """A Sudoku file (its puzzles in turn) or a KenKen."""
     text = grid_text_of(puzzle.family)
     if puzzle.family == "sudoku":
         from smtpuzzle.puzzles.sudoku.solve import solve_sudoku
 
         solve_grids(puzzle.puzzles, solve_sudoku, text, backend, solver, time_limit, limit,
-                    counting, as_json)
+                    counting, as_json, search_limit)
         return
     from smtpuzzle.puzzles.kenken.solve import solve_kenken
 
     solve_grids([puzzle], solve_kenken, text, backend, solver, time_limit, limit, counting,
-                as_json)
+                as_json, search_limit)

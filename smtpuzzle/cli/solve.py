@@ -18,6 +18,7 @@ from smtpuzzle.cli.common import (
     err,
     friendly,
     interactive,
+    listed,
     out,
     plural,
     print_json,
@@ -120,12 +121,13 @@ def solve(
             raise PuzzleError(f"--svg, --png, --html: pictures are drawn for tilings, "
                               f"nonograms and mazes, not for {puzzle.family} puzzles yet")
         solve_grid_file(puzzle, backend or "cpsat", solver, budget(time_limit), limit_n,
-                        counting, as_json)
+                        counting, as_json, _past(limit_n, counting))
         return
     if puzzle.family == "nonogram":
         _warn_of_the_goal(model, puzzle)
         _solve_nonogram(puzzle, backend, solver, encoding, not no_presolve, not no_probing,
                         not no_guess, budget(time_limit), limit_n, counting,
+                        _past(limit_n, counting),
                         all_solutions or (limit is not None and not count_solutions), files,
                         mark_cells, as_json)
         return
@@ -230,9 +232,16 @@ def list_solutions(tiling: Tiling, backend: str | None, solver: str | None, limi
         raise typer.Exit(EXIT_UNKNOWN)
 
 
+def _past(limit: int | None, counting: bool) -> int | None:
+    """What a count or listing searches for: one past its limit, so that one that stops
+    there can tell "all of them" from "there are more"."""
+    return limit + 1 if counting and limit is not None else limit
+
+
 def _solve_nonogram(puzzle: Nonogram, backend: str | None, solver: str | None,
                     encoding: str | None, use_presolve: bool, probing: bool, guess: bool,
                     time_limit: float | None, limit: int | None, counting: bool,
+                    search_limit: int | None,
                     listing: bool, files: PictureFiles, mark_cells: bool,
                     as_json: bool) -> None:
     from smtpuzzle.puzzles.nonogram.puzzle import DEFAULT_ENCODING
@@ -243,9 +252,13 @@ def _solve_nonogram(puzzle: Nonogram, backend: str | None, solver: str | None,
     backend = backend or DEFAULT_BACKEND
     with spinner(f"solving {puzzle.name} with {backend}...", interactive(as_json)):
         ans = solve_nonogram(puzzle, backend, solver, encoding or DEFAULT_ENCODING,
-                             use_presolve, probing, time_limit, limit, guess)
-    # --all / --limit draw every solution; --count reports the number and draws two.
-    shown = ans.solutions if listing or (counting and as_json) else ans.solutions[:2]
+                             use_presolve, probing, time_limit, search_limit, guess)
+    # --all / --limit draw every solution (up to the limit); --count reports the number and
+    # draws two.
+    given, words, short = listed(ans.count, ans.complete, limit if counting else None,
+                                 ans.interrupted)
+    listed_ones = ans.solutions[:given]
+    shown = listed_ones if listing or (counting and as_json) else listed_ones[:2]
     if files:
         marks = ans.origins() if mark_cells and shown else None
 
@@ -258,6 +271,8 @@ def _solve_nonogram(puzzle: Nonogram, backend: str | None, solver: str | None,
     if as_json:
         data = ans.as_json(with_solutions=False)
         data["solutions"] = shown
+        if counting:
+            data["count"] = given
         if goal is not None:
             data["goal"] = goal[1]
         print_json({"model": puzzle.name, **data})
@@ -276,14 +291,13 @@ def _solve_nonogram(puzzle: Nonogram, backend: str | None, solver: str | None,
         for note in ans.notes:
             out.print(f"[dim]{note}[/dim]")
         if counting:
-            exact = "all of them" if ans.complete else "stopped at the limit or time: maybe more"
-            out.print(f"{plural(ans.count, 'solution')} ({exact})")
+            out.print(f"{plural(given, 'solution')} ({words})")
         if shown:
             out.print(nonogram_picture(shown), end="")
             out.print("[dim]verified[/dim]")
         if goal is not None:
             out.print(goal[0])
-    if ans.status == "unknown" or (counting and not ans.complete and limit is None):
+    if ans.status == "unknown" or (counting and short):
         raise typer.Exit(EXIT_UNKNOWN)
 
 
