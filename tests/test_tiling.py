@@ -192,3 +192,16 @@ def test_odd_arguments_of_the_tiling_api_are_refused():
     for bad in (2.5, "2"):
         with pytest.raises(PuzzleError, match="count must be a whole number"):
             Tiling(Board([2, 5]), [Piece("D", parse_picture("##"), count=bad)])
+
+
+@pytest.mark.parametrize("distinct", [False, True])
+def test_a_listing_that_reaches_its_limit_tells_all_from_more(distinct):
+    from smtpuzzle import list_tilings, load
+
+    t = load("pentomino-3x20")  # 2 classes, 8 raw solutions
+    n = 2 if distinct else 8
+    exact = list_tilings(t, limit=n, distinct=distinct)
+    assert exact.count == n and exact.complete and not exact.more
+    short = list_tilings(t, limit=n - 1, distinct=distinct)
+    assert short.count == n - 1 and not short.complete and short.more
+    assert short.as_json()["more"] and len(short.solutions) == n - 1

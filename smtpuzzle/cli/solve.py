@@ -221,12 +221,15 @@ def list_solutions(tiling: Tiling, backend: str | None, solver: str | None, limi
             note = "all of them"
         elif listing.interrupted:
             note = "interrupted: there may be more"
+        elif listing.more:
+            note = f"stopped at --limit {limit}: there are more"
         elif listing.stopped_at_limit:
             note = f"stopped at --limit {limit}: there may be more"
         else:
             note = "time limit reached: there may be more"
         what = "distinct " if distinct else ""
-        out.print(f"[bold]{tiling.name}[/bold]: {listing.count} {what}solutions, each verified "
+        out.print(f"[bold]{tiling.name}[/bold]: {plural(listing.count, what + 'solution')}, "
+                  "each verified "
                   f"({note}; {listing.backend}, {listing.time_s:.2f} s)")
     if not listing.complete and not listing.stopped_at_limit:
         raise typer.Exit(EXIT_UNKNOWN)

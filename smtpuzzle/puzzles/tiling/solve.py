@@ -63,6 +63,7 @@ class TilingListing:
     limit: int | None = None
     count: int = 0  # solutions listed
     complete: bool = False  # the search ended: every solution (or class) was listed
+    more: bool = False  # stopped at the limit, and another solution (or class) was found
     interrupted: bool = False  # stopped by Ctrl-C
     time_s: float = 0.0
     solutions: list[TilingSolution] = field(default_factory=list)  # those kept (keep=True)
@@ -78,7 +79,7 @@ class TilingListing:
 
     def as_json(self) -> dict[str, Any]:
         return {"model": self.model, "backend": self.backend, "distinct": self.distinct,
-                "complete": self.complete, "count": self.count,
+                "complete": self.complete, "more": self.more, "count": self.count,
                 "time_s": round(self.time_s, 4),
                 "solutions": [s.as_json() for s in self.solutions]}
 
@@ -172,11 +173,16 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
         count_plan = counting.plan(tiling, distinct=True, group=group)
         enum = counting.iter_distinct(model, count_plan, engine, _left(time_limit, started))
     else:
-        enum = engine.solutions(model, limit=limit, time_limit=_left(time_limit, started))
+        # one past the limit: a listing that stops there can tell "all" from "more"
+        enum = engine.solutions(model, limit=None if limit is None else limit + 1,
+                                time_limit=_left(time_limit, started))
     listing = TilingListing(tiling.name, engine.label(), distinct, limit, puzzle=tiling)
     exhausted = False
     try:
         for result in enum:
+            if listing.stopped_at_limit:  # one past the limit: there are more
+                listing.more = True
+                break
             solution = tiling.decode(result.values)
             tiling.verify(solution)
             listing.count += 1
@@ -184,8 +190,6 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
                 listing.solutions.append(solution)
             if on_solution is not None:
                 on_solution(listing.count, solution)
-            if listing.stopped_at_limit:
-                break
         else:
             exhausted = True
     except KeyboardInterrupt:
