@@ -115,6 +115,8 @@ CASES = [
          p_toml=toml('grid = "triangle"\nshape = "hexagon"\nsize = 10000',
                      'set = "diamonds"\ncount = 3')),
     # -- nonogram files ------------------------------------------------------------------
+    case("non-empty-in-clue", "solve {dir}/a.non", ("a.non:4", "a comma with no number"),
+         a_non="width 2\nheight 2\nrows\n1,,1\n1\ncolumns\n1\n1\n"),
     case("non-letter-in-clue", "solve {dir}/a.non", ("a.non:5", "'x' is not a number"),
          a_non="width 2\nheight 2\nrows\n1\n1 x\ncolumns\n1\n1\n"),
     case("non-not-utf8", "solve {dir}/a.non", ("a.non:1", "not UTF-8"), a_non=b"width \xfe2\n"),

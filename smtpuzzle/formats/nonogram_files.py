@@ -22,6 +22,9 @@ def _clue(text: str, line: int, sep: str) -> Clue:
     text = text.strip()
     if text in ("", "0", "-"):
         return ()
+    if "," in sep and any(not p.strip() for p in text.split(",")):
+        raise PuzzleError(f"bad clue {text!r}: a comma with no number before or after it",
+                          line=line)
     parts = [p for p in re.split(sep, text) if p != ""]
     runs = []
     for p in parts:
