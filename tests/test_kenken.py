@@ -279,3 +279,15 @@ def test_a_bad_kenken_file_on_the_command_line_is_one_line_exit_2(tmp_path):
     p = cli("solve", str(path))
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert "bad.kenken:2" in p.stderr and "UTF-8" in p.stderr
+
+
+def test_cage_tuples_keep_the_latin_rule_inside_the_cage():
+    from smtpuzzle.puzzles.kenken.puzzle import allowed
+
+    row = Cage("A", ((0, 0), (0, 1), (0, 2)), 4, "*")
+    assert allowed(row, 4) == []  # 1*1*4 and 1*2*2 repeat a value in the row
+    ell = Cage("B", ((0, 0), (0, 1), (1, 0)), 4, "*")
+    # the two ends share neither row nor column: they may be equal
+    assert sorted(allowed(ell, 4)) == [(1, 2, 2), (4, 1, 1)]
+    pair = Cage("C", ((0, 0), (0, 1)), 1, "/")
+    assert allowed(pair, 4) == []  # a == b in one row
