@@ -32,7 +32,7 @@ from smtpuzzle.formats.dimacs import read_answer, write_dimacs
 from smtpuzzle.puzzles.maze import cases
 
 SOLVE_KEYS = ["model", "status", "backend", "time_s", "complete", "stats", "solutions"]
-LIST_KEYS = ["model", "backend", "distinct", "complete", "count", "time_s", "solutions"]
+LIST_KEYS = ["model", "backend", "distinct", "complete", "more", "count", "time_s", "solutions"]
 
 
 def test_solve_tiling_answers_sat_with_a_verified_solution():
@@ -75,6 +75,7 @@ def test_list_tilings_streams_each_solution_verified():
 def test_list_tilings_stops_at_the_limit_and_keeps_nothing_if_asked():
     listing = list_tilings(load("pentomino-6x10"), "exact-cover", limit=3, keep=False)
     assert listing.count == 3 and listing.stopped_at_limit and not listing.complete
+    assert listing.more  # the search found a fourth, not kept
     assert listing.solutions == [] and listing.as_json()["count"] == 3
 
 
