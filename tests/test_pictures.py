@@ -321,3 +321,14 @@ def test_a_piece_named_like_an_empty_cell_gets_a_letter_in_text_pictures():
     chars = piece_chars([".", ".b", "X"])
     assert chars["X"] == "X" and "." not in (chars["."], chars[".b"])
     assert len({*chars.values()}) == 3 and legend([".", "X"]) == f"{chars['.']}=."
+
+
+def test_a_label_fits_its_cell_a_triangle_taking_a_smaller_one():
+    def label_size(polygon) -> float:
+        items = Panel([polygon], [0], labels={0: "D2"}).items()
+        return next(i.size for i in items if getattr(i, "kind", "") == "label")
+
+    square = label_size([(0, 0), (1, 0), (1, 1), (0, 1)])
+    h = 3**0.5 / 2
+    triangle = label_size([(0, h), (0.5, 0), (1, h)])
+    assert square == pytest.approx(0.5) and triangle < 0.6 * square

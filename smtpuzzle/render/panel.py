@@ -66,9 +66,25 @@ class Panel:
         for r, text in self.labels.items():
             if r not in regions:
                 continue
-            size = min(0.5, 0.75 / (0.62 * max(len(text), 1)))  # fits in one cell
+            size = min(0.5, 0.75 / (0.62 * max(len(text), 1)))  # fits in one square cell
             colour = ink_on(self.fills[r]) if r in self.fills else INK
             for part in edges.parts(regions[r]):
-                x, y = edges.centre(edges.central_cell(part))
-                out.append(Label.centred(x, y, text, size, colour=colour, kind="label"))
+                cell = edges.central_cell(part)
+                x, y = edges.centre(cell)
+                # smaller cells (a triangle's circle is narrower than a square's) take a
+                # smaller label
+                fit = min(1.0, _inradius(self.polygons[cell], (x, y)) / 0.5)
+                out.append(Label.centred(x, y, text, size * fit, colour=colour,
+                                         kind="label"))
         return out + self.overlay
+
+
+def _inradius(polygon: Loop, centre: tuple[float, float]) -> float:
+    """The distance from ``centre`` to the nearest side of ``polygon``."""
+    cx, cy = centre
+    out = float("inf")
+    for (ax, ay), (bx, by) in zip(polygon, [*polygon[1:], polygon[0]], strict=True):
+        length = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+        if length:
+            out = min(out, abs((bx - ax) * (ay - cy) - (ax - cx) * (by - ay)) / length)
+    return out
