@@ -67,7 +67,9 @@ def test_list_tilings_streams_each_solution_verified():
     assert seen == [1, 2] and listing.count == 2 and listing.complete
     assert not listing.stopped_at_limit and not listing.interrupted
     data = listing.as_json()
-    assert list(data) == LIST_KEYS and data["distinct"] and len(data["solutions"]) == 2
+    assert list(data) == LIST_KEYS[:6] + ["group", "up_to"] + LIST_KEYS[6:]
+    assert data["distinct"] and len(data["solutions"]) == 2 and data["up_to"] == "board"
+    assert data["group"].startswith("4 symmetries")  # as count's JSON says it
     for s in listing.solutions:
         tiling.verify(s)
 

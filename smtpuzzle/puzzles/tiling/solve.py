@@ -64,6 +64,8 @@ class TilingListing:
     count: int = 0  # solutions listed
     complete: bool = False  # the search ended: every solution (or class) was listed
     more: bool = False  # stopped at the limit, and another solution (or class) was found
+    group: str = ""  # distinct: the symmetry group, in words (as count's)
+    up_to: str = "none"  # which group: "board", "rotations", or "none" (every solution)
     interrupted: bool = False  # stopped by Ctrl-C
     time_s: float = 0.0
     solutions: list[TilingSolution] = field(default_factory=list)  # those kept (keep=True)
@@ -80,6 +82,7 @@ class TilingListing:
     def as_json(self) -> dict[str, Any]:
         return {"model": self.model, "backend": self.backend, "distinct": self.distinct,
                 "complete": self.complete, "more": self.more, "count": self.count,
+                **({"group": self.group, "up_to": self.up_to} if self.distinct else {}),
                 "time_s": round(self.time_s, 4),
                 "solutions": [s.as_json() for s in self.solutions]}
 
@@ -177,6 +180,8 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
         enum = engine.solutions(model, limit=None if limit is None else limit + 1,
                                 time_limit=_left(time_limit, started))
     listing = TilingListing(tiling.name, engine.label(), distinct, limit, puzzle=tiling)
+    if distinct:
+        listing.group, listing.up_to = count_plan.group, count_plan.up_to
     exhausted = False
     try:
         for result in enum:
