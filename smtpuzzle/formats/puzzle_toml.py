@@ -74,8 +74,7 @@ class _KeyError(PuzzleError):
     """An error about one key of a table, located at that key's line when it is found."""
 
     def __init__(self, message: str, key: str | None = None) -> None:
-        super().__init__(message)
-        self.key = key
+        super().__init__(message, key=key)
 
 
 def parse_puzzle(

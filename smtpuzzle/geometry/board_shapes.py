@@ -30,6 +30,12 @@ _SIZES = {  # what ``size`` is for each shape, in words
 def _lattice(shape: str, size: tuple[int, ...], triangles: bool) -> np.ndarray:
     """The shape's cells as lattice (x, y, z) (z = 0 on the hexagon grid)."""
     def box(width: int, rows: int) -> np.ndarray:
+        # the box the shape is cut from, then a board of Python cells and holes: about
+        # BYTES_PER_POINT each, refused at once where that cannot fit
+        points = width * rows * (2 if triangles else 1)
+        given = list(size) if len(size) > 1 else size[0]
+        check_fits_in_memory(points * BYTES_PER_POINT,
+                             f"a {shape} board of size {given} ({points:,} lattice points)")
         y, x, z = np.meshgrid(np.arange(rows), np.arange(width),
                               np.arange(2 if triangles else 1), indexing="ij")
         return np.stack([x.ravel(), y.ravel(), z.ravel()], axis=1)
@@ -67,13 +73,6 @@ def shaped_cells(grid_name: str, shape: str, size: list[int] | int) -> list[tupl
     if not isinstance(sizes, list) or len(sizes) != want or not all(
             isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in sizes):
         raise PuzzleError(f"a {shape}'s size is {_SIZES[shape]}, got {size!r}")
-    # the lattice box the shape is cut from, then a board of Python cells and holes: about
-    # BYTES_PER_POINT each, refused at once where that cannot fit
-    width, rows = (sizes[1], sizes[0]) if want == 2 else (
-        (sizes[0], sizes[0]) if shape == "triangle" else (2 * sizes[0], 2 * sizes[0]))
-    points = width * rows * (2 if grid_name == "triangle" else 1)
-    check_fits_in_memory(points * BYTES_PER_POINT,
-                         f"a {shape} board of size {size} ({points:,} lattice points)")
     cells = _lattice(shape, tuple(sizes), grid_name == "triangle")
     x, y, z = cells.T
     rc = np.stack([-y, 2 * x + y + (z if grid_name == "triangle" else 0)], axis=1)
