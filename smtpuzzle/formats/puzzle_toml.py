@@ -99,7 +99,6 @@ def parse_puzzle(
     if not isinstance(raw_pieces, list) or not raw_pieces:
         raise _fail("the puzzle needs a [[pieces]] table", None)
     pieces: list[Piece] = []
-    first_line: dict[str, int | None] = {}  # piece name -> the line of its [[pieces]]
     table_of: dict[str, int] = {}  # piece name -> which [[pieces]] table gave it
     for i, entry in enumerate(raw_pieces):
         try:
@@ -108,17 +107,16 @@ def parse_puzzle(
             raise _fail(exc.message, _key_line(text, PIECES, exc.key, i)) from None
         line = _line_of(text, PIECES, i)
         for piece in parsed:
-            if piece.name in first_line:
-                where = first_line[piece.name]
+            if piece.name in table_of:
+                where = _line_of(text, PIECES, table_of[piece.name])
                 raise _fail(f"piece name {piece.name!r} is used twice (first "
                             f"{'at line ' + str(where) if where else 'above'}); give each "
                             "piece its own name", line)
-            first_line[piece.name] = line
             table_of[piece.name] = i
         pieces.extend(parsed)
     name, title = str(data.get("name", default_name)), str(data.get("title", ""))
     apart = _names(data.get("apart", []), "apart", text)
-    missing = [n for n in apart if n not in first_line]
+    missing = [n for n in apart if n not in table_of]
     if missing:
         raise _fail(f"apart: there is no piece {missing[0]!r}",
                     _line_of(text, r"^[ \t]*apart\s*="))
