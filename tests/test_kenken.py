@@ -291,3 +291,46 @@ def test_cage_tuples_keep_the_latin_rule_inside_the_cage():
     assert sorted(allowed(ell, 4)) == [(1, 2, 2), (4, 1, 1)]
     pair = Cage("C", ((0, 0), (0, 1)), 1, "/")
     assert allowed(pair, 4) == []  # a == b in one row
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_product_cages_that_count_their_values_agree_with_a_brute_force(
+        seed, backend_name, monkeypatch):
+    from smtpuzzle.puzzles.kenken import puzzle as kenken_puzzle
+
+    monkeypatch.setattr(kenken_puzzle, "MAX_TUPLES", 0)  # every product cage counts
+    puzzle = _random_kenken(seed)
+    ans = solve_kenken(puzzle, backend_name, limit=None)
+    assert ans.complete
+    assert {g.astype(LATIN4[0].dtype).tobytes() for g in ans.solutions} == _brute(puzzle)
+
+
+def test_factor_counts_are_the_multisets_a_brute_force_finds():
+    from smtpuzzle.puzzles.kenken.puzzle import allowed, factor_counts
+
+    rng = random.Random(5)
+    for _ in range(300):
+        n, k = rng.randint(2, 5), rng.randint(1, 4)
+        cells: set[tuple[int, int]] = set()
+        while len(cells) < k:
+            cells.add((rng.randrange(n), rng.randrange(n)))
+        target = rng.choice([1, 1, 2, 7]) * int(np.prod([rng.randint(1, n) for _ in cells]))
+        cage = Cage("A", tuple(sorted(cells)), target, "*")
+        most = min(len({r for r, _ in cells}), len({c for _, c in cells}))
+        brute = set()
+        for t in itertools.product(range(1, n + 1), repeat=k):
+            counts = tuple(t.count(v) for v in range(1, n + 1))
+            if int(np.prod(t)) == target and max(counts) <= most:
+                brute.add(counts)
+        assert sorted(factor_counts(cage, n)) == sorted(brute), cage
+        assert {tuple(t.count(v) for v in range(1, n + 1)) for t in allowed(cage, n)} <= brute
+
+
+def test_a_row_cage_of_nine_factorial_is_a_few_multisets_not_362880_tuples(backend_name):
+    rows = "\n".join(" ".join("ABCDEFGHI"[i] * 9) for i in range(9))
+    clues = "\n".join(f"{c} 362880*" for c in "ABCDEFGHI")
+    puzzle = parse_kenken(f"size 9\n{rows}\n{clues}\n", "rows.kenken", "rows")
+    model, _ = puzzle.build()
+    assert sum(len(t.tuples) for t in model.ints.tables) < 100
+    ans = solve_kenken(puzzle, backend_name, time_limit=60)
+    assert ans.status is Status.MULTIPLE and len(ans.solutions) == 2

@@ -2,22 +2,30 @@
 
 The grid has n x n cells, each an integer 1..n, every row and column all different (a Latin
 square). Each cage has a target and an operation: ``+`` its cells sum to the target, ``*``
-they multiply to it (a table of the allowed tuples), ``-`` and ``/`` two cells whose
-difference or quotient it is (a table of the allowed pairs), ``=`` one cell given.
+they multiply to it, ``-`` and ``/`` two cells whose difference or quotient it is (a table
+of the allowed pairs), ``=`` one cell given.
+
+A product cage is a table of the tuples its cells may take while those are few; past
+:data:`MAX_TUPLES` (a cage along a row of 9 whose product is 9! has 362,880) it is a table
+over how many of its cells take each value, whose rows are the few multisets of factors:
+the product depends on nothing else, and the rows and columns keep their own rule.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from smtpuzzle import AllDifferent, IntArray, Model, Table
+from smtpuzzle import AllDifferent, Count, IntArray, Model, Table
 from smtpuzzle.errors import VerificationError
 
 OPERATIONS = "+-*/="
+# The most tuples a product cage lists; past it the cage counts its values instead.
+MAX_TUPLES = 5000
 
 
 @dataclass(frozen=True)
@@ -63,6 +71,40 @@ def allowed(cage: Cage, n: int) -> list[tuple[int, ...]]:
     return factors(cage.target, ())
 
 
+def factor_counts(cage: Cage, n: int) -> list[tuple[int, ...]]:
+    """Each multiset of values 1..n whose product is the cage's target, as how many cells
+    take each value (``counts[v - 1]``); a value appears in at most as many of the cage's
+    cells as the cage spans rows, and as it spans columns (the Latin square rule)."""
+    most = min(len({r for r, _ in cage.cells}), len({c for _, c in cage.cells}))
+
+    @functools.cache
+    def split(v: int, rest: int, left: int) -> list[tuple[int, ...]]:
+        """How often each of v..n appears among ``left`` more values whose product is
+        ``rest``."""
+        if left == 0:
+            return [(0,) * (n + 1 - v)] if rest == 1 else []
+        largest = [u for u in range(n, v - 1, -1) for _ in range(most)][:left]
+        if len(largest) < left or rest > math.prod(largest):
+            return []
+        out, power = [], 1
+        for c in range(min(most, left) + 1):
+            if rest % power:
+                break
+            out += [(c, *t) for t in split(v + 1, rest // power, left - c)]
+            power *= v
+        return out
+    return split(1, cage.target, len(cage.cells))
+
+
+def orderings(counts: tuple[int, ...]) -> int:
+    """How many tuples list the multiset ``counts`` (a multinomial coefficient)."""
+    ways, placed = 1, 0
+    for c in counts:
+        placed += c
+        ways *= math.comb(placed, c)
+    return ways
+
+
 @dataclass
 class KenKen:
     size: int
@@ -83,6 +125,11 @@ class KenKen:
                 m.add(cells.sum() == cage.target)
             elif cage.op == "=":
                 m.add(cells == cage.target)
+            elif cage.op == "*" and sum(map(orderings, counts := factor_counts(cage, n))) \
+                    > MAX_TUPLES:
+                used = m.int_array(n, 0, len(rows), name=f"cage {cage.name} counts")
+                m.add([used[v - 1] == Count(cells, v) for v in range(1, n + 1)])
+                m.add(Table(used, np.array(counts, dtype=np.int64).reshape(-1, n)))
             else:
                 tuples = np.array(allowed(cage, n), dtype=np.int64).reshape(-1, len(rows))
                 m.add(Table(cells, tuples))
