@@ -105,10 +105,10 @@ CASES = [
          p_toml=toml(pieces='name = "A"\npicture = "#.#"')),
     # -- a board far too large: refused at once, before it is built ------------------------
     case("huge-board", "solve {dir}/p.toml",
-         ("p.toml", "the pieces cover 6 cells but the board has 100000000"),
+         ("p.toml", "the pieces cover 6 cells but the board has 100,000,000"),
          p_toml=toml("size = [10000, 10000]", 'set = "trominoes"')),
     case("huge-3d-board", "count {dir}/p.toml",
-         ("p.toml", "the pieces cover 6 cells but the board has 1000000000000"),
+         ("p.toml", "the pieces cover 6 cells but the board has 1,000,000,000,000"),
          p_toml=toml("size = [10000, 10000, 10000]", 'set = "trominoes"')),
     case("huge-shaped-board", "solve {dir}/p.toml",
          ("p.toml:3", "(800,000,000 lattice points) would need about"),

@@ -75,3 +75,34 @@ def test_board_with_holes_and_picture():
     assert p.dims == (2, 3) and p.num_cells == 5
     with pytest.raises(PuzzleError, match="outside"):
         Board([2, 2], holes=[(2, 0)])
+
+
+@pytest.mark.parametrize("cells, holes, words", [
+    ([], None, "the board has no cells"),
+    ([(0, 0), (0, 1, 2)], None, "same number of coordinates"),
+    ([(0, 0), (1, -1)], None, r"cell \[1, -1\] has a negative coordinate"),
+    ([(0, 0), (1, 1), (0, 1), (1, 1), (0, 0)], None, r"cell \[0, 0\] is listed twice"),
+    ([(0, 0), ("a", 1)], None, "whole numbers"),
+    ([(0, 0), (1, 1)], [(0, 1), (0, 1, 0)], r"hole \[0, 1, 0\] has 3 coordinates; the board "
+     "has 2"),
+    ([(0, 0), (1, 1)], [(1, 0), (2, 0)], r"hole \[2, 0\] is outside the 2x2 board"),
+    ([(0, 0), (1, 1)], [(1, 0), (1, 0)], r"hole \[1, 0\] is listed twice"),
+    ([(0, 0), (1, 1)], [(0, 0), (0, 1)], r"hole \[0, 1\] is not a cell of the board"),
+])
+def test_board_cells_and_holes_are_refused_naming_the_first_bad_one(cells, holes, words):
+    with pytest.raises(PuzzleError, match=words):
+        board = Board.from_cells(cells)
+        if holes is not None:
+            board.drilled(holes)
+
+
+def test_a_large_shaped_board_has_its_area_and_holes():
+    from smtpuzzle.geometry.board_shapes import shaped_cells
+
+    side = 200
+    board = Board.from_cells(shaped_cells("triangle", "hexagon", side), "triangle")
+    assert board.num_cells == len(board.cells) == 6 * side * side
+    assert board.num_cells + len(board.holes()) == board.box_size
+    drilled = board.drilled([tuple(board.cells[0]), tuple(board.cells[-1])])
+    assert drilled.num_cells == board.num_cells - 2
+    assert not drilled.mask[tuple(board.cells[0])] and board.mask[tuple(board.cells[0])]

@@ -47,22 +47,22 @@ class Board:
         if self.wrap and self.grid.name != "square":
             raise PuzzleError(f"wrap: boards of the {self.grid.name} grid do not wrap round "
                               "(square grid only)")
-        kept: set[tuple[int, ...]] = set()
-        for hole in holes:
-            hole = tuple(int(x) for x in hole)
-            if len(hole) != len(self.dims):
-                many = "coordinate" if len(hole) == 1 else "coordinates"
-                raise PuzzleError(f"hole {list(hole)} has {len(hole)} {many}; the board has "
-                                  f"{len(self.dims)}")
-            if not all(
-                0 <= h < d for h, d in zip(hole, self.dims, strict=True)
-            ):
-                raise PuzzleError(f"hole {list(hole)} is outside the {self.size_text} board")
-            why = self.grid.off_grid_reason(hole)
-            if why:
-                raise PuzzleError(f"hole: {why}")
-            kept.add(hole)
-        self._holes = sorted(kept)
+        holes = _points(holes, "hole", self.dim)
+        if holes.shape[1] != self.dim:
+            many = "coordinate" if holes.shape[1] == 1 else "coordinates"
+            raise PuzzleError(f"hole {holes[0].tolist()} has {holes.shape[1]} {many}; the "
+                              f"board has {self.dim}")
+        outside = ((holes < 0) | (holes >= np.array(self.dims))).any(axis=1)
+        off = ~self.grid.is_cell(holes)
+        if (outside | off).any():
+            first = int(np.argmax(outside | off))
+            if outside[first]:
+                raise PuzzleError(f"hole {holes[first].tolist()} is outside the "
+                                  f"{self.size_text} board")
+            raise PuzzleError(f"hole: {self.grid.off_grid_reason(tuple(holes[first]))}")
+        # sorted and each once, as (n, dim): row-major order is the order of box numbers
+        numbers = np.unique(np.ravel_multi_index(tuple(holes.T), self.dims))
+        self._holes = np.stack(np.unravel_index(numbers, self.dims), axis=1).astype(np.int64)
 
     @classmethod
     def from_picture(cls, text: str, on: Grid | str = "square",
@@ -79,24 +79,31 @@ class Board:
     def from_cells(cls, cells: Iterable[Iterable[int]], on: Grid | str = "square",
                    wrap: Iterable[str] = ()) -> Board:
         """A board of exactly ``cells`` (coordinates from 0; the box is their extent)."""
-        pts = [tuple(int(x) for x in c) for c in cells]
-        if not pts:
+        pts = _points(cells, "cell", None)
+        if not len(pts):
             raise PuzzleError("the board has no cells")
-        if len({len(p) for p in pts}) != 1:
-            raise PuzzleError("board cells must all have the same number of coordinates")
-        on = grid(on, len(pts[0])) if isinstance(on, str) else on
-        for p in pts:
-            why = on.off_grid_reason(p)
-            if why:
-                raise PuzzleError(f"cell {list(p)}: {why}")
-            if min(p) < 0:
-                raise PuzzleError(f"cell {list(p)} has a negative coordinate (they start at 0)")
-        if len(set(pts)) != len(pts):
-            dup = next(p for p in pts if pts.count(p) > 1)
-            raise PuzzleError(f"cell {list(dup)} is listed twice")
-        dims = tuple(max(p[i] for p in pts) + 1 for i in range(len(pts[0])))
-        inside = set(pts)
-        holes = [tuple(p) for p in on.box_points(dims).tolist() if tuple(p) not in inside]
+        on = grid(on, pts.shape[1]) if isinstance(on, str) else on
+        why = on.off_grid_reason(tuple(pts[0])) if pts.shape[1] != on.dim else None
+        if why:
+            raise PuzzleError(f"cell {pts[0].tolist()}: {why}")
+        off, negative = ~on.is_cell(pts), (pts < 0).any(axis=1)
+        if (off | negative).any():
+            first = int(np.argmax(off | negative))
+            if off[first]:
+                raise PuzzleError(f"cell {pts[first].tolist()}: "
+                                  f"{on.off_grid_reason(tuple(pts[first]))}")
+            raise PuzzleError(f"cell {pts[first].tolist()} has a negative coordinate (they "
+                              "start at 0)")
+        dims = tuple(int(d) for d in pts.max(axis=0) + 1)
+        check_fits_in_memory(np.prod(dims, dtype=float) * (9 + 8 * len(dims)),
+                             f"a board of {len(pts):,} cells in a {'x'.join(map(str, dims))} box")
+        numbers = np.ravel_multi_index(tuple(pts.T), dims)
+        filled = np.bincount(numbers, minlength=int(np.prod(dims)))
+        if (filled > 1).any():
+            dup = pts[int(np.argmax(filled[numbers] > 1))]
+            raise PuzzleError(f"cell {dup.tolist()} is listed twice")
+        box = np.moveaxis(np.indices(dims), 0, -1).reshape(-1, len(dims))
+        holes = box[(filled == 0) & on.is_cell(box)]
         return cls(dims, holes, on, wrap)
 
     def reshaped(self, holes: Iterable[Iterable[int]]) -> Board:
@@ -106,17 +113,18 @@ class Board:
     def drilled(self, holes: Iterable[Iterable[int]]) -> Board:
         """The board with ``holes`` made in it, each one of its cells, each once (a hole
         that is no cell is a typo, not a no-op)."""
-        had = set(self._holes)
-        new: list[tuple[int, ...]] = []
-        for hole in holes:
-            hole = tuple(int(x) for x in hole)
-            if hole in new:
-                raise PuzzleError(f"hole {list(hole)} is listed twice")
-            new.append(hole)
-        board = self.reshaped(self._holes + new)  # checks each is in the box and on the grid
-        gone = next((h for h in new if h in had), None)
-        if gone is not None:
-            raise PuzzleError(f"hole {list(gone)} is not a cell of the board")
+        new = _points(holes, "hole", self.dim)
+        board = self.reshaped(np.concatenate([self._holes, new]) if new.shape[1] == self.dim
+                              else new)  # checks each is in the box and on the grid
+        numbers = np.ravel_multi_index(tuple(new.T), self.dims)
+        _, first, seen = np.unique(numbers, return_index=True, return_counts=True)
+        if (seen > 1).any():
+            twice = np.isin(numbers, numbers[first[seen > 1]])
+            raise PuzzleError(f"hole {new[int(np.argmax(twice))].tolist()} is listed twice")
+        gone = np.isin(numbers, np.ravel_multi_index(tuple(self._holes.T), self.dims))
+        if gone.any():
+            raise PuzzleError(f"hole {new[int(np.argmax(gone))].tolist()} is not a cell of "
+                              "the board")
         return board
 
     @property
@@ -139,8 +147,7 @@ class Board:
         mask = np.ones(self.dims, dtype=bool)
         if self.grid.parity:
             mask &= self.grid.is_cell(np.moveaxis(np.indices(self.dims), 0, -1))
-        if self._holes:
-            mask[tuple(np.array(self._holes).T)] = False
+        mask[tuple(self._holes.T)] = False
         mask.setflags(write=False)
         return mask
 
@@ -244,4 +251,27 @@ class Board:
         return True
 
     def holes(self) -> list[tuple[int, ...]]:
-        return list(self._holes)
+        return [tuple(h) for h in self._holes.tolist()]
+
+
+def _points(given: Iterable[Iterable[int]], what: str, dim: int | None) -> np.ndarray:
+    """``given`` points as an int64 (n, k) array (an empty one has ``dim`` columns); points
+    of unequal lengths are refused, naming the first whose length is not ``dim`` (or, with
+    no ``dim``, not the first point's)."""
+    rows = given if isinstance(given, np.ndarray) else [list(r) for r in given]
+    if not len(rows):
+        return np.zeros((0, dim or 0), dtype=np.int64)
+    try:
+        a = np.array(rows, dtype=np.int64)
+    except (ValueError, TypeError):
+        a = None
+    if a is not None and a.ndim == 2:
+        return a
+    want = len(rows[0]) if dim is None else dim
+    bad = next((r for r in rows if len(r) != want), None)
+    if bad is None:
+        raise PuzzleError(f"a {what}'s coordinates are whole numbers, got {rows[0]!r}")
+    if dim is None:
+        raise PuzzleError(f"board {what}s must all have the same number of coordinates")
+    many = "coordinate" if len(bad) == 1 else "coordinates"
+    raise PuzzleError(f"{what} {bad} has {len(bad)} {many}; the board has {dim}")

@@ -89,8 +89,8 @@ class Frames:
     def _check_obvious(self) -> None:
         total, area = int(self.sizes.sum()), self.frame_area
         if total != self.n * area:
-            raise PuzzleError(f"no solution: the pieces cover {total} cells but {self.n} frames "
-                              f"of {area} cells hold {self.n * area}")
+            raise PuzzleError(f"no solution: the pieces cover {total:,} cells but {self.n} frames "
+                              f"of {area:,} cells hold {self.n * area:,}")
         for p in self.pieces:
             check_fits(p, p.shape.orientations(p.reflections(self.frame.dim)), self.frame,
                        "frame")

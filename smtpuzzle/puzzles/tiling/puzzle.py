@@ -201,12 +201,12 @@ class Tiling:
         high = sum(p.count * p.shape.size for p in self.pieces)
         if low > area:
             raise PuzzleError(
-                f"no solution: the pieces cover {low} cells but the board has only {area}"
+                f"no solution: the pieces cover {low:,} cells but the board has only {area:,}"
             )
         if self.cover == "exact" and high < area:
             what = "the pieces" if low == high else "the pieces at most"
             raise PuzzleError(
-                f"no solution: {what} cover {high} cells but the board has {area}"
+                f"no solution: {what} cover {high:,} cells but the board has {area:,}"
             )
 
     def estimate_bytes(self, orients: list[list[Shape]] | None = None) -> int:
