@@ -106,3 +106,14 @@ def test_a_large_shaped_board_has_its_area_and_holes():
     drilled = board.drilled([tuple(board.cells[0]), tuple(board.cells[-1])])
     assert drilled.num_cells == board.num_cells - 2
     assert not drilled.mask[tuple(board.cells[0])] and board.mask[tuple(board.cells[0])]
+
+
+@pytest.mark.parametrize("text, words", [
+    ("##\n#\t#", "a tab on line 2"),
+    ("#\r#\n##", "a carriage return on line 1"),
+    ("#\u00a0#", "a no-break space on line 1"),
+])
+def test_a_picture_with_whitespace_other_than_spaces_is_refused(text, words):
+    with pytest.raises(PuzzleError, match=words):
+        parse_picture(text)
+    assert parse_picture("##\r\n##\t\n") == parse_picture("##\n##")  # line ends are no cells

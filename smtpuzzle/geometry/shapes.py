@@ -128,6 +128,10 @@ class Shape:
         return "\n\n".join(layers)
 
 
+_WHITESPACE = {"\t": "tab", "\r": "carriage return", "\f": "form feed", "\v": "vertical tab",
+               "\xa0": "no-break space"}
+
+
 def picture_cells(text: str) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
     """Parse an ASCII picture into (filled cells, empty cells) within its bounding box.
 
@@ -135,6 +139,11 @@ def picture_cells(text: str) -> tuple[list[tuple[int, ...]], list[tuple[int, ...
     a blank line (or a line of dashes); cells are then ``(row, column, layer)``.
     """
     lines = text.strip("\n").split("\n")
+    for number, line in enumerate(lines, 1):
+        odd = next((ch for ch in line.rstrip() if ch.isspace() and ch != " "), None)
+        if odd is not None:
+            raise PuzzleError(f"the picture has a {_WHITESPACE.get(odd, repr(odd))} on line "
+                              f"{number}: draw with spaces, whose width is one cell")
     layers: list[list[str]] = [[]]
     for line in lines:
         if line.strip() == "" or set(line.strip()) == {"-"}:
