@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from smtpuzzle.backends import get_backend
+from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.dimacs import decode_answer, write_dimacs
 from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.library import resolve
@@ -628,3 +629,18 @@ def test_a_key_given_twice_in_a_non_file_is_a_located_error(tmp_path):
     path.write_text("width 1\nheight 1\nrows\n1\ncolumns\n1\nrows\n0\n", encoding="utf-8")
     p = run("solve", str(path))
     assert p.returncode == 2 and "twice.non:7: rows given twice (first on line 3)" in p.stderr
+
+
+@pytest.mark.parametrize("text, where", [
+    ("height 2\nrows\n1\n1\ncolumns\n1\n1\n", "f.non:5: columns needs a width line before it"),
+    ("rows\n1\n1\nheight 2\nwidth 2\ncolumns\n1\n1\n", "f.non:1: rows before height (given "
+     "on line 4)"),
+    ('width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\ngoal "10\n01"\n', "f.non:9: goal: its "
+     "quote is not closed"),
+])
+def test_a_non_file_out_of_order_or_with_an_open_goal_points_at_the_line(tmp_path, text, where):
+    path = tmp_path / "f.non"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(PuzzleError) as caught:
+        load_nonogram(path)
+    assert where in str(caught.value)

@@ -92,9 +92,13 @@ def read_non(text: str, name: str) -> Nonogram:
                                   line=i)
             dims[key] = int(value)
         elif key in ("rows", "columns"):
-            want = dims.get("height" if key == "rows" else "width")
+            size = "height" if key == "rows" else "width"
+            want = dims.get(size)
             if want is None:
-                raise PuzzleError(f"{key} before {'height' if key == 'rows' else 'width'}",
+                later = next((j + 1 for j in range(i, len(lines))
+                              if lines[j].strip().partition(" ")[0].lower() == size), None)
+                raise PuzzleError(f"{key} before {size} (given on line {later})" if later
+                                  else f"{key} needs a {size} line before it; there is none",
                                   line=i)
             clues, where = [], []
             while len(clues) < want:
@@ -106,6 +110,9 @@ def read_non(text: str, name: str) -> Nonogram:
                 i += 1
             sections[key] = (clues, where)
         elif key == "goal":
+            if value.strip().count('"') % 2:
+                raise PuzzleError('goal: its quote is not closed on this line (a goal is one '
+                                  'line of 0s and 1s)', line=i)
             goal_at = (value, i)
         else:
             meta[key] = _unquote(value)
