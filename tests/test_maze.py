@@ -515,3 +515,34 @@ def test_an_export_cnf_that_cannot_be_written_is_refused_before_the_search(tmp_p
             "--export-cnf", "/proc/x.cnf")  # /proc takes no new files, even from root
     assert p.returncode == 2 and "cannot write the CNF here" in p.stderr, p.stderr
     assert "Traceback" not in p.stderr and "found" not in p.stdout
+
+
+@pytest.mark.parametrize("size", [3, 4, "2x1", "3x1", "5x1", "1x4", "2x2", "3x2", "2x3", "2x4",
+                                  "3x4"])
+def test_the_independent_walk_counts_the_failures_the_case_tables_count(size):
+    """verify.py rebuilds every maze from its id by row and column arithmetic; the move
+    tables the searches use must fail exactly as many cases, on random strings and on
+    strings that solve every case."""
+    from smtpuzzle.puzzles.maze.cases import check
+    from smtpuzzle.puzzles.maze.greedy import build_string
+    from smtpuzzle.puzzles.maze.verify import unsolved_cases
+
+    rng = np.random.default_rng(3)
+    strings = ["".join(rng.choice(list("NESW"), n)) for n in (1, 5, 20, 60, 200)]
+    universal = build_string(size, time_limit=60).string
+    assert universal is not None
+    strings += [universal, universal[:-1], universal[1:]]
+    for s in strings:
+        assert unsolved_cases(s, size) == check(s, size).unsolved, (size, s)
+    assert unsolved_cases(universal, size) == 0
+
+
+def test_a_one_column_maze_walks_up_and_down():
+    """In one column, up-down neighbours are numbered one apart; they are still N and S."""
+    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.cases import check
+
+    assert check("NNSS", "3x1").unsolved == 0 and check("EEWW", "3x1").unsolved == 7
+    assert check("EEWW", "1x3").unsolved == 0 and check("NNSS", "1x3").unsolved == 7
+    proved = prove_bound("3x1", time_limit=60)
+    assert proved.bound == 3 and set(proved.string) <= set("NS")

@@ -39,7 +39,8 @@ from smtpuzzle.puzzles.maze.resume import (
     load_cube,
     save,
 )
-from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors, verify_string
+from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors
+from smtpuzzle.puzzles.maze.verify import verify_string
 
 ANY = np.zeros((1, 4), dtype=np.int64)  # the rule that every string obeys
 

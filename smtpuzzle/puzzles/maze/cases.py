@@ -178,9 +178,11 @@ def _thin_wall_table(ids: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """(mazes, cells, 4): the next cell of thin-wall mazes ``ids``, per cell and move."""
     moves = np.empty((len(ids), rows * cols, 4), dtype=np.int8)
     moves[:] = np.arange(rows * cols, dtype=np.int8)[None, :, None]
+    across = rows * (cols - 1)  # the left-right edges come first
     for e, (a, b) in enumerate(_edges(rows, cols)):
         is_open = ((ids >> e) & 1).astype(bool)
-        forward, back = (1, 3) if b == a + 1 else (2, 0)
+        # by the edge's place, not by b == a + 1: in one column, up-down neighbours differ by 1
+        forward, back = (1, 3) if e < across else (2, 0)
         moves[is_open, a, forward] = b
         moves[is_open, b, back] = a
     return moves

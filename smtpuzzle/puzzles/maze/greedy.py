@@ -26,12 +26,12 @@ from smtpuzzle.puzzles.maze.cases import (
     LETTERS,
     Cases,
     Size,
-    check,
     failing,
     reduced_cases,
     state_step,
     step,
 )
+from smtpuzzle.puzzles.maze.verify import unsolved_cases
 
 DRAWN = 16  # unsolved cases whose completions compete each round
 SAMPLE = 20_000  # unsolved cases a completion is scored on
@@ -132,7 +132,7 @@ def build_string(size: Size = 3, time_limit: float | None = None,
     greedy = len(string)
     if not len(left) and note == "every case solved":
         string, note = _drop_letters(cases, string, deadline)
-    if not len(left) and (bad := check(string, size).unsolved):
+    if not len(left) and (bad := unsolved_cases(string, size)):
         raise VerificationError(f"the built string fails {bad} cases: {string}")
     return BuildResult(size, string if not len(left) else None, len(string), greedy,
                        len(left), len(cases), time.perf_counter() - t0, note)

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends import Backend, get_backend
-from smtpuzzle.errors import PuzzleError, VerificationError
+from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.dimacs import write_dimacs
 from smtpuzzle.model import Groups, Model
 from smtpuzzle.outputs import writable
@@ -53,6 +53,7 @@ from smtpuzzle.puzzles.maze.mdd import (
     rule_diagram,
     split_search,
 )
+from smtpuzzle.puzzles.maze.verify import verify_string
 from smtpuzzle.result import Status
 
 SEARCH_BACKENDS = ("mdd", "sat", "z3", "cpsat", "local")
@@ -496,16 +497,6 @@ def _search_local(pattern: str, searched: str, size: Size, start: float, deadlin
     return SearchResult("sat" if string else "unknown", string, 0, took, took, "local",
                         searched=searched, interrupted=interrupted, restarts=restarts,
                         best_failing=None if string else best)
-
-
-def verify_string(string: str, size: Size, pattern: str | None = None) -> None:
-    """Raise VerificationError unless ``string`` solves every case (and fits ``pattern``)."""
-    verdict = check(string, size)
-    if verdict.unsolved:
-        raise VerificationError(f"found string fails {verdict.unsolved} cases: {string}")
-    if pattern is not None and any(p != "*" and p != ch
-                                   for p, ch in zip(pattern, string, strict=True)):
-        raise VerificationError(f"found string {string} does not match {pattern}")
 
 
 # The mirror rule: "the first E or W move is E" as an automaton over N E S W. State 0: no E
