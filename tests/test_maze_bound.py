@@ -193,6 +193,8 @@ def _drop_last_clause(text: str) -> str:
     (dict(data=lambda d: {**d, "first_move": "E"}), "first_move N"),
     (dict(data=lambda d: {**d, "symmetry": "rotations"}), "is not the formula"),
     (dict(data=lambda d: {**d, "symmetry": "none"}), "the symmetry is"),
+    (dict(data=lambda d: {**d, "length": 5000}), "is not the formula"),  # not built in full
+    (dict(cnf=lambda t: t.replace("\n-1 -2 0\n", "\n-1 -3 0\n", 1)), "is not the formula"),
 ])
 def test_a_tampered_certificate_is_rejected(certificate: Path, tmp_path: Path, how, reason):
     checked = check_certificate(_tampered(certificate, tmp_path, **how), time_limit=60)
@@ -745,3 +747,33 @@ def test_cli_bound_prints_the_string_that_ends_it():
     assert data["bound"] == 0 and data["verified"] and len(data["string"]) == 14
     text = run("maze", "bound", "--size", "2x2", "--start", "14").stdout
     assert "(verified): " in text and "least" not in text
+
+
+def test_clause_order_is_no_part_of_a_certificate(certificate: Path, tmp_path: Path):
+    def shuffled(text: str) -> str:
+        lines = text.splitlines()
+        head = next(i for i, line in enumerate(lines) if line.startswith("p "))
+        clauses = [" ".join(reversed(line.split()[:-1])) + " 0" for line in lines[head + 1:]]
+        return "\n".join(lines[:head + 1] + clauses[::-1]) + "\n"
+
+    checked = check_certificate(_tampered(certificate, tmp_path, cnf=shuffled), time_limit=120)
+    assert checked.verdict == "verified", checked.reason
+
+
+def test_a_certificate_write_cut_short_leaves_the_old_one_whole(certificate: Path,
+                                                               tmp_path: Path, monkeypatch):
+    from smtpuzzle.puzzles.maze import certificate as module
+
+    copy = _tampered(certificate, tmp_path)
+    before = {p.name: p.read_bytes() for p in copy.iterdir()}
+
+    def cut(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(module, "write_dimacs", cut)
+    with pytest.raises(KeyboardInterrupt):
+        write_certificate(copy, 17, [(1, 0)])
+    assert {p.name: p.read_bytes() for p in copy.iterdir()} == before
+    with pytest.raises(KeyboardInterrupt):
+        write_certificate(tmp_path / "new", 17, [(1, 0)])
+    assert list((tmp_path / "new").iterdir()) == []

@@ -166,7 +166,7 @@ def bound(
         help="Stop once this length is proved (its certificate checks in minutes at 30: "
              "see bench/RESULTS.md).", min=1)] = None,
     time_limit: Annotated[float | None, time_limit_option(
-        "Seconds; then the bound proved so far.")] = None,
+        "Seconds; then the bound proved so far (a --certificate is written after).")] = None,
     certificate: Annotated[Path | None, typer.Option(
         help="Write the last proof as a certificate here (size 3): the cases and the CNF "
              "that no string satisfies; `maze check-bound DIR` re-checks it.")] = None,
@@ -214,12 +214,16 @@ def bound(
         result = prove_bound(size, start, budget(time_limit), up_to, progress=shown,
                              max_states=max_states, mirror=mirror, checkpoint=checkpoint,
                              split_depth=split_depth)
-    written = 0
+    written, cut = 0, False
     if certificate is not None and result.bound:
-        written = write_certificate(certificate, result.bound, result.cases, result.mirror)
+        try:
+            written = write_certificate(certificate, result.bound, result.cases, result.mirror)
+        except KeyboardInterrupt:  # the bound stands; only its certificate is lost
+            cut = True
     if as_json:
         print_json({**result.as_json(), **({"certificate": str(certificate),
-                                            "certificate_cases": written} if written else {})})
+                                            "certificate_cases": written} if written else {}),
+                    **({"certificate": None, "interrupted": True} if cut else {})})
     else:
         if result.resumed:
             r = result.resumed
@@ -256,7 +260,10 @@ def bound(
             images = "turns and mirror images" if result.mirror else "turns"
             out.print(f"wrote {certificate} ({written} cases with their {images}); check it with "
                       f"`smtpuzzle maze check-bound {certificate}`")
-    if not result.bound or result.interrupted:  # Ctrl-C: what was proved, then exit 1
+        if cut:
+            out.print(f"interrupted while writing the certificate: {certificate} was not "
+                      "written (the bound above stands)")
+    if not result.bound or result.interrupted or cut:  # Ctrl-C: what was proved, then exit 1
         raise typer.Exit(EXIT_UNKNOWN)
 
 

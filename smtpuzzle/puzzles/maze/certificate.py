@@ -31,6 +31,7 @@ intersects it first.
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections.abc import Callable
@@ -43,7 +44,7 @@ import numpy as np
 from smtpuzzle.backends.rup import CHECKERS, OutOfTime
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.dimacs import read_cnf, write_dimacs
-from smtpuzzle.model import Model
+from smtpuzzle.model import Groups, Model
 from smtpuzzle.puzzles.maze.proof import CaseStates, NotEmpty, diagram_proof, letter
 
 LETTERS = "NESW"
@@ -195,10 +196,13 @@ class Formula:
         return self.letters + [c for part in self.steps + self.rest for c in part]
 
 
-def encode(length: int, cases: list[tuple[int, int]], mirror: bool = False) -> Formula:
+def encode(length: int, cases: list[tuple[int, int]], mirror: bool = False,
+           deadline: float | None = None, most: int | None = None) -> Formula:
     """"A string of ``length`` moves, the first N, solves every case" (and with ``mirror``,
     "obeys the mirror rule": its automaton follows the cases, as ``formula.cases[-1]``).
-    Letter variables first: move t, letter d is 4t + d + 1."""
+    Letter variables first: move t, letter d is 4t + d + 1. Past ``deadline`` (a
+    ``time.perf_counter()`` moment), OutOfTime. Once past ``most`` variables it stops and
+    returns the formula so far (for a comparison that has already failed)."""
     letters: list[list[int]] = [[letter(0, 0)]]
     for t in range(length):
         letters.append([letter(t, d) for d in range(4)])
@@ -208,6 +212,9 @@ def encode(length: int, cases: list[tuple[int, int]], mirror: bool = False) -> F
     if mirror:
         automata.append(lambda top: rule_states(length, top))
     for automaton in automata:
+        _in_time(deadline)
+        if most is not None and formula.variables > most:
+            break
         case = automaton(formula.variables)
         formula.cases.append(case)
         formula.variables += sum(case.sizes)
@@ -232,6 +239,36 @@ def encode(length: int, cases: list[tuple[int, int]], mirror: bool = False) -> F
     return formula
 
 
+def _in_time(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise OutOfTime
+
+
+def _by_length(flat: np.ndarray, lengths: np.ndarray) -> dict[int, np.ndarray]:
+    """Clauses as a canonical form, order within and between them ignored: per length k,
+    an (n, k) array of the clauses' sorted literals, its rows sorted."""
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    flat = flat[np.lexsort((flat, np.repeat(np.arange(len(lengths)), lengths)))]
+    out = {}
+    for k in np.unique(lengths).tolist():
+        rows = flat[starts[lengths == k][:, None] + np.arange(k)]
+        out[k] = rows[np.lexsort(rows.T[::-1])] if k else rows
+    return out
+
+
+def _same_clauses(given: Groups, clauses: list[list[int]]) -> bool:
+    """Whether ``given`` holds exactly ``clauses`` (as a multiset of literal sets)."""
+    if len(given) != len(clauses):
+        return False
+    lengths = np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses))
+    flat = np.fromiter(itertools.chain.from_iterable(clauses), dtype=np.int64,
+                       count=int(lengths.sum()))
+    mine = _by_length(flat, lengths)
+    theirs = _by_length(np.asarray(given.flat, dtype=np.int64), np.diff(given.offsets))
+    return mine.keys() == theirs.keys() and all(
+        np.array_equal(mine[k], theirs[k]) for k in mine)
+
+
 def _model(length: int, variables: int, clauses: Any) -> Model:
     """The clauses as a model whose user variables are the letters (``m1=N``...)."""
     model = Model(f"maze bound {length}")
@@ -252,12 +289,21 @@ def write_certificate(directory: Path, length: int, cases: list[tuple[int, int]]
     proof = list(dict.fromkeys(cases))
     listed = proof + [c for c in closed if c not in set(proof)]
     directory.mkdir(parents=True, exist_ok=True)
-    (directory / JSON).write_text(json.dumps({
-        "size": N, "length": length, "first_move": "N", "symmetry": SYMMETRIES[mirror],
-        "claim": f"no string of {length} moves solves every 3x3 case, nor any shorter one",
-        "proof_cases": len(proof), "cases": [list(c) for c in listed]}, indent=1) + "\n")
-    formula = encode(length, closed, mirror)
-    write_dimacs(_model(length, formula.variables, formula.clauses), directory / CNF)
+    # Both files are written aside and put in place together, so that a write cut short
+    # (Ctrl-C, a full disk) leaves no half certificate, nor half of a new one over an old.
+    parts = {name: directory / f".{name}.partial" for name in (JSON, CNF)}
+    try:
+        parts[JSON].write_text(json.dumps({
+            "size": N, "length": length, "first_move": "N", "symmetry": SYMMETRIES[mirror],
+            "claim": f"no string of {length} moves solves every 3x3 case, nor any shorter one",
+            "proof_cases": len(proof), "cases": [list(c) for c in listed]}, indent=1) + "\n")
+        formula = encode(length, closed, mirror)
+        write_dimacs(_model(length, formula.variables, formula.clauses), parts[CNF])
+        for name, part in parts.items():
+            part.replace(directory / name)
+    finally:
+        for part in parts.values():
+            part.unlink(missing_ok=True)
     return len(closed)
 
 
@@ -324,6 +370,20 @@ def _check_proof(length: int, formula: Formula, order: list[int], deadline: floa
     return None, checked
 
 
+def _declared_variables(path: Path) -> int | None:
+    """The variable count of a DIMACS file's ``p cnf`` line, read without the clauses (None
+    where there is no such line among its first lines: read_cnf then says what is wrong)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for line in itertools.islice(fh, 100_000):
+                words = line.split()
+                if words[:2] == ["p", "cnf"] and len(words) == 4 and words[2].isdecimal():
+                    return int(words[2])
+    except OSError:
+        return None
+    return None
+
+
 def check_certificate(directory: Path, time_limit: float | None = None,
                       progress: CheckProgress | None = None, checker: str = "cadical"
                       ) -> CheckedBound:
@@ -385,30 +445,35 @@ def check_certificate(directory: Path, time_limit: float | None = None,
     if not isinstance(used, int) or not 1 <= used <= len(pairs):
         return answer("rejected", "bound.json: proof_cases is the number of cases (listed "
                       "first) the proof uses", length, len(pairs))
-    formula = encode(length, sorted(pairs), mirror)
-    try:
-        given = read_cnf(directory / CNF)
-    except PuzzleError as exc:
-        return answer("rejected", f"bound.cnf: {exc}", length, len(pairs))
-    if given.num_vars != formula.variables or sorted(
-            tuple(sorted(c.tolist())) for c in given.clauses) \
-            != sorted(tuple(sorted(c)) for c in formula.clauses):
-        return answer("rejected", "bound.cnf is not the formula of these cases and this "
-                      "length", length, len(pairs))
+    deadline = None if time_limit is None else t0 + time_limit
     index = {c: i for i, c in enumerate(sorted(pairs))}
     try:
+        # no larger than the file says: a length tampered upwards is not built in full
+        formula = encode(length, sorted(pairs), mirror, deadline,
+                         _declared_variables(directory / CNF))
+        _in_time(deadline)
+        try:
+            given = read_cnf(directory / CNF)
+        except PuzzleError as exc:
+            return answer("rejected", f"bound.cnf: {exc}", length, len(pairs))
+        _in_time(deadline)
+        if given.num_vars != formula.variables or not _same_clauses(given.clauses,
+                                                                    formula.clauses):
+            return answer("rejected", "bound.cnf is not the formula of these cases and this "
+                          "length", length, len(pairs))
         rule = [len(pairs)] if mirror else []  # the mirror rule's automaton: intersected first
         why, checked = _check_proof(length, formula, rule + [index[c] for c in pairs[:used]],
-                                    None if time_limit is None else t0 + time_limit, seen,
-                                    checker)
+                                    deadline, seen, checker)
     except (OutOfTime, KeyboardInterrupt) as exc:
         # the limit given here is what the command line's --time-limit left, so its
         # seconds are not the user's: name the limit, not a number
         stop = "not checked within the time limit" if isinstance(exc, OutOfTime) \
             else "interrupted"
-        return answer("unknown", f"{stop}: {checked:,} lemmas checked, up to level "
-                      f"{reached[0]} of at most {reached[1]}; the check is incomplete",
-                      length, len(pairs))
+        how_far = (f"{checked:,} lemmas checked, up to level {reached[0]} of at most "
+                   f"{reached[1]}" if reached[1] else "while rebuilding the formula to "
+                   "compare with bound.cnf")
+        return answer("unknown", f"{stop}: {how_far}; the check is incomplete", length,
+                      len(pairs))
     except NotEmpty as exc:
         if all(solves(m, s, exc.string) for m, s in pairs[:used]):
             return answer("rejected", f"the formula is satisfiable: {exc.string} solves "
