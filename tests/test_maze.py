@@ -546,3 +546,26 @@ def test_a_one_column_maze_walks_up_and_down():
     assert check("EEWW", "1x3").unsolved == 0 and check("NNSS", "1x3").unsolved == 7
     proved = prove_bound("3x1", time_limit=60)
     assert proved.bound == 3 and set(proved.string) <= set("NS")
+
+
+def test_a_time_limit_too_short_to_list_4x4_answers_unknown_at_once(monkeypatch):
+    """Listing 4x4's 48.8 million canonical cases takes about 16 s and cannot be stopped:
+    with less time than that, build, search and bound do not start."""
+    from smtpuzzle.puzzles.maze import cases as maze_cases
+    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.greedy import build_string
+
+    monkeypatch.setattr(maze_cases, "_listed", set())
+    why = maze_cases.listing_too_slow("4x4", 2)
+    assert why is not None and "listing the 4x4 cases takes about" in why
+    assert maze_cases.listing_too_slow("4x4", None) is None
+    assert maze_cases.listing_too_slow("3x4", 2) is None  # 2**17 mazes: a fraction of 1 s
+    built = build_string("4x4", time_limit=2)
+    assert built.string is None and built.note == why
+    for backend in ("mdd", "local"):
+        found = search("*" * 30, "4x4", backend=backend, time_limit=2)
+        assert found.status == "unknown" and found.note == why
+    proved = prove_bound("4x4", time_limit=2)
+    assert proved.bound == 0 and proved.note == why
+    p = run("maze", "build", "--size", "4x4", "--time-limit", "2")
+    assert p.returncode == 1 and "unknown: not started: listing the 4x4 cases" in p.stdout

@@ -295,6 +295,8 @@ def build(
                   f"(verified; {result.greedy_moves} moves before letters were dropped; "
                   f"{result.time_s:.1f} s): {result.string}")
         out.print(f"stopped: {result.note}")
+    elif not result.cases:  # not started
+        out.print(f"unknown: {result.note}")
     else:
         out.print(f"unknown ({result.note}): {result.moves} moves so far leave "
                   f"{result.unsolved:,} of {result.cases:,} cases unsolved; the build is "

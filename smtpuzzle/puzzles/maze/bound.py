@@ -22,7 +22,7 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.outputs import writable
-from smtpuzzle.puzzles.maze.cases import Size, reduced_cases, segments
+from smtpuzzle.puzzles.maze.cases import Size, listing_too_slow, reduced_cases, segments
 from smtpuzzle.puzzles.maze.mdd import (
     MAX_STATES,
     Diagram,
@@ -118,9 +118,12 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     the search goes on."""
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
-    cases = reduced_cases(size)
     mirror = mirror and mirrors(size)
     result = BoundResult(size, 0, [], 0.0, False, break_symmetry("*", size), mirror)
+    if why := listing_too_slow(size, time_limit):
+        result.note = why
+        return result
+    cases = reduced_cases(size)
     saved = None
     if checkpoint is not None:
         writable(checkpoint)

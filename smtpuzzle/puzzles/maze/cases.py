@@ -268,6 +268,7 @@ def _rectangle_cases(size: str) -> Cases:
     largest = np.argsort(-_popcount(reach)[row], kind="stable")
     row, start = row[largest].astype(np.int32), start[largest].astype(np.int32)
     case_reach = reach.astype(np.int32)[row]
+    _listed.add(size)
     return Cases(size, ids.astype(np.int32)[row], start, case_reach,
                  _thin_wall_table(ids, rows, cols), row, case_reach)
 
@@ -321,6 +322,25 @@ def all_cases(size: Size = 3) -> Cases:
         return Cases(4, ids, start, np.full(n, 1 << 15, dtype=np.int64),
                      moves.astype(np.int8), np.arange(n), _closure(moves, np.left_shift(1, start)))
     raise PuzzleError(f"maze size must be one of {SIZES}, not {size}")
+
+
+LISTING_S_PER_MAZE = 1e-6  # canonical cases of a rectangle: measured 16 s for 4x4's 2**24
+_listed: set[Size] = set()  # rectangles whose canonical cases this process has listed
+
+
+def listing_too_slow(size: Size, time_limit: float | None) -> str | None:
+    """Why a search of ``size`` limited to ``time_limit`` seconds should not start (None
+    when it may): listing a large rectangle's canonical cases cannot be stopped, and takes
+    longer than the limit."""
+    if time_limit is None or not isinstance(size, str) or every_case_checked(size) \
+            or size in _listed:
+        return None
+    rows, cols = dims(size)
+    need = LISTING_S_PER_MAZE * (1 << len(_edges(rows, cols)))
+    if need <= time_limit:
+        return None
+    return (f"not started: listing the {describe(size)} cases takes about {need:.0f} s, "
+            f"more than the {max(time_limit, 0):.1f} s left of the time limit")
 
 
 @cache

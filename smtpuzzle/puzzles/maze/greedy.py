@@ -27,6 +27,7 @@ from smtpuzzle.puzzles.maze.cases import (
     Cases,
     Size,
     failing,
+    listing_too_slow,
     reduced_cases,
     state_step,
     step,
@@ -87,10 +88,12 @@ def build_string(size: Size = 3, time_limit: float | None = None,
                  progress: BuildProgress | None = None, seed: int = 0) -> BuildResult:
     """Grow a string until it solves every case (or ``time_limit`` seconds pass), then drop
     what letters time allows. The string is verified on every case
-    (``check``, which walks all mazes from all starts where they are few enough) before it
-    is returned."""
+    (verify.py, which walks all mazes from all starts where they are few enough) before it
+    is returned. A time limit too short to list the cases answers at once, unknown."""
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
+    if why := listing_too_slow(size, time_limit):
+        return BuildResult(size, None, 0, 0, 0, 0, time.perf_counter() - t0, why)
     cases = reduced_cases(size)
     rng = np.random.default_rng(seed)
     rows = cases.row.copy()

@@ -41,6 +41,7 @@ from smtpuzzle.puzzles.maze.cases import (
     check,
     dims,
     failing,
+    listing_too_slow,
     parse_string,
     reduced_cases,
     segments,
@@ -418,6 +419,9 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         saves.run(lambda: save_cubes(checkpoint, searched, size, mirror, proved))
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
+    if why := listing_too_slow(size, time_limit):
+        return SearchResult("unknown", None, 0, time.perf_counter() - start, 0.0, backend,
+                            searched=searched, note=why)
     if backend == "local":
         return _search_local(pattern, searched, size, start, deadline, local_progress, seed)
     seen: list[Any] = [0, 0.0]  # mazes added and solver seconds, as last reported
