@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from smtpuzzle import AllDifferent, Count, Element, Model, Regular, Status, Table, to_cnf
+from smtpuzzle.errors import PuzzleError
 
 
 def _brute(n: int, lo: int, hi: int, ok) -> set[tuple[int, ...]]:
@@ -432,3 +433,28 @@ def test_degenerate_global_constraints_agree_on_every_back_end(backend):
     b = m.bool_array(2)
     m.add((1 - b).sum() == 1, -b[0] <= -1)
     assert m.count(backend) == (1, True)
+
+
+def test_large_weighted_sums_on_sat_take_the_adder_not_a_huge_diagram():
+    """z == 1000 x over z's 100,001 order literals: the BDD encoder ran for minutes and
+    then crashed the process; past BDD_MAX_NODES the adder encodes it."""
+    from smtpuzzle.backends.cnf import _diagram_fits
+
+    assert _diagram_fits(np.array([9000, 900, 90, 9, 1000, 100, 10, 1]), 20_000)
+    assert not _diagram_fits(np.ones(100_000, dtype=np.int64), 50_000)
+    m = Model()
+    x, z = m.int_array((), 0, 100, name="x"), m.int_array((), 0, 100_000, name="z")
+    m.add(z == 1000 * x, z >= 50_500)
+    assert m.solve("sat") == "sat" and int(z.value()) == 1000 * int(x.value()) >= 50_500
+    m.add(z == 50_999)
+    assert m.solve("sat") == "unsat"
+
+
+def test_an_integer_too_wide_for_a_literal_per_value_is_refused_by_sat_at_once():
+    m = Model()
+    x, y = m.int_array((), 0, 10**9), m.int_array((), 0, 5)
+    m.add(x + 2 * y == 7)
+    with pytest.raises(PuzzleError, match="a literal per integer value .*1,000,000,001 in "
+                       "the widest integer"):
+        m.solve("sat", time_limit=10)
+    assert m.solve("cpsat") == "sat" and int(x.value()) + 2 * int(y.value()) == 7

@@ -70,8 +70,11 @@ class _Builder:
 
     def weighted(self, lits: np.ndarray, weights: np.ndarray, cmp: str,
                   bound: int) -> None:
-        """``sum(weights * lits) <cmp> bound`` by pysat's BDD encoding (its default, a
-        totalizer, made 5.4 million clauses for SEND+MORE=MONEY, the BDD 11 thousand)."""
+        """``sum(weights * lits) <cmp> bound`` by pysat's BDD encoding where the diagram is
+        small (its default, a totalizer, made 5.4 million clauses for SEND+MORE=MONEY, the
+        BDD 11 thousand), else by its adder (z == 1000 x over order literals of z in
+        0..100,000: the BDD ran for minutes, then crashed the process; the adder takes a
+        fraction of a second)."""
         from pysat.pb import EncType, PBEnc
 
         # Positive weights only (pysat refused some sums with negative ones: "Wrong bound:
@@ -89,8 +92,9 @@ class _Builder:
             self.add(Groups(np.zeros(0, dtype=np.int64), np.array([0, 0])))  # never true
             return
         make = PBEnc.atmost if cmp == "<=" else PBEnc.atleast
+        small = _diagram_fits(weights, bound if cmp == "<=" else total - bound)
         cnf = make(lits=lits.tolist(), weights=weights.tolist(), bound=bound, top_id=self.top,
-                   encoding=EncType.bdd)
+                   encoding=EncType.bdd if small else EncType.adder)
         self.top = max(self.top, cnf.nv)
         if cnf.clauses:
             self.add(Groups.of(cnf.clauses))
@@ -172,3 +176,19 @@ def to_cnf(model: Model) -> CNF:
     for lits, weights, cmp, bound in model.weighted:
         b.weighted(lits, weights, cmp, bound)
     return CNF(b.top, Groups.concat(b.parts), len(model.user_vars))
+
+
+BDD_MAX_NODES = 200_000
+
+
+def _diagram_fits(weights: np.ndarray, bound: int) -> bool:
+    """Whether a decision diagram of "sum(weights * x) <= bound" over 0/1 x stays within
+    BDD_MAX_NODES: its nodes at each level are at most the distinct partial sums up to
+    the bound (sums past it are one dead node)."""
+    sums, nodes = {0}, 0
+    for w in sorted(weights.tolist(), reverse=True):
+        sums |= {s + w for s in sums if s + w <= bound}
+        nodes += len(sums)
+        if nodes > BDD_MAX_NODES:
+            return False
+    return True

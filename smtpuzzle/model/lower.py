@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from smtpuzzle.memory import check_fits_in_memory
 from smtpuzzle.model.core import Model, headed_groups
 from smtpuzzle.model.groups import Groups
 from smtpuzzle.model.ints import EQ, GE, LE, NE, IntPart, Linear
@@ -212,6 +213,12 @@ def lower_ints(model: Model) -> Model:
     ints = model.ints
     if ints.count == 0 and not ints.has_constraints():
         return model
+    lo, hi = ints.bounds()
+    values = int((hi - lo + 1).sum())
+    widest = int((hi - lo).max()) + 1 if len(lo) else 0
+    check_fits_in_memory(values * BYTES_PER_VALUE, (
+        f"a literal per integer value ({values:,} values, {widest:,} in the widest integer; "
+        "cpsat and z3 keep integers whole)"))
     out = model.copy()
     out.ints = IntPart()
     enc = _Encoding(out, ints, _compared(ints))
@@ -263,6 +270,9 @@ def _compared(ints: IntPart) -> np.ndarray:
     return ordered
 
 
+BYTES_PER_VALUE = 4000  # the direct and order literals of one integer value, their clauses
+# and what the sat back end makes of them (measured: 8.3 GB peak for x0 + 2 x1 >= 7 over
+# 0..1,000,000)
 DIAGRAM_MAX_RANGE = 1000  # unit-coefficient sums spanning more than this go to pseudo-boolean
 
 
