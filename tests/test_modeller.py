@@ -458,3 +458,32 @@ def test_an_integer_too_wide_for_a_literal_per_value_is_refused_by_sat_at_once()
                        "the widest integer"):
         m.solve("sat", time_limit=10)
     assert m.solve("cpsat") == "sat" and int(x.value()) + 2 * int(y.value()) == 7
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "z3", "sat"])
+def test_a_projection_on_booleans_drops_the_answer_integers(backend):
+    m = Model()
+    x, b = m.int_array(2, 0, 3), m.bool_array(2)
+    m.add(x[0] <= x[1])
+    assert m.count(backend)[0] == 10 * 4
+    assert m.projected(b.ids, ["b0", "b1"]).count(backend)[0] == 4
+
+
+def test_misuse_that_would_build_another_model_is_refused():
+    m = Model()
+    b = m.bool_array(2)
+    with pytest.raises(ValueError, match="cannot make -1 variables"):
+        m.new_bools(-1)
+    with pytest.raises(ValueError, match="a shape is sizes of 0 or more"):
+        m.bool_array(-1, user=False)
+    with pytest.raises(ValueError, match="a shape is sizes of 0 or more"):
+        m.int_array(-1, 0, 3)
+    assert m.num_vars == 2  # nothing was taken back
+    c = m.bool_array(1)
+    assert c.ids.tolist() == [3]
+    with pytest.raises(ValueError, match="value 1 is listed twice"):
+        m.new_int("v", [1, 1, 2], user=True)
+    with pytest.raises(TypeError, match="& | ~"):
+        m.add(b and c)
+    with pytest.raises(TypeError, match="no truth value"):
+        bool(b.sum())

@@ -160,11 +160,13 @@ class Model:
 
     def new_bools(self, n: int, user: bool = False, names: Sequence[str] | None = None) -> LitArray:
         """``n`` fresh boolean variables; user variables need names (any sequence of str)."""
+        if n < 0:
+            raise ValueError(f"cannot make {n} variables")
+        if user and (names is None or len(names) != n):
+            raise ValueError("user variables need one name each")
         ids = np.arange(self.num_vars + 1, self.num_vars + n + 1, dtype=np.int64)
         self.num_vars += n
         if user:
-            if names is None or len(names) != n:
-                raise ValueError("user variables need one name each")
             self._user_vars.append(ids)
             self._user_names.append(names)
         return ids
@@ -172,6 +174,9 @@ class Model:
     def new_int(self, name: str, values: Sequence[int], user: bool = False) -> IntVar:
         """A finite-domain integer over ``values``, with a literal per value."""
         values = np.asarray(values, dtype=np.int64)
+        if len(np.unique(values)) != len(values):
+            twice = next(v for v in values.tolist() if (values == v).sum() > 1)
+            raise ValueError(f"{name}: value {twice} is listed twice")
         names = [f"{name}={v}" for v in values.tolist()] if user else None
         var = IntVar(name, values, self.new_bools(len(values), user=user, names=names))
         self.int_vars.append(var)
@@ -265,9 +270,11 @@ class Model:
 
     def projected(self, variables: np.ndarray, names: Sequence[str]) -> Model:
         """A copy whose user variables are ``variables`` (already in the model) instead:
-        back ends then list solutions distinct on these alone (a projected enumeration)."""
+        back ends then list solutions distinct on these alone (a projected enumeration);
+        the answer integers are answers no more."""
         out = self.copy()
         out._user_vars, out._user_names = [np.asarray(variables, dtype=np.int64)], [names]
+        out.ints.user = []
         return out
 
     def with_units(self, literals: Any) -> Model:
@@ -283,7 +290,7 @@ class Model:
                   user: bool = True) -> IntArray:
         """Integers in ``lo..hi`` in a numpy shape. User integers (the default) are the
         answer: solutions are told apart, counted and shown by their values."""
-        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        shape = _shape(shape, name)
         n = int(np.prod(shape, dtype=np.int64))
         lo, hi = int(whole(lo, f"{name}'s bounds")), int(whole(hi, f"{name}'s bounds"))
         if hi < lo:
@@ -301,7 +308,7 @@ class Model:
     def bool_array(self, shape: int | tuple[int, ...], name: str = "b",
                    user: bool = True) -> BoolArray:
         """Booleans in a numpy shape (user ones are part of the answer)."""
-        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        shape = _shape(shape, name)
         n = int(np.prod(shape, dtype=np.int64))
         names = _IndexNames(name, shape) if user else None
         return BoolArray(self, self.new_bools(n, user=user, names=names).reshape(shape))
@@ -597,6 +604,15 @@ class Model:
         from smtpuzzle.model.lower import lower_automata
 
         return lower_automata(self)
+
+
+def _shape(shape: int | tuple[int, ...], name: str) -> tuple[int, ...]:
+    """A numpy shape, each size a whole number of at least 0."""
+    shape = (shape,) if isinstance(shape, int | np.integer) else tuple(shape)
+    if not all(isinstance(d, int | np.integer) and not isinstance(d, bool) and d >= 0
+               for d in shape):
+        raise ValueError(f"{name}: a shape is sizes of 0 or more, got {shape}")
+    return tuple(int(d) for d in shape)
 
 
 def _distinct_rows(rows: np.ndarray) -> bool:

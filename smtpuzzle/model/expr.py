@@ -100,6 +100,11 @@ class _Shaped:
         self.model = model
         self.ids = np.asarray(ids, dtype=_I)
 
+    def __bool__(self) -> bool:
+        # ``a and b`` / ``a or b`` would pick one array silently: name the operator meant
+        raise TypeError("variables have no truth value before solving: combine booleans "
+                        "with & | ~ (not and / or / not), compare with == <= ...")
+
     def _new(self, ids: np.ndarray) -> Any:
         return type(self)(self.model, ids)
 
@@ -296,6 +301,10 @@ class LinExpr:
         self.ints, self.icoef, self.bools, self.bcoef = ints, icoef, bools, bcoef
         self.const = np.asarray(const, dtype=_I)
         self.model = model
+
+    def __bool__(self) -> bool:
+        raise TypeError("a sum has no truth value before solving: compare it (== <= ...) "
+                        "and post the constraint with model.add(...)")
 
     def _like(self, ints: np.ndarray, icoef: np.ndarray, bools: np.ndarray,
               bcoef: np.ndarray, const: np.ndarray) -> LinExpr:
