@@ -487,3 +487,27 @@ def test_misuse_that_would_build_another_model_is_refused():
         m.add(b and c)
     with pytest.raises(TypeError, match="no truth value"):
         bool(b.sum())
+
+
+@pytest.mark.parametrize("backend", ["z3", "sat", "cpsat"])
+def test_an_objective_stopped_by_the_time_limit_answers_its_best_found(backend):
+    """A knapsack too hard to prove in the time given: the best found is sat (or optimal
+    if proved), never unknown, and it is a solution."""
+    rng = np.random.default_rng(1)
+    w, v = rng.integers(10, 100, 60), rng.integers(10, 100, 60)
+    m = Model()
+    b = m.bool_array(60)
+    m.add((b * w).sum() <= int(w.sum()) // 3)
+    m.maximize((b * v).sum())
+    status = m.solve(backend, time_limit=3)
+    assert status in ("sat", "optimal")
+    assert int((np.asarray(b.value()) * w).sum()) <= int(w.sum()) // 3
+
+
+def test_sat_bisects_the_objective_to_a_proved_optimum():
+    m = Model()
+    x = m.int_array(3, 0, 100)
+    m.add(x.sum() >= 50)
+    m.minimize(x[0] + x[1] + 2 * x[2])
+    assert m.solve("sat", time_limit=120) == "optimal"
+    assert int(x.value()[:2].sum() + 2 * x.value()[2]) == 50

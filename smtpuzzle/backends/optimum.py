@@ -1,6 +1,7 @@
-"""An optimum on a back end that only decides (sat, exact cover): linear search on the
-objective's bound. Solve; demand an objective one better than the last; solve again, until
-there is none (the last found is optimal) or the time runs out (it is the best found)."""
+"""An optimum on a back end that only decides (sat, exact cover): binary search on the
+objective's bound. Solve; demand an objective halfway between the best found and the least
+not yet ruled out; solve again, until the two meet (the best found is optimal) or the time
+runs out (it is the best found)."""
 
 from __future__ import annotations
 
@@ -37,24 +38,33 @@ def search_optimum(engine: Backend, model: Model, time_limit: float | None) -> R
     n_ints = len(model.ints.user_ints())
     stats = Stats(engine.label())
     found: Result | None = None
+    best, low = None, bound_lo  # the best objective found; no solution is below low
     status = Status.UNKNOWN
-    while True:
+    while best is None or low < best:
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left <= 0:
             break
-        result = engine.solve(work, left)
+        # bisect between what is proved impossible and the best found: a few dozen solves
+        # for any range, not one per value the objective improves by
+        trial = work
+        if best is not None:
+            mid = (low + best - 1) // 2
+            trial = work.copy()
+            trial.add(z <= mid)
+        result = engine.solve(trial, left)
         for key in ("build_time", "solve_time"):
             setattr(stats, key, getattr(stats, key) + getattr(result.stats, key))
         stats.variables, stats.constraints = result.stats.variables, result.stats.constraints
         status = result.status
-        if status is not Status.SAT:
-            break
-        found = result
-        work.take(result)
-        best = int(int_values(work, z.ids))
-        work = work.copy()
-        work.add(z <= best - 1)
+        if status is Status.SAT:
+            found = result
+            trial.take(result)
+            best = int(int_values(trial, z.ids))
+        elif status is Status.UNSAT and best is not None:
+            low = mid + 1
+        else:
+            break  # no solution at all, or out of time
     if found is None:  # unsat, or no solution before the time limit
         return Result(status, None, stats)
     ints = None if found.ints is None else found.ints[:n_ints]
-    return Result(Status.SAT, found.values, stats, ints, optimal=status is Status.UNSAT)
+    return Result(Status.SAT, found.values, stats, ints, optimal=best is not None and low >= best)

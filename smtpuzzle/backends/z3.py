@@ -156,6 +156,7 @@ class Z3Session(Session):
         stats.variables = model.num_vars + len(model.int_vars) + model.ints.count
         stats.constraints = len(asserts)
         self._model: Any = None
+        self._best_only = False  # the model is the best an objective reached in time
         self._core: list[int] = []
         self._child: Child | None = None  # see the module docstring
         self._unsent: list[str] = []  # asserted here since the child's last check
@@ -186,15 +187,16 @@ class Z3Session(Session):
     @_held
     def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
         self._assumed = [int(a) for a in assumptions]
-        self._model, self._core = None, []
+        self._model, self._core, self._best_only = None, [], False
         self._declare_assumed()
         kill_at = hard_deadline(time_limit)
         if self._child is not None or kill_at is not None:
             status = self._check_in_child(time_limit, kill_at)
         else:
             status = self._check_here(time_limit, interruptible=True)
-        # Optimize answers sat only with the optimum (unknown when stopped before).
-        self.optimal = status is Status.SAT and self._optimising
+        # Optimize answers sat with the optimum; stopped before it, this session answers
+        # sat with the best model it had (_check_here), not optimal.
+        self.optimal = status is Status.SAT and self._optimising and not self._best_only
         return status
 
     def _check_here(self, time_limit: float | None, interruptible: bool) -> Status:
@@ -218,6 +220,14 @@ class Z3Session(Session):
             # and answers unknown; its reason tells that from a time limit.
             if interruptible and self.solver.reason_unknown() == "interrupted from keyboard":
                 raise KeyboardInterrupt
+            if self._optimising:  # out of time: the best model so far, if it had one
+                try:
+                    best = self.solver.model()
+                except z3.Z3Exception:
+                    best = None
+                if best is not None and len(best):
+                    self._model, self._best_only = best, True
+                    return Status.SAT
             return Status.UNKNOWN
         self._model = self.solver.model()
         return Status.SAT
@@ -241,7 +251,7 @@ class Z3Session(Session):
             self._drop()
             return Status.UNKNOWN
         if message[0] == "sat":
-            self._model = _Answer(message[1], message[2])
+            self._model, self._best_only = _Answer(message[1], message[2]), message[3]
             return Status.SAT
         if message[0] == "unsat":
             self._core = message[1]
@@ -258,7 +268,7 @@ class Z3Session(Session):
                 self.solver.from_string(text)
             status = self._check_here(time_limit, interruptible=False)
             if status is Status.SAT:
-                conn.send(("sat", self.values(), self.int_values()))
+                conn.send(("sat", self.values(), self.int_values(), self._best_only))
             elif status is Status.UNSAT:
                 conn.send(("unsat", self._core))
             else:
