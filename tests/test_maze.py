@@ -569,3 +569,21 @@ def test_a_time_limit_too_short_to_list_4x4_answers_unknown_at_once(monkeypatch)
     assert proved.bound == 0 and proved.note == why
     p = run("maze", "build", "--size", "4x4", "--time-limit", "2")
     assert p.returncode == 1 and "unknown: not started: listing the 4x4 cases" in p.stdout
+
+
+def test_local_search_cut_short_by_ctrl_c_keeps_its_best_string():
+    from smtpuzzle.puzzles.maze.cases import failing, reduced_cases
+    from smtpuzzle.puzzles.maze.local import local_search
+
+    calls = []
+
+    def progress(restarts: int, best: int) -> None:
+        calls.append(best)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    found = local_search("N" + "*" * 59, 3, None, progress, seed=1)
+    assert found.interrupted and found.string is None and len(found.best_string) == 60
+    assert 0 < found.best_failing == len(failing(reduced_cases(3), found.best_string))
+    result = search("*" * 60, backend="local", time_limit=1)
+    assert result.as_json()["interrupted"] is False and result.best_failing > 0

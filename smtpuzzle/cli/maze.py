@@ -136,6 +136,8 @@ def search(
         if result.backend == "local":
             if result.status == "unknown":
                 line += " (local search cannot prove that none exists)"
+                if result.best_failing is not None:
+                    line += f"; the best string so far fails {result.best_failing:,} cases"
             out.print(f"{line}\n{plural(result.restarts, 'annealing run')}, {result.time_s:.2f} s "
                       "(local)")
         else:

@@ -36,6 +36,7 @@ class LocalResult:
     best_cost: int  # of the best string seen (0 when found)
     best_failing: int  # cases the best string fails
     best_string: str  # the string of least cost seen (the answer when it fails nothing)
+    interrupted: bool = False  # Ctrl-C ended the search (the best so far is kept)
 
     @property
     def string(self) -> str | None:
@@ -199,27 +200,35 @@ def local_search(pattern: str, size: Size = 3, deadline: float | None = None,
     cost_k = np.zeros(n_cases)
     walks = (pos, vis, cost_k, pos.copy(), vis.copy(), np.zeros(n_cases),
              np.arange(n_cases))
-    while deadline is None or time.perf_counter() < deadline:
-        restarts += 1
-        s = fixed.copy()
-        s[free] = rng.integers(0, 4, len(free))
-        _seed(int(rng.integers(0, 2**31)))
-        cost = _walk(moves, target, dist, single, s, 0, pos, vis, *walks[3:], np.inf)
-        pos[:], vis[:], cost_k[:] = walks[3], walks[4], walks[5]
-        _costly_first(cost_k, walks[6])
-        state = np.array([0, cost, cost], dtype=np.int64)
-        run_best = s.copy()
-        if len(free):
-            while state[1] and state[0] < iterations:
-                if deadline is not None and time.perf_counter() >= deadline:
-                    break
-                _anneal(moves, target, dist, single, free, s, walks, state, run_best, CHUNK,
-                        iterations, T_START, T_END)
-                if progress:
-                    progress(restarts, int(min(state[2], best_cost or state[2])))
-        if best_cost is None or state[2] < best_cost:
+    state, run_best, interrupted = None, None, False
+    try:
+        while deadline is None or time.perf_counter() < deadline:
+            restarts += 1
+            s = fixed.copy()
+            s[free] = rng.integers(0, 4, len(free))
+            _seed(int(rng.integers(0, 2**31)))
+            cost = _walk(moves, target, dist, single, s, 0, pos, vis, *walks[3:], np.inf)
+            pos[:], vis[:], cost_k[:] = walks[3], walks[4], walks[5]
+            _costly_first(cost_k, walks[6])
+            state = np.array([0, cost, cost], dtype=np.int64)
+            run_best = s.copy()
+            if len(free):
+                while state[1] and state[0] < iterations:
+                    if deadline is not None and time.perf_counter() >= deadline:
+                        break
+                    _anneal(moves, target, dist, single, free, s, walks, state, run_best, CHUNK,
+                            iterations, T_START, T_END)
+                    if progress:
+                        progress(restarts, int(min(state[2], best_cost or state[2])))
+            if best_cost is None or state[2] < best_cost:
+                best_cost, best_s = int(state[2]), run_best.copy()
+            if best_cost == 0 or not len(free):
+                break
+    except KeyboardInterrupt:  # what was found so far stands: the run's best, if better
+        interrupted = True
+        if state is not None and run_best is not None and (best_cost is None
+                                                           or state[2] < best_cost):
             best_cost, best_s = int(state[2]), run_best.copy()
-        if best_cost == 0 or not len(free):
-            break
     string = "".join(LETTERS[d] for d in best_s)
-    return LocalResult(restarts, int(best_cost or 0), len(failing(cases, string)), string)
+    return LocalResult(restarts, int(best_cost or 0), len(failing(cases, string)), string,
+                       interrupted)

@@ -92,6 +92,8 @@ class SearchResult:
                 "first_e_or_w": "E" if self.mirror else "any",
                 "time_s": round(self.time_s, 4), "solver_time_s": round(self.solver_time_s, 4),
                 "backend": self.backend}
+        if self.status is Status.UNKNOWN:
+            data["interrupted"] = self.interrupted  # else a time limit or the note's reason
         if self.backend == "local":
             data["restarts"] = self.restarts
             data["best_failing"] = self.best_failing
@@ -491,9 +493,9 @@ def _search_local(pattern: str, searched: str, size: Size, start: float, deadlin
 
     try:
         found = local_search(searched, size, deadline, tracked, seed)
-        string, restarts, best, interrupted = (found.string, found.restarts, found.best_failing,
-                                               False)
-    except KeyboardInterrupt:
+        string, restarts, interrupted = found.string, found.restarts, found.interrupted
+        best = found.best_failing if found.restarts else None
+    except KeyboardInterrupt:  # before the search began, or after it
         string, restarts, best, interrupted = None, seen[0], None, True
     if string is not None:
         verify_string(string, size, pattern)
