@@ -138,6 +138,12 @@ CASES = [
          ("no directory", "to write the checkpoint in")),
     case("picture-no-dir", "solve pentomino-6x10 --svg {dir}/no/a.svg",
          ("no directory", "to write the picture in")),
+    case("svg-named-png", "solve pentomino-6x10 --svg {dir}/a.png",
+         ("a.png", "--svg writes SVG: name the file *.svg")),
+    case("png-named-svg", "maze show NESW --png {dir}/a.svg",
+         ("a.svg", "--png writes PNG: name the file *.png")),
+    case("png-no-suffix", "solve pentomino-6x10 --png {dir}/a",
+         ("--png writes PNG",)),
     # -- options ---------------------------------------------------------------------------
     *[case(f"time-limit-{value}-{cmd.split()[0]}", f"{cmd} --time-limit {value}",
            ("--time-limit", "positive number of seconds" if value != "abc" else

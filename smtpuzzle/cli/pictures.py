@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from smtpuzzle.errors import PuzzleError
 from smtpuzzle.outputs import writable
 
 if TYPE_CHECKING:
@@ -35,11 +36,12 @@ class PictureFiles:
 
     def check(self) -> None:
         """Refuse bad file names before any solving."""
-        from smtpuzzle.render.pictures import check_picture_path
-
-        for path in (self.svg, self.png):
-            if path is not None:
-                check_picture_path(path)
+        # write_drawing picks the format by extension, so a mismatched name would
+        # silently write the other format.
+        for option, path in (("svg", self.svg), ("png", self.png)):
+            if path is not None and Path(path).suffix.lower() != f".{option}":
+                raise PuzzleError(f"--{option} writes {option.upper()}: name the file "
+                                  f"*.{option}", str(path))
         for path in (self.svg, self.png, self.html):
             if path is not None:
                 writable(Path(path), "the picture")
