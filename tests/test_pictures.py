@@ -298,7 +298,7 @@ def test_pictures_load_only_when_drawing(tmp_path: Path):
                          text=True, check=True).stdout
     assert out.strip() == "[]"
     p = cli("solve", "pentomino-6x10", "--svg", "x.txt", cwd=tmp_path)
-    assert p.returncode == 2 and "end in .svg or .png" in p.stderr
+    assert p.returncode == 2 and "--svg writes SVG: name the file" in p.stderr
     assert not (tmp_path / "x.txt").exists()
 
 
