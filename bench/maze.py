@@ -54,7 +54,7 @@ from smtpuzzle.puzzles.maze.mdd import MAX_STATES, SPLIT_DEPTH
 from smtpuzzle.puzzles.maze.search import search
 
 
-def row(label: str, backend: str, pattern: str, size: int, limit: float, seed: int = 0,
+def row(label: str, backend: str, pattern: str, size: int, limit: float, seed: int | None = None,
         checkpoint: Path | None = None) -> None:
     r = search(pattern, size, backend, time_limit=limit, seed=seed, max_states=MAX_STATES,
                split_depth=SPLIT_DEPTH, checkpoint=checkpoint)

@@ -92,7 +92,7 @@ def search(
     time_limit: Annotated[float | None, time_limit_option("Seconds; then unknown.")] = None,
     export_cnf: Annotated[Path | None, typer.Option(
         "--export-cnf", help="Write the final formula as DIMACS CNF.")] = None,
-    seed: Annotated[int, typer.Option(help="local: the random seed.")] = 0,
+    seed: Annotated[int | None, typer.Option(help="local: the random seed (default 0).")] = None,
     max_states: MaxStatesOpt = MAX_STATES,
     split_depth: Annotated[int, typer.Option(
         help="mdd: how many free moves a pattern whose diagram outgrows --max-states may be "

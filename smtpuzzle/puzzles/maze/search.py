@@ -377,13 +377,14 @@ def _run_session(pattern: str, size: Size, engine: Backend, deadline: float | No
 def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | None = None,
            time_limit: float | None = None, progress: Progress | None = None,
            export_cnf: str | Path | None = None,
-           local_progress: LocalProgress | None = None, seed: int = 0,
+           local_progress: LocalProgress | None = None, seed: int | None = None,
            max_states: int = MAX_STATES, split_depth: int = SPLIT_DEPTH,
            checkpoint: Path | None = None) -> SearchResult:
     """Complete ``pattern`` (letters and ``*``) to a string that solves every case, or prove
     that none exists. Found strings are verified on every case before they are returned.
     Back end ``local`` (simulated annealing, local.py) only finds strings: it answers sat
-    or unknown, never unsat, reports to ``local_progress`` and draws from ``seed``. Back end
+    or unknown, never unsat, reports to ``local_progress`` and draws from ``seed`` (0 unless
+    told; other back ends refuse one, as all but sat and z3 refuse a ``solver``). Back end
     ``mdd`` splits a pattern whose diagram outgrows ``max_states`` states on up to
     ``split_depth`` free moves, and answers unknown past that. With ``checkpoint`` (mdd),
     the cubes proved so far are kept in that file as they are proved, a later run of the
@@ -399,6 +400,11 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     if backend == "local" and export_cnf is not None:
         raise PuzzleError("local search builds no formula: --export-cnf needs mdd, sat, z3 or "
                           "cpsat")
+    if solver is not None and backend not in ("sat", "z3"):
+        raise PuzzleError(f"--solver picks the sat or z3 solver; back end {backend} has none")
+    if seed is not None and backend != "local":
+        raise PuzzleError(f"--seed draws the local search's moves; back end {backend} draws "
+                          "none")
     if checkpoint is not None and backend != "mdd":
         raise PuzzleError(f"--checkpoint keeps the cubes of the mdd back end, not {backend}")
     # resume.py needs break_symmetry from here: imported at the call
@@ -425,7 +431,8 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         return SearchResult("unknown", None, 0, time.perf_counter() - start, 0.0, backend,
                             searched=searched, note=why)
     if backend == "local":
-        return _search_local(pattern, searched, size, start, deadline, local_progress, seed)
+        return _search_local(pattern, searched, size, start, deadline, local_progress,
+                             seed or 0)
     seen: list[Any] = [0, 0.0]  # mazes added and solver seconds, as last reported
 
     def tracked(n_added: int, solver_s: float) -> None:
