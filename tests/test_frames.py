@@ -268,7 +268,8 @@ def test_a_worker_killed_in_stage_1_stops_the_frames_as_interrupted(monkeypatch,
     monkeypatch.setattr(frames_solve, "solve_frames", cut_short)
     code = run(["frames", str(path), "--stage2", "cpsat", "--all"])
     out, err = capsys.readouterr()
-    assert code == 0 and "1 verified" in out and "there may be more" in out, (out, err)
+    assert code == 1 and "1 verified" in out and "stopped early: there may be more" in out, \
+        (out, err)
     assert "stopped: a worker process died (SIGKILL); the answers found so far are shown" \
         in err, err
 
@@ -498,3 +499,29 @@ def test_listing_at_the_first_hole_place_is_not_called_complete():
     other = solve_frames(puzzle, limit=None, cache=False, hole=(1, 1))  # one place: all of it
     assert other.complete and other.solutions
     puzzle.verify(other.solutions[0])
+
+
+@pytest.mark.parametrize(("cut", "code", "note"), [
+    ("interrupted", 1, "interrupted: there may be more"),
+    ("time", 1, "time limit reached: there may be more"),
+    ("limit", 0, "stopped at --limit 1: there may be more"),
+    ("complete", 0, "all of them")])
+def test_frames_listing_cut_short_says_why_and_exits_as_solve_all_does(monkeypatch, capsys,
+                                                                      cut, code, note):
+    # A listing (--all, --limit) that Ctrl-C or the time limit stops is incomplete: exit 1,
+    # as solve --all's is; stopped by --limit it is what was asked for: exit 0.
+    solve = frames_solve.solve_frames
+
+    def cut_short(*args, **kwargs):
+        answer = solve(*args, **kwargs)
+        answer.solutions = answer.solutions[:1]
+        answer.complete = cut == "complete"
+        answer.interrupted = cut == "interrupted"
+        return answer
+
+    monkeypatch.setattr(frames_solve, "solve_frames", cut_short)
+    got = run(["frames", "pentomino-5x6x2", "--all"] if cut != "limit"
+              else ["frames", "pentomino-5x6x2", "--limit", "1"])
+    out = capsys.readouterr().out
+    assert got == code and f"1 verified (every frame checked, every piece used once); {note}" \
+        in out, out

@@ -32,6 +32,7 @@ from smtpuzzle.puzzles.frames.puzzle import STAGE2_BACKENDS
 from smtpuzzle.render.text import frames_picture
 
 if TYPE_CHECKING:
+    from smtpuzzle.puzzles.frames.solve import FramesAnswer
     from smtpuzzle.render.layout import Drawing
 
 
@@ -91,6 +92,7 @@ def frames_cmd(
     warn_same_shapes(puzzle)
     if all_solutions and limit is not None:
         raise PuzzleError("give --all or --limit, not both")
+    listing = all_solutions or limit is not None
     hole_at = _parse_cell(hole) if hole is not None else None
     options = FramesOptions(backend=backend, solver=solver, stage2=stage2,
                             stage2_model=stage2_model,
@@ -185,12 +187,29 @@ def frames_cmd(
                 out.print(f"[bold]solution {i + 1}[/bold]")
             out.print(frames_picture(board, names, solution.frames), end="")
         if answer.solutions:
-            listed = "" if not (all_solutions or limit) else (
-                "; all of them" if answer.complete else "; there may be more")
+            listed = "" if not listing else f"; {_listing_note(answer, limit)}"
             out.print(f"[dim]{len(answer.solutions)} verified (every frame checked, every "
                       f"piece used once){listed}[/dim]")
-    if answer.status == "unknown":
+    # a listing cut short by Ctrl-C or the time limit is unknown, as solve --all's is
+    if answer.status == "unknown" or (listing and answer.solutions and not answer.complete
+                                      and not _at_limit(answer, limit)):
         raise typer.Exit(EXIT_UNKNOWN)
+
+
+def _at_limit(answer: FramesAnswer, limit: int | None) -> bool:
+    return limit is not None and len(answer.solutions) >= limit
+
+
+def _listing_note(answer: FramesAnswer, limit: int | None) -> str:
+    if answer.complete:
+        return "all of them"
+    if _at_limit(answer, limit):
+        return f"stopped at --limit {limit}: there may be more"
+    if answer.lost:
+        return "stopped early: there may be more"
+    if answer.interrupted:
+        return "interrupted: there may be more"
+    return "time limit reached: there may be more"
 
 
 def _parse_cell(text: str) -> tuple[int, ...]:
