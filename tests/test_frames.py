@@ -525,3 +525,21 @@ def test_frames_listing_cut_short_says_why_and_exits_as_solve_all_does(monkeypat
     out = capsys.readouterr().out
     assert got == code and f"1 verified (every frame checked, every piece used once); {note}" \
         in out, out
+
+
+def test_dive_stopped_by_ctrl_c_while_sampling_counts_the_sets_sampled(monkeypatch):
+    # Ctrl-C lands inside the first sampling (where a dive spends its first seconds): the
+    # report counts the sets sampled before it, not 0.
+    calls = []
+
+    class CutSearch(frames_dive.CoverSearch):
+        def step_matrix(self, *args, **kwargs):
+            calls.append(1)
+            if len(calls) == 30:
+                raise KeyboardInterrupt
+            return super().step_matrix(*args, **kwargs)
+
+    monkeypatch.setattr(frames_dive, "CoverSearch", CutSearch)
+    answer = frames_dive.solve_dive(load_frames("hexomino-6x6x6"), time_limit=60)
+    assert answer.status == "unknown" and answer.interrupted and len(calls) == 30
+    assert answer.pool > 0 and answer.dives == 0

@@ -74,6 +74,15 @@ def _part(frames: Frames, pieces: np.ndarray) -> Frames:
                   name=frames.name, precheck=False)
 
 
+class _SampledSoFar(KeyboardInterrupt):
+    """Ctrl-C during sampling, carrying the sets sampled until then (the report counts
+    them)."""
+
+    def __init__(self, sets: np.ndarray) -> None:
+        super().__init__()
+        self.sets = sets
+
+
 class _Sampler:
     """Sets that fill one frame from some of the pieces, sampled by search restarts."""
 
@@ -97,22 +106,28 @@ class _Sampler:
         if deadline is not None:
             stop = min(stop, deadline)
         por, found, kept = self.piece_of_row, [], 0
-        while time.monotonic() < stop and len(self.first):
-            allowed = self.rng.random(n) < allow
-            start = int(self.rng.choice(self.first))
-            allowed[por[start]] = True
-            self.search.restart([start], np.flatnonzero(~allowed[por]))
-            while not self.search.done and self.search.nodes < RESTART_NODES:
-                mat = self.search.step_matrix(20_000)
-                if len(mat):
-                    line, slot = np.nonzero(mat >= 0)
-                    rows = np.zeros((len(mat), self.n_all), dtype=bool)
-                    rows[line, self.pieces[por[mat[line, slot]]]] = True
-                    found.append(np.packbits(rows, axis=1))
-                    kept += len(rows)
-                    if kept > COMPACT_ROWS:  # drop repeats while there is time
-                        found = [unique_rows(np.concatenate(found))]
-                        kept = len(found[0])
+        try:
+            while time.monotonic() < stop and len(self.first):
+                allowed = self.rng.random(n) < allow
+                start = int(self.rng.choice(self.first))
+                allowed[por[start]] = True
+                self.search.restart([start], np.flatnonzero(~allowed[por]))
+                while not self.search.done and self.search.nodes < RESTART_NODES:
+                    mat = self.search.step_matrix(20_000)
+                    if len(mat):
+                        line, slot = np.nonzero(mat >= 0)
+                        rows = np.zeros((len(mat), self.n_all), dtype=bool)
+                        rows[line, self.pieces[por[mat[line, slot]]]] = True
+                        found.append(np.packbits(rows, axis=1))
+                        kept += len(rows)
+                        if kept > COMPACT_ROWS:  # drop repeats while there is time
+                            found = [unique_rows(np.concatenate(found))]
+                            kept = len(found[0])
+        except KeyboardInterrupt:
+            raise _SampledSoFar(self._rows(found)) from None
+        return self._rows(found)
+
+    def _rows(self, found: list[np.ndarray]) -> np.ndarray:
         if not found:
             return np.zeros((0, self.n_all), dtype=bool)
         packed = unique_rows(np.concatenate(found))
@@ -260,6 +275,8 @@ def solve_dive(frames: Frames, time_limit: float | None = None, seed: int = 0,
                 if note:
                     note(f"dive {dives}: the last {len(remaining)} pieces do not split into "
                          "frames")
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
+        if isinstance(stop, _SampledSoFar):
+            add(stop.sets)
         return result("unknown", interrupted=True)
     return result("unknown")
