@@ -543,3 +543,20 @@ def test_dive_stopped_by_ctrl_c_while_sampling_counts_the_sets_sampled(monkeypat
     answer = frames_dive.solve_dive(load_frames("hexomino-6x6x6"), time_limit=60)
     assert answer.status == "unknown" and answer.interrupted and len(calls) == 30
     assert answer.pool > 0 and answer.dives == 0
+
+
+def test_stage2_stopped_before_its_model_is_built_does_not_claim_0_variables(monkeypatch,
+                                                                           capsys):
+    from smtpuzzle.backends.z3 import Z3Backend
+
+    def cut(self, model, limit, deadline, enum):
+        raise KeyboardInterrupt  # Ctrl-C while z3 builds: no size counted yet
+        yield
+
+    monkeypatch.setattr(Z3Backend, "_enumerate", cut)
+    assert run(["frames", "pentomino-5x6x2", "--stage2", "z3"]) == 1
+    out = capsys.readouterr().out
+    assert "unknown (interrupted)" in out and "(interrupted before it was built)" in out, out
+    assert "0 variables" not in out
+    answer = solve_frames(pentominoes_in(5, 6, 2), stage2="z3")
+    assert answer.interrupted and answer.as_json()["stage2"]["variables"] is None

@@ -175,8 +175,10 @@ def frames_cmd(
                       f"{dv.time_s:.2f} s")
         if answer.stage2 and answer.lazy is None and answer.dive is None:
             s2 = answer.stage2
+            size = "interrupted before it was built" if s2["variables"] is None else \
+                f"{s2['variables']:,} variables"
             out.print(f"stage 2: {s2['backend']} on the {s2['model']} model, {s2['time_s']:.2f} s"
-                      f" ({s2['variables']:,} variables)")
+                      f" ({size})")
             if "cubes" in s2:
                 out.print(f"cubes: {s2['decided']:,} of {s2['cubes']:,} decided, "
                           f"{s2['calls']:,} solves")

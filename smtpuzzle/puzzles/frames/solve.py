@@ -308,8 +308,9 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
     answer.stage2 = {"backend": engine.label(), "model": model_kind,
                      "time_s": round(time.monotonic() - t0, 3),
                      "build_s": round(stats.build_time, 3), "solve_s": round(stats.solve_time, 3),
-                     "variables": stats.variables, "constraints": stats.constraints,
-                     "solutions": len(chosen_sets)}
+                     # None: Ctrl-C came before the back end had built its model
+                     "variables": stats.variables or None,
+                     "constraints": stats.constraints or None, "solutions": len(chosen_sets)}
     _stage3(frames, opts, answer, sets.sets, chosen_sets)
     answer.complete = enum.complete and sets.complete
     if answer.solutions:
