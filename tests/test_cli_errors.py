@@ -369,6 +369,20 @@ def test_ctrl_c_during_start_up_is_interrupted_exit_1(module, args):
     assert "Traceback" not in p.stderr and "interrupted" in p.stderr + p.stdout
 
 
+@pytest.mark.parametrize("module,args", [
+    ("smtpuzzle.puzzles.nonogram.solve", ["solve", "webpbn-00016", "--json"]),
+    ("smtpuzzle.puzzles.maze.certificate", ["maze", "check-bound", "{dir}", "--json"]),
+    ("smtpuzzle.puzzles.maze.greedy", ["maze", "build", "--json"]),
+])
+def test_ctrl_c_before_any_answer_still_gives_json_its_object(module, args, tmp_path):
+    p = subprocess.run([sys.executable, "-c", HOOK, module,
+                        *(a.format(dir=tmp_path) for a in args)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
+    assert json.loads(p.stdout) == {"status": "unknown", "interrupted": True}, p.stdout
+
+
 @pytest.mark.parametrize("backend,delay", [("cpsat", 0.15), ("cpsat", 0.5), ("cpsat", 0.8),
                                            ("z3", 0.6), ("sat", 0.4)])
 def test_a_real_ctrl_c_soon_after_start_is_interrupted_exit_1(backend, delay):

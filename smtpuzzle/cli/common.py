@@ -81,8 +81,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def friendly(fn: F) -> F:
     """Bad input becomes one line on stderr and exit code 2, never a traceback; a solution
-    that fails verification, exit code 3; a worker process that died, one line and exit
-    code 1 (unknown)."""
+    that fails verification, exit code 3; a worker process that died, or Ctrl-C before any
+    answer, one line and exit code 1 (unknown; with --json, also an unknown JSON object)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -97,9 +97,13 @@ def friendly(fn: F) -> F:
             raise typer.Exit(EXIT_UNVERIFIED) from None
         except KeyboardInterrupt:  # Ctrl-C that no answer caught: nothing to show
             err.print("interrupted: stopped before any answer")
+            if kwargs.get("as_json"):  # a reader of --json still gets its one object
+                print_json({"status": "unknown", "interrupted": True})
             raise typer.Exit(EXIT_UNKNOWN) from None
         except ProcessDied as exc:  # killed from outside, or out of memory: not an answer
             report_stopped(str(exc))
+            if kwargs.get("as_json"):
+                print_json({"status": "unknown", "worker_lost": str(exc)})
             raise typer.Exit(EXIT_UNKNOWN) from None
 
     return cast(F, wrapper)
