@@ -130,6 +130,16 @@ def test_the_command_writes_json_csv_and_the_plot(tiny, tmp_path):
     ('title = "x"\n', "a suite needs at least one [[puzzle]]"),
     ('[[puzzle]]\ntask = "maze"\npattern = "**********"\nsize = "2x5x"\n',
      "puzzle 1: size: maze size is 3, 4 or RxC"),
+    # the suite's own defaults are blamed on the suite, not on its first puzzle
+    ('task = "paint"\n[[puzzle]]\nmodel = "x"\n', "bad.toml: task must be one of"),
+    ('time_limit = -1\n[[puzzle]]\ntask = "solve"\nmodel = "pentomino-6x10"\n',
+     "bad.toml: time_limit must be a positive number of seconds, not -1"),
+    ('time_limit = nan\n[[puzzle]]\ntask = "solve"\nmodel = "pentomino-6x10"\n',
+     "not nan"),
+    ('[[puzzle]]\ntask = "solve"\nmodel = "pentomino-6x10"\ntime_limit = true\n',
+     "puzzle 1: time_limit must be a positive number of seconds, not True"),
+    ('[[puzzle]]\ntask = "solve"\nmodel = "pentomino-6x10"\ntime_limit = inf\n',
+     "puzzle 1: time_limit must be a positive number of seconds, not inf"),
 ])
 def test_bad_suites_are_one_line_errors(tmp_path, text, message):
     path = tmp_path / "bad.toml"

@@ -3,6 +3,7 @@ the answer it must give and the published (or reference) figure to show beside o
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -85,8 +86,22 @@ def load_suite(name: str) -> Suite:
     puzzles = data.get("puzzle", [])
     if not puzzles:
         raise PuzzleError("a suite needs at least one [[puzzle]]", str(path))
+    # the suite's own defaults are checked once and blamed on the suite, not its puzzle 1
+    if "task" in data and data["task"] not in TASK_BACKENDS:
+        raise PuzzleError(f"task must be one of {', '.join(TASK_BACKENDS)}, not "
+                          f"{data['task']!r}", str(path))
+    _check_limit(data.get("time_limit"), str(path))
     entries = [_entry(item, i, data, path) for i, item in enumerate(puzzles, 1)]
     return Suite(path.stem, str(data.get("title", path.stem)), entries, path)
+
+
+def _check_limit(limit: Any, where: str) -> None:
+    if limit is None:
+        return
+    if isinstance(limit, bool) or not isinstance(limit, int | float) or \
+            not math.isfinite(limit) or limit <= 0:
+        raise PuzzleError(f"time_limit must be a positive number of seconds, not {limit!r}",
+                          where)
 
 
 def _entry(item: dict[str, Any], number: int, suite: dict[str, Any], path: Path) -> Entry:
@@ -108,9 +123,7 @@ def _entry(item: dict[str, Any], number: int, suite: dict[str, Any], path: Path)
         raise PuzzleError(f"back end {bad[0]!r} cannot run a {task} task (it can: "
                           f"{', '.join(TASK_BACKENDS[task])})", where)
     limit = item.get("time_limit", suite.get("time_limit"))
-    if limit is not None and (not isinstance(limit, int | float) or limit <= 0):
-        raise PuzzleError(f"time_limit must be a positive number of seconds, not {limit!r}",
-                          where)
+    _check_limit(item.get("time_limit"), where)
     options = {k: item[k] for k in ("raw", "workers", "encoding", "presolve", "size")
                if k in item}
     default_label = target
