@@ -190,6 +190,15 @@ def _drop_last_clause(text: str) -> str:
     (dict(data=lambda d: {**d, "length": d["length"] + 1}), "is not the formula"),
     (dict(data=lambda d: {**d, "cases": d["cases"][1:]}), "not closed under the rotations"),
     (dict(data=lambda d: {**d, "cases": d["cases"] + [[5000, 0]]}), "no 3x3 maze"),
+    # a field that int() would have truncated or parsed is no case
+    (dict(data=lambda d: {**d, "cases": [[d["cases"][0][0] + 0.5, d["cases"][0][1]]]
+                          + d["cases"][1:]}), "each case is [maze id, start], two integers"),
+    (dict(data=lambda d: {**d, "cases": [[str(d["cases"][0][0]), d["cases"][0][1]]]
+                          + d["cases"][1:]}), "two integers"),
+    (dict(data=lambda d: {**d, "cases": [[d["cases"][0][0], True]] + d["cases"][1:]}),
+     "two integers"),
+    (dict(data=lambda d: {**d, "cases": [d["cases"][0] + [0]] + d["cases"][1:]}),
+     "two integers"),
     (dict(data=lambda d: {**d, "first_move": "E"}), "first_move N"),
     (dict(data=lambda d: {**d, "symmetry": "rotations"}), "is not the formula"),
     (dict(data=lambda d: {**d, "symmetry": "none"}), "the symmetry is"),

@@ -426,10 +426,13 @@ def check_certificate(directory: Path, time_limit: float | None = None,
             or length < 1 or not isinstance(cases, list):
         return answer("rejected", "bound.json: size 3, first_move N, a length >= 1 and the "
                       "cases are required")
-    try:
-        pairs = [(int(m), int(s)) for m, s in cases]
-    except (TypeError, ValueError):
-        return answer("rejected", "bound.json: each case is [maze id, start]", length)
+    def whole(x: object) -> bool:  # 2.5, "2" or true are no case field (int() took them)
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    if not all(isinstance(c, list) and len(c) == 2 and all(map(whole, c)) for c in cases):
+        return answer("rejected", "bound.json: each case is [maze id, start], two integers",
+                      length)
+    pairs = [(m, s) for m, s in cases]
     bad = [c for c in pairs if not (0 <= c[0] < 1 << len(_edges()) and 0 <= c[1] < N * N)]
     if bad:
         return answer("rejected", f"case {list(bad[0])} is no 3x3 maze and start", length)
