@@ -24,6 +24,9 @@ there?), and the 4x4 searches from scratch.
                                                with glibc keeping freed memory (the GLIBC_KEEP
                                                variables), twice each: wall, user and system
                                                seconds, peak memory
+    python bench/maze.py picks [--sizes 4:28,4x4:44,3:32]   the bound's proof of L moves per
+                                               size, adding the first failing case, then the
+                                               sampled one, twice each, in one process
     python bench/maze.py cubes --lengths 44 --prefixes NN,NS [--json FILE]   the bound's
                                                proof of one length split by its first moves
                                                (cubes: each prefix a search of its own, with
@@ -254,10 +257,34 @@ def cubes(length: int, prefixes: list[str], limit: float, out: str | None) -> No
                 json.dump({"length": length, "mirror": True, "cubes": done}, f, indent=1)
 
 
+def picks(specs: list[str]) -> None:
+    """Each SIZE:L's proof of L moves from scratch with the first failing case added, then
+    with the sampled one, twice over, in one process: cases and seconds, and the ratio of
+    the times (first over sampled)."""
+    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.cases import describe, parse_size
+
+    print("| size | L | cases, first | s | cases, sampled | s | first / sampled |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for spec in specs:
+        text, _, length_text = spec.partition(":")
+        size, length = parse_size(text), int(length_text)
+        for _ in range(2):
+            a, b = (prove_bound(size, start=length, up_to=length, max_states=MAX_STATES,
+                                pick=pick) for pick in ("first", "sampled"))
+            assert a.bound == b.bound == length
+            name = describe(size) + (" blocked" if size == 4 else "")
+            print(f"| {name} | {length} | {len(a.cases)} | {a.time_s:.2f} | {len(b.cases)} | "
+                  f"{b.time_s:.2f} | {a.time_s / b.time_s:.2f} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=["windows", "four", "stars", "seeds", "deletions",
-                                     "proofs", "mirror", "cubes", "sorts", "malloc"])
+                                     "proofs", "mirror", "cubes", "sorts", "malloc",
+                                     "picks"])
+    ap.add_argument("--sizes", default="4:28,4x4:44,3x4:40,2x4:34,3:32",
+                    help="picks: SIZE:L, the lengths to prove per size")
     ap.add_argument("--prefixes", default="NE", help="cubes: the first moves of each cube")
     ap.add_argument("--json", default=None, help="cubes: write each cube's cases here")
     ap.add_argument("--check", action="store_true", help="proofs: check-bound each too")
@@ -298,6 +325,9 @@ def main() -> None:
         return
     if args.what == "sorts":
         sorts([int(n) for n in args.lengths.split(",")])
+        return
+    if args.what == "picks":
+        picks(args.sizes.split(","))
         return
     if args.what == "mirror":
         mirror([int(n) for n in args.lengths.split(",")])

@@ -186,6 +186,10 @@ def bound(
              "minutes, as a diagram is split and when the run stops short of a proof; a run "
              "given the same file goes on from it (at its length). Removed when the run ends "
              "with nothing left to search.")] = None,
+    pick: Annotated[str, typer.Option(
+        help="The failing case each proof adds next: first (the first in the case list), "
+             "sampled (the one that cuts most from strings drawn at random) or auto (sampled "
+             "on 4x4 grids, first elsewhere: the faster, as measured).")] = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Prove that no universal string has L moves, for the largest L reached in time."""
@@ -215,7 +219,7 @@ def bound(
 
         result = prove_bound(size, start, budget(time_limit), up_to, progress=shown,
                              max_states=max_states, mirror=mirror, checkpoint=checkpoint,
-                             split_depth=split_depth)
+                             split_depth=split_depth, pick=pick)
     written, cut = 0, False
     if certificate is not None and result.bound:
         try:

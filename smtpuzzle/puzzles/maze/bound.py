@@ -22,7 +22,7 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.outputs import writable
-from smtpuzzle.puzzles.maze.cases import Size, listing_too_slow, reduced_cases, segments
+from smtpuzzle.puzzles.maze.cases import Size, dims, listing_too_slow, reduced_cases, segments
 from smtpuzzle.puzzles.maze.mdd import (
     MAX_STATES,
     Diagram,
@@ -43,6 +43,7 @@ from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors
 from smtpuzzle.puzzles.maze.verify import verify_string
 
 ANY = np.zeros((1, 4), dtype=np.int64)  # the rule that every string obeys
+PICKS = ("auto", "first", "sampled")  # how the case a candidate fails is chosen
 
 SAVE_EVERY = 600.0  # seconds between two saves of a checkpoint (one takes seconds at 45)
 # (length, seconds, cases, proved): after each case a length's proof adds (proved false),
@@ -75,13 +76,14 @@ class BoundResult:
     resumed: dict[str, Any] | None = None  # the checkpoint taken up: file, length, cases, s
     saved: dict[str, Any] | None = None  # the search left in the checkpoint: file, length, cases
     string: str | None = None  # with complete: a string of bound + 1 moves, verified
+    pick: str = "first"  # the failing case added: the first, or the sampled one
 
     def as_json(self) -> dict[str, Any]:
         return {"size": self.size, "bound": self.bound, "shortest_at_least": self.bound + 1,
                 "cases": [list(c) for c in self.cases], "time_s": round(self.time_s, 3),
                 "complete": self.complete, "stopped": self.note,
                 "first_move": self.first_move,
-                "first_e_or_w": "E" if self.mirror else "any",
+                "first_e_or_w": "E" if self.mirror else "any", "pick": self.pick,
                 **({"string": self.string, "verified": True} if self.string else {}),
                 "steps": [{"length": s.length, "status": s.status, "cases": s.cases,
                            "time_s": round(s.time_s, 3),
@@ -95,12 +97,14 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 up_to: int | None = None, progress: BoundProgress | None = None,
                 max_states: int = MAX_STATES, mirror: bool = True,
                 checkpoint: Path | None = None, save_every: float = SAVE_EVERY,
-                split_depth: int = 0) -> BoundResult:
+                split_depth: int = 0, pick: str = "auto") -> BoundResult:
     """Raise L from ``start`` while the case diagrams prove that no string of L moves
     solves every case; stop at the time limit, on Ctrl-C, when a diagram grows past
     ``max_states`` states, when a string of L moves exists or once ``up_to`` is proved.
     With ``mirror`` (and a size search.mirrors allows), the strings searched also obey the
-    mirror rule: half as many, about half the time.
+    mirror rule: half as many, about half the time. ``pick`` chooses the case a candidate
+    string fails that is added next: ``first`` (the first in the case list), ``sampled``
+    (the one that cuts most from strings drawn at random) or ``auto`` (:func:`samples`).
 
     With ``split_depth`` D > 0, a diagram that outgrows ``max_states`` is split instead of
     stopping the search: its strings are parted by their first free move not yet fixed
@@ -119,7 +123,11 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     mirror = mirror and mirrors(size)
-    result = BoundResult(size, 0, [], 0.0, False, break_symmetry("*", size), mirror)
+    if pick not in PICKS:
+        raise PuzzleError(f"--pick is {', '.join(PICKS)}, not {pick!r}")
+    sampled = pick == "sampled" or (pick == "auto" and samples(size))
+    result = BoundResult(size, 0, [], 0.0, False, break_symmetry("*", size), mirror,
+                         pick="sampled" if sampled else "first")
     if why := listing_too_slow(size, time_limit):
         result.note = why
         return result
@@ -188,8 +196,6 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 done = set(_union([], live["proved"]))
                 added = list(cube.added)  # the search appends to it
 
-                # the first failing case, not a sampled choice: on free moves alone it
-                # keeps the product smaller (bench/RESULTS.md, session 21)
                 def added_one(_: int, __: float, length: int = length, done: set[int] = done,
                               added: list[int] = added) -> None:
                     if progress:
@@ -199,7 +205,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 outgrown = None
                 try:
                     status, string, added, _ = mdd_search(pattern, size, deadline, added_one,
-                                                     sampled=False, max_states=max_states,
+                                                     sampled=sampled, max_states=max_states,
                                                      start=cube.diagram, added=added,
                                                      kept=keep)
                 except DiagramTooLarge as exc:
@@ -262,6 +268,15 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
         result.note = saves.note(result.note)
     result.time_s = time.perf_counter() - t0
     return result
+
+
+def samples(size: Size) -> bool:
+    """Whether ``auto`` picks the sampled case: on 4x4 grids (thin walls or blocked
+    cells) it cuts the diagram so much more that the proofs take 2.5-55x less time; on 3x3
+    and the smaller rectangles the first failing case keeps the product smaller, 3x and
+    more faster (bench/RESULTS.md, sessions 21 and 40)."""
+    rows, cols = dims(size)
+    return rows == cols and rows >= 4
 
 
 def _depth(cube: str, pattern: str) -> int:
