@@ -22,7 +22,7 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.outputs import writable
-from smtpuzzle.puzzles.maze.cases import Size, dims, listing_too_slow, reduced_cases, segments
+from smtpuzzle.puzzles.maze.cases import Size, listing_too_slow, reduced_cases, segments
 from smtpuzzle.puzzles.maze.mdd import (
     MAX_STATES,
     Diagram,
@@ -30,6 +30,7 @@ from smtpuzzle.puzzles.maze.mdd import (
     cube_parts,
     mdd_search,
     rule_diagram,
+    samples,
 )
 from smtpuzzle.puzzles.maze.resume import (
     Cube,
@@ -104,7 +105,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     With ``mirror`` (and a size search.mirrors allows), the strings searched also obey the
     mirror rule: half as many, about half the time. ``pick`` chooses the case a candidate
     string fails that is added next: ``first`` (the first in the case list), ``sampled``
-    (the one that cuts most from strings drawn at random) or ``auto`` (:func:`samples`).
+    (the one that cuts most from strings drawn at random) or ``auto`` (mdd.samples).
 
     With ``split_depth`` D > 0, a diagram that outgrows ``max_states`` is split instead of
     stopping the search: its strings are parted by their first free move not yet fixed
@@ -268,15 +269,6 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
         result.note = saves.note(result.note)
     result.time_s = time.perf_counter() - t0
     return result
-
-
-def samples(size: Size) -> bool:
-    """Whether ``auto`` picks the sampled case: on 4x4 grids (thin walls or blocked
-    cells) it cuts the diagram so much more that the proofs take 2.5-55x less time; on 3x3
-    and the smaller rectangles the first failing case keeps the product smaller, 3x and
-    more faster (bench/RESULTS.md, sessions 21 and 40)."""
-    rows, cols = dims(size)
-    return rows == cols and rows >= 4
 
 
 def _depth(cube: str, pattern: str) -> int:

@@ -34,6 +34,7 @@ from smtpuzzle.puzzles.maze.cases import (
     Cases,
     Size,
     case_moves,
+    dims,
     failing,
     reduced_cases,
     segments,
@@ -346,6 +347,16 @@ Kept = Callable[[Diagram, list[int]], None]  # a search's diagram and the cases 
 Proved = Callable[[str, list[int]], None]  # a cube proved to admit no string, and its cases
 
 
+def samples(size: Size) -> bool:
+    """Whether a search of free moves alone should add the sampled failing case rather
+    than the first: on 4x4 grids (thin walls or blocked cells) it cuts the diagram so much
+    more that the bound's proofs take 2.5-55x less time; on 3x3 and the smaller rectangles
+    the first failing case keeps the product smaller, 3x and more faster (bench/RESULTS.md,
+    sessions 21 and 40). Patterns with letters fixed (windows) sample on every size."""
+    rows, cols = dims(size)
+    return rows == cols and rows >= 4
+
+
 def mdd_search(pattern: str, size: Size, deadline: float | None,
                progress: Progress | None = None, sampled: bool = True,
                max_states: int = MAX_STATES, start: Diagram | None = None,
@@ -399,7 +410,7 @@ def split_search(pattern: str, size: Size, deadline: float | None,
                  progress: Progress | None = None, max_states: int = MAX_STATES,
                  depth: int = SPLIT_DEPTH, start: Diagram | None = None,
                  proved: dict[str, list[int]] | None = None,
-                 on_proved: Proved | None = None
+                 on_proved: Proved | None = None, sampled: bool = True
                  ) -> tuple[str, str | None, list[int], float, int]:
     """:func:`mdd_search`, split where its diagram outgrows ``max_states``: the pattern's
     first free move is fixed to each letter in turn (cube and conquer), and each of the four
@@ -413,7 +424,7 @@ def split_search(pattern: str, size: Size, deadline: float | None,
     ``start``: the pattern's strings to begin from, as in mdd_search. ``on_proved(cube,
     cases)`` hears of each cube (the pattern itself too) proved to admit no string, with the
     cases that prove it; a cube in ``proved`` (an earlier run's) is taken as proved with its
-    cases, not searched."""
+    cases, not searched. ``sampled``: as for mdd_search."""
     t0 = time.perf_counter()
     added: list[int] = []
     cubes = 0
@@ -445,7 +456,7 @@ def split_search(pattern: str, size: Size, deadline: float | None,
         cube_cases = list(seeded)
         try:
             status, string, more, _ = mdd_search(pattern, size, deadline, tracked,
-                                                 max_states=max_states,
+                                                 sampled=sampled, max_states=max_states,
                                                  start=start.pop(), added=cube_cases)
             if status == "unsat":
                 return unsat(cube, more)

@@ -52,6 +52,7 @@ from smtpuzzle.puzzles.maze.mdd import (
     SPLIT_DEPTH,
     DiagramTooLarge,
     rule_diagram,
+    samples,
     split_search,
 )
 from smtpuzzle.puzzles.maze.verify import verify_string
@@ -448,7 +449,8 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
             status, string, added, solver_time, cubes = split_search(
                 searched, size, deadline, tracked, max_states=max_states, depth=split_depth,
                 start=rule_diagram(searched, MIRROR_RULE) if mirror else None,
-                proved=dict(proved), on_proved=save_proved if checkpoint else None)
+                proved=dict(proved), on_proved=save_proved if checkpoint else None,
+                sampled=set(pattern) != {"*"} or samples(size))
         else:
             status, string, added, solver_time = _run_session(searched, size, engine,
                                                               deadline, tracked, mirror)
