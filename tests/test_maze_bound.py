@@ -243,7 +243,8 @@ def test_a_claim_that_is_false_is_rejected(tmp_path: Path):
     # its string, walked by the rules, solves them.
     write_certificate(tmp_path, 16, [(4095, 4)])
     checked = check_certificate(tmp_path, time_limit=60)
-    assert checked.verdict == "rejected" and "satisfiable" in checked.reason
+    assert checked.verdict == "rejected" and "the formula is satisfiable" in checked.reason
+    assert "solves every case it lists" in checked.reason, checked.reason
     string = checked.reason.split(": ")[1].split()[0]
     assert len(string) == 16 and _solves(4095, 4, string)
 
@@ -253,7 +254,10 @@ def test_too_few_proof_cases_are_rejected(certificate: Path, tmp_path: Path):
     # take the other cases on trust.
     copy = _tampered(certificate, tmp_path, data=lambda d: {**d, "proof_cases": 1})
     checked = check_certificate(copy, time_limit=60)
-    assert checked.verdict == "rejected" and "satisfiable" in checked.reason
+    # the string solves the one case, not all: the proof is refuted, the formula is not
+    reason = checked.reason
+    assert checked.verdict == "rejected" and "the cases the proof uses (1 of " in reason
+    assert ") admit a string: " in reason and "satisfiable" not in reason, reason
 
 
 def test_a_lemma_that_does_not_follow_is_rejected(certificate: Path, monkeypatch):

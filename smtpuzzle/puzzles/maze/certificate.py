@@ -478,9 +478,14 @@ def check_certificate(directory: Path, time_limit: float | None = None,
         return answer("unknown", f"{stop}: {how_far}; the check is incomplete", length,
                       len(pairs))
     except NotEmpty as exc:
-        if all(solves(m, s, exc.string) for m, s in pairs[:used]):
+        # the proof intersects only the first ``used`` cases: the string found solves
+        # those, which refutes the proof, and the formula too only if it solves them all
+        if all(solves(m, s, exc.string) for m, s in pairs):
             return answer("rejected", f"the formula is satisfiable: {exc.string} solves "
-                          f"the {used} cases the proof uses", length, len(pairs))
+                          "every case it lists", length, len(pairs))
+        if all(solves(m, s, exc.string) for m, s in pairs[:used]):
+            return answer("rejected", f"the cases the proof uses ({used} of {len(pairs)}) "
+                          f"admit a string: {exc.string} solves them", length, len(pairs))
         why = "the proof's diagrams do not run empty"
     if why is not None:
         return answer("rejected", why, length, len(pairs))
