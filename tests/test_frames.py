@@ -496,6 +496,7 @@ def test_listing_at_the_first_hole_place_is_not_called_complete():
     answer = solve_frames(puzzle, limit=None, cache=False)
     assert answer.hole == (0, 2) and answer.solutions and not answer.complete
     assert "4 more places were not tried" in answer.note == answer.as_json()["note"]
+    assert answer.untried_places == 4
     other = solve_frames(puzzle, limit=None, cache=False, hole=(1, 1))  # one place: all of it
     assert other.complete and other.solutions
     puzzle.verify(other.solutions[0])
@@ -560,3 +561,17 @@ def test_stage2_stopped_before_its_model_is_built_does_not_claim_0_variables(mon
     assert "0 variables" not in out
     answer = solve_frames(pentominoes_in(5, 6, 2), stage2="z3")
     assert answer.interrupted and answer.as_json()["stage2"]["variables"] is None
+
+
+def test_frames_all_at_the_first_hole_place_says_so_and_exits_0(monkeypatch, capsys):
+    # The listing is all of one place's answers by design, not cut short: exit 0.
+    import smtpuzzle.cli.frames as frames_cli
+
+    shapes = piece_set("pentominoes")
+    puzzle = Frames(Board((3, 7)), [Piece(n, shapes[n]) for n in "ILNPTUVY"], 2,
+                    hole_search=True)
+    monkeypatch.setattr(frames_cli, "load_frames", lambda _: puzzle)
+    assert run(["frames", "holes", "--all", "--no-cache"]) == 0
+    out = capsys.readouterr().out
+    assert "; all of them at this hole place (the note above names the places not tried)" \
+        in out and "4 more places were not tried" in out, out

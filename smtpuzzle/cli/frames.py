@@ -194,7 +194,8 @@ def frames_cmd(
                       f"piece used once){listed}[/dim]")
     # a listing cut short by Ctrl-C or the time limit is unknown, as solve --all's is
     if answer.status == "unknown" or (listing and answer.solutions and not answer.complete
-                                      and not _at_limit(answer, limit)):
+                                      and not _at_limit(answer, limit)
+                                      and not answer.untried_places):
         raise typer.Exit(EXIT_UNKNOWN)
 
 
@@ -207,6 +208,8 @@ def _listing_note(answer: FramesAnswer, limit: int | None) -> str:
         return "all of them"
     if _at_limit(answer, limit):
         return f"stopped at --limit {limit}: there may be more"
+    if answer.untried_places:
+        return "all of them at this hole place (the note above names the places not tried)"
     if answer.lost:
         return "stopped early: there may be more"
     if answer.interrupted:

@@ -64,6 +64,8 @@ class FramesAnswer:
     lost: str = ""  # a worker died: what happened to it
     note: str = ""
     puzzle: Frames | None = field(default=None, repr=False, compare=False)
+    # the answers are all of the first hole place that has any; this many were not tried
+    untried_places: int = 0
 
     def _repr_svg_(self) -> str | None:
         """The frames of each answer side by side (in a notebook)."""
@@ -220,6 +222,8 @@ def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
         answer.hole = place
         if answer.solutions and k + 1 < len(places):
             # The answers listed are this place's: the places after it were not tried.
+            if answer.complete:
+                answer.untried_places = len(places) - k - 1
             answer.complete = False
             answer.note = (f"answers with the hole at {list(place)}, the first place that has "
                            f"any; {len(places) - k - 1} more places were not tried (--hole "
