@@ -794,10 +794,11 @@ def test_a_certificate_write_cut_short_leaves_the_old_one_whole(certificate: Pat
     assert list((tmp_path / "new").iterdir()) == []
 
 
-def test_either_pick_proves_a_bound_and_auto_samples_on_4x4_grids():
-    # The sampled case cut 4x4's proof at 28 moves from 43 s to 0.8 s (78 cases to 25),
-    # while on 3x3 the first failing case is 3x faster (bench/RESULTS.md, session 40).
-    assert [samples(s) for s in (3, 4, "4x4", "3x4", "2x3")] == [False, True, True, False,
+def test_either_pick_proves_a_bound_and_auto_samples_on_blocked_4x4():
+    # The sampled case cut the blocked 4x4's proof at 28 moves from 43 s to 0.8 s (78
+    # cases to 25), while on 3x3 the first failing case is 3x faster, and on 4x4 with thin
+    # walls it reaches 54 moves where sampling outgrows the cap at 52 (bench/RESULTS.md).
+    assert [samples(s) for s in (3, 4, "4x4", "3x4", "2x3")] == [False, True, False, False,
                                                                    False]
     first = prove_bound(4, start=20, up_to=20, pick="first")
     sampled = prove_bound(4, start=20, up_to=20, pick="sampled")

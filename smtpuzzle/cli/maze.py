@@ -189,7 +189,7 @@ def bound(
     pick: Annotated[str, typer.Option(
         help="The failing case each proof adds next: first (the first in the case list), "
              "sampled (the one that cuts most from strings drawn at random) or auto (sampled "
-             "on 4x4 grids, first elsewhere: the faster, as measured).")] = "auto",
+             "on --size 4, first elsewhere: the better, as measured).")] = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Prove that no universal string has L moves, for the largest L reached in time."""

@@ -34,7 +34,6 @@ from smtpuzzle.puzzles.maze.cases import (
     Cases,
     Size,
     case_moves,
-    dims,
     failing,
     reduced_cases,
     segments,
@@ -349,12 +348,13 @@ Proved = Callable[[str, list[int]], None]  # a cube proved to admit no string, a
 
 def samples(size: Size) -> bool:
     """Whether a search of free moves alone should add the sampled failing case rather
-    than the first: on 4x4 grids (thin walls or blocked cells) it cuts the diagram so much
-    more that the bound's proofs take 2.5-55x less time; on 3x3 and the smaller rectangles
-    the first failing case keeps the product smaller, 3x and more faster (bench/RESULTS.md,
-    sessions 21 and 40). Patterns with letters fixed (windows) sample on every size."""
-    rows, cols = dims(size)
-    return rows == cols and rows >= 4
+    than the first: on the blocked-cell 4x4 it cuts the diagram so much more that the
+    bound's proof of 28 moves takes 50x less time. Elsewhere the first failing case keeps
+    the products smaller: 3x and more faster on 3x3 and 2x4; on 4x4 with thin walls the
+    sampled case is 2.4x faster at 44 moves but outgrows the state cap at 52, where the
+    first reaches 54 (bench/RESULTS.md, sessions 21 and 40). Patterns with letters fixed
+    (windows) sample on every size."""
+    return size == 4
 
 
 def mdd_search(pattern: str, size: Size, deadline: float | None,
