@@ -11,6 +11,9 @@ there?), and the 4x4 searches from scratch.
     python bench/maze.py deletions [--k 1,2]   the 79 with k letters deleted and k - 1 free
                                                letters inserted anywhere (78 moves): all
                                                checked on every 3x3 case
+    python bench/maze.py dropped --k 1 --width 20 [--time-limit 60]   the 79 with k letters
+                                               deleted anywhere and a window of the rest
+                                               rewritten (as many free moves): 78 moves
     python bench/maze.py proofs [--lengths 26,28,30] [--check]   the bound's certificate per
                                                length: the diagram proof's size, and with
                                                --check, check-bound's time on it
@@ -40,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import sys
 import time
 from pathlib import Path
 
@@ -106,6 +110,41 @@ def deletions(ks: list[int]) -> None:
               flush=True)
         for string in found:
             print(f"new 78-move string: {string}")
+
+
+def dropped(k: int, width: int, limit: float) -> None:
+    """Every 78-move string made from the 79 by deleting k letters anywhere and rewriting
+    a window of ``width`` letters of what is left with as many free moves (k = 1: 79 x 59
+    patterns at width 20, fewer once the same pattern comes twice): each searched by the
+    mdd back end, one row of totals and any string found."""
+    patterns: dict[str, None] = {}
+    for dels in itertools.combinations(range(len(KNOWN_79)), k):
+        left = "".join(c for i, c in enumerate(KNOWN_79) if i not in dels)
+        for a in range(len(left) - width + 1):
+            patterns[left[:a] + "*" * width + left[a + width:]] = None
+    t0 = time.perf_counter()
+    counts = {"unsat": 0, "unknown": 0, "sat": 0}
+    slowest, found, undecided = 0.0, [], []
+    for n, pattern in enumerate(patterns, 1):
+        r = search(pattern, 3, "mdd", time_limit=limit, max_states=MAX_STATES,
+                   split_depth=SPLIT_DEPTH)
+        counts[r.status] += 1
+        if n % 250 == 0:  # a long run's progress, on stderr
+            print(f"{n:,}/{len(patterns):,} searched: {counts}, "
+                  f"{time.perf_counter() - t0:,.0f} s", file=sys.stderr, flush=True)
+        slowest = max(slowest, r.time_s)
+        if r.status == "sat":
+            found.append(r.string)
+        elif r.status == "unknown":
+            undecided.append(pattern)
+    print("| k deleted | window | patterns | unsat | unknown | sat | slowest s | time s |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print(f"| {k} | {width} | {len(patterns):,} | {counts['unsat']:,} | {counts['unknown']} | "
+          f"{counts['sat']} | {slowest:.1f} | {time.perf_counter() - t0:,.1f} |", flush=True)
+    for string in found:
+        print(f"found (verified on every case): {string}")
+    for pattern in undecided:
+        print(f"unknown: {pattern}")
 
 
 def proofs(lengths: list[int], check_too: bool) -> None:
@@ -282,7 +321,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=["windows", "four", "stars", "seeds", "deletions",
                                      "proofs", "mirror", "cubes", "sorts", "malloc",
-                                     "picks"])
+                                     "picks", "dropped"])
     ap.add_argument("--sizes", default="4:28,4x4:44,3x4:40,2x4:34,3:32",
                     help="picks: SIZE:L, the lengths to prove per size")
     ap.add_argument("--prefixes", default="NE", help="cubes: the first moves of each cube")
@@ -325,6 +364,9 @@ def main() -> None:
         return
     if args.what == "sorts":
         sorts([int(n) for n in args.lengths.split(",")])
+        return
+    if args.what == "dropped":
+        dropped(int(args.k), args.width, args.time_limit)
         return
     if args.what == "picks":
         picks(args.sizes.split(","))
