@@ -142,6 +142,11 @@ CASES = [
          ("--solver picks the sat or z3 solver", "back end mdd has none")),
     case("maze-solver-local", "maze search N** --backend local --solver minisat22",
          ("back end local has none",)),
+    case("frames-seed-no-dive", "frames pentomino-5x6x2 --seed 3",
+         ("--seed draws the dive method's samples, and pentomino-5x6x2 is not solved by a "
+          "dive here (give --method dive)",)),
+    case("frames-seed-enumerate", "frames heptomino-8x8x12 --method enumerate --seed 3",
+         ("--seed draws the dive method's samples",)),
     case("maze-seed-sat", "maze search N** --backend sat --seed 3",
          ("--seed draws the local search's moves", "back end sat draws none")),
     case("maze-seed-cpsat", "maze search N** --backend cpsat --seed 0",

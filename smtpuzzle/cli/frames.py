@@ -67,7 +67,8 @@ def frames_cmd(
              "proposes), dive (sample sets, choose frames by the LP relaxation) or auto "
              "(the puzzle file's method if it names one, else list and turn lazy past "
              "--max-sets).")] = "auto",
-    seed: Annotated[int, typer.Option(help="The dive method's random choices.")] = 0,
+    seed: Annotated[int | None, typer.Option(
+        help="The dive method's random choices (default 0).")] = None,
     max_sets: Annotated[int | None, typer.Option(
         help="Stop listing sets beyond this many (auto: 1,000,000, then lazy; enumerate: "
              "the answer may then be unknown).", min=1)] = None,
@@ -92,13 +93,16 @@ def frames_cmd(
     warn_same_shapes(puzzle)
     if all_solutions and limit is not None:
         raise PuzzleError("give --all or --limit, not both")
+    if seed is not None and "dive" not in (method, puzzle.method if method == "auto" else ""):
+        raise PuzzleError(f"--seed draws the dive method's samples, and {puzzle.name} is not "
+                          "solved by a dive here (give --method dive)")
     listing = all_solutions or limit is not None
     hole_at = _parse_cell(hole) if hole is not None else None
     options = FramesOptions(backend=backend, solver=solver, stage2=stage2,
                             stage2_model=stage2_model,
                             limit=None if all_solutions else (limit or 1), workers=workers,
                             time_limit=budget(time_limit), hole=hole_at, method=method,
-                            max_sets=max_sets, cache=not no_cache, ray=ray, seed=seed)
+                            max_sets=max_sets, cache=not no_cache, ray=ray, seed=seed or 0)
     columns = [TextColumn("[bold]{task.description}"), BarColumn(),
                TextColumn("{task.fields[info]}"), TimeElapsedColumn()]
     with progress(*columns, show=interactive(as_json)) as bar:
