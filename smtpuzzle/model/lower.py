@@ -4,7 +4,8 @@ One registry (:data:`DECOMPOSITIONS`) names each rewrite; a back end lists the k
 takes (:func:`lowered` applies the rest). ``automata`` unrolls 0/1 automata into clauses;
 ``regular`` turns automata over integers into the same unrolling over "x == v" literals;
 ``ints`` removes integers altogether (direct literals per integer, order literals for those
-compared or summed, linear rows as decision diagrams over partial sums or as cardinalities,
+compared or summed, linear rows as decision diagrams over partial sums, as cardinalities
+or as pseudo-booleans over order literals (binary digits for wide integers),
 AllDifferent as at-most-one per value, tables by tuple selectors, element by implications),
 for the sat back end and DIMACS.
 """
@@ -154,6 +155,8 @@ class _Encoding:
         inner = has & ~first
         order[inner] = out.new_bools(int(inner.sum()))
         self.order = order
+        self._out = out
+        self._digits: dict[int, np.ndarray] = {}
         p = np.flatnonzero(inner)
         out.add_clauses(np.stack([-order[p], order[p - 1]], axis=1))  # x >= v -> x >= v-1
         out.add_clauses(np.stack([-direct[p], order[p]], axis=1))  # x == v -> x >= v
@@ -183,6 +186,21 @@ class _Encoding:
 
     def values(self, x: int) -> np.ndarray:
         return np.arange(self.lo[x], self.hi[x] + 1)
+
+    def digits(self, x: int) -> np.ndarray:
+        """Binary digit literals of ``x - lo`` (least significant first), made on first use:
+        ``x == v`` fixes each digit to v's (so the exactly-one over the direct literals
+        makes the digits spell x)."""
+        if x not in self._digits:
+            values = np.arange(int(self.hi[x] - self.lo[x]) + 1)
+            width = max(int(values[-1]).bit_length(), 1)
+            digits = self._out.new_bools(width)
+            bits = (values[:, None] >> np.arange(width)[None, :]) & 1
+            direct = self.direct[self.off[x]:self.off[x + 1]]
+            lit = np.where(bits == 1, digits[None, :], -digits[None, :])
+            self._out.add_clauses(np.stack([np.repeat(-direct, width), lit.ravel()], axis=1))
+            self._digits[x] = digits
+        return self._digits[x]
 
 
 class _ValueNames(Sequence[str]):
@@ -274,6 +292,7 @@ BYTES_PER_VALUE = 4000  # the direct and order literals of one integer value, th
 # and what the sat back end makes of them (measured: 8.3 GB peak for x0 + 2 x1 >= 7 over
 # 0..1,000,000)
 DIAGRAM_MAX_RANGE = 1000  # unit-coefficient sums spanning more than this go to pseudo-boolean
+BINARY_FROM = 64  # pseudo-boolean rows take integers of this many values or more by digits
 
 
 def _merged(ids: np.ndarray, coefs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -339,6 +358,13 @@ def _pseudo_boolean(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray,
     lits, weights = [bs], [bc]
     const = int((xc * enc.lo[xs]).sum())
     for x, c in zip(xs.tolist(), xc.tolist(), strict=True):
+        if enc.hi[x] - enc.lo[x] >= BINARY_FROM:
+            # a wide integer by its binary digits: weights c * 2^k on a few literals, where
+            # its order literals would put c on each of thousands (measured, RESULTS.md)
+            digits = enc.digits(x)
+            lits.append(digits)
+            weights.append(c << np.arange(len(digits), dtype=np.int64))
+            continue
         order = enc.order[enc.off[x] + 1:enc.off[x + 1]]
         lits.append(order)
         weights.append(np.full(len(order), c, dtype=np.int64))
