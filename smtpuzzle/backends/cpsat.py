@@ -185,8 +185,14 @@ class CpSatSession(Session):
             for v, lit in zip(iv.values.tolist(), iv.literals.tolist(), strict=True):
                 m.add(x == v).only_enforce_if(self.bools[lit])
         self._add_ints(model)
-        # Every boolean a user variable: enumerating all assignments lists each answer once.
-        self.pure = model.num_vars == len(self.user) and model.ints.count == 0
+        # Every variable an answer, or fixed by one: enumerating all assignments lists each
+        # answer once. A boolean is a user variable or the "x == v" channel of an integer;
+        # every integer is a user integer (int_vars are free where none of their literals is).
+        fixed = np.zeros(model.num_vars + 1, dtype=bool)
+        fixed[np.abs(self.user)] = True
+        fixed[np.abs(model.ints.channels()[2])] = True
+        self.pure = bool(fixed[1:].all()) and not model.int_vars and \
+            len(self.user_ints) == model.ints.count
         self._solution: np.ndarray | None = None  # the last check's, when it found one
         self._core: list[int] = []
         self.lp_strong = model.lp_strong
@@ -267,6 +273,8 @@ class CpSatSession(Session):
                                      NE: [lo, r - 1, r + 1, hi]}[cmp])
 
     def _grow(self, top: int) -> None:
+        if hasattr(self, "pure") and top > len(self.bools.index) - 1:
+            self.pure = False  # a variable the caller made is no answer
         self.bools.grow(top)
 
     def _lits(self, arr: Any) -> list:
@@ -439,6 +447,7 @@ class CpSatSession(Session):
         solver.parameters.enumerate_all_solutions = True
         inbox: queue.Queue = queue.Queue(maxsize=STREAM_QUEUE)
         user = self._user_list()
+        user_ints = [self.xs[k] for k in self.user_ints.tolist()]
         closing = threading.Event()
 
         class Collector(cp_model.CpSolverSolutionCallback):
@@ -450,7 +459,9 @@ class CpSatSession(Session):
                     return
                 values = np.fromiter((self.boolean_value(v) for v in user), dtype=bool,
                                      count=len(user))
-                inbox.put(("sol", values))
+                ints = np.fromiter((self.value(x) for x in user_ints), dtype=np.int64,
+                                   count=len(user_ints)) if user_ints else None
+                inbox.put(("sol", (values, ints)))
                 self.found += 1
                 if limit is not None and self.found >= limit:
                     self.stop_search()
@@ -473,7 +484,7 @@ class CpSatSession(Session):
                 if kind == "sol":
                     n += 1
                     self.stats.solve_time = time.perf_counter() - t0
-                    yield Result(Status.SAT, payload, self.stats)
+                    yield Result(Status.SAT, payload[0], self.stats, ints=payload[1])
                     continue
                 if kind == "error":
                     raise payload
