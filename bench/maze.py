@@ -11,7 +11,7 @@ there?), and the 4x4 searches from scratch.
     python bench/maze.py deletions [--k 1,2]   the 79 with k letters deleted and k - 1 free
                                                letters inserted anywhere (78 moves): all
                                                checked on every 3x3 case
-    python bench/maze.py dropped --k 1 --width 20 [--time-limit 60]   the 79 with k letters
+    python bench/maze.py dropped --k 1 --width 20 [--part I/N]   the 79 with k letters
                                                deleted anywhere and a window of the rest
                                                rewritten (as many free moves): 78 moves
     python bench/maze.py proofs [--lengths 26,28,30] [--check]   the bound's certificate per
@@ -112,16 +112,19 @@ def deletions(ks: list[int]) -> None:
             print(f"new 78-move string: {string}")
 
 
-def dropped(k: int, width: int, limit: float) -> None:
+def dropped(k: int, width: int, limit: float, part: str = "1/1") -> None:
     """Every 78-move string made from the 79 by deleting k letters anywhere and rewriting
     a window of ``width`` letters of what is left with as many free moves (k = 1: 79 x 59
     patterns at width 20, fewer once the same pattern comes twice): each searched by the
-    mdd back end, one row of totals and any string found."""
-    patterns: dict[str, None] = {}
+    mdd back end, one row of totals and any string found. ``part`` I/N searches every
+    N-th distinct pattern from the I-th (N processes share the work)."""
+    distinct: dict[str, None] = {}
     for dels in itertools.combinations(range(len(KNOWN_79)), k):
         left = "".join(c for i, c in enumerate(KNOWN_79) if i not in dels)
         for a in range(len(left) - width + 1):
-            patterns[left[:a] + "*" * width + left[a + width:]] = None
+            distinct[left[:a] + "*" * width + left[a + width:]] = None
+    first, every = (int(x) for x in part.split("/"))
+    patterns = list(distinct)[first - 1::every]
     t0 = time.perf_counter()
     counts = {"unsat": 0, "unknown": 0, "sat": 0}
     slowest, found, undecided = 0.0, [], []
@@ -322,6 +325,8 @@ def main() -> None:
     ap.add_argument("what", choices=["windows", "four", "stars", "seeds", "deletions",
                                      "proofs", "mirror", "cubes", "sorts", "malloc",
                                      "picks", "dropped"])
+    ap.add_argument("--part", default="1/1",
+                    help="dropped: I/N, every N-th pattern from the I-th (N processes)")
     ap.add_argument("--sizes", default="4:28,4x4:44,3x4:40,2x4:34,3:32",
                     help="picks: SIZE:L, the lengths to prove per size")
     ap.add_argument("--prefixes", default="NE", help="cubes: the first moves of each cube")
@@ -366,7 +371,7 @@ def main() -> None:
         sorts([int(n) for n in args.lengths.split(",")])
         return
     if args.what == "dropped":
-        dropped(int(args.k), args.width, args.time_limit)
+        dropped(int(args.k), args.width, args.time_limit, args.part)
         return
     if args.what == "picks":
         picks(args.sizes.split(","))
