@@ -157,6 +157,7 @@ class CpSatSession(Session):
         self._optimising = model.ints.objective is not None
         m = self.m = _new_model(cp_model)
         self.bools = _BoolVars(m)
+        self.pure = False  # decided below, once the model is in
         self._grow(model.num_vars)
         self._add_groups(model.all_clauses(), "bool_or")
         self._add_groups(model.all_exactly_one(), "exactly_one")
@@ -273,7 +274,7 @@ class CpSatSession(Session):
                                      NE: [lo, r - 1, r + 1, hi]}[cmp])
 
     def _grow(self, top: int) -> None:
-        if hasattr(self, "pure") and top > len(self.bools.index) - 1:
+        if top > len(self.bools.index) - 1:
             self.pure = False  # a variable the caller made is no answer
         self.bools.grow(top)
 
