@@ -7,9 +7,10 @@
 order literals (one per value, the coefficient on each: BINARY_FROM past any domain, the
 encoding before session 40) against its binary digits (lower.BINARY_FROM); each answer is
 checked against the rows. ``enumeration``: CP-SAT listing every answer of a model with
-integers by re-solving with each answer forbidden (the session forced impure: what such
-models got before session 40) against its own enumeration. Prints Markdown rows: the
-median seconds of each way, what each answered, and the ratio of the medians.
+integers by re-solving with each answer forbidden (what such models got before session 40,
+and impure ones before session 41) against its own enumeration (each answer listed once).
+Prints Markdown rows: the median seconds of each way, what each answered, and the ratio of
+the medians.
 """
 
 from __future__ import annotations
@@ -87,14 +88,18 @@ def solve_digits(make: Callable[[], tuple[Model, Callable[[], bool]]], on: bool,
 # -- enumeration: models with many answers ----------------------------------------------
 
 
-def reified(top: int) -> Model:
-    """Three integers and two reified bounds on a weighted sum of them."""
+def reified(top: int, hidden: bool = False) -> Model:
+    """Three integers and two reified bounds on a weighted sum of them; ``hidden`` adds an
+    integer that is no answer."""
     m = Model()
     x = m.int_array(3, 0, 150, name="x")
     b = m.bool_array(2, name="b")
     total = (x * SIGNED).sum()
     m.add(b[0].implies(total >= -156), b[1] == (total <= -120))
     m.add(x[0] <= top, x[1] <= 15, x[2] <= 5)
+    if hidden:  # no answer, so up to four assignments an answer
+        h = m.int_array((), 0, 3, name="h", user=False)
+        m.add(h <= x[2])
     return m
 
 
@@ -114,6 +119,7 @@ def count_answers(make: Callable[[], Model], on: bool, limit: float) -> tuple[fl
     def opened(self, *args, **kwargs) -> None:
         real(self, *args, **kwargs)
         self.pure = self.pure and on
+        self.dedupe = on
 
     model = make()
     CpSatSession.__init__ = opened
@@ -132,6 +138,7 @@ SWITCHES: dict[str, tuple[str, str, dict[str, Callable], Callable[..., tuple[flo
                {"window": window, "scaled": scaled, "unsat": unsat}, solve_digits),
     "enumeration": ("re-solving", "enumeration",
                     {"window 0..5": lambda: reified(5), "window 0..20": lambda: reified(20),
+                     "window 0..20, hidden": lambda: reified(20, hidden=True),
                      "send+more, no alldiff": send_more}, count_answers),
 }
 

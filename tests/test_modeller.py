@@ -536,12 +536,14 @@ def test_sat_bisects_the_objective_to_a_proved_optimum():
     assert int(x.value()[:2].sum() + 2 * x.value()[2]) == 50
 
 
-def test_cpsat_enumerates_models_with_integers_natively_and_exactly():
+def test_cpsat_enumerates_models_with_integers_natively_and_exactly(monkeypatch):
     """Every variable an answer or an answer's "x == v" channel: CP-SAT's own enumeration
     lists each answer once (4,000 answers took over 60 s by re-solving with each one
-    forbidden; a fraction of a second now). An integer that is no answer keeps the
-    re-solving, which is exact on the answers (and still slow: kept small here)."""
-    from smtpuzzle.backends.cpsat import CpSatBackend
+    forbidden; a fraction of a second now). An integer that is no answer repeats answers
+    across its values: the stream skips the repeats, and where they are too many, blocks
+    the answers listed and solves again; exact either way."""
+    from smtpuzzle.backends import cpsat
+    from smtpuzzle.backends.cpsat import CpSatBackend, CpSatSession
 
     weights = np.array([-4, 1, 3])
 
@@ -573,6 +575,20 @@ def test_cpsat_enumerates_models_with_integers_natively_and_exactly():
         assert (not bv[0] or t >= -156) and bool(bv[1]) == (t <= -120)
         answers.append((*xv.tolist(), *bv.tolist()))
     assert len(set(answers)) == len(answers) == 300
-    hidden, *_ = window(True, 1)
+    hidden, x, b = window(True, 20)
     assert not CpSatBackend().open(hidden).pure
-    assert hidden.count("cpsat", time_limit=120) == (brute(1), True)
+
+    def no_resolving(*args, **kwargs):
+        raise AssertionError("the stream gave up on a model with 4 assignments an answer")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(CpSatSession, "_more", no_resolving)
+        assert hidden.count("cpsat", time_limit=120) == (brute(20), True)
+        answers = set()
+        for _ in hidden.solutions(limit=300):
+            answers.add((*x.value().tolist(), *b.value().tolist()))
+        assert len(answers) == 300
+    # Giving up at the first repeat: the answers listed so far are blocked, none again.
+    monkeypatch.setattr(cpsat, "DEDUPE_REPEATS", (0, 0))
+    hidden, *_ = window(True, 2)
+    assert hidden.count("cpsat", time_limit=120) == (brute(2), True)

@@ -204,8 +204,7 @@ class Session(ABC):
                 enum.complete = status is Status.UNSAT
                 return
             found = self._answer()
-            key = np.packbits(found.values).tobytes() + (
-                b"" if found.ints is None else found.ints.tobytes())
+            key = answer_key(found.values, found.ints)
             if key in seen:
                 raise RuntimeError(f"{self.stats.backend} returned the same solution twice")
             seen.add(key)
@@ -226,6 +225,11 @@ class Session(ABC):
     def blocking(self, values: np.ndarray) -> np.ndarray:
         """The clause that excludes exactly this projection of the user variables."""
         return np.where(values, -self.user, self.user)
+
+
+def answer_key(values: np.ndarray, ints: np.ndarray | None) -> bytes:
+    """One answer (its booleans and integers) as bytes: equal answers, equal keys."""
+    return np.packbits(values).tobytes() + (b"" if ints is None else ints.tobytes())
 
 
 @dataclass(frozen=True)

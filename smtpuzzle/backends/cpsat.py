@@ -5,9 +5,11 @@ at every check. A check with a long time limit on a large model solves in a fork
 killed once the limit is well past (:func:`~smtpuzzle.backends.child.hard_deadline`):
 CP-SAT's presolve honours neither its time limit nor ``stop_search()``, and a Ctrl-C then
 stops the child at once. Enumeration streams CP-SAT's own solution enumeration (one worker: several
-lose and repeat solutions) from a solver thread through a bounded queue, when every boolean
-is a user variable; otherwise it blocks each solution and solves again, so that auxiliary
-variables never make one answer look like several.
+lose and repeat solutions) from a solver thread through a bounded queue. Where every variable
+is an answer (or an answer integer's channel) each assignment is an answer; otherwise
+auxiliary variables can make one answer several assignments, so answers already listed are
+skipped, and where the repeats outnumber the answers by far, the answers listed are blocked
+and the rest found by solving again with each new one forbidden.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends.base import Backend, BuildCost, Capabilities, Session
+from smtpuzzle.backends.base import Backend, BuildCost, Capabilities, Session, answer_key
 from smtpuzzle.backends.child import child_messages, hard_deadline, sigint_held
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.ints import EQ, GE, LE, NE
@@ -31,6 +33,9 @@ STREAM_QUEUE = 256  # solutions the solver thread may run ahead of the reader
 # Smaller ones presolve in a fraction of a second, and a fork per check would double the
 # time of an enumeration that blocks each solution (120 solutions: 0.83 -> 1.86 s).
 CHILD_MIN_SIZE = 10_000
+# An impure model's enumeration gives up once its repeated answers outnumber
+# A + B x (answers listed): a repeat costs tens of microseconds, a re-solve milliseconds.
+DEDUPE_REPEATS = (20_000, 20)
 
 
 def cp_model_sum(cp_model: Any, terms: list, coefs: list) -> Any:
@@ -158,6 +163,7 @@ class CpSatSession(Session):
         m = self.m = _new_model(cp_model)
         self.bools = _BoolVars(m)
         self.pure = False  # decided below, once the model is in
+        self.dedupe = True  # an impure model streams too, each answer listed once
         self._grow(model.num_vars)
         self._add_groups(model.all_clauses(), "bool_or")
         self._add_groups(model.all_exactly_one(), "exactly_one")
@@ -432,18 +438,32 @@ class CpSatSession(Session):
 
     def _solutions(self, limit: int | None, deadline: float | None,
                    enum: Enumeration) -> Iterator[Result]:
-        if limit == 1 or not self.pure:  # a single solve may use every worker
+        if limit == 1 or not (self.pure or self.dedupe):  # one solve may use every worker
             yield from super()._solutions(limit, deadline, enum)
             return
-        yield from self._stream(limit, deadline, enum)
+        found = yield from self._stream(limit, deadline, enum)
+        if found is None:
+            return
+        # Too many assignments per answer: block the answers listed and solve again.
+        for values, ints in found:
+            self.block(values, ints)
+        yield from self._more(None if limit is None else limit - len(found), deadline, enum)
 
     def _stream(self, limit: int | None, deadline: float | None,
                 enum: Enumeration) -> Iterator[Result]:
-        """CP-SAT's enumeration in a thread, its solutions handed over as they come."""
+        """CP-SAT's enumeration in a thread, its solutions handed over as they come.
+
+        An impure model's assignments repeat answers: each is listed once, and after more
+        repeats than DEDUPE_REPEATS allows, the stream stops and returns the answers it
+        listed (None when it ended otherwise)."""
         cp_model = self.cp_model
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left <= 0:
-            return
+            return None
+        distinct = not self.pure
+        seen: set[bytes] = set()
+        listed: list[tuple[np.ndarray, np.ndarray | None]] = []
+        repeats = 0
         solver = self._new_solver(left, 1)
         solver.parameters.enumerate_all_solutions = True
         inbox: queue.Queue = queue.Queue(maxsize=STREAM_QUEUE)
@@ -464,7 +484,7 @@ class CpSatSession(Session):
                                    count=len(user_ints)) if user_ints else None
                 inbox.put(("sol", (values, ints)))
                 self.found += 1
-                if limit is not None and self.found >= limit:
+                if not distinct and limit is not None and self.found >= limit:
                     self.stop_search()
 
         collector = Collector()
@@ -483,9 +503,20 @@ class CpSatSession(Session):
             while True:
                 kind, payload = inbox.get()
                 if kind == "sol":
+                    if distinct:
+                        key = answer_key(*payload)
+                        if key in seen:
+                            repeats += 1
+                            if repeats > DEDUPE_REPEATS[0] + DEDUPE_REPEATS[1] * len(seen):
+                                return listed
+                            continue
+                        seen.add(key)
+                        listed.append(payload)
                     n += 1
                     self.stats.solve_time = time.perf_counter() - t0
                     yield Result(Status.SAT, payload[0], self.stats, ints=payload[1])
+                    if distinct and limit is not None and n >= limit:
+                        return None
                     continue
                 if kind == "error":
                     raise payload
@@ -494,7 +525,7 @@ class CpSatSession(Session):
                 stopped_by_limit = limit is not None and n >= limit
                 enum.complete = payload in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and \
                     not stopped_by_limit
-                return
+                return None
         finally:
             self.stats.solve_time = time.perf_counter() - t0
             if thread.is_alive():
