@@ -473,6 +473,43 @@ def test_weighted_rows_take_a_wide_integer_by_its_binary_digits():
     assert BINARY_FROM > 10
 
 
+def test_rows_with_a_common_factor_and_rows_on_the_same_terms_lower_exactly():
+    """The lowering divides a row by its coefficients' gcd (rounding the bound inwards)
+    and merges rows on the same terms into one range, so parity and crossed bounds are
+    refuted at once (each left sat searching past 30 s); answers stay a brute force's."""
+    from smtpuzzle.model.lower import lower_ints
+
+    m = Model()
+    x = m.int_array(6, 0, 60)
+    e = 6 * x[0] - 4 * x[1] + 10 * x[2] + 2 * x[3] - 8 * x[4] + 14 * x[5]
+    m.add(e <= 201, e >= 201)  # e is even
+    lowered = lower_ints(m)
+    assert 0 in lowered.all_clauses().sizes and not lowered.weighted  # the empty clause
+    assert m.solve("sat", time_limit=60) == "unsat"
+    m = Model()
+    x = m.int_array(6, 0, 60)
+    m.add((2 * x).sum() == 301)
+    assert m.solve("sat", time_limit=60) == "unsat"
+    rng = np.random.default_rng(7)
+    compare = [np.less_equal, np.greater_equal, np.equal, np.not_equal]
+    xv = np.array(list(itertools.product(range(-2, 4), repeat=3)))
+    bv = np.array(list(itertools.product((0, 1), repeat=2)))
+    for _ in range(30):
+        m = Model()
+        x, b = m.int_array(3, -2, 3), m.bool_array(2)
+        ok = np.ones((len(xv), len(bv)), dtype=bool)
+        for _ in range(int(rng.integers(1, 4))):
+            g = int(rng.integers(2, 4))
+            cx, cb = rng.integers(-2, 3, size=3) * g, rng.integers(-1, 2, size=2) * g
+            k, op, cond = int(rng.integers(-12, 13)), int(rng.integers(0, 4)), rng.random() < 0.4
+            expr = (x * cx).sum() + (b * cb).sum()
+            row = [expr <= k, expr >= k, expr == k, expr != k][op]
+            m.add(b[0].implies(row) if cond else row)
+            holds = compare[op]((xv @ cx)[:, None] + (bv @ cb)[None, :], k)
+            ok &= holds | (~bv[:, 0].astype(bool))[None, :] if cond else holds
+        assert m.count("sat") == m.count("cpsat") == (int(ok.sum()), True)
+
+
 def test_an_integer_too_wide_for_a_literal_per_value_is_refused_by_sat_at_once():
     m = Model()
     x, y = m.int_array((), 0, 10**9), m.int_array((), 0, 5)

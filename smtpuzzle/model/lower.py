@@ -249,8 +249,7 @@ def lower_ints(model: Model) -> Model:
         out._user_names.append(_ValueNames(ints.names, user, enc.lo[user],
                                            enc.hi[user] - enc.lo[user] + 1))
         out.int_answer = (np.concatenate([[0], np.cumsum(ends - starts)]), enc.lo[user])
-    for batch in ints.linear:
-        _linear(out, enc, batch)
+    _linear(out, enc, ints.linear)
     for g in ints.alldiff:
         _alldiff(out, enc, g)
     for t in ints.tables:
@@ -303,35 +302,77 @@ def _merged(ids: np.ndarray, coefs: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return u[keep], c[keep]
 
 
-def _linear(out: Model, enc: _Encoding, batch: Linear) -> None:
-    for i in range(len(batch)):
-        xs, xc = _merged(batch.ints[i],
-                         batch.icoef[batch.ints.offsets[i]:batch.ints.offsets[i + 1]])
-        bs, bc = _merged(batch.bools[i],
-                         batch.bcoef[batch.bools.offsets[i]:batch.bools.offsets[i + 1]])
-        code, rhs, e = int(batch.cmp[i]), int(batch.rhs[i]), int(batch.enforce[i])
-        if len(xs) == 1 and len(bs) == 0 and abs(int(xc[0])) == 1:
-            lit = _single(enc, int(xs[0]), int(xc[0]), code, rhs)
-            out.add_clauses([[lit] if e == 0 else [-e, lit]])
+def _linear(out: Model, enc: _Encoding, batches: Sequence[Linear]) -> None:
+    """Every linear row, normalised (terms merged, divided by their gcd, the first
+    coefficient positive) and then the rows on the same terms under the same condition
+    merged into one range: ``e <= 100`` and ``e >= 101`` are false outright, where their
+    two pseudo-boolean encodings leave a SAT solver searching."""
+    ranges: dict[tuple, list] = {}  # terms and condition -> [xs, xc, bs, bc, lo, hi, e]
+    for batch in batches:
+        for i in range(len(batch)):
+            xs, xc = _merged(batch.ints[i],
+                             batch.icoef[batch.ints.offsets[i]:batch.ints.offsets[i + 1]])
+            bs, bc = _merged(batch.bools[i],
+                             batch.bcoef[batch.bools.offsets[i]:batch.bools.offsets[i + 1]])
+            code, rhs, e = int(batch.cmp[i]), int(batch.rhs[i]), int(batch.enforce[i])
+            coefs = np.concatenate([xc, bc])
+            g = int(np.gcd.reduce(np.abs(coefs))) if len(coefs) else 0
+            if g > 1:  # 2x + 2y == 5 is false: a SAT solver cannot see parity
+                if rhs % g and code in (EQ, NE):
+                    if code == EQ:
+                        out.add_clauses([[-e] if e else []])
+                    continue
+                xc, bc = xc // g, bc // g
+                rhs = -(-rhs // g) if code == GE else rhs // g  # rounded inwards
+            if len(coefs) and coefs[0] < 0:
+                xc, bc, rhs, code = -xc, -bc, -rhs, {EQ: EQ, NE: NE, LE: GE, GE: LE}[code]
+            if code == NE:
+                _post(out, enc, xs, xc, bs, bc, code, rhs, e)
+                continue
+            key = (xs.tobytes(), xc.tobytes(), bs.tobytes(), bc.tobytes(), e)
+            row = ranges.setdefault(key, [xs, xc, bs, bc, None, None, e])
+            if code != LE:
+                row[4] = rhs if row[4] is None else max(row[4], rhs)
+            if code != GE:
+                row[5] = rhs if row[5] is None else min(row[5], rhs)
+    for xs, xc, bs, bc, lo, hi, e in ranges.values():
+        if lo is not None and hi is not None and lo >= hi:
+            if lo > hi:
+                out.add_clauses([[-e] if e else []])
+            else:
+                _post(out, enc, xs, xc, bs, bc, EQ, lo, e)
             continue
-        if len(xs) == 2 and len(bs) == 0 and code != NE and sorted(xc.tolist()) == [-1, 1]:
-            _difference(out, enc, xs, xc, code, rhs, e)
-            continue
-        if len(xs) == 0 and e == 0 and code != NE and (bc == 1).all():
-            out.add_cardinality([bs], {EQ: "==", LE: "<=", GE: ">="}[code], rhs)  # counts
-            continue
-        # Unit coefficients over a small range: a decision diagram on partial sums (strong
-        # propagation, small); anything else (SEND+MORE's weights) pseudo-boolean.
-        span = int((enc.hi[xs] - enc.lo[xs]).sum()) + len(bs)
-        post = _diagram if (np.abs(xc) == 1).all() and (np.abs(bc) == 1).all() and \
-            span <= DIAGRAM_MAX_RANGE else _pseudo_boolean
-        if code == NE:  # e -> (sum <= rhs - 1 or sum >= rhs + 1)
-            below, above = out.new_bools(2).tolist()
-            out.add_clauses([[below, above] if e == 0 else [-e, below, above]])
-            post(out, enc, xs, xc, bs, bc, LE, rhs - 1, below)
-            post(out, enc, xs, xc, bs, bc, GE, rhs + 1, above)
-            continue
-        post(out, enc, xs, xc, bs, bc, code, rhs, e)
+        if lo is not None:
+            _post(out, enc, xs, xc, bs, bc, GE, lo, e)
+        if hi is not None:
+            _post(out, enc, xs, xc, bs, bc, LE, hi, e)
+
+
+def _post(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, bs: np.ndarray,
+          bc: np.ndarray, code: int, rhs: int, e: int) -> None:
+    """One normalised row ``sum <code> rhs`` where ``e`` holds (always, when 0)."""
+    if len(xs) == 1 and len(bs) == 0 and abs(int(xc[0])) == 1:
+        lit = _single(enc, int(xs[0]), int(xc[0]), code, rhs)
+        out.add_clauses([[lit] if e == 0 else [-e, lit]])
+        return
+    if len(xs) == 2 and len(bs) == 0 and code != NE and sorted(xc.tolist()) == [-1, 1]:
+        _difference(out, enc, xs, xc, code, rhs, e)
+        return
+    if len(xs) == 0 and e == 0 and code != NE and (bc == 1).all():
+        out.add_cardinality([bs], {EQ: "==", LE: "<=", GE: ">="}[code], rhs)  # counts
+        return
+    # Unit coefficients over a small range: a decision diagram on partial sums (strong
+    # propagation, small); anything else (SEND+MORE's weights) pseudo-boolean.
+    span = int((enc.hi[xs] - enc.lo[xs]).sum()) + len(bs)
+    post = _diagram if (np.abs(xc) == 1).all() and (np.abs(bc) == 1).all() and \
+        span <= DIAGRAM_MAX_RANGE else _pseudo_boolean
+    if code == NE:  # e -> (sum <= rhs - 1 or sum >= rhs + 1)
+        below, above = out.new_bools(2).tolist()
+        out.add_clauses([[below, above] if e == 0 else [-e, below, above]])
+        post(out, enc, xs, xc, bs, bc, LE, rhs - 1, below)
+        post(out, enc, xs, xc, bs, bc, GE, rhs + 1, above)
+        return
+    post(out, enc, xs, xc, bs, bc, code, rhs, e)
 
 
 def _difference(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, code: int,
