@@ -629,3 +629,43 @@ def test_cpsat_enumerates_models_with_integers_natively_and_exactly(monkeypatch)
     monkeypatch.setattr(cpsat, "DEDUPE_REPEATS", (0, 0))
     hidden, *_ = window(True, 2)
     assert hidden.count("cpsat", time_limit=120) == (brute(2), True)
+
+
+_DIFFER = {  # constraint on y (four integers in 0..2) -> the same on values
+    "variable entries, constant target": (
+        lambda y: Element(y[:3], y[3]) != 1, lambda v: v[v[3]] != 1),
+    "constant entries, variable target": (
+        lambda y: Element([2, 0, 1], y[0]) != y[1], lambda v: [2, 0, 1][v[0]] != v[1]),
+    "all constant": (lambda y: Element([2, 0, 1], y[2]) != 0, lambda v: [2, 0, 1][v[2]] != 0),
+    "a row per index": (
+        lambda y: Element(np.array([[0, 1, 2], [2, 1, 0]]), y[:2]) != y[2:],
+        lambda v: [0, 1, 2][v[0]] != v[2] and [2, 1, 0][v[1]] != v[3]),
+    "index past the array": (lambda y: Element(y[:2], y[2]) != y[3],
+                             lambda v: v[2] < 2 and v[v[2]] != v[3]),
+    "equivalent constraints": (lambda y: (y[0] >= 1) == (y[1] >= 2),
+                               lambda v: (v[0] >= 1) == (v[1] >= 2)),
+    "exactly one of two": (lambda y: (y[2] <= 0) != (y[3] == 1),
+                           lambda v: (v[2] <= 0) != (v[3] == 1)),
+    "rows of equivalences": (lambda y: (y[:2] >= 1) == (y[2:] != y[0]),
+                             lambda v: all((v[k] >= 1) == (v[2 + k] != v[0]) for k in (0, 1))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_DIFFER))
+def test_element_differs_and_constraints_compare_as_equivalences(name, backend_name):
+    post, ok = _DIFFER[name]
+    m = Model(name)
+    y = m.int_array(4, 0, 2)
+    m.add(post(y))
+    assert _answers(m, y, backend_name) == _brute(4, 0, 2, ok)
+
+
+def test_comparing_a_constraint_with_a_value_is_refused_not_a_silent_false():
+    m = Model("identity")
+    y = m.int_array(3, 0, 2)
+    for bad in (lambda: (y[0] >= 1) == 3, lambda: (y[0] >= 1) != True,  # noqa: E712
+                lambda: AllDifferent(y) == 1, lambda: Table(y, [[0, 1, 2]]) != y,
+                lambda: (y[0] == 1) == AllDifferent(y),
+                lambda: m.bool_array(()).implies(y[0] >= 1) == y[1]):
+        with pytest.raises(TypeError, match="is a constraint, not a value"):
+            bad()

@@ -17,7 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from smtpuzzle.model.expr import BoolArray, IntArray, as_lin, flatten_constraints, usable, whole
+from smtpuzzle.model.expr import (
+    BoolArray,
+    Enforced,
+    IntArray,
+    as_lin,
+    flatten_constraints,
+    usable,
+    whole,
+)
 from smtpuzzle.model.groups import Groups
 from smtpuzzle.model.ints import (
     EQ,
@@ -477,6 +485,29 @@ class Model:
         self.ints.elements.append(Element(idx.reshape(-1).copy(),
                                           arr_ids.reshape(-1, arr.shape[-1]).copy(),
                                           tgt.reshape(-1).copy()))
+
+    def _post_element_ne(self, array: Any, index: Any, target: Any) -> None:
+        """``array[index] != target``: where the index is k, entry k differs from the
+        target (an entry equal to a constant target rules k out); the index lies in the
+        array, as for ``==``."""
+        idx = index.ids
+        n = array.shape[-1]
+        flat = idx.reshape(-1)
+        ones = np.ones(len(flat), dtype=np.int64)
+        self._tighten(flat, ones, GE, np.zeros(len(flat), dtype=np.int64))
+        self._tighten(flat, ones, LE, np.full(len(flat), n - 1, dtype=np.int64))
+        shape = (*idx.shape, n)
+        ids, ks = np.broadcast_arrays(idx[..., None], np.arange(n))
+        at = self.eq_literals(ids.ravel(), ks.ravel()).reshape(shape)  # index == k
+        if not isinstance(array, IntArray) and not isinstance(target, IntArray):
+            same = np.asarray(array) == np.asarray(target)[..., None]
+            self.add_clauses(-np.broadcast_to(at, shape)[np.broadcast_to(same, shape)]
+                             .reshape(-1, 1))
+            return
+        entries = IntArray(self, array.ids) if isinstance(array, IntArray) else array
+        goal = IntArray(self, target.ids) if isinstance(target, IntArray) else target
+        goal = goal[..., None] if isinstance(goal, IntArray) else np.asarray(goal)[..., None]
+        Enforced(as_lin(entries) - goal != 0, at, self).post(self)
 
     def _post_regular(self, words: np.ndarray, transitions: np.ndarray, start: int,
                       finals: np.ndarray) -> None:

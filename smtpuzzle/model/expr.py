@@ -448,15 +448,52 @@ class LinCons:
         raise TypeError("a constraint has no truth value before solving: post it with "
                         "model.add(...)")
 
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        """Two constraint arrays equivalent (``!=``: exactly one holds), through one new
+        literal each element: both reified on it."""
+        if isinstance(other, BoolArray):
+            return NotImplemented  # BoolArray's reflected == reifies
+        if not isinstance(other, LinCons):
+            _not_a_value(self, other)
+        model = joined(self, other)
+        if model is None:
+            raise TypeError("comparing two constraints needs variables in one of them")
+        shape = np.broadcast_shapes(self.expr.shape, other.expr.shape)
+        b = BoolArray(model, model.new_bools(int(np.prod(shape, dtype=np.int64)))
+                      .reshape(shape))
+        return [b == self, b == other]
+
+    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
+        if isinstance(other, BoolArray):
+            return NotImplemented
+        if not isinstance(other, LinCons):
+            _not_a_value(self, other)
+        return self == ~other
+
     def post(self, model: Model, enforce: np.ndarray | None = None) -> None:
         model._post_linear(self, enforce)
+
+
+def _not_a_value(constraint: Any, other: Any) -> None:
+    """Refuse ``constraint == other`` where Python would fall back to identity and hand
+    ``model.add`` a silent False."""
+    raise TypeError(f"a {type(constraint).__name__} is a constraint, not a value: it can be "
+                    f"compared (== or !=) only with another linear constraint or literals, "
+                    f"not {type(other).__name__}")
 
 
 class Enforced:
     """A linear constraint array that holds where ``literals`` are true."""
 
+    __hash__ = None  # type: ignore[assignment]
+
     def __init__(self, cons: LinCons, literals: np.ndarray, model: Model) -> None:
         self.cons, self.literals, self.model = cons, literals, model
+
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        _not_a_value(self, other)
+
+    __ne__ = __eq__
 
     def post(self, model: Model) -> None:
         shape = np.broadcast_shapes(self.cons.expr.shape, np.shape(self.literals))
@@ -469,6 +506,12 @@ class _Global:
     """A global constraint over integer arrays, posted as one batch."""
 
     model: Model | None = None
+    __hash__ = None  # type: ignore[assignment]
+
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        _not_a_value(self, other)
+
+    __ne__ = __eq__
 
     def post(self, model: Model) -> None:
         raise NotImplementedError
@@ -533,7 +576,8 @@ class Table(_Global):
 
 
 class Element:
-    """``array[index]`` with a variable index (counted from 0); compare it with ``==``.
+    """``array[index]`` with a variable index (counted from 0); compare it with ``==`` or
+    ``!=``.
     ``array`` is integer variables or constants (whole numbers)."""
 
     def __init__(self, array: Any, index: IntArray) -> None:
@@ -553,18 +597,24 @@ class Element:
     def __eq__(self, target: Any) -> _ElementCons:  # type: ignore[override]
         return _ElementCons(self.array, self.index, target)
 
+    def __ne__(self, target: Any) -> _ElementCons:  # type: ignore[override]
+        return _ElementCons(self.array, self.index, target, differ=True)
+
     __hash__ = None  # type: ignore[assignment]
 
 
 class _ElementCons(_Global):
-    def __init__(self, array: Any, index: IntArray, target: Any) -> None:
+    def __init__(self, array: Any, index: IntArray, target: Any, differ: bool = False) -> None:
         if not isinstance(target, IntArray):
             target = whole(target, "Element's target")
         self.model = joined(index, array, target)
-        self.array, self.index, self.target = array, index, target
+        self.array, self.index, self.target, self.differ = array, index, target, differ
 
     def post(self, model: Model) -> None:
-        model._post_element(self.array, self.index, self.target)
+        if self.differ:
+            model._post_element_ne(self.array, self.index, self.target)
+        else:
+            model._post_element(self.array, self.index, self.target)
 
 
 class Regular(_Global):
