@@ -1,5 +1,6 @@
 """Counting against published numbers; symmetry breaking against brute de-duplication."""
 
+import base64
 import json
 import multiprocessing
 import os
@@ -7,13 +8,21 @@ import signal
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from smtpuzzle import Board, Piece, Tiling, get_backend, load, parse_picture, piece_set
-from smtpuzzle.puzzles.tiling.counting import canonical_key, count, plan
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.puzzles.tiling.counting import (
+    _encode_state,
+    _progress_digest,
+    canonical_key,
+    count,
+    plan,
+)
 from tests.helpers import ROOT, cli
 
 FAST = [  # (model, distinct, raw)
@@ -169,7 +178,8 @@ def test_a_checkpoint_resumes_without_searching_again(tmp_path):
     first = count(t, checkpoint=path)
     saved = json.loads(path.read_text())
     kept = dict(list(saved["done"].items())[::2])
-    path.write_text(json.dumps({**saved, "done": kept}))
+    path.write_text(json.dumps({**saved, "done": kept,
+                                "check": _progress_digest(kept, saved["running"])}))
     full = count(t, checkpoint=path, workers=2)
     assert full.complete and full.count == first.count == 65 and full.resumed == len(kept)
     # The sub-problems in the file are taken from it, not searched: a count changed there
@@ -179,8 +189,31 @@ def test_a_checkpoint_resumes_without_searching_again(tmp_path):
     key = next(iter(saved["done"]))
     saved["done"][key] += 1000
     path.write_text(json.dumps(saved))
+    with pytest.raises(PuzzleError, match="damaged count checkpoint .its counts"):
+        count(t, checkpoint=path)  # an edit the checksum catches
+    path.write_text(json.dumps({**saved, "check": _progress_digest(saved["done"], {})}))
     again = count(t, checkpoint=path)
     assert again.count == 1065 and again.resumed == again.subproblems
+
+
+@pytest.mark.parametrize("damage,words", [
+    (lambda d: {**d, "done": {**d["done"], "0": -5}}, "negative counts"),
+    (lambda d: {**d, "running": {"1": {"count": 0, "share": 2.0, "nodes": 0,
+                                               "state": _encode_state({"a": np.zeros(1)})}}},
+     "outside 0..1"),
+    # a search state that is no saved search (zlib data that is no zip of arrays)
+    (lambda d: {**d, "running": {"1": {"count": 0, "share": 0.5, "nodes": 0, "state":
+                                       base64.b64encode(zlib.compress(b"PK junk")).decode()}}},
+     "not a count checkpoint"),
+])
+def test_a_damaged_checkpoint_is_refused_in_one_line(tmp_path, damage, words):
+    path = tmp_path / "count.json"
+    assert count(load("pentomino-3x20"), checkpoint=path).count == 2
+    saved = damage(json.loads(path.read_text()))
+    path.write_text(json.dumps({**saved, "check": _progress_digest(saved["done"],
+                                                                   saved["running"])}))
+    p = cli("count", "pentomino-3x20", "--checkpoint", str(path))
+    assert p.returncode == 2 and words in p.stderr and "Traceback" not in p.stderr, p.stderr
 
 
 def test_a_checkpoint_of_another_count_is_refused(tmp_path):

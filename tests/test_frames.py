@@ -19,6 +19,7 @@ from smtpuzzle import (
     Board,
     Piece,
     PuzzleError,
+    Status,
     VerificationError,
     count,
     parse_picture,
@@ -33,7 +34,7 @@ from smtpuzzle.puzzles.frames import solve as frames_solve
 from smtpuzzle.puzzles.frames.cubes import solve_cubes
 from smtpuzzle.puzzles.frames.puzzle import Frames, FramesSolution
 from smtpuzzle.puzzles.frames.sets import cache_path, enumerate_sets
-from smtpuzzle.puzzles.frames.solve import lay_out, solve_frames
+from smtpuzzle.puzzles.frames.solve import FramesOptions, lay_out, solve_frames
 from smtpuzzle.puzzles.tiling.puzzle import Placement, Tiling, TilingSolution
 from tests.helpers import ROOT, cli
 
@@ -575,3 +576,15 @@ def test_frames_all_at_the_first_hole_place_says_so_and_exits_0(monkeypatch, cap
     out = capsys.readouterr().out
     assert "; all of them at this hole place (the note above names the places not tried)" \
         in out and "4 more places were not tried" in out, out
+
+
+def test_stage_2_is_not_begun_once_stage_1_used_up_the_time_limit():
+    # Building stage 2's model past the limit overran it by half (8 s asked, 12 s taken).
+    answer = solve_frames(load_frames("pentahex-6x9x5"),
+                          FramesOptions(time_limit=0.5, method="enumerate", cache=False))
+    assert answer.status is Status.UNKNOWN and not answer.stage1.complete
+    assert answer.stage2 == {} and "stage 2 was not begun" in answer.note
+    p = cli("frames", "pentahex-6x9x5", "--method", "enumerate", "--no-cache",
+            "--time-limit", "0.5", "--json")
+    out = json.loads(p.stdout)
+    assert p.returncode == 1 and out["status"] == "unknown" and "not begun" in out["note"]

@@ -204,6 +204,9 @@ def _drop_last_clause(text: str) -> str:
     (dict(data=lambda d: {**d, "symmetry": "rotations"}), "is not the formula"),
     (dict(data=lambda d: {**d, "symmetry": "none"}), "the symmetry is"),
     (dict(data=lambda d: {**d, "length": 5000}), "is not the formula"),  # not built in full
+    (dict(data=lambda d: {**d, "length": 2**63 - 1}), "is not the formula"),  # nor at all
+    (dict(data=lambda d: {**d, "length": 10**7},  # a header raised to match: still not built
+          cnf=lambda t: re.sub(r"(?m)^p cnf \d+", "p cnf 99999999999", t)), "is not the formula"),
     (dict(cnf=lambda t: t.replace("\n-1 -2 0\n", "\n-1 -3 0\n", 1)), "is not the formula"),
 ])
 def test_a_tampered_certificate_is_rejected(certificate: Path, tmp_path: Path, how, reason):

@@ -21,6 +21,9 @@ TASK_BACKENDS = {
     "nonogram": ("cpsat", "sat", "z3"),
     "maze": ("mdd", "cpsat", "sat", "z3"),
 }
+# What each task answers, and so what a suite may expect of it (count: a whole number).
+EXPECTED = {"solve": ("sat", "unsat"), "frames": ("sat", "unsat"),
+            "nonogram": ("unique", "multiple", "none"), "maze": ("sat", "unsat")}
 _ENTRY_KEYS = {"task", "model", "pattern", "size", "expect", "anchor", "anchor_s", "time_limit",
                "backends", "raw", "workers", "encoding", "presolve", "label"}
 _SUITE_KEYS = {"title", "task", "time_limit", "puzzle", "note"}
@@ -104,6 +107,20 @@ def _check_limit(limit: Any, where: str) -> None:
                           where)
 
 
+def _check_expect(task: str, expect: Any, where: str) -> None:
+    """Refuse an ``expect`` that the task can never answer: run, it would be reported as
+    a wrong answer (a bug) rather than a typo in the suite."""
+    if expect is None:
+        return
+    if task == "count":
+        if isinstance(expect, bool) or not isinstance(expect, int) or expect < 0:
+            raise PuzzleError(f"expect of a count is a whole number >= 0, not {expect!r}",
+                              where)
+    elif expect not in EXPECTED[task]:
+        raise PuzzleError(f"expect of a {task} task is one of "
+                          f"{', '.join(map(repr, EXPECTED[task]))}, not {expect!r}", where)
+
+
 def _entry(item: dict[str, Any], number: int, suite: dict[str, Any], path: Path) -> Entry:
     where = f"{path}: puzzle {number}"
     unknown = set(item) - _ENTRY_KEYS
@@ -111,8 +128,12 @@ def _entry(item: dict[str, Any], number: int, suite: dict[str, Any], path: Path)
         raise PuzzleError(f"unknown key {sorted(unknown)[0]!r} (known: "
                           f"{', '.join(sorted(_ENTRY_KEYS))})", where)
     task = item.get("task", suite.get("task"))
+    if task is None:
+        raise PuzzleError(f"no task: give task = one of {', '.join(TASK_BACKENDS)} (in the "
+                          "puzzle or, for all of them, at the top of the suite)", where)
     if task not in TASK_BACKENDS:
         raise PuzzleError(f"task must be one of {', '.join(TASK_BACKENDS)}, not {task!r}", where)
+    _check_expect(task, item.get("expect"), where)
     key = "pattern" if task == "maze" else "model"
     target = item.get(key)
     if not isinstance(target, str) or not target:

@@ -58,6 +58,9 @@ def bench(
     chosen = [b.strip() for b in backends.split(",") if b.strip()]
     if not chosen:
         raise PuzzleError(f"--backends {backends!r} names no back end")
+    twice = next((b for i, b in enumerate(chosen) if b in chosen[:i]), None)
+    if twice:
+        raise PuzzleError(f"--backends names {twice!r} twice")
     configs = benchmark.configs_for(chosen, solver or [])
     output_directory(out_dir, "the results")
     started = time.perf_counter()
@@ -75,7 +78,8 @@ def bench(
         runs, finished = benchmark.run_suites(loaded, configs, time_limit, repeat, on_run,
                                               note=lambda text: err.print(f"[dim]{text}[/dim]"))
     summaries = benchmark.summarise(runs)
-    wide = out if out.is_terminal else Console(width=200, highlight=False)  # whole rows
+    # whole rows
+    wide = out if out.is_terminal else Console(width=200, highlight=False, emoji=False)
     for table in tables(summaries, {s.name: s.title for s in loaded}):
         wide.print(table)
     meta = {"suites": names, "backends": [c.label for c in configs], "repeat": repeat,

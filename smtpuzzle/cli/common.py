@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -19,8 +20,8 @@ from rich.progress import Progress, ProgressColumn
 from smtpuzzle.errors import ProcessDied, PuzzleError, VerificationError
 
 _started = [time.perf_counter()]  # when the command started: see mark_start, budget
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True, emoji=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 # 0 answered (a solution, or a proof that there is none); then these.
 EXIT_UNKNOWN, EXIT_BAD_INPUT, EXIT_UNVERIFIED = 1, 2, 3
@@ -56,6 +57,15 @@ def seconds(text: str) -> float:
     if not math.isfinite(value) or value <= 0:
         raise typer.BadParameter(f"a time limit is a positive number of seconds, not {text!r}")
     return value
+
+
+def check_workers(workers: int, ray: str | None) -> None:
+    """Refuse more local processes than make sense: past a few a core they only compete
+    for the cores, and forking thousands takes longer than any time limit."""
+    cores = os.cpu_count() or 1
+    if not ray and workers > 4 * cores:
+        raise PuzzleError(f"--workers {workers}: this machine has {cores} cores, so at most "
+                          f"{4 * cores} processes (a Ray cluster, --ray, takes more)")
 
 
 def budget(time_limit: float | None) -> float | None:

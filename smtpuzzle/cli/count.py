@@ -17,6 +17,7 @@ from smtpuzzle.cli.common import (
     ModelArg,
     RayOpt,
     budget,
+    check_workers,
     friendly,
     interactive,
     out,
@@ -83,6 +84,7 @@ def count(
     tiling = load(model)
     warn_same_shapes(tiling)
     get_backend(backend, solver)  # reject bad names before any work
+    check_workers(workers, ray)
     if files and limit is None:
         raise PuzzleError("--svg / --png / --html draw the solutions of --limit N: give --limit")
     if limit is not None:

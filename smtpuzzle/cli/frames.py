@@ -16,6 +16,7 @@ from smtpuzzle.cli.common import (
     ModelArg,
     RayOpt,
     budget,
+    check_workers,
     friendly,
     interactive,
     out,
@@ -93,6 +94,7 @@ def frames_cmd(
     warn_same_shapes(puzzle)
     if all_solutions and limit is not None:
         raise PuzzleError("give --all or --limit, not both")
+    check_workers(workers, ray)
     if seed is not None and "dive" not in (method, puzzle.method if method == "auto" else ""):
         raise PuzzleError(f"--seed draws the dive method's samples, and {puzzle.name} is not "
                           "solved by a dive here (give --method dive)")

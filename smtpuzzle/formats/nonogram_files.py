@@ -159,6 +159,7 @@ def read_clues(text: str, name: str) -> Nonogram:
     section: str | None = None
     found: dict[str, tuple[list[Clue], list[int]]] = {"rows": ([], []), "columns": ([], [])}
     title = ""
+    seen: dict[str, int] = {}  # the line of each header: a second would merge silently
     for k, raw in enumerate(text.splitlines(), start=1):
         s = raw.strip()
         if not s or s.startswith("#"):
@@ -166,10 +167,14 @@ def read_clues(text: str, name: str) -> Nonogram:
         head = re.fullmatch(r"(rows|columns|cols|title)\s*:\s*(.*)", s, flags=re.IGNORECASE)
         if head:
             key = head[1].lower()
+            kind = "columns" if key == "cols" else key
+            if kind in seen:
+                raise PuzzleError(f"{kind} given twice (first on line {seen[kind]})", line=k)
+            seen[kind] = k
             if key == "title":
                 title = head[2].strip()
                 continue
-            section = "columns" if key == "cols" else key
+            section = kind
             if head[2].strip():
                 raise PuzzleError(f"put the {section} clues on the lines after {key}:", line=k)
             continue

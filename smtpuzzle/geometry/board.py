@@ -36,6 +36,9 @@ class Board:
         self.dims = tuple(int(d) for d in given)
         if len(self.dims) not in (2, 3) or min(self.dims) < 1:
             raise PuzzleError(f"a board size needs 2 or 3 positive numbers, got {list(self.dims)}")
+        if np.prod(self.dims, dtype=float) >= 2.0**62:  # past 64-bit cell numbers
+            check_fits_in_memory(np.prod(self.dims, dtype=float) * (9 + 8 * len(self.dims)),
+                                 f"the {self.size_text} board's cell arrays")
         self.grid = grid(on, len(self.dims)) if isinstance(on, str) else on
         if self.grid.dim != len(self.dims):
             raise PuzzleError(f"a board of the {self.grid.name} grid has {self.grid.dim} "
@@ -125,6 +128,8 @@ class Board:
         if gone.any():
             raise PuzzleError(f"hole {new[int(np.argmax(gone))].tolist()} is not a cell of "
                               "the board")
+        if board.num_cells == 0:
+            raise PuzzleError("the board has no cells (its holes take every one)")
         return board
 
     @property

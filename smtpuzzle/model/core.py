@@ -220,8 +220,15 @@ class Model:
     def add_cardinality(self, groups: Any, cmp: str | Cmp, bounds: Any) -> None:
         """``sum(group) cmp bound`` per group; ``bounds`` is one number or one per group."""
         g = Groups.of(groups)
-        b = np.broadcast_to(np.asarray(bounds, dtype=np.int64), (len(g),)).copy()
-        self.cardinalities.append(Cardinality(g, Cmp(cmp), b))
+        # A bound past a group's size (or below 0) means what size + 1 (or -1) means; so
+        # clipped, a bound of any size fits the back ends' 64-bit arithmetic.
+        try:
+            b = np.asarray(bounds, dtype=np.int64)
+        except OverflowError:
+            b = np.asarray(np.clip(np.asarray(bounds, dtype=object), -1, len(g.flat) + 1),
+                           dtype=np.int64)
+        b = np.broadcast_to(b, (len(g),))
+        self.cardinalities.append(Cardinality(g, Cmp(cmp), np.clip(b, -1, g.sizes + 1)))
 
     def add_implications(self, a: Any, b: Any) -> None:
         """Literal ``a[i]`` implies literal ``b[i]`` for every i."""

@@ -205,6 +205,8 @@ def encode(length: int, cases: list[tuple[int, int]], mirror: bool = False,
     returns the formula so far (for a comparison that has already failed)."""
     letters: list[list[int]] = [[letter(0, 0)]]
     for t in range(length):
+        if t % 4096 == 4095:
+            _in_time(deadline)
         letters.append([letter(t, d) for d in range(4)])
         letters += [[-letter(t, a), -letter(t, b)] for a in range(4) for b in range(a + 1, 4)]
     formula = Formula(4 * length, letters, [], [], [])
@@ -450,10 +452,20 @@ def check_certificate(directory: Path, time_limit: float | None = None,
                       "first) the proof uses", length, len(pairs))
     deadline = None if time_limit is None else t0 + time_limit
     index = {c: i for i, c in enumerate(sorted(pairs))}
+    declared = _declared_variables(directory / CNF)
+    if declared is None:  # no header near the top: read_cnf says what is wrong
+        try:
+            read_cnf(directory / CNF)
+        except PuzzleError as exc:
+            return answer("rejected", f"bound.cnf: {exc}", length, len(pairs))
+    # The letters alone: 4 variables and 7 clauses (of 8 bytes or more) a move.
+    if declared is None or 4 * length > declared \
+            or (directory / CNF).stat().st_size < 7 * 8 * length:
+        return answer("rejected", "bound.cnf is not the formula of these cases and this "
+                      "length", length, len(pairs))
     try:
         # no larger than the file says: a length tampered upwards is not built in full
-        formula = encode(length, sorted(pairs), mirror, deadline,
-                         _declared_variables(directory / CNF))
+        formula = encode(length, sorted(pairs), mirror, deadline, declared)
         _in_time(deadline)
         try:
             given = read_cnf(directory / CNF)

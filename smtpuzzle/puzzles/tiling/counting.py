@@ -16,6 +16,7 @@ import io
 import json
 import os
 import time
+import zipfile
 import zlib
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -307,6 +308,16 @@ def _decode_state(text: str) -> dict[str, np.ndarray]:
         return {k: data[k] for k in data.files}
 
 
+def _progress_digest(done: object, running: object) -> str:
+    """A checksum of a checkpoint's progress (keyed by strings, as JSON reads it back),
+    which catches a file damaged or edited by accident; the file is trusted otherwise."""
+    def keyed(d: object) -> object:
+        return {str(k): v for k, v in d.items()} if isinstance(d, dict) else d
+
+    text = json.dumps([keyed(done), keyed(running)], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
 class Checkpoint:
     """A long count's progress in a JSON file, so that it can be stopped and resumed (in
     another process, with any number of workers): the counts of finished sub-problems, and
@@ -345,8 +356,17 @@ class Checkpoint:
                                             float(r["share"]), int(r.get("nodes", 0)))
                        for i, r in data.get("running", {}).items()}
             digest, time_s = data["plan"], float(data["time_s"])
-        except (OSError, ValueError, KeyError, TypeError, AttributeError, zlib.error) as e:
+            check = data.get("check")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError,
+                zlib.error, zipfile.BadZipFile) as e:
             raise PuzzleError(f"{self.path}: not a count checkpoint ({e})") from None
+        if check is not None and check != _progress_digest(data["done"], data.get("running", {})):
+            raise PuzzleError(f"{self.path}: a damaged count checkpoint (its counts or search "
+                              "states were changed after it was written)")
+        if any(n < 0 for n in counts.values()) or any(
+                r.count < 0 or r.nodes < 0 or not 0 <= r.share <= 1 for r in running.values()):
+            raise PuzzleError(f"{self.path}: a damaged count checkpoint (negative counts or "
+                              "a share of the search outside 0..1)")
         if digest != self.plan_digest:
             raise PuzzleError(f"{self.path}: a checkpoint of another count "
                               f"({data.get('model', '?')}, {data.get('subproblems', '?')} "
@@ -363,6 +383,7 @@ class Checkpoint:
                 "running": {i: {"count": r.count, "share": round(r.share, 6), "nodes": r.nodes,
                                 "state": _encode_state(r.state)}
                             for i, r in self.running.items() if r.state is not None}}
+        data["check"] = _progress_digest(data["done"], data["running"])
         tmp = self.path.with_name(self.path.name + ".tmp")
         tmp.write_text(json.dumps(data, indent=0))
         os.replace(tmp, self.path)  # a stop mid-write leaves the old file whole
@@ -441,6 +462,7 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
             # before the others: the worker that just searched it takes it on, with what its
             # dead-end table learnt (bench/RESULTS.md). Ray gets everything at once.
             waiting = deque((i, running[i].state if i in running else None) for i in todo)
+            workers = min(workers, max(len(waiting), 1))  # an idle process is no help
             limit = len(waiting) if ray else workers
             with task_pool(_work, (model, count_plan, backend, solver), workers, ray) as tasks:
                 while waiting or tasks.pending:
