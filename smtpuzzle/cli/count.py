@@ -119,7 +119,7 @@ def count(
         report_stopped(result.lost, "the count so far is kept"
                        + (f" in {checkpoint}" if checkpoint else ""))
     if as_json:
-        print_json(result.as_json())
+        print_json({"model": tiling.name, **result.as_json()})
     else:
         kind = "" if raw else f" distinct up to {result.group}"
         state = "" if result.complete else (
