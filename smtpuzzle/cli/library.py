@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from rich.table import Table
 
-from smtpuzzle.cli.common import JsonOpt, ModelArg, friendly, out, print_json
+from smtpuzzle.cli.common import JsonOpt, ModelArg, friendly, out, plural, print_json
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.library import list_models, load_puzzle
 from smtpuzzle.render.text import board_picture, pieces_picture
@@ -47,7 +47,7 @@ def show(model: ModelArg) -> None:
 def _show_frames(puzzle: Frames) -> None:
     hole = " (one hole, placed by the solver)" if puzzle.hole_search else ""
     out.print(f"[bold]{puzzle.name}[/bold]: {puzzle.title}")
-    out.print(f"{puzzle.n} frames of {puzzle.frame.size_text}{hole}, "
+    out.print(f"{plural(puzzle.n, 'frame')} of {puzzle.frame.size_text}{hole}, "
               f"{puzzle.frame_area} cells each; {len(puzzle.pieces)} pieces; a frame holds, "
               f"of pieces of size {', '.join(map(str, puzzle.size_classes()[0].tolist()))}:"
               f" {' or '.join(map(str, puzzle.compositions()))}", markup=False)

@@ -89,14 +89,18 @@ class Frames:
     def _check_obvious(self) -> None:
         total, area = int(self.sizes.sum()), self.frame_area
         if total != self.n * area:
-            raise PuzzleError(f"no solution: the pieces cover {total:,} cells but {self.n} frames "
-                              f"of {area:,} cells hold {self.n * area:,}")
+            raise PuzzleError(f"no solution: the pieces cover {total:,} cells but "
+                              f"{self._frames_text()} of {area:,} cells hold "
+                              f"{self.n * area:,}")
         for p in self.pieces:
             check_fits(p, p.shape.orientations(p.reflections(self.frame.dim)), self.frame,
                        "frame")
         if not self.compositions():
             raise PuzzleError("no solution: no way to split the pieces' sizes into "
-                              f"{self.n} frames of {area} cells")
+                              f"{self._frames_text()} of {area} cells")
+
+    def _frames_text(self) -> str:
+        return f"{self.n} frame" + ("s" if self.n != 1 else "")
 
     def size_classes(self) -> tuple[np.ndarray, np.ndarray]:
         """The distinct piece sizes and how many pieces have each."""
