@@ -151,7 +151,8 @@ class FramesOptions:
         if self.stage2 not in STAGE2_BACKENDS:
             raise PuzzleError(f"--stage2 must be one of {', '.join(STAGE2_BACKENDS)}")
         if self.model_kind not in STAGE2_MODELS:
-            raise PuzzleError(f"the stage-2 model must be one of {', '.join(STAGE2_MODELS)}")
+            raise PuzzleError(f"--stage2-model must be one of {', '.join(STAGE2_MODELS)}, "
+                              f"not {self.model_kind!r}")
         if self.model_kind not in ("cover", "cubes") and \
                 not get_backend(self.stage2).capabilities.any_constraint:
             raise PuzzleError(f"the {self.model_kind} model has integers: exact cover takes the "
