@@ -99,7 +99,7 @@ def test_soma_symmetries_exchange_the_mirror_pieces():
 
 def test_one_sided_pieces_keep_only_rotations():
     pieces = [Piece(n, s, flip=False) for n, s in piece_set("tetrominoes").items()]
-    t = Tiling(Board([4, 5]), pieces)
+    t = Tiling(Board([4, 5]), pieces, precheck=False)  # no tiling (the T's parity)
     assert len(t.symmetries()) == 2  # identity and the half turn
 
 

@@ -10,6 +10,7 @@ from smtpuzzle import (
     Tiling,
     TilingSolution,
     VerificationError,
+    count,
     get_backend,
     load,
     parse_picture,
@@ -52,9 +53,27 @@ def test_twelve_pentominoes_on_a_2x30_strip_are_unsat(solver_variant):
 
 def test_mutilated_board_of_the_right_area_is_unsat(backend_name):
     board = Board([4, 4], holes=[(0, 0), (3, 3)])
-    t = Tiling(board, [Piece("I2", parse_picture("##"), count=7)])
+    # precheck=False: the back end must prove it (the colouring check refuses it at once).
+    t = Tiling(board, [Piece("I2", parse_picture("##"), count=7)], precheck=False)
     r = get_backend(backend_name).solve(t.build_model(), time_limit=60)
     assert r.status is Status.UNSAT
+
+
+def test_a_colouring_refuses_what_parity_rules_out_and_nothing_that_tiles():
+    dominoes = [Piece("I2", parse_picture("##"), count=31)]
+    with pytest.raises(PuzzleError, match=r"by colouring: the board has 30 cells where \(row "
+                       r"\+ column\) mod 2 is 0, and the pieces, however placed, never"):
+        Tiling(Board([8, 8], holes=[(0, 0), (7, 7)]), dominoes)
+    tiles = Tiling(Board([8, 8], holes=[(0, 0), (7, 6)]), dominoes)  # opposite colours
+    assert get_backend("exact-cover").solve(tiles.build_model()).status is Status.SAT
+    # Polyform Puzzler's "none by parity": refused at once; the search agrees.
+    with pytest.raises(PuzzleError, match="by colouring"):
+        load("hexiamond-6x9-trapezoid")
+    assert count(load("hexiamond-6x9-trapezoid", precheck=False)).count == 0
+    # No shipped tiling that has solutions is refused (they all load).
+    for name in ("pentomino-8x8-square", "hexiamond-4x11-trapezoid", "soma-3x3x3",
+                 "polyhex-34-hexagon", "tetromino-5x4-tube", "domino-4x4-torus"):
+        load(name)
 
 
 def test_packing_leaves_cells_empty_and_respects_at_most(backend_name):
@@ -205,3 +224,23 @@ def test_a_listing_that_reaches_its_limit_tells_all_from_more(distinct):
     short = list_tilings(t, limit=n - 1, distinct=distinct)
     assert short.count == n - 1 and not short.complete and short.more
     assert short.as_json()["more"] and len(short.solutions) == n - 1
+
+
+def test_the_colouring_sums_match_a_brute_force():
+    import random
+
+    import numpy as np
+
+    from smtpuzzle.puzzles.tiling.puzzle import _reachable
+
+    rng = random.Random(7)
+    for _ in range(400):
+        pieces = [(np.array(sorted(rng.sample(range(5), rng.randint(1, 3)))), rng.randint(0, 3))
+                  for _ in range(rng.randint(1, 3))]
+        area = sum(int(v[-1]) * c for v, c in pieces) + 2
+        sums = {0}
+        for values, copies in pieces:
+            for _ in range(copies):
+                sums = {a + b for a in sums for b in values.tolist()}
+        assert [_reachable(pieces, w, area) for w in range(area + 1)] == \
+            [w in sums for w in range(area + 1)], pieces

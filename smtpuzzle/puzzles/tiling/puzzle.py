@@ -7,6 +7,7 @@ decoded solution against the puzzle's definition alone, not against the model.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -97,6 +98,33 @@ class _PlacementNames(Sequence):
         return f"{piece}@" + ";".join(",".join(map(str, c)) for c in cells)
 
 
+def _reachable(pieces: list[tuple[np.ndarray, int]], want: int, area: int) -> bool:
+    """Whether ``want`` is a sum of one value a copy, for pieces given as (the values one
+    copy can take, copies); True too when deciding it would take long (nothing refused)."""
+    reach = np.zeros(area + 1, dtype=bool)
+    reach[0] = True
+    work = 0
+    for values, copies in pieces:
+        if copies == 0:
+            continue
+        lo, hi = int(values[0]), int(values[-1])
+        if len(values) == hi - lo + 1:  # a run of values: the copies reach every sum between
+            ends = np.arange(area + 1)
+            seen = np.concatenate([[0], np.cumsum(reach)])
+            reach = seen[np.clip(ends - copies * lo + 1, 0, area + 1)] > \
+                seen[np.clip(ends - copies * hi, 0, area + 1)]
+            continue
+        work += copies * len(values) * (area + 1)
+        if work > 50_000_000:
+            return True
+        for _ in range(copies):
+            grown = np.zeros_like(reach)
+            for v in values.tolist():
+                grown[v:] |= reach[:area + 1 - v]
+            reach = grown
+    return bool(reach[want])
+
+
 def require_tiling(obj: object, what: str) -> None:
     """A TypeError unless ``obj`` is a Tiling: the tiling functions read its board and
     pieces, and a Model (the usual mix-up) has its own solve, solutions and count."""
@@ -160,6 +188,8 @@ class Tiling:
                 if pp.piece.required and not len(pp.cells):
                     raise PuzzleError(f"no solution: piece {pp.piece.name} fits nowhere on "
                                       f"the {self.board.size_text} board", piece=pp.piece.name)
+            if self.cover == "exact" and all(p.required for p in self.pieces):
+                self._check_colourings()
 
     # -- geometry --------------------------------------------------------------------------
 
@@ -208,6 +238,31 @@ class Tiling:
             raise PuzzleError(
                 f"no solution: {what} cover {high:,} cells but the board has {area:,}"
             )
+
+    def _check_colourings(self) -> None:
+        """Refuse a puzzle that a colouring rules out (the parity arguments of the
+        literature, found by the tool): colour the cells where a stripe pattern, such as
+        (row + column) mod 2, is 0. Each placement covers so many coloured cells; if no
+        choice of one placement a piece copy sums to the board's coloured cells, no tiling
+        exists. Subset sums over the copies decide it in a few array operations."""
+        at = self.board.cells
+        forms = {"row": at[:, 0], "column": at[:, 1]} if self.board.dim == 2 else \
+            {"x": at[:, 0], "y": at[:, 1], "z": at[:, 2]}
+        forms[" + ".join(forms)] = at.sum(axis=1)
+        if self.board.dim == 2:
+            forms["row - column"] = at[:, 0] - at[:, 1]
+        area = self.board.num_cells
+        for (form, values), m in itertools.product(forms.items(), (2, 3)):
+            coloured = (values % m == 0).astype(np.int64)
+            want = int(coloured.sum())
+            if want not in (0, area) and not _reachable(
+                    [(np.unique(coloured[pp.cells].sum(axis=1)), pp.piece.count)
+                     for pp in self._placed], want, area):
+                shown = f"({form})" if " " in form else form
+                raise PuzzleError(
+                    f"no solution, by colouring: the board has {want:,} cells where {shown} "
+                    f"mod {m} is 0, and the pieces, however placed, never cover exactly "
+                    f"{want:,} of them")
 
     def estimate_bytes(self, orients: list[list[Shape]] | None = None) -> int:
         """Memory that placing the pieces and building the model will take, at most about:
