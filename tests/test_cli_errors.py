@@ -147,6 +147,9 @@ CASES = [
     case("nin-binary", "solve {dir}/a.nin", ("a.nin", "not UTF-8"), a_nin=bytes(range(256))),
     case("clues-directory", "solve {dir}/a.clues", ("a.clues", "is a directory"),
          a_clues=None),
+    case("sudoku-givens-clash", "solve {dir}/s.sudoku",
+         ("s.sudoku:2", "no solution: column 1 has two 8s among its givens"),
+         s_sudoku="# one clash\n8" + "." * 8 + "8" + "." * 71 + "\n"),
     # -- a command for another family ------------------------------------------------------
     *[case(f"{cmd}-{model}", f"{cmd} {model}", (model, f"is a {family} puzzle"))
       for cmd in ("show", "count") for model, family in

@@ -35,7 +35,26 @@ def parse_line(text: str, where: str) -> Sudoku:
             raise PuzzleError(f"cell {i + 1}: {ch!r} is not a value of a {size}x{size} "
                               f"Sudoku (1-{DIGITS[size - 1]}, . or 0 for a blank)", where)
         values[i] = v
-    return Sudoku(values.reshape(size, size), name.strip() or where)
+    grid = values.reshape(size, size)
+    _check_givens(grid, where)
+    return Sudoku(grid, name.strip() or where)
+
+
+def _check_givens(grid: np.ndarray, where: str) -> None:
+    """Refuse givens that clash (a value twice in a row, column or box): no solution, and
+    obviously so."""
+    size = len(grid)
+    n = int(round(size ** 0.5))
+    rows, cols = np.indices(grid.shape)
+    boxes = (rows // n) * n + cols // n
+    for what, unit in (("row", rows), ("column", cols), ("box", boxes)):
+        given = grid > 0
+        keys = unit[given] * (size + 1) + grid[given]
+        found, seen = np.unique(keys, return_counts=True)
+        if (seen > 1).any():
+            key = int(found[seen > 1][0])
+            raise PuzzleError(f"no solution: {what} {key // (size + 1) + 1} has two "
+                              f"{DIGITS[key % (size + 1) - 1]}s among its givens", where)
 
 
 def load_sudokus(path: Path) -> list[Sudoku]:
