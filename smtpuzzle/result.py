@@ -76,4 +76,5 @@ class Enumeration:
                 self.count += 1
                 yield r
         finally:
-            self._gen.close()
+            if hasattr(self._gen, "close"):  # a generator (not the empty default)
+                self._gen.close()

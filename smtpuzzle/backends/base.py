@@ -14,6 +14,7 @@ certificate check derives its lemmas with rup.py.
 
 from __future__ import annotations
 
+import numbers
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -22,7 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.model import Cmp, Groups, Model, require_model
+from smtpuzzle.model.groups import whole
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 
@@ -58,6 +61,7 @@ class Session(ABC):
     :meth:`new_vars`, which the session shares with its own encodings."""
 
     capabilities = Capabilities()
+    _closed = False
 
     def __init__(self, user: np.ndarray, num_vars: int, stats: Stats,
                  hints: np.ndarray | None = None, user_ints: np.ndarray | None = None) -> None:
@@ -81,7 +85,7 @@ class Session(ABC):
 
     def add_clauses(self, groups: Any) -> None:
         """Each group: at least one literal true."""
-        g = Groups.of(groups)
+        g = self._groups(groups)
         if len(g.flat):
             self.top = max(self.top, int(np.abs(g.flat).max()))
         if len(g):
@@ -93,7 +97,7 @@ class Session(ABC):
 
     def add_cardinality(self, groups: Any, cmp: str | Cmp, bounds: Any) -> None:
         """``sum(group) cmp bound`` per group."""
-        g = Groups.of(groups)
+        g = self._groups(groups)
         if len(g.flat):
             self.top = max(self.top, int(np.abs(g.flat).max()))
         b = np.broadcast_to(np.asarray(bounds, dtype=np.int64), (len(g),)).copy()
@@ -105,6 +109,15 @@ class Session(ABC):
     def add_at_most_one(self, groups: Any) -> None:
         self.add_cardinality(groups, Cmp.LE, 1)
 
+    def _groups(self, groups: Any) -> Groups:
+        """Groups to add, once the session is open and no literal is 0 (past the top, a
+        literal is a new variable, as in the solvers)."""
+        self._usable()
+        g = Groups.of(groups)
+        if len(g.flat) and not g.flat.all():
+            raise ValueError("0 is not a literal (variables are numbered from 1)")
+        return g
+
     @abstractmethod
     def _add_clauses(self, groups: Groups) -> None: ...
 
@@ -113,9 +126,19 @@ class Session(ABC):
 
     # -- checking ----------------------------------------------------------------------------
 
-    @abstractmethod
     def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
         """SAT, UNSAT (under the assumptions) or UNKNOWN (time limit)."""
+        self._usable()
+        lits = whole(list(assumptions) if not isinstance(assumptions, np.ndarray)
+                     else assumptions).reshape(-1)
+        if lits.size and (not lits.all() or np.abs(lits).max() > self.top):
+            bad = int(lits[(lits == 0) | (np.abs(lits) > self.top)][0])
+            raise ValueError(f"assumption {bad} is no literal of this session's {self.top} "
+                             "variables")
+        return self._check(lits.tolist(), time_limit)
+
+    @abstractmethod
+    def _check(self, assumptions: Sequence[int], time_limit: float | None) -> Status: ...
 
     @abstractmethod
     def values(self) -> np.ndarray:
@@ -141,8 +164,18 @@ class Session(ABC):
                       optimal=self.optimal)
 
     def close(self) -> None:
-        """Release the solver (a child process, a context)."""
+        """Release the solver (a child process, a context); the session takes no more
+        constraints or checks. Closing twice does nothing more."""
+        if not self._closed:
+            self._closed = True
+            self._close()
+
+    def _close(self) -> None:
         self._assumed = []
+
+    def _usable(self) -> None:
+        if self._closed:
+            raise RuntimeError(f"this {self.stats.backend} session is closed")
 
     def __enter__(self) -> Session:
         return self
@@ -171,8 +204,10 @@ class Session(ABC):
                   time_limit: float | None = None) -> Enumeration:
         """Distinct solutions on the user variables, each blocked once found; ``complete``
         is set when the search ended rather than stopped at the limit or the time."""
+        limit = checked_limit(limit)
         enum = Enumeration(iter(()), self.stats)
-        enum._gen = self._solutions(limit, _deadline(time_limit), enum)
+        if limit != 0:
+            enum._gen = self._solutions(limit, _deadline(time_limit), enum)
         return enum
 
     def _solutions(self, limit: int | None, deadline: float | None,
@@ -290,16 +325,21 @@ class Backend(ABC):
 
     def open(self, model: Model) -> Session:
         """A session on ``model`` (a context manager: close it when done)."""
+        require_model(model, f"{self.name}.open")
         return self._open(model, Stats(self.label()))
 
     def solve(self, model: Model, time_limit: float | None = None) -> Result:
         """One solution, or proof there is none; with an objective, the best solution (found
         natively by back ends that optimise, else by linear search on its bound)."""
+        require_model(model, f"{self.name}.solve")
         if model.ints.objective is not None and not self.capabilities.optimises:
+            if not self.capabilities.any_constraint:  # the bound's linear constraint
+                raise PuzzleError(f"{self.name} cannot optimise: the model's objective needs "
+                                 "a back end that takes any constraint (cpsat, z3, sat)")
             from smtpuzzle.backends.optimum import search_optimum
 
-            return search_optimum(self, model, time_limit)
-        deadline = _deadline(time_limit)
+            return search_optimum(self, model, checked_time_limit(time_limit))
+        deadline = _deadline(checked_time_limit(time_limit))
         with self.open(model) as session:
             status = session._timed(lambda: session.first(_left(deadline)), deadline)
             if status is Status.SAT:
@@ -310,6 +350,8 @@ class Backend(ABC):
                   time_limit: float | None = None) -> Enumeration:
         """The solutions of the constraints, streamed. An objective plays no part: every
         solution is listed, not only the optimal ones."""
+        require_model(model, f"{self.name}.solutions")
+        limit, time_limit = checked_limit(limit), checked_time_limit(time_limit)
         if model.ints.objective is not None:
             model = model.copy()
             model.ints.objective = None
@@ -372,6 +414,30 @@ def guided(attempt: Callable[[list[int]], tuple[Status, Collection[int]]],
         kept = [a for a in assumed if a not in blamed]
         assumed = kept[: int(len(kept) * HINTS_KEPT)]
     return attempt([])[0]
+
+
+def checked_limit(limit: Any) -> int | None:
+    """A number of solutions asked for, as given by a caller: None (all) or a whole number
+    of 0 or more (0 asks for none)."""
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, numbers.Integral):
+        raise TypeError(f"limit is a whole number of solutions (or None for all), not "
+                        f"{limit!r}")
+    if limit < 0:
+        raise ValueError(f"limit is a number of solutions, 0 or more, not {limit}")
+    return int(limit)
+
+
+def checked_time_limit(time_limit: Any) -> float | None:
+    """A time limit as given by a caller: None (no limit) or seconds, 0 or more."""
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
+        raise TypeError(f"time_limit is a number of seconds (or None), not {time_limit!r}")
+    if not time_limit >= 0:  # NaN too
+        raise ValueError(f"time_limit is a number of seconds, 0 or more, not {time_limit}")
+    return float(time_limit)
 
 
 def _deadline(time_limit: float | None) -> float | None:

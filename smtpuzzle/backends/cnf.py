@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from smtpuzzle.backends.pysat_sigint import python_sigint
-from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.model import Cmp, Groups, Model, require_model
 from smtpuzzle.model.lower import lowered
 
 PAIRWISE_MAX = 6  # larger at-most-one groups get a sequential counter
@@ -161,6 +161,7 @@ def cardinality_clauses(groups: Groups, cmp: Cmp, bounds: np.ndarray,
 def to_cnf(model: Model) -> CNF:
     """Encode every constraint of ``model`` as clauses over its variables (plus auxiliaries);
     integers, automata and the other kinds a CNF lacks are decomposed first."""
+    require_model(model, "to_cnf")
     model = lowered(model, native=set())
     b = _Builder(model.num_vars)
     b.add(model.all_clauses())

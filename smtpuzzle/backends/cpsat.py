@@ -366,7 +366,7 @@ class CpSatSession(Session):
             raise box[0]
         return box[0]
 
-    def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
+    def _check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
         cp_model = self.cp_model
         self._assumed = [int(a) for a in assumptions]
         self._solution, self._core = None, []

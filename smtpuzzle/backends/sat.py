@@ -171,7 +171,7 @@ class SatSession(Session):
             self._child.kill()
             self._child = None
 
-    def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
+    def _check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         self._assumed = [int(a) for a in assumptions]
         self._values, self._core = None, []
@@ -251,7 +251,7 @@ class SatSession(Session):
     def core(self) -> list[int]:
         return list(self._core)
 
-    def close(self) -> None:
+    def _close(self) -> None:
         self._drop()
         self._drop_local()
 
@@ -339,7 +339,7 @@ class PysatSession(Session):
         if len(clauses):
             self._add_clauses(clauses)
 
-    def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
+    def _check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
         self._assumed = list(assumptions)
         self._values = None
         if self._solved and not self.incremental:
@@ -382,7 +382,7 @@ class PysatSession(Session):
     def core(self) -> list[int]:
         return list(self._solver.get_core() or []) if self._assumed else []
 
-    def close(self) -> None:
+    def _close(self) -> None:
         self._solver.delete()
 
 

@@ -185,7 +185,7 @@ class Z3Session(Session):
         self._assert(lambda: self.text.pbs(groups, cmp, bounds))
 
     @_held
-    def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
+    def _check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
         self._assumed = [int(a) for a in assumptions]
         self._model, self._core, self._best_only = None, [], False
         self._declare_assumed()
@@ -279,9 +279,9 @@ class Z3Session(Session):
             self._child.kill()
             self._child = None
 
-    def close(self) -> None:
+    def _close(self) -> None:
         self._drop()
-        super().close()
+        super()._close()
 
     def _load(self, text: str) -> None:
         """Assert SMT-LIB text here, and in the child at its next check."""

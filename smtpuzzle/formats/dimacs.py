@@ -11,7 +11,7 @@ import numpy as np
 from smtpuzzle.backends.cnf import CNF, to_cnf
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.text import check_file, decode_utf8, read_text
-from smtpuzzle.model import Groups, Model
+from smtpuzzle.model import Groups, Model, require_model
 from smtpuzzle.model.lower import lowered
 from smtpuzzle.result import Result, Stats, Status
 
@@ -24,6 +24,7 @@ def write_dimacs(model: Model, out: IO[str] | str | Path, cnf: CNF | None = None
     """Write ``model`` as DIMACS CNF to a file (a path, or an open text file); ``c user VAR
     NAME`` lines name the user variables. A CNF has no objective: a model with one is
     refused unless ``drop_objective`` says to export its constraints alone."""
+    require_model(model, "write_dimacs")
     if model.ints.objective is not None and not drop_objective:
         raise ValueError(f"model {model.name!r} has an objective, which DIMACS CNF cannot "
                          "carry: pass drop_objective=True to export its constraints alone")

@@ -81,6 +81,9 @@ def parse_puzzle(
     data: dict[str, Any], default_name: str = "puzzle", text: str = "", precheck: bool = True
 ) -> Tiling | Frames:
     """A puzzle (a tiling, or a frames puzzle) from parsed TOML data."""
+    if not isinstance(data, dict):
+        raise TypeError(f"parse_puzzle takes the puzzle as a dict (parsed TOML or JSON), "
+                        f"not {type(data).__name__}")
     unknown = set(data) - _TOP_KEYS
     if unknown:
         key = sorted(unknown)[0]

@@ -20,6 +20,8 @@ def polyforms(grid_name: str, n: int, one_sided: bool = False) -> tuple[Shape, .
     stable: named sets number pieces by it. Free polyominoes: 1, 1, 2, 5, 12, 35, 108 for
     n = 1..7; polyiamonds 1, 1, 1, 3, 4, 12, 24, 66; polyhexes 1, 1, 3, 7, 22, 82, 333.
     """
+    if isinstance(n, bool) or not isinstance(n, int | np.integer):
+        raise TypeError(f"a polyform's number of cells is a whole number, not {n!r}")
     if n < 1:
         raise ValueError("polyforms have at least one cell")
     on = grid(grid_name)

@@ -29,7 +29,13 @@ class Shape:
 
     def __init__(self, cells: Iterable[Iterable[int]] | np.ndarray,
                  on: Grid | str | None = None) -> None:
-        arr = np.asarray(cells if isinstance(cells, np.ndarray) else list(cells), dtype=np.int64)
+        given = np.asarray(cells if isinstance(cells, np.ndarray) else list(cells))
+        if given.size and given.dtype.kind not in "iu":
+            whole = given.dtype.kind == "f" and bool(np.all(np.mod(given, 1) == 0))
+            if not whole:
+                raise PuzzleError(f"a shape's cells are whole coordinates, not {given.dtype} "
+                                  f"values such as {given.reshape(-1)[0].item()!r}")
+        arr = given.astype(np.int64)
         if arr.ndim != 2 or len(arr) == 0:
             raise PuzzleError("a shape needs at least one cell")
         if len({tuple(c) for c in arr.tolist()}) != len(arr):
@@ -195,9 +201,9 @@ def grid_picture_cells(text: str, on: Grid) -> tuple[list[tuple[int, ...]],
     return filled, empty
 
 
-def parse_picture(text: str, on: Grid | None = None) -> Shape:
+def parse_picture(text: str, on: Grid | str | None = None) -> Shape:
     """A shape from an ASCII picture (see :func:`picture_cells`) on grid ``on``."""
-    on = on or grid("square")
+    on = grid(on) if isinstance(on, str) else (on or grid("square"))
     filled, _ = grid_picture_cells(text, on)
     if not filled:
         raise PuzzleError("the picture has no cells (use '#' or letters for cells)")

@@ -14,6 +14,7 @@ from smtpuzzle.model.core import (
     LitArray,
     Model,
     headed_groups,
+    require_model,
 )
 from smtpuzzle.model.expr import (
     AllDifferent,
@@ -30,4 +31,4 @@ from smtpuzzle.model.groups import Groups
 
 __all__ = ["AllDifferent", "Automaton", "BoolArray", "Cardinality", "Cmp", "Count", "Element",
            "Groups", "IntArray", "IntVar", "LinCons", "LinExpr", "LitArray", "Model",
-           "Regular", "Table", "headed_groups"]
+           "Regular", "Table", "headed_groups", "require_model"]

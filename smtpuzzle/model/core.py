@@ -27,6 +27,7 @@ from smtpuzzle.model.expr import (
     whole,
 )
 from smtpuzzle.model.groups import Groups
+from smtpuzzle.model.groups import whole as literals_of
 from smtpuzzle.model.ints import (
     EQ,
     GE,
@@ -203,7 +204,7 @@ class Model:
 
     def add_clauses(self, groups: Any) -> None:
         """Each group: at least one literal true (a clause)."""
-        self.clauses.append(Groups.of(groups))
+        self.clauses.append(self._groups(groups))
 
     add_at_least_one = add_clauses
 
@@ -212,14 +213,14 @@ class Model:
         self.clauses.append(Groups(np.zeros(0, dtype=np.int64), np.zeros(2, dtype=np.int64)))
 
     def add_exactly_one(self, groups: Any) -> None:
-        self.exactly_one.append(Groups.of(groups))
+        self.exactly_one.append(self._groups(groups))
 
     def add_at_most_one(self, groups: Any) -> None:
-        self.at_most_one.append(Groups.of(groups))
+        self.at_most_one.append(self._groups(groups))
 
     def add_cardinality(self, groups: Any, cmp: str | Cmp, bounds: Any) -> None:
         """``sum(group) cmp bound`` per group; ``bounds`` is one number or one per group."""
-        g = Groups.of(groups)
+        g = self._groups(groups)
         # A bound past a group's size (or below 0) means what size + 1 (or -1) means; so
         # clipped, a bound of any size fits the back ends' 64-bit arithmetic.
         try:
@@ -232,14 +233,30 @@ class Model:
 
     def add_implications(self, a: Any, b: Any) -> None:
         """Literal ``a[i]`` implies literal ``b[i]`` for every i."""
-        pairs = np.stack(np.broadcast_arrays(np.atleast_1d(a), np.atleast_1d(b)), axis=1)
-        self.implications.append(pairs.astype(np.int64).reshape(-1, 2))
+        pairs = np.stack(np.broadcast_arrays(np.atleast_1d(literals_of(a)),
+                                             np.atleast_1d(literals_of(b))), axis=1)
+        self.implications.append(self._own(pairs.reshape(-1, 2)))
 
     def add_automaton(self, literals: Any, transitions: Any, start: int, finals: Any) -> None:
         """The assignment of ``literals``, read as a 0/1 word, is accepted by the automaton."""
-        self.automata.append(Automaton(np.asarray(literals, dtype=np.int64),
+        self.automata.append(Automaton(self._own(literals_of(literals)),
                                        np.asarray(transitions, dtype=np.int64).reshape(-1, 3),
                                        int(start), np.asarray(finals, dtype=np.int64)))
+
+    def _groups(self, groups: Any) -> Groups:
+        g = Groups.of(groups)
+        self._own(g.flat)
+        return g
+
+    def _own(self, lits: np.ndarray) -> np.ndarray:
+        """``lits``, once each is known to be a literal of this model's variables."""
+        if lits.size and not lits.all():
+            raise ValueError("0 is not a literal (variables are numbered from 1)")
+        if lits.size and np.abs(lits).max() > self.num_vars:
+            bad = int(lits.reshape(-1)[np.abs(lits.reshape(-1)) > self.num_vars][0])
+            raise ValueError(f"literal {bad} is no variable of this model (it has "
+                             f"{self.num_vars}: make them with new_bools or bool_array)")
+        return lits
 
     def num_constraints(self) -> int:
         """Constraints as written: one per clause, group, cardinality row, implication and
@@ -296,7 +313,7 @@ class Model:
         """A copy that also asserts each literal (forces or forbids variables): how a
         search is split into sub-problems that every back end can solve."""
         out = self.copy()
-        out.clauses.append(Groups.of(np.asarray(literals, dtype=np.int64).reshape(-1, 1)))
+        out.clauses.append(self._groups(literals_of(literals).reshape(-1, 1)))
         return out
 
     # -- the modelling API: integers, expressions, global constraints ---------------------
@@ -591,7 +608,15 @@ class Model:
         """Make ``result`` (a back end's answer on this model) the solution that
         ``x.value()`` reads."""
         from smtpuzzle.model.solving import _keep
+        from smtpuzzle.result import Result
 
+        if not isinstance(result, Result):
+            raise TypeError(f"take() takes a back end's Result, got {type(result).__name__}")
+        ints = 0 if result.ints is None else len(result.ints)
+        if result.values is not None and (len(result.values) != len(self.user_vars)
+                                          or ints != len(self.ints.user_ints())):
+            raise ValueError(f"the result answers {len(result.values)} variables, not this "
+                             f"model's {len(self.user_vars)}: it is another model's")
         _keep(self, result)
 
     def _bool_values(self, lits: np.ndarray) -> Any:
@@ -616,6 +641,8 @@ class Model:
         where = position[np.abs(lits)]
         if (where < 0).any():
             raise ValueError("only answer (user) variables have values")
+        if (where >= len(self._values)).any():
+            raise ValueError(_MADE_SINCE)
         out = self._values[where] == (lits > 0)
         return bool(out) if out.ndim == 0 else out
 
@@ -646,7 +673,8 @@ class Model:
 
 def _shape(shape: int | tuple[int, ...], name: str) -> tuple[int, ...]:
     """A numpy shape, each size a whole number of at least 0."""
-    shape = (shape,) if isinstance(shape, int | np.integer) else tuple(shape)
+    shape = (shape,) if isinstance(shape, int | np.integer) or not hasattr(shape, "__iter__") \
+        else tuple(shape)
     if not all(isinstance(d, int | np.integer) and not isinstance(d, bool) and d >= 0
                for d in shape):
         raise ValueError(f"{name}: a shape is sizes of 0 or more, got {shape}")
@@ -671,3 +699,16 @@ def headed_groups(heads: np.ndarray, keys: np.ndarray, members: np.ndarray) -> G
     flat[is_head] = heads
     flat[~is_head] = members[order]
     return Groups(flat, offsets)
+
+
+_MADE_SINCE = "a variable made after the last search has no value yet: solve again"
+
+
+def require_model(obj: object, what: str) -> None:
+    """A TypeError unless ``obj`` is a Model: a puzzle (Tiling, Nonogram, Frames) is
+    compiled to one by its build_model() first."""
+    if isinstance(obj, Model):
+        return
+    hint = f" (make one with {type(obj).__name__}.build_model())" \
+        if hasattr(obj, "build_model") else ""
+    raise TypeError(f"{what} takes a Model, got {type(obj).__name__}{hint}")

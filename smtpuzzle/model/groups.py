@@ -40,8 +40,10 @@ class Groups:
             return groups
         if isinstance(groups, np.ndarray) and groups.ndim == 2:
             n, k = groups.shape
-            return cls(groups.reshape(-1), np.arange(n + 1, dtype=np.int64) * k)
-        arrays = [np.asarray(g, dtype=np.int64).reshape(-1) for g in groups]
+            return cls(whole(groups).reshape(-1), np.arange(n + 1, dtype=np.int64) * k)
+        if isinstance(groups, (str, bytes)) or not hasattr(groups, "__iter__"):
+            raise TypeError(f"groups are lists of literals, not {type(groups).__name__}")
+        arrays = [whole(g).reshape(-1) for g in groups]
         sizes = np.array([len(a) for a in arrays], dtype=np.int64)
         flat = np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
         return cls(flat, np.concatenate([[0], np.cumsum(sizes)]), owned=True)
@@ -110,6 +112,22 @@ class Groups:
             idx = np.flatnonzero(sizes == s)
             starts = self.offsets[idx]
             yield idx, self.flat[starts[:, None] + np.arange(s)[None, :]]
+
+
+def whole(values: Any) -> np.ndarray:
+    """``values`` (literals or integer ids) as an int64 array; floats and booleans are
+    refused, not truncated."""
+    a = np.asarray(getattr(values, "ids", values))  # a BoolArray: its literals
+    if a.dtype == object and a.size:  # a list of BoolArrays
+        a = np.asarray([getattr(v, "ids", v) for v in a.reshape(-1).tolist()]).reshape(
+            a.shape)
+    if a.size == 0:
+        return a.astype(np.int64)
+    if a.dtype.kind not in "iu":
+        first = a.reshape(-1)[0]
+        raise TypeError(f"literals are whole numbers (variable ids, negative for not), not "
+                        f"{a.dtype} values such as {getattr(first, 'item', lambda: first)()!r}")
+    return a.astype(np.int64, copy=False)
 
 
 def _frozen(a: Any, owned: bool = False) -> np.ndarray:

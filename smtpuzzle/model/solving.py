@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from smtpuzzle.backends import get_backend
-from smtpuzzle.model.core import Model
+from smtpuzzle.model.core import _MADE_SINCE, Model
 from smtpuzzle.result import Result, Stats, Status
 
 MISSING = np.iinfo(np.int64).min
@@ -73,5 +73,7 @@ def int_values(model: Model, ids: np.ndarray) -> np.ndarray | int:
     where = position[np.asarray(ids)]
     if (where < 0).any() or model._ints is None:
         raise ValueError("only answer integers have values (make them with user=True)")
+    if (where >= len(model._ints)).any():
+        raise ValueError(_MADE_SINCE)
     out = model._ints[where]
     return int(out) if out.ndim == 0 else out

@@ -13,7 +13,13 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
-from smtpuzzle.backends.base import Backend, Capabilities, PartialCount, Session
+from smtpuzzle.backends.base import (
+    Backend,
+    Capabilities,
+    PartialCount,
+    Session,
+    checked_time_limit,
+)
 from smtpuzzle.backends.exactcover.problem import (
     NotExactCover,
     from_model,
@@ -21,7 +27,7 @@ from smtpuzzle.backends.exactcover.problem import (
     unit_rows,
 )
 from smtpuzzle.backends.exactcover.search import CoverSearch
-from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.model import Cmp, Groups, Model, require_model
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 
@@ -80,6 +86,8 @@ class ExactCoverBackend(Backend):
     def _count(self, model: Model, state: dict[str, np.ndarray] | None,
                time_limit: float | None, progress: Callable[[int], None] | None,
                stats: Stats) -> PartialCount:
+        require_model(model, f"{self.name}.count")
+        time_limit = checked_time_limit(time_limit)
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         search = self._start(model, stats, collect=False)
         if state is not None:
@@ -120,7 +128,7 @@ class ExactCoverSession(Session):
     def _add_cardinality(self, groups: Groups, cmp: Cmp, bounds: np.ndarray) -> None:
         raise NotExactCover("exact cover takes no cardinalities after opening")
 
-    def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
+    def _check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
         self._assumed = list(assumptions)
         self._found = None
         model = self.model.with_units(self._assumed) if self._assumed else self.model

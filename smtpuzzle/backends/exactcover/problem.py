@@ -43,6 +43,9 @@ def from_model(model: Model) -> CoverProblem:
     row_of[user] = np.arange(n)
     if len(user) != model.num_vars:
         raise NotExactCover("the model has auxiliary variables; exact cover needs rows only")
+    if model.ints.objective is not None:
+        raise NotExactCover("the model has an objective; exact cover finds and counts "
+                            "covers, it does not optimise (use cpsat or z3)")
     if model.int_vars or len(model.all_implications()) or model.automata or \
             model.ints.count or model.ints.has_constraints() or model.weighted:
         raise NotExactCover("the model has integers, implications or automata; exact cover "
@@ -51,6 +54,11 @@ def from_model(model: Model) -> CoverProblem:
     def rows(groups: Groups, what: str) -> Groups:
         if len(groups.flat) and groups.flat.min() <= 0:
             raise NotExactCover(f"{what} over negated literals are not an exact cover")
+        if len(groups.flat) > len(groups):  # a literal twice in a group counts twice
+            keys = np.repeat(np.arange(len(groups)), groups.sizes) * (n + 1) + \
+                row_of[groups.flat]
+            if len(np.unique(keys)) < len(keys):
+                raise NotExactCover(f"{what} that name a literal twice are not an exact cover")
         return Groups(row_of[groups.flat], groups.offsets)
 
     forced, forbidden = unit_rows(model, row_of)

@@ -22,7 +22,14 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.geometry.board import Board
-from smtpuzzle.puzzles.tiling.puzzle import Piece, Tiling, TilingSolution, check_fits, check_pieces
+from smtpuzzle.puzzles.tiling.puzzle import (
+    Piece,
+    Tiling,
+    TilingSolution,
+    as_board,
+    check_fits,
+    check_pieces,
+)
 
 if TYPE_CHECKING:
     from smtpuzzle.model import Model
@@ -61,6 +68,9 @@ class Frames:
     precheck: bool = True  # refuse obviously impossible puzzles at once
 
     def __post_init__(self) -> None:
+        self.frame = as_board(self.frame, "a frame")
+        if isinstance(self.n, bool) or not isinstance(self.n, int | np.integer):
+            raise TypeError(f"the number of frames is a whole number, not {self.n!r}")
         if self.n < 1:
             raise PuzzleError(f"frames must be at least 1, got {self.n}")
         if self.method not in METHODS:

@@ -199,6 +199,8 @@ def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
     AUTO_MAX_SETS, or "lazy"), proposed sets are checked instead (lazy.py). With a hole
     to place, each place (one per symmetry class) is tried in turn. ``settings`` are
     :class:`FramesOptions` fields."""
+    if not isinstance(frames, Frames):
+        raise TypeError(f"solve_frames takes a Frames, got {type(frames).__name__}")
     opts = options or FramesOptions(**settings)
     opts.check()
     if opts.method == "auto" and frames.method != "auto":

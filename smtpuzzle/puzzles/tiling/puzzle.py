@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.geometry.board import Board
-from smtpuzzle.geometry.shapes import Shape
+from smtpuzzle.geometry.shapes import Shape, parse_picture
 from smtpuzzle.memory import check_fits_in_memory
 from smtpuzzle.model import Cmp, Groups, Model
 
@@ -43,6 +44,13 @@ class Piece:
     count: int = 1
     at_most: bool = False
     flip: bool | None = None  # None: reflections allowed in 2D, rotations only in 3D
+
+    def __post_init__(self) -> None:
+        if isinstance(self.shape, str):  # a picture, as in a puzzle file
+            self.shape = parse_picture(self.shape)
+        elif not isinstance(self.shape, Shape):
+            raise TypeError(f"piece {self.name}: its shape is a Shape or a picture such as "
+                            f"'##', not {type(self.shape).__name__}")
 
     def reflections(self, dim: int) -> bool:
         return (dim == 2) if self.flip is None else self.flip
@@ -159,6 +167,7 @@ class Tiling:
     _symmetries: list | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
+        self.board = as_board(self.board, "a tiling's board")
         if self.cover not in COVERS:
             raise PuzzleError(f"cover must be one of {', '.join(COVERS)}, got {self.cover!r}")
         if self.touch not in TOUCH:
@@ -525,7 +534,17 @@ class Tiling:
     # -- answers ---------------------------------------------------------------------------
 
     def decode(self, values: np.ndarray) -> TilingSolution:
-        """The placements chosen by a user-variable assignment."""
+        """The placements chosen by a user-variable assignment (one bool per placement, as
+        a back end's ``Result.values``)."""
+        if values is None or not hasattr(values, "__len__"):
+            hint = " (pass its .values)" if hasattr(values, "values") else ""
+            raise TypeError(f"decode takes one bool per placement, got "
+                            f"{type(values).__name__}{hint}")
+        values = np.asarray(values)
+        if values.shape != (self.num_placements,) or values.dtype.kind not in "biu" or (
+                values.dtype.kind != "b" and not np.isin(values, (0, 1)).all()):
+            raise ValueError(f"decode takes one bool per placement ({self.num_placements}), "
+                             f"got {values.dtype} values of shape {values.shape}")
         chosen = np.flatnonzero(values)
         placed = (self.placement(int(i)) for i in chosen)
         return TilingSolution([Placement(name, tuple(cells)) for name, cells in placed])
@@ -536,11 +555,14 @@ class Tiling:
         dim = self.board.dim
         used: Counter[str] = Counter()
         covered: set[tuple[int, ...]] = set()
+        if not isinstance(solution, TilingSolution):
+            raise TypeError(f"verify takes a TilingSolution, got {type(solution).__name__}")
         for pl in solution.placements:
             piece = pieces.get(pl.piece)
             if piece is None:
                 raise VerificationError(f"unknown piece {pl.piece!r} in the solution")
-            for c in pl.cells:
+            cells = _cell_tuples(pl.cells, pl.piece)
+            for c in cells:
                 if len(c) != dim or not all(0 <= x < d for x, d in zip(c, self.board.dims,
                                                                         strict=True)):
                     raise VerificationError(f"piece {pl.piece} leaves the board at {list(c)}")
@@ -549,7 +571,7 @@ class Tiling:
                 if c in covered:
                     raise VerificationError(f"cell {list(c)} is covered twice")
                 covered.add(c)
-            if not _has_shape(pl.cells, piece.shape, piece.reflections(dim), self.board):
+            if not _has_shape(cells, piece.shape, piece.reflections(dim), self.board):
                 raise VerificationError(f"a placement of {pl.piece} does not have its shape")
             used[pl.piece] += 1
         for p in self.pieces:
@@ -571,6 +593,16 @@ class Tiling:
             raise VerificationError(
                 f"{self.board.num_cells - len(covered)} board cells are left uncovered"
             )
+
+
+def as_board(board: Any, what: str) -> Board:
+    """``board`` as a Board: one already, or its sizes (a list such as [6, 10])."""
+    if isinstance(board, Board):
+        return board
+    if isinstance(board, Sequence) and not isinstance(board, str) and all(
+            isinstance(d, int | np.integer) and not isinstance(d, bool) for d in board):
+        return Board(board)
+    raise TypeError(f"{what} is a Board or its sizes such as [6, 10], not {board!r}")
 
 
 def check_pieces(pieces: list[Piece], apart: list[str], dim: int, where: str,
@@ -626,6 +658,16 @@ def _positions(board: Board, shape: Shape) -> int:
     room = [d if a in board.wrapped_axes else d - e + 1
             for a, (d, e) in enumerate(zip(board.dims, shape.extent, strict=True))]
     return math.prod(room) if min(room) > 0 else 0
+
+
+def _cell_tuples(cells: Any, piece: str) -> tuple[tuple[int, ...], ...]:
+    """A placement's cells as tuples of whole numbers (as_json gives lists)."""
+    try:
+        out = tuple(tuple(operator.index(x) for x in c) for c in cells)
+    except TypeError:
+        raise VerificationError(f"piece {piece} has cells that are not lists of whole "
+                                f"numbers: {cells!r}") from None
+    return out
 
 
 def _has_shape(cells: tuple[tuple[int, ...], ...], shape: Shape, flip: bool,

@@ -1,0 +1,219 @@
+"""The Python API refuses what it cannot mean, with a message that names the mistake:
+limits and time limits, literals of no variable, a puzzle where a model belongs (and the
+other way round), answers of another model, shapes and boards given loosely. Where the
+input has a meaning (a board's sizes, a piece's picture), it is taken."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from smtpuzzle import (
+    Frames,
+    Model,
+    Piece,
+    PuzzleError,
+    Shape,
+    Status,
+    Tiling,
+    TilingSolution,
+    VerificationError,
+    free_polyominoes,
+    get_backend,
+    load,
+    parse_picture,
+    parse_puzzle,
+    solve_frames,
+    to_cnf,
+    write_dimacs,
+)
+from smtpuzzle.backends.exactcover.problem import NotExactCover
+from smtpuzzle.puzzles.tiling.puzzle import Placement
+from tests.helpers import ANY_MODEL_BACKENDS
+
+
+def _three() -> tuple[Model, object]:
+    """Exactly one of three: 3 solutions."""
+    m = Model("three")
+    x = m.bool_array(3)
+    m.add_exactly_one([x])
+    return m, x
+
+
+def test_a_limit_of_0_lists_nothing_and_bad_limits_are_refused(cover_backend_name):
+    m, _ = _three()
+    assert m.count_up_to(0, backend=cover_backend_name) == (0, False)
+    assert list(m.solutions(0, backend=cover_backend_name)) == []
+    assert m.count_up_to(2, backend=cover_backend_name) == (2, False)
+    assert m.count_up_to(4, backend=cover_backend_name) == (3, True)
+    with pytest.raises(ValueError, match="0 or more, not -1"):
+        m.count_up_to(-1, backend=cover_backend_name)
+    for bad in (1.5, True, "2"):
+        with pytest.raises(TypeError, match="limit is a whole number"):
+            m.count_up_to(bad, backend=cover_backend_name)
+    with pytest.raises(ValueError, match="time_limit is a number of seconds, 0 or more"):
+        m.solve(backend=cover_backend_name, time_limit=-1)
+    with pytest.raises(TypeError, match="time_limit is a number of seconds"):
+        m.solve(backend=cover_backend_name, time_limit="1")
+    with pytest.raises(ValueError, match="time_limit"):
+        get_backend(cover_backend_name).count(m, time_limit=float("nan"))
+
+
+def _brute(n: int, holds) -> int:
+    return sum(holds(np.array(bits)) for bits in itertools.product([0, 1], repeat=n))
+
+
+@pytest.mark.parametrize("kind", ["exactly_one", "at_most_one"])
+def test_a_literal_twice_in_a_group_counts_twice_or_exact_cover_refuses(kind):
+    """sum(a + a + ...) counts a twice: exactly one of (a, a) forces a false, as does at
+    most one of them. The exact-cover engine reads a group as a set, so it refuses."""
+    m = Model("twice")
+    a, b, c = m.bool_array(3)
+    getattr(m, f"add_{kind}")([[a.ids, a.ids], [b.ids, c.ids]])
+    want = _brute(3, lambda v: (2 * v[0] == 1 if kind == "exactly_one" else 2 * v[0] <= 1)
+                  and (v[1] + v[2] == 1 if kind == "exactly_one" else v[1] + v[2] <= 1))
+    assert want == (0 if kind == "exactly_one" else 3)
+    for backend in ANY_MODEL_BACKENDS:
+        assert m.count(backend=backend) == (want, True), backend
+    with pytest.raises(NotExactCover, match="name a literal twice"):
+        m.count(backend="exact-cover")
+
+
+def test_literals_of_no_variable_are_refused_where_they_are_added():
+    m, x = _three()
+    for add in (m.add_clauses, m.add_exactly_one, m.add_at_most_one):
+        with pytest.raises(ValueError, match="0 is not a literal"):
+            add([[1, 0]])
+        with pytest.raises(ValueError, match="literal -4 is no variable of this model .it has 3"):
+            add([[1, -4]])
+        with pytest.raises(TypeError, match="whole numbers .* such as 1.5"):
+            add([[1.5]])
+        with pytest.raises(TypeError, match="whole numbers .* such as True"):
+            add([[True]])
+    with pytest.raises(ValueError, match="literal 7"):
+        m.add_cardinality([[1, 7]], "<=", 1)
+    with pytest.raises(ValueError, match="literal 9"):
+        m.add_implications(1, 9)
+    with pytest.raises(ValueError, match="0 is not a literal"):
+        m.with_units([0])
+    m.add_clauses([x])  # a BoolArray (or a list of them) gives its literals
+    m.add_at_most_one([list(x)])
+    assert m.count("sat") == (3, True)
+
+
+def test_a_session_refuses_literal_0_and_work_after_it_is_closed(backend_name):
+    m, _ = _three()
+    session = get_backend(backend_name).open(m)
+    with pytest.raises(ValueError, match="0 is not a literal"):
+        session.add_clauses([[0, 1]])
+    with pytest.raises(ValueError, match="assumption 0 is no literal"):
+        session.check([0])
+    with pytest.raises(ValueError, match="assumption 8 is no literal of this session's 3"):
+        session.check([8])
+    assert session.check([-1, -2]) is Status.SAT
+    session.close()
+    session.close()  # twice does nothing more
+    with pytest.raises(RuntimeError, match="session is closed"):
+        session.check()
+    with pytest.raises(RuntimeError, match="session is closed"):
+        session.add_units([1])
+
+
+def test_a_puzzle_where_a_model_belongs_names_build_model(tmp_path):
+    tiling = load("pentomino-6x10")
+    for backend in ("sat", "cpsat", "z3", "exact-cover"):
+        engine = get_backend(backend)
+        for call in (engine.solve, engine.solutions, engine.open, engine.count):
+            with pytest.raises(TypeError, match=r"takes a Model, got Tiling \(make one with "
+                                                r"Tiling.build_model\(\)\)"):
+                call(tiling)
+    with pytest.raises(TypeError, match="to_cnf takes a Model, got Tiling"):
+        to_cnf(tiling)
+    with pytest.raises(TypeError, match="write_dimacs takes a Model, got Tiling"):
+        write_dimacs(tiling, tmp_path / "x.cnf")
+    assert not (tmp_path / "x.cnf").exists()
+    with pytest.raises(TypeError, match="solve_frames takes a Frames, got Tiling"):
+        solve_frames(tiling)
+
+
+def test_reading_a_variable_made_after_the_last_search_says_solve_again():
+    m = Model("later")
+    x = m.bool_array(2)
+    y = m.int_array(1, 0, 2)
+    m.add(x[0] | x[1])
+    assert m.solve() is Status.SAT
+    z = m.bool_array(1)
+    w = m.int_array(1, 0, 3)
+    for later in (z, w):
+        with pytest.raises(ValueError, match="made after the last search has no value yet"):
+            later.value()
+    assert x.value().any() and 0 <= int(y.value()[0]) <= 2
+    m.solve()
+    assert z.value().shape == (1,) and 0 <= int(w.value()[0]) <= 3
+
+
+def test_take_refuses_another_models_result():
+    m, _ = _three()
+    other = Model("other")
+    other.add_clauses([other.bool_array(5)])
+    result = get_backend("sat").solve(other)
+    with pytest.raises(ValueError, match="answers 5 variables, not this model's 3"):
+        m.take(result)
+    with pytest.raises(TypeError, match="takes a back end's Result, got NoneType"):
+        m.take(None)
+    m.take(get_backend("sat").solve(m))
+
+
+def test_decode_takes_one_bool_per_placement_and_verify_reads_json_cells():
+    tiling = Tiling([2, 3], [Piece("I", "###", count=2)])
+    result = get_backend("cpsat").solve(tiling.build_model())
+    with pytest.raises(TypeError, match=r"got Result \(pass its .values\)"):
+        tiling.decode(result)
+    with pytest.raises(TypeError, match="got NoneType"):
+        tiling.decode(None)
+    with pytest.raises(ValueError, match=rf"one bool per placement \({tiling.num_placements}\)"):
+        tiling.decode(result.values[:-1])
+    with pytest.raises(TypeError, match="verify takes a TilingSolution, got NoneType"):
+        tiling.verify(None)
+    solution = tiling.decode(result.values)
+    tiling.verify(solution)
+    as_json = solution.as_json()["placements"]  # cells as lists
+    tiling.verify(TilingSolution([Placement(p["piece"], p["cells"]) for p in as_json]))
+    bent = [Placement("I", [[0, 0], [0, 1], [1, 1]]), Placement("I", [[1, 0], [0, 2], [1, 2]])]
+    with pytest.raises(VerificationError, match="does not have its shape"):
+        tiling.verify(TilingSolution(bent))
+    with pytest.raises(VerificationError, match="not lists of whole numbers"):
+        tiling.verify(TilingSolution([Placement("I", [[0.5, 0]])]))
+
+
+def test_boards_pieces_and_shapes_given_loosely_are_taken_or_refused():
+    piece = Piece("I", "##")  # a picture, as in a puzzle file
+    assert piece.shape == Shape([(0, 0), (0, 1)])
+    assert Tiling([1, 2], [piece]).num_placements == 1  # a board by its sizes
+    assert Frames([1, 2], [piece], 1).frame.dims == (1, 2)
+    assert parse_picture("# #", on="hexagon").size == 2  # a grid by its name
+    assert Shape([(1.0, 0), (0, 1)]) == Shape([(1, 0), (0, 1)])
+    with pytest.raises(TypeError, match="its shape is a Shape or a picture"):
+        Piece("I", 3)
+    with pytest.raises(TypeError, match="a Board or its sizes such as"):
+        Tiling("2x2", [piece])
+    with pytest.raises(TypeError, match="number of frames is a whole number, not 1.5"):
+        Frames([1, 2], [piece], 1.5)
+    with pytest.raises(PuzzleError, match="whole coordinates, not float64 values such as 0.5"):
+        Shape([(0.5, 0), (0, 1)])
+    with pytest.raises(TypeError, match="number of cells is a whole number, not 1.5"):
+        free_polyominoes(1.5)
+    with pytest.raises(TypeError, match="takes the puzzle as a dict"):
+        parse_puzzle(None)
+    with pytest.raises(ValueError, match="a shape is sizes of 0 or more"):
+        Model("m").int_array(2.0, 0, 1)
+
+
+def test_exact_cover_says_it_does_not_optimise():
+    m, x = _three()
+    m.maximize(x[0] + 2 * x[1])
+    with pytest.raises(PuzzleError, match="exact-cover cannot optimise"):
+        m.solve("exact-cover")
+    assert m.solve("cpsat") is Status.OPTIMAL and x.value().tolist() == [False, True, False]
