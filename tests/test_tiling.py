@@ -224,6 +224,15 @@ def test_a_listing_that_reaches_its_limit_tells_all_from_more(distinct):
     short = list_tilings(t, limit=n - 1, distinct=distinct)
     assert short.count == n - 1 and not short.complete and short.more
     assert short.as_json()["more"] and len(short.solutions) == n - 1
+    assert exact.as_json()["more"] is False
+
+
+def test_a_listing_stopped_by_the_time_does_not_say_there_are_no_more():
+    from smtpuzzle import list_tilings, load
+
+    cut = list_tilings(load("pentomino-6x10"), time_limit=0.5)  # 9,356 solutions
+    assert 0 < cut.count < 9356 and not cut.complete and not cut.more
+    assert cut.as_json()["more"] is None
 
 
 def test_the_colouring_sums_match_a_brute_force():

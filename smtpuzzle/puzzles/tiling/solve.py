@@ -81,7 +81,11 @@ class TilingListing:
 
     def as_json(self) -> dict[str, Any]:
         return {"model": self.model, "backend": self.backend, "distinct": self.distinct,
-                "complete": self.complete, "more": self.more, "count": self.count,
+                # true: one more was found past the limit; false: none is left (the
+                # search ended); null: not known (stopped by the time or by Ctrl-C)
+                "complete": self.complete,
+                "more": True if self.more else (False if self.complete else None),
+                "count": self.count,
                 **({"group": self.group, "up_to": self.up_to} if self.distinct else {}),
                 "time_s": round(self.time_s, 4),
                 "solutions": [s.as_json() for s in self.solutions]}
