@@ -122,24 +122,29 @@ def test_the_command_writes_json_csv_and_the_plot(tiny, tmp_path):
 
 @pytest.mark.parametrize("text, message", [
     ('[[puzzle]]\ntask = "solve"\nmodel = "pentomino-6x10"\ncolour = 1\n',
-     "puzzle 1: unknown key 'colour'"),
-    ('[[puzzle]]\ntask = "paint"\nmodel = "x"\n', "puzzle 1: task must be one of"),
+     "bad.toml:4: puzzle 1: unknown key 'colour'"),
+    ('[[puzzle]]\ntask = "paint"\nmodel = "x"\n', "bad.toml:2: puzzle 1: task must be one of"),
     ('[[puzzle]]\ntask = "nonogram"\nmodel = "data001"\nbackends = ["exact-cover"]\n',
      "back end 'exact-cover' cannot run a nonogram task"),
     ('[[puzzle]]\ntask = "solve"\nmodel = "no-such-model"\n', "no model named"),
     ('title = "x"\n', "a suite needs at least one [[puzzle]]"),
     ('[[puzzle]]\ntask = "maze"\npattern = "**********"\nsize = "2x5x"\n',
-     "puzzle 1: size: maze size is 3, 4 or RxC"),
+     "bad.toml:4: puzzle 1: size: maze size is 3, 4 or RxC"),
     # the suite's own defaults are blamed on the suite, not on its first puzzle
-    ('task = "paint"\n[[puzzle]]\nmodel = "x"\n', "bad.toml: task must be one of"),
+    ('task = "paint"\n[[puzzle]]\nmodel = "x"\n', "bad.toml:1: task must be one of"),
     ('time_limit = -1\n[[puzzle]]\ntask = "solve"\nmodel = "pentomino-6x10"\n',
-     "bad.toml: time_limit must be a positive number of seconds, not -1"),
+     "bad.toml:1: time_limit must be a positive number of seconds, not -1"),
     ('time_limit = nan\n[[puzzle]]\ntask = "solve"\nmodel = "pentomino-6x10"\n',
      "not nan"),
     ('[[puzzle]]\ntask = "solve"\nmodel = "pentomino-6x10"\ntime_limit = true\n',
-     "puzzle 1: time_limit must be a positive number of seconds, not True"),
+     "bad.toml:4: puzzle 1: time_limit must be a positive number of seconds, not True"),
     ('[[puzzle]]\ntask = "solve"\nmodel = "pentomino-6x10"\ntime_limit = inf\n',
-     "puzzle 1: time_limit must be a positive number of seconds, not inf"),
+     "bad.toml:4: puzzle 1: time_limit must be a positive number of seconds, not inf"),
+    # a later puzzle's error is at its own line; a key it lacks, at its header's
+    ('[[puzzle]]\ntask = "solve"\nmodel = "pentomino-6x10"\n\n[[puzzle]]\ntask = "solve"\n'
+     'expect = "yes"\nmodel = "pentomino-6x10"\n', "bad.toml:7: puzzle 2: expect of a solve"),
+    ('[[puzzle]]\ntask = "solve"\nmodel = "pentomino-6x10"\n[[puzzle]]\ntask = "solve"\n',
+     "bad.toml:4: puzzle 2: a solve puzzle needs model"),
 ])
 def test_bad_suites_are_one_line_errors(tmp_path, text, message):
     path = tmp_path / "bad.toml"

@@ -126,13 +126,13 @@ CASES = [
     case("workers-count", "count soma-3x3x3 --workers 99999", ("--workers 99999", "cores")),
     case("workers-frames", "frames pentomino-5x6x2 --workers 99999", ("--workers 99999",)),
     # -- bench suites ----------------------------------------------------------------------
-    *[case(f"bench-expect-{task}-{i}", "bench {dir}/s.toml", ("s.toml: puzzle 1", words),
+    *[case(f"bench-expect-{task}-{i}", "bench {dir}/s.toml", ("s.toml:4: puzzle 1", words),
            s_toml=f'[[puzzle]]\ntask = "{task}"\nmodel = "pentomino-6x10"\nexpect = {value}\n')
       for i, (task, value, words) in enumerate([
           ("count", '"lots"', "expect of a count is a whole number"),
           ("count", "-1", "expect of a count"), ("solve", "5", "expect of a solve task"),
           ("solve", '"unique"', "'sat', 'unsat'")])],
-    case("bench-no-task", "bench {dir}/s.toml", ("s.toml: puzzle 1", "no task"),
+    case("bench-no-task", "bench {dir}/s.toml", ("s.toml:1: puzzle 1", "no task"),
          s_toml='[[puzzle]]\nmodel = "pentomino-6x10"\n'),
     case("bench-backend-twice", "bench --suite quick --backends cpsat,cpsat",
          ("names 'cpsat' twice",)),

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import read_text
+from smtpuzzle.formats.text import key_line, read_text
 
 # The back ends each task can run on, in table order.
 TASK_BACKENDS = {
@@ -75,26 +75,31 @@ def find_suite(name: str) -> Path:
     raise PuzzleError(f"no bench suite named {name!r} (known: {', '.join(suite_names())})")
 
 
+PUZZLE = r"^[ \t]*\[\[\s*puzzle\s*\]\]"
+
+
 def load_suite(name: str) -> Suite:
     """The benchmark suite ``name`` (a ``NAME.toml`` in suite_dirs(), or a path), checked."""
     path = find_suite(name)
+    text = read_text(path)
     try:
-        data = tomllib.loads(read_text(path))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PuzzleError(f"not valid TOML: {exc}", str(path)) from None
     unknown = set(data) - _SUITE_KEYS
     if unknown:
-        raise PuzzleError(f"unknown key {sorted(unknown)[0]!r} (known: "
-                          f"{', '.join(sorted(_SUITE_KEYS))})", str(path))
+        key = sorted(unknown)[0]
+        raise PuzzleError(f"unknown key {key!r} (known: {', '.join(sorted(_SUITE_KEYS))})",
+                          _at(path, text, key))
     puzzles = data.get("puzzle", [])
     if not puzzles:
         raise PuzzleError("a suite needs at least one [[puzzle]]", str(path))
     # the suite's own defaults are checked once and blamed on the suite, not its puzzle 1
     if "task" in data and data["task"] not in TASK_BACKENDS:
         raise PuzzleError(f"task must be one of {', '.join(TASK_BACKENDS)}, not "
-                          f"{data['task']!r}", str(path))
-    _check_limit(data.get("time_limit"), str(path))
-    entries = [_entry(item, i, data, path) for i, item in enumerate(puzzles, 1)]
+                          f"{data['task']!r}", _at(path, text, "task"))
+    _check_limit(data.get("time_limit"), _at(path, text, "time_limit"))
+    entries = [_entry(item, i, data, path, text) for i, item in enumerate(puzzles, 1)]
     return Suite(path.stem, str(data.get("title", path.stem)), entries, path)
 
 
@@ -121,30 +126,44 @@ def _check_expect(task: str, expect: Any, where: str) -> None:
                           f"{', '.join(map(repr, EXPECTED[task]))}, not {expect!r}", where)
 
 
-def _entry(item: dict[str, Any], number: int, suite: dict[str, Any], path: Path) -> Entry:
-    where = f"{path}: puzzle {number}"
+def _at(path: Path, text: str, key: str | None, number: int | None = None) -> str:
+    """Where in the suite file ``key`` is: at the top, or in its ``number``th [[puzzle]]
+    (its header's line when the key is not written there)."""
+    line = key_line(text, None if number is None else PUZZLE, key,
+                    0 if number is None else number - 1)
+    where = f"{path}:{line}" if line else str(path)
+    return where if number is None else f"{where}: puzzle {number}"
+
+
+def _entry(item: dict[str, Any], number: int, suite: dict[str, Any], path: Path,
+           text: str) -> Entry:
+    def where(key: str | None = None) -> str:
+        return _at(path, text, key, number)
+
     unknown = set(item) - _ENTRY_KEYS
     if unknown:
-        raise PuzzleError(f"unknown key {sorted(unknown)[0]!r} (known: "
-                          f"{', '.join(sorted(_ENTRY_KEYS))})", where)
+        key = sorted(unknown)[0]
+        raise PuzzleError(f"unknown key {key!r} (known: {', '.join(sorted(_ENTRY_KEYS))})",
+                          where(key))
     task = item.get("task", suite.get("task"))
     if task is None:
         raise PuzzleError(f"no task: give task = one of {', '.join(TASK_BACKENDS)} (in the "
-                          "puzzle or, for all of them, at the top of the suite)", where)
+                          "puzzle or, for all of them, at the top of the suite)", where())
     if task not in TASK_BACKENDS:
-        raise PuzzleError(f"task must be one of {', '.join(TASK_BACKENDS)}, not {task!r}", where)
-    _check_expect(task, item.get("expect"), where)
+        raise PuzzleError(f"task must be one of {', '.join(TASK_BACKENDS)}, not {task!r}",
+                          where("task"))
+    _check_expect(task, item.get("expect"), where("expect"))
     key = "pattern" if task == "maze" else "model"
     target = item.get(key)
     if not isinstance(target, str) or not target:
-        raise PuzzleError(f"a {task} puzzle needs {key} = \"...\"", where)
+        raise PuzzleError(f"a {task} puzzle needs {key} = \"...\"", where(key))
     backends = tuple(item.get("backends", TASK_BACKENDS[task]))
     bad = [b for b in backends if b not in TASK_BACKENDS[task]]
     if bad:
         raise PuzzleError(f"back end {bad[0]!r} cannot run a {task} task (it can: "
-                          f"{', '.join(TASK_BACKENDS[task])})", where)
+                          f"{', '.join(TASK_BACKENDS[task])})", where("backends"))
     limit = item.get("time_limit", suite.get("time_limit"))
-    _check_limit(item.get("time_limit"), where)
+    _check_limit(item.get("time_limit"), where("time_limit"))
     options = {k: item[k] for k in ("raw", "workers", "encoding", "presolve", "size")
                if k in item}
     default_label = target
@@ -154,7 +173,7 @@ def _entry(item: dict[str, Any], number: int, suite: dict[str, Any], path: Path)
         try:  # refused here, not in every run
             options["size"] = parse_size(item.get("size", 3))
         except PuzzleError as exc:
-            raise PuzzleError(f"size: {exc.message}", where) from None
+            raise PuzzleError(f"size: {exc.message}", where("size")) from None
         default_label = f"maze {describe(options['size'])}: {target.count('*')} stars"
     return Entry(task, target, str(item.get("label", default_label)), item.get("expect"),
                  str(item.get("anchor", "")), item.get("anchor_s"), limit, backends, options)

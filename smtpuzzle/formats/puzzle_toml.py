@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.text import key_line as _key_line
+from smtpuzzle.formats.text import line_of as _line_of
 from smtpuzzle.formats.text import read_text
 from smtpuzzle.geometry.board import WRAPS, Board
 from smtpuzzle.geometry.board_shapes import shaped_cells
@@ -42,32 +44,12 @@ def load_puzzle_file(path: Path, precheck: bool = True) -> Tiling | Frames:
         raise exc.located(str(path)) from None
 
 
-def _line_of(text: str, pattern: str, nth: int = 0) -> int | None:
-    hits = [m.start() for m in re.finditer(pattern, text, flags=re.MULTILINE)]
-    return text.count("\n", 0, hits[nth]) + 1 if nth < len(hits) else None
-
-
 def _fail(message: str, line: int | None) -> PuzzleError:
     return PuzzleError(message, line=line)
 
 
 BOARD = r"^[ \t]*\[\s*board\s*\]"
 PIECES = r"^[ \t]*\[\[\s*pieces\s*\]\]"
-
-
-def _key_line(text: str, header: str, key: str | None, nth: int = 0) -> int | None:
-    """The line of ``key = ...`` in the ``nth`` table whose header matches ``header`` (the
-    header's own line if the key is not found there; None without the header)."""
-    start = _line_of(text, header, nth)
-    if start is None or key is None:
-        return start
-    lines = text.splitlines()
-    for k in range(start, len(lines)):  # the lines after the header (start is 1-based)
-        if re.match(r"^[ \t]*\[\[?[ \t]*[A-Za-z_\"']", lines[k]):  # the next table
-            break
-        if re.match(rf"^[ \t]*{re.escape(key)}\s*=", lines[k]):
-            return k + 1
-    return start
 
 
 class _KeyError(PuzzleError):

@@ -1,8 +1,10 @@
 """Reading an input file as text: every way it can fail is a one-line PuzzleError naming the
-file (and, for bytes that are not UTF-8, the line and column)."""
+file (and, for bytes that are not UTF-8, the line and column); and finding the line of a
+TOML key, so that errors about its value can name it."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from smtpuzzle.errors import PuzzleError
@@ -37,3 +39,25 @@ def decode_utf8(data: bytes, where: str) -> str:
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise PuzzleError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} "
                           "(a binary file?)", f"{where}:{line}") from None
+
+
+def line_of(text: str, pattern: str, nth: int = 0) -> int | None:
+    """The line (from 1) of the ``nth`` match of ``pattern`` (multiline), or None."""
+    hits = [m.start() for m in re.finditer(pattern, text, flags=re.MULTILINE)]
+    return text.count("\n", 0, hits[nth]) + 1 if nth < len(hits) else None
+
+
+def key_line(text: str, header: str | None, key: str | None, nth: int = 0) -> int | None:
+    """The line of ``key = ...`` in the ``nth`` table whose header matches ``header`` (the
+    header's own line if the key is not found there; None without the header). With
+    ``header`` None, the key among the top-level ones, before any table (or None)."""
+    start = 0 if header is None else line_of(text, header, nth)
+    if start is None or key is None:
+        return start
+    lines = text.splitlines()
+    for k in range(start, len(lines)):  # the lines after the header (start is 1-based)
+        if re.match(r"^[ \t]*\[\[?[ \t]*[A-Za-z_\"']", lines[k]):  # the next table
+            break
+        if re.match(rf"^[ \t]*{re.escape(key)}\s*=", lines[k]):
+            return k + 1
+    return start or None
