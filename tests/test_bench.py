@@ -86,6 +86,19 @@ def test_an_answer_that_contradicts_the_suite_is_flagged_wrong(tmp_path):
     assert p.returncode == 3 and "WRONG" in p.stdout
 
 
+def test_a_puzzle_impossible_on_its_face_is_refuted_by_the_back_ends_under_test(tmp_path):
+    """The tool refuses hexiamond-6x9-trapezoid at once (a colouring); a bench of it
+    measures the back ends refuting it instead."""
+    path = tmp_path / "impossible.toml"
+    path.write_text('[[puzzle]]\ntask = "solve"\nmodel = "hexiamond-6x9-trapezoid"\n'
+                    'expect = "unsat"\n\n[[puzzle]]\ntask = "count"\n'
+                    'model = "hexiamond-6x9-trapezoid"\nraw = true\nexpect = 0\n')
+    runs, _ = run_suites([load_suite(str(path))], configs_for(["exact-cover"], []))
+    assert [(r.status, r.wrong) for r in runs] == [("unsat", ""), ("complete", "")]
+    assert runs[1].detail.startswith("0 ")
+    assert all(not s.wrong for s in summarise(runs))
+
+
 def test_a_run_past_its_limit_is_killed_and_marked(tiny, monkeypatch, tmp_path):
     woke = tmp_path / "woke"  # written only by a run that outlived its limit
 
