@@ -60,6 +60,11 @@ CASES = [
       for cmd in ("solve", "show", "count", "frames", "export-cnf")],
     case("directory", "solve {dir}/d.toml", ("d.toml", "is a directory"), d_toml=None),
     case("no-file", "solve {dir}/nothere.toml", ("nothere.toml", "no such file")),
+    case("a-device", "solve /dev/zero", ("/dev/zero", "is a device, not a file")),
+    case("nested-toml", "solve {dir}/p.toml", ("p.toml", "nested too deeply"),
+         p_toml="x = " + "[" * 2000 + "]" * 2000 + "\n"),
+    case("nested-suite", "bench {dir}/s.toml", ("s.toml", "nested too deeply"),
+         s_toml="x = " + "[" * 2000 + "]" * 2000 + "\n"),
     case("nul-bytes", "solve {dir}/p.toml", "p.toml", p_toml=b"\x00\x00\x00"),
     # -- puzzle files: what they say -------------------------------------------------------
     case("max-negative", "solve {dir}/p.toml", ("p.toml:7", "max must be a whole number"),

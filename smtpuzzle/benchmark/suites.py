@@ -86,6 +86,9 @@ def load_suite(name: str) -> Suite:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PuzzleError(f"not valid TOML: {exc}", str(path)) from None
+    except RecursionError:
+        raise PuzzleError("not valid TOML: arrays or tables nested too deeply", str(path)) \
+            from None
     unknown = set(data) - _SUITE_KEYS
     if unknown:
         key = sorted(unknown)[0]

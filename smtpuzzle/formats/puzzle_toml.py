@@ -38,6 +38,9 @@ def load_puzzle_file(path: Path, precheck: bool = True) -> Tiling | Frames:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PuzzleError(f"malformed TOML: {exc}", str(path)) from None
+    except RecursionError:
+        raise PuzzleError("malformed TOML: arrays or tables nested too deeply", str(path)) \
+            from None
     try:
         return parse_puzzle(data, default_name=path.stem, text=text, precheck=precheck)
     except PuzzleError as exc:

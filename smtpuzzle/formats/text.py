@@ -17,6 +17,8 @@ def check_file(path: str | Path) -> Path:
         raise PuzzleError("is a directory, not a file", str(path))
     if not path.exists():
         raise PuzzleError("no such file", str(path))
+    if path.is_char_device() or path.is_block_device():  # /dev/zero: read without end
+        raise PuzzleError("is a device, not a file", str(path))
     return path
 
 
