@@ -25,7 +25,7 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model, require_model
-from smtpuzzle.model.groups import whole
+from smtpuzzle.model.groups import literal_array, refuse_zero
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 
@@ -114,8 +114,7 @@ class Session(ABC):
         literal is a new variable, as in the solvers)."""
         self._usable()
         g = Groups.of(groups)
-        if len(g.flat) and not g.flat.all():
-            raise ValueError("0 is not a literal (variables are numbered from 1)")
+        refuse_zero(g.flat)
         return g
 
     @abstractmethod
@@ -129,8 +128,8 @@ class Session(ABC):
     def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
         """SAT, UNSAT (under the assumptions) or UNKNOWN (time limit)."""
         self._usable()
-        lits = whole(list(assumptions) if not isinstance(assumptions, np.ndarray)
-                     else assumptions).reshape(-1)
+        lits = literal_array(list(assumptions) if not isinstance(assumptions, np.ndarray)
+                             else assumptions).reshape(-1)
         if lits.size and (not lits.all() or np.abs(lits).max() > self.top):
             bad = int(lits[(lits == 0) | (np.abs(lits) > self.top)][0])
             raise ValueError(f"assumption {bad} is no literal of this session's {self.top} "
@@ -332,14 +331,15 @@ class Backend(ABC):
         """One solution, or proof there is none; with an objective, the best solution (found
         natively by back ends that optimise, else by linear search on its bound)."""
         require_model(model, f"{self.name}.solve")
+        time_limit = checked_time_limit(time_limit)
         if model.ints.objective is not None and not self.capabilities.optimises:
             if not self.capabilities.any_constraint:  # the bound's linear constraint
                 raise PuzzleError(f"{self.name} cannot optimise: the model's objective needs "
                                  "a back end that takes any constraint (cpsat, z3, sat)")
             from smtpuzzle.backends.optimum import search_optimum
 
-            return search_optimum(self, model, checked_time_limit(time_limit))
-        deadline = _deadline(checked_time_limit(time_limit))
+            return search_optimum(self, model, time_limit)
+        deadline = _deadline(time_limit)
         with self.open(model) as session:
             status = session._timed(lambda: session.first(_left(deadline)), deadline)
             if status is Status.SAT:

@@ -26,8 +26,7 @@ from smtpuzzle.model.expr import (
     usable,
     whole,
 )
-from smtpuzzle.model.groups import Groups
-from smtpuzzle.model.groups import whole as literals_of
+from smtpuzzle.model.groups import Groups, literal_array, refuse_zero
 from smtpuzzle.model.ints import (
     EQ,
     GE,
@@ -233,13 +232,13 @@ class Model:
 
     def add_implications(self, a: Any, b: Any) -> None:
         """Literal ``a[i]`` implies literal ``b[i]`` for every i."""
-        pairs = np.stack(np.broadcast_arrays(np.atleast_1d(literals_of(a)),
-                                             np.atleast_1d(literals_of(b))), axis=1)
+        pairs = np.stack(np.broadcast_arrays(np.atleast_1d(literal_array(a)),
+                                             np.atleast_1d(literal_array(b))), axis=1)
         self.implications.append(self._own(pairs.reshape(-1, 2)))
 
     def add_automaton(self, literals: Any, transitions: Any, start: int, finals: Any) -> None:
         """The assignment of ``literals``, read as a 0/1 word, is accepted by the automaton."""
-        self.automata.append(Automaton(self._own(literals_of(literals)),
+        self.automata.append(Automaton(self._own(literal_array(literals)),
                                        np.asarray(transitions, dtype=np.int64).reshape(-1, 3),
                                        int(start), np.asarray(finals, dtype=np.int64)))
 
@@ -250,10 +249,10 @@ class Model:
 
     def _own(self, lits: np.ndarray) -> np.ndarray:
         """``lits``, once each is known to be a literal of this model's variables."""
-        if lits.size and not lits.all():
-            raise ValueError("0 is not a literal (variables are numbered from 1)")
+        refuse_zero(lits)
         if lits.size and np.abs(lits).max() > self.num_vars:
-            bad = int(lits.reshape(-1)[np.abs(lits.reshape(-1)) > self.num_vars][0])
+            flat = lits.reshape(-1)
+            bad = int(flat[np.abs(flat) > self.num_vars][0])
             raise ValueError(f"literal {bad} is no variable of this model (it has "
                              f"{self.num_vars}: make them with new_bools or bool_array)")
         return lits
@@ -313,7 +312,7 @@ class Model:
         """A copy that also asserts each literal (forces or forbids variables): how a
         search is split into sub-problems that every back end can solve."""
         out = self.copy()
-        out.clauses.append(self._groups(literals_of(literals).reshape(-1, 1)))
+        out.clauses.append(self._groups(literal_array(literals).reshape(-1, 1)))
         return out
 
     # -- the modelling API: integers, expressions, global constraints ---------------------

@@ -40,10 +40,10 @@ class Groups:
             return groups
         if isinstance(groups, np.ndarray) and groups.ndim == 2:
             n, k = groups.shape
-            return cls(whole(groups).reshape(-1), np.arange(n + 1, dtype=np.int64) * k)
+            return cls(literal_array(groups).reshape(-1), np.arange(n + 1, dtype=np.int64) * k)
         if isinstance(groups, (str, bytes)) or not hasattr(groups, "__iter__"):
             raise TypeError(f"groups are lists of literals, not {type(groups).__name__}")
-        arrays = [whole(g).reshape(-1) for g in groups]
+        arrays = [literal_array(g).reshape(-1) for g in groups]
         sizes = np.array([len(a) for a in arrays], dtype=np.int64)
         flat = np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
         return cls(flat, np.concatenate([[0], np.cumsum(sizes)]), owned=True)
@@ -114,7 +114,7 @@ class Groups:
             yield idx, self.flat[starts[:, None] + np.arange(s)[None, :]]
 
 
-def whole(values: Any) -> np.ndarray:
+def literal_array(values: Any) -> np.ndarray:
     """``values`` (literals or integer ids) as an int64 array; floats and booleans are
     refused, not truncated."""
     a = np.asarray(getattr(values, "ids", values))  # a BoolArray: its literals
@@ -128,6 +128,13 @@ def whole(values: Any) -> np.ndarray:
         raise TypeError(f"literals are whole numbers (variable ids, negative for not), not "
                         f"{a.dtype} values such as {getattr(first, 'item', lambda: first)()!r}")
     return a.astype(np.int64, copy=False)
+
+
+def refuse_zero(lits: np.ndarray) -> np.ndarray:
+    """``lits``, once none is 0 (DIMACS's end of clause, no variable)."""
+    if lits.size and not lits.all():
+        raise ValueError("0 is not a literal (variables are numbered from 1)")
+    return lits
 
 
 def _frozen(a: Any, owned: bool = False) -> np.ndarray:
