@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,7 +10,7 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.nonogram_files import EXTENSIONS as NONOGRAM_EXTENSIONS
 from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.formats.puzzle_toml import load_puzzle_file
-from smtpuzzle.formats.text import check_file, read_text
+from smtpuzzle.formats.text import check_file, read_text, read_toml
 from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
@@ -55,8 +54,8 @@ def list_models() -> list[ModelEntry]:
             if path.stem in found:
                 continue
             try:
-                title = str(tomllib.loads(read_text(path)).get("title", ""))
-            except (PuzzleError, tomllib.TOMLDecodeError):
+                title = str(read_toml(path)[0].get("title", ""))
+            except PuzzleError:
                 title = "(unreadable)"
             found[path.stem] = ModelEntry(path.stem, path, title)
         for path in sorted((d / "nonograms").rglob("*")):

@@ -32,7 +32,7 @@ def size_text(n: float) -> str:
     """Bytes in words: ``512 MB``, ``48.2 GB``."""
     for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
         if n >= scale:
-            return f"{n / scale:.1f} {unit}"
+            return f"{n / scale:,.1f} {unit}"
     return f"{n / 1e3:.0f} kB"
 
 

@@ -201,7 +201,7 @@ def test_boards_pieces_and_shapes_given_loosely_are_taken_or_refused():
         Tiling("2x2", [piece])
     with pytest.raises(TypeError, match="number of frames is a whole number, not 1.5"):
         Frames([1, 2], [piece], 1.5)
-    with pytest.raises(PuzzleError, match="whole coordinates, not float64 values such as 0.5"):
+    with pytest.raises(PuzzleError, match=r"cell \[0.5, 0\]: coordinates are whole numbers"):
         Shape([(0.5, 0), (0, 1)])
     with pytest.raises(TypeError, match="number of cells is a whole number, not 1.5"):
         free_polyominoes(1.5)

@@ -52,6 +52,7 @@ def case(id: str, args: str | list[str], words: str | tuple[str, ...], code: int
 
 
 NOT_UTF8 = b'[board]\nsize = [2, 2]\n\xff\n'
+WIDE = "#" * 100_000 + "\n#" * 100  # 101 lines by 100,000 columns, drawn in 100 kB
 CASES = [
     # -- puzzle files: reading them --------------------------------------------------------
     *[case(f"not-utf8-{cmd}", f"{cmd} {{dir}}/p.toml" + (" -o {dir}/x.cnf" if cmd ==
@@ -66,6 +67,22 @@ CASES = [
     case("nested-suite", "bench {dir}/s.toml", ("s.toml", "nested too deeply"),
          s_toml="x = " + "[" * 2000 + "]" * 2000 + "\n"),
     case("nul-bytes", "solve {dir}/p.toml", "p.toml", p_toml=b"\x00\x00\x00"),
+    # numbers of more digits than Python converts, and pictures or points far too large
+    case("toml-digits", "solve {dir}/p.toml", ("p.toml:2", "a number of 5000 digits"),
+         p_toml=toml(board=f"size = [{'9' * 5000}, 2]")),
+    case("suite-digits", "bench {dir}/s.toml", ("s.toml:3", "a number of 5000 digits"),
+         s_toml=f'[[puzzle]]\nmodel = "pentomino-6x10"\ntime_limit = {"9" * 5000}\n'),
+    case("picture-huge", "solve {dir}/p.toml", ("p.toml:2", "100,000 columns",
+                                                "at most 4,000,000"),
+         p_toml=toml(board=f'picture = """\n{WIDE}\n"""')),
+    case("hexagon-layers", "solve {dir}/p.toml", ("p.toml:3", "hexagon picture has one layer"),
+         p_toml=toml(board='grid = "hexagon"\npicture = """\n# #\n # \n\n# #\n"""')),
+    case("hole-far-out", "solve {dir}/p.toml", ("p.toml:3", "hole [18446744073709551616, 0]",
+                                                "too far out"),
+         p_toml=toml(board=f"size = [2, 2]\nholes = [[{2**64}, 0]]")),
+    case("cell-far-out", "solve {dir}/p.toml", ("p.toml:6", "cell [-9223372036854775809, 0]",
+                                                "too far out"),
+         p_toml=toml(pieces=f'name = "X"\ncells = [[{-2**63 - 1}, 0], [0, 1]]')),
     # -- puzzle files: what they say -------------------------------------------------------
     case("max-negative", "solve {dir}/p.toml", ("p.toml:7", "max must be a whole number"),
          p_toml=toml(pieces='name = "O4"\npicture = "##\\n##"\nmax = -1')),
@@ -152,6 +169,19 @@ CASES = [
     case("nin-binary", "solve {dir}/a.nin", ("a.nin", "not UTF-8"), a_nin=bytes(range(256))),
     case("clues-directory", "solve {dir}/a.clues", ("a.clues", "is a directory"),
          a_clues=None),
+    case("non-width-digits", "solve {dir}/a.non", ("a.non:1", "at most 9 digits"),
+         a_non=f"width {'9' * 5000}\nheight 2\n"),
+    case("clues-run-digits", "solve {dir}/a.clues", ("a.clues:2", "5000 digits"),
+         a_clues=f"rows:\n{'9' * 5000}\ncolumns:\n1\n"),
+    case("nin-huge", "solve {dir}/a.nin", ("a.nin", "50,000 x 50,000", "at most 4,000,000"),
+         a_nin="50000 50000\n" + "\n" * 100_000),
+    case("nin-digits", "solve {dir}/a.nin", ("a.nin:1", "at most 9 digits"),
+         a_nin=f"{'9' * 5000} 1\n"),
+    case("kenken-target-digits", "solve {dir}/a.kenken", ("a.kenken:3", "no solution",
+                                                          "5000 digits"),
+         a_kenken=f"size 1\nA\nA {'9' * 5000}\n"),
+    case("kenken-size-digits", "solve {dir}/a.kenken", ("a.kenken:1", "1 to 16 rows"),
+         a_kenken=f"size {'9' * 5000}\n"),
     case("sudoku-givens-clash", "solve {dir}/s.sudoku",
          ("s.sudoku:2", "no solution: column 1 has two 8s among its givens"),
          s_sudoku="# one clash\n8" + "." * 8 + "8" + "." * 71 + "\n"),
@@ -205,6 +235,7 @@ CASES = [
     # -- maze strings ----------------------------------------------------------------------
     case("maze-empty", ["maze", "check", ""], ("move string", "empty")),
     case("maze-letters", "maze check NEXT", ("X", "N, E, S, W")),
+    case("maze-size-digits", f"maze bound --size 2x{'9' * 5000}", ("maze size is 3, 4",)),
 ]
 
 
@@ -302,6 +333,8 @@ def test_an_unsat_claim_is_taken_on_trust_and_said_so(exported, capsys):
     ("two-statuses", ("p.out:2", "second, different status")),
     ("binary", ("p.out:1", "not UTF-8")),
     ("garbage", ("p.out:2", "cannot read solver output line")),
+    ("int64-min", ("p.out:2", "literal -9223372036854775808 is beyond")),
+    ("huge", ("p.out:2", "cannot read solver output line")),
 ])
 def test_a_malformed_or_wrong_answer_is_bad_input(exported, capsys, how, words):
     tmp_path, cnf, model = exported
@@ -315,6 +348,8 @@ def test_a_malformed_or_wrong_answer_is_bad_input(exported, capsys, how, words):
         "two-statuses": "s SATISFIABLE\ns UNSATISFIABLE\n",
         "binary": b"\xff\xfe\x00\x01",
         "garbage": "s SATISFIABLE\nv 1 two 3 0\n",
+        "int64-min": values(model + [-2**63]),
+        "huge": values(model + [10**20]),
     }[how]
     code, _, err = decode(tmp_path, cnf, answer, capsys)
     lines = err.strip().splitlines()
@@ -328,6 +363,8 @@ def test_a_malformed_or_wrong_answer_is_bad_input(exported, capsys, how, words):
     ("edited", ("p.cnf", "clauses differ from this model's")),
     ("truncated", ("p.cnf", "no closing 0")),
     ("header", ("p.cnf", "malformed header")),
+    ("digits", ("p.cnf", "malformed header", "at most 2,147,483,647")),
+    ("huge-literal", ("p.cnf", "'99999999999999999999' is not a literal")),
 ])
 def test_a_damaged_cnf_is_bad_input(exported, capsys, how, words):
     tmp_path, cnf, model = exported
@@ -337,6 +374,8 @@ def test_a_damaged_cnf_is_bad_input(exported, capsys, how, words):
         "edited": negate_first_literal(text),
         "truncated": text[:-3],
         "header": text.replace("p cnf ", "p cnf x", 1),
+        "digits": text.replace("p cnf ", "p cnf " + "9" * 5000, 1),
+        "huge-literal": text.replace(" 0\n", " 99999999999999999999 0\n", 1),
     }[how]
     (cnf.write_bytes if isinstance(damaged, bytes) else cnf.write_text)(damaged)
     code, _, err = decode(tmp_path, cnf, values(model), capsys)

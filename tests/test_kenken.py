@@ -218,7 +218,8 @@ GOOD = "size 2\nA B\nA C\nA 2*\nB 2\nC 1\n"
     ("size 2\nA B\nA C\nA 0+\nB 2\nC 1\n", 4, "at least 1"),
     # targets no cage can reach: refused at once (past 2**53 they made no model at all)
     ("size 2\nA A\nB B\nA 99999999999999999999999+\nB 3+\n", 4,
-     "no solution: cage A (2 cells of 1..2) reaches at most 4 with '+', not 9999"),
+     "no solution: cage A (2 cells of 1..2) reaches at most 4 with '+', not a number of 23 "
+     "digits"),
 ])
 def test_a_bad_file_gives_a_one_line_error_naming_file_and_line(tmp_path, text, line, words):
     path = tmp_path / "bad.kenken"

@@ -206,7 +206,15 @@ def _drop_last_clause(text: str) -> str:
     (dict(data=lambda d: {**d, "length": 5000}), "is not the formula"),  # not built in full
     (dict(data=lambda d: {**d, "length": 2**63 - 1}), "is not the formula"),  # nor at all
     (dict(data=lambda d: {**d, "length": 10**7},  # a header raised to match: still not built
-          cnf=lambda t: re.sub(r"(?m)^p cnf \d+", "p cnf 99999999999", t)), "is not the formula"),
+          cnf=lambda t: re.sub(r"(?m)^p cnf \d+", "p cnf 2147483647", t)), "is not the formula"),
+    # ... nor with the file padded by comments to the size such a formula would take
+    (dict(data=lambda d: {**d, "length": 10**5},
+          cnf=lambda t: re.sub(r"(?m)^p cnf \d+", "p cnf 2147483647", t).replace(
+              "\np ", "\n" + ("c" * 99 + "\n") * 60_000 + "p ", 1)), "is not the formula"),
+    (dict(cnf=lambda t: re.sub(r"(?m)^p cnf \d+", "p cnf " + "9" * 5000, t)),
+     "malformed header"),
+    (dict(cnf=lambda t: t.replace("\n1 0\n", "\n1 99999999999999999999 0\n", 1)),
+     "is not a literal"),
     (dict(cnf=lambda t: t.replace("\n-1 -2 0\n", "\n-1 -3 0\n", 1)), "is not the formula"),
 ])
 def test_a_tampered_certificate_is_rejected(certificate: Path, tmp_path: Path, how, reason):
@@ -214,6 +222,17 @@ def test_a_tampered_certificate_is_rejected(certificate: Path, tmp_path: Path, h
     assert checked.verdict == "rejected" and reason in checked.reason, checked.reason
     out = run("maze", "check-bound", str(tmp_path / "tampered"))
     assert out.returncode == 3 and "rejected" in out.stdout
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ('{"size": 3, "length": ' + "9" * 5000 + "}", "bound.json is not JSON"),
+])
+def test_a_json_python_cannot_read_is_rejected(certificate: Path, tmp_path: Path, text, reason):
+    copy = _tampered(certificate, tmp_path)
+    (copy / JSON).write_text(text)
+    checked = check_certificate(copy, time_limit=60)
+    assert checked.verdict == "rejected" and reason in checked.reason, checked.reason
 
 
 def test_a_certificate_cut_short_is_rejected_and_a_missing_one_is_bad_input(

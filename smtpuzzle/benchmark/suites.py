@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import math
 import os
-import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import key_line, read_text
+from smtpuzzle.formats.text import key_line, read_toml
 
 # The back ends each task can run on, in table order.
 TASK_BACKENDS = {
@@ -81,38 +81,82 @@ PUZZLE = r"^[ \t]*\[\[\s*puzzle\s*\]\]"
 def load_suite(name: str) -> Suite:
     """The benchmark suite ``name`` (a ``NAME.toml`` in suite_dirs(), or a path), checked."""
     path = find_suite(name)
-    text = read_text(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PuzzleError(f"not valid TOML: {exc}", str(path)) from None
-    except RecursionError:
-        raise PuzzleError("not valid TOML: arrays or tables nested too deeply", str(path)) \
-            from None
+    data, text = read_toml(path)
     unknown = set(data) - _SUITE_KEYS
     if unknown:
         key = sorted(unknown)[0]
         raise PuzzleError(f"unknown key {key!r} (known: {', '.join(sorted(_SUITE_KEYS))})",
                           _at(path, text, key))
     puzzles = data.get("puzzle", [])
+    if not isinstance(puzzles, list) or not all(isinstance(p, dict) for p in puzzles):
+        raise PuzzleError("puzzles are [[puzzle]] tables, not puzzle = ...",
+                          _at(path, text, "puzzle"))
     if not puzzles:
         raise PuzzleError("a suite needs at least one [[puzzle]]", str(path))
     # the suite's own defaults are checked once and blamed on the suite, not its puzzle 1
-    if "task" in data and data["task"] not in TASK_BACKENDS:
-        raise PuzzleError(f"task must be one of {', '.join(TASK_BACKENDS)}, not "
-                          f"{data['task']!r}", _at(path, text, "task"))
+    if "task" in data:
+        _check_task(data["task"], _at(path, text, "task"))
     _check_limit(data.get("time_limit"), _at(path, text, "time_limit"))
+    for key in ("title", "note"):
+        _check_text(data, key, _at(path, text, key))
     entries = [_entry(item, i, data, path, text) for i, item in enumerate(puzzles, 1)]
     return Suite(path.stem, str(data.get("title", path.stem)), entries, path)
 
 
-def _check_limit(limit: Any, where: str) -> None:
+def _check_task(task: Any, where: str) -> None:
+    if not isinstance(task, str) or task not in TASK_BACKENDS:
+        raise PuzzleError(f"task must be one of {', '.join(TASK_BACKENDS)}, not {task!r}",
+                          where)
+
+
+def _check_limit(limit: Any, where: str, key: str = "time_limit") -> None:
     if limit is None:
         return
     if isinstance(limit, bool) or not isinstance(limit, int | float) or \
             not math.isfinite(limit) or limit <= 0:
-        raise PuzzleError(f"time_limit must be a positive number of seconds, not {limit!r}",
-                          where)
+        raise PuzzleError(f"{key} must be a positive number of seconds, not {limit!r}", where)
+
+
+def _check_text(table: dict[str, Any], key: str, where: str) -> None:
+    if key in table and not isinstance(table[key], str):
+        raise PuzzleError(f"{key} is text in quotes, not {table[key]!r}", where)
+
+
+def _check_options(item: dict[str, Any], where: Callable[[str], str]) -> None:
+    """The run options a puzzle may set, refused here when they are of the wrong kind
+    rather than failing (or being misread) in the middle of a run."""
+    for key in ("raw", "presolve"):
+        if key in item and not isinstance(item[key], bool):
+            raise PuzzleError(f"{key} is true or false, not {item[key]!r}", where(key))
+    workers = item.get("workers")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise PuzzleError(f"workers is a whole number >= 1, not {workers!r}", where("workers"))
+    if "encoding" in item:
+        from smtpuzzle.puzzles.nonogram.puzzle import ENCODINGS
+
+        if item["encoding"] not in ENCODINGS:
+            raise PuzzleError(f"encoding is one of {', '.join(ENCODINGS)}, not "
+                              f"{item['encoding']!r}", where("encoding"))
+    for key in ("label", "anchor"):
+        _check_text(item, key, where(key))
+    _check_limit(item.get("anchor_s"), where("anchor_s"), "anchor_s")
+
+
+def _backends(given: Any, task: str, where: str) -> tuple[str, ...]:
+    """A puzzle's back ends: a list of names (or one name) the task can run on, once each."""
+    names = [given] if isinstance(given, str) else given
+    if not isinstance(names, list) or not names or not all(isinstance(b, str) for b in names):
+        raise PuzzleError(f"backends is a list of names such as [\"cpsat\", \"sat\"], not "
+                          f"{given!r}", where)
+    bad = [b for b in names if b not in TASK_BACKENDS[task]]
+    if bad:
+        raise PuzzleError(f"back end {bad[0]!r} cannot run a {task} task (it can: "
+                          f"{', '.join(TASK_BACKENDS[task])})", where)
+    twice = next((b for i, b in enumerate(names) if b in names[:i]), None)
+    if twice:
+        raise PuzzleError(f"backends names {twice!r} twice", where)
+    return tuple(names)
 
 
 def _check_expect(task: str, expect: Any, where: str) -> None:
@@ -152,21 +196,17 @@ def _entry(item: dict[str, Any], number: int, suite: dict[str, Any], path: Path,
     if task is None:
         raise PuzzleError(f"no task: give task = one of {', '.join(TASK_BACKENDS)} (in the "
                           "puzzle or, for all of them, at the top of the suite)", where())
-    if task not in TASK_BACKENDS:
-        raise PuzzleError(f"task must be one of {', '.join(TASK_BACKENDS)}, not {task!r}",
-                          where("task"))
+    _check_task(task, where("task"))
     _check_expect(task, item.get("expect"), where("expect"))
     key = "pattern" if task == "maze" else "model"
     target = item.get(key)
     if not isinstance(target, str) or not target:
         raise PuzzleError(f"a {task} puzzle needs {key} = \"...\"", where(key))
-    backends = tuple(item.get("backends", TASK_BACKENDS[task]))
-    bad = [b for b in backends if b not in TASK_BACKENDS[task]]
-    if bad:
-        raise PuzzleError(f"back end {bad[0]!r} cannot run a {task} task (it can: "
-                          f"{', '.join(TASK_BACKENDS[task])})", where("backends"))
+    backends = _backends(item.get("backends", list(TASK_BACKENDS[task])), task,
+                         where("backends"))
     limit = item.get("time_limit", suite.get("time_limit"))
     _check_limit(item.get("time_limit"), where("time_limit"))
+    _check_options(item, where)
     options = {k: item[k] for k in ("raw", "workers", "encoding", "presolve", "size")
                if k in item}
     default_label = target
@@ -178,5 +218,5 @@ def _entry(item: dict[str, Any], number: int, suite: dict[str, Any], path: Path,
         except PuzzleError as exc:
             raise PuzzleError(f"size: {exc.message}", where("size")) from None
         default_label = f"maze {describe(options['size'])}: {target.count('*')} stars"
-    return Entry(task, target, str(item.get("label", default_label)), item.get("expect"),
+    return Entry(task, target, item.get("label", default_label), item.get("expect"),
                  str(item.get("anchor", "")), item.get("anchor_s"), limit, backends, options)

@@ -229,5 +229,5 @@ def _parse_cell(text: str) -> tuple[int, ...]:
     except ValueError:
         cell = ()
     if len(cell) not in (2, 3):
-        raise PuzzleError(f"--hole takes ROW,COL (or X,Y,Z), got {text!r}")
+        raise PuzzleError(f"--hole takes ROW,COL (or X,Y,Z), got {text[:40]!r}")
     return cell

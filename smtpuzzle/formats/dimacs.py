@@ -11,9 +11,12 @@ import numpy as np
 from smtpuzzle.backends.cnf import CNF, to_cnf
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.text import check_file, decode_utf8, read_text
+from smtpuzzle.memory import check_fits_in_memory
 from smtpuzzle.model import Groups, Model, require_model
 from smtpuzzle.model.lower import lowered
 from smtpuzzle.result import Result, Stats, Status
+
+MAX_VARIABLE = 2**31 - 1  # DIMACS solvers number variables and clauses with 32-bit ints
 
 if TYPE_CHECKING:
     from smtpuzzle.puzzles import Puzzle
@@ -92,7 +95,7 @@ def read_cnf(cnf_path: str | Path) -> CnfFile:
             break
         if line.startswith("c user "):
             parts = line.split(maxsplit=3)
-            if len(parts) != 4 or not parts[2].isdecimal():
+            if len(parts) != 4 or not _small(parts[2]):
                 raise PuzzleError(f"malformed user-variable comment {line.strip()[:60]!r}",
                                   f"{where}:{lineno}")
             user[parts[3].strip()] = int(parts[2])
@@ -102,9 +105,10 @@ def read_cnf(cnf_path: str | Path) -> CnfFile:
     if header is None:
         raise PuzzleError("no 'p cnf VARIABLES CLAUSES' line: not a DIMACS CNF", where)
     words = lines[header - 1].split()
-    if len(words) != 4 or words[1] != "cnf" or not all(w.isdecimal() for w in words[2:]):
+    if len(words) != 4 or words[1] != "cnf" or not all(_small(w) for w in words[2:]):
         raise PuzzleError(f"malformed header {lines[header - 1].strip()[:40]!r} (expected "
-                          "'p cnf VARIABLES CLAUSES')", f"{where}:{header}")
+                          f"'p cnf VARIABLES CLAUSES', each at most {MAX_VARIABLE:,})",
+                          f"{where}:{header}")
     num_vars, num_clauses = int(words[2]), int(words[3])
     if not user:
         raise PuzzleError("no 'c user' comments: not a CNF exported by smtpuzzle", where)
@@ -130,11 +134,14 @@ def read_cnf(cnf_path: str | Path) -> CnfFile:
 
 
 def _is_int(word: str) -> bool:
-    try:
-        int(word)
-    except ValueError:
-        return False
-    return True
+    """``word`` is a whole number an int64 holds."""
+    digits = word[1:] if word[:1] == "-" else word
+    return digits.isdecimal() and int(digits) < 2**63
+
+
+def _small(word: str) -> bool:
+    """``word`` is a count of variables or clauses DIMACS solvers take (0..MAX_VARIABLE)."""
+    return word.isdecimal() and len(word) <= 10 and int(word) <= MAX_VARIABLE
 
 
 @dataclass
@@ -223,11 +230,12 @@ def check_assignment(cnf: CnfFile, out: SolverOutput, output_path: str) -> np.nd
     if not out.closed:
         raise PuzzleError("the values end without the closing 0: the answer looks truncated",
                           output_path)
-    beyond = np.flatnonzero(np.abs(lits) > n)
+    beyond = np.flatnonzero((lits > n) | (lits < -n))  # np.abs(-2**63) is negative
     if len(beyond):
         i = int(beyond[0])
         raise PuzzleError(f"literal {int(lits[i])} is beyond the CNF's {n} variables",
                           f"{output_path}:{int(out.lines[i])}")
+    check_fits_in_memory(2 * (n + 1), f"checking an answer over {n:,} variables")
     positive = np.zeros(n + 1, dtype=bool)
     negative = np.zeros(n + 1, dtype=bool)
     positive[lits[lits > 0]] = True

@@ -46,9 +46,10 @@ def _size(lines: list[tuple[str, str]], where: str) -> tuple[int, str]:
     m = SIZE.fullmatch(line)
     if m is None:
         raise PuzzleError(f"expected 'size N', found {line!r}", at)
-    n = int(m.group(1))
-    if not 1 <= n <= MAX_SIZE:
-        raise PuzzleError(f"size {n}: a KenKen has 1 to {MAX_SIZE} rows", at)
+    digits = m.group(1)
+    if len(digits) > 3 or not 1 <= int(digits) <= MAX_SIZE:
+        raise PuzzleError(f"size {digits[:20]}: a KenKen has 1 to {MAX_SIZE} rows", at)
+    n = int(digits)
     return n, at
 
 
@@ -68,7 +69,16 @@ def _cage(name: str, cells: list[tuple[int, int]], line: str, at: str, n: int) -
     if m is None or m.group(3) not in OPS:
         raise PuzzleError(f"expected a clue like 'A 12+' (a cage, a number, one of "
                           f"+ - * x / =), found {line!r}", at)
-    target, op = int(m.group(2)), OPS[m.group(3)]
+    op = OPS[m.group(3)]
+    k = len(cells)
+    reach = {"+": n * k, "*": n**k, "-": n - 1, "/": n, "=": n}[op or "="]
+    digits = m.group(2).lstrip("0")
+    # more digits than reach and 2**53 (see below): refused before int() is asked to read it
+    if len(digits) > max(len(str(reach)), len(str(2**53))):
+        raise PuzzleError(f"no solution: cage {name} ({k} cells of 1..{n}) reaches at most "
+                          f"{reach} with '{op or '='}', not a number of {len(digits)} digits",
+                          at)
+    target = int(m.group(2))
     if op == "" and len(cells) != 1:
         raise PuzzleError(f"cage {name} has {len(cells)} cells: its clue needs an "
                           f"operation (+ - * /)", at)
@@ -79,8 +89,6 @@ def _cage(name: str, cells: list[tuple[int, int]], line: str, at: str, n: int) -
         raise PuzzleError(f"cage {name}: '=' takes one cell, it has {len(cells)}", at)
     if target < 1:
         raise PuzzleError(f"cage {name}: the target must be at least 1", at)
-    k = len(cells)
-    reach = {"+": n * k, "*": n**k, "-": n - 1, "/": n, "=": n}[op]
     # Past what the model's numbers hold (2**53), a target makes no model: refused here,
     # as obviously impossible. Smaller ones out of reach are the solvers' to answer none.
     if target > max(reach, 2**53):

@@ -30,6 +30,9 @@ def _clue(text: str, line: int, sep: str) -> Clue:
     for p in parts:
         if not re.fullmatch(r"[+-]?\d+", p):
             raise PuzzleError(f"bad clue {text!r}: {p!r} is not a number", line=line)
+        if len(p) > 9:
+            raise PuzzleError(f"bad clue {text[:30]!r}: a run of {len(p)} digits is longer "
+                              "than any line", line=line)
         v = int(p)
         if v < 0:
             raise PuzzleError(f"bad clue {text!r}: negative run {v}", line=line)
@@ -87,9 +90,9 @@ def read_non(text: str, name: str) -> Nonogram:
                 raise PuzzleError(f"{key} given twice (first on line {seen[key]})", line=i)
             seen[key] = i
         if key in ("width", "height"):
-            if not value.strip().isdecimal() or int(value) <= 0:
-                raise PuzzleError(f"{key} must be a positive integer, not {value.strip()!r}",
-                                  line=i)
+            if not value.strip().isdecimal() or len(value.strip()) > 9 or int(value) <= 0:
+                raise PuzzleError(f"{key} must be a positive integer (at most 9 digits), not "
+                                  f"{value.strip()[:30]!r}", line=i)
             dims[key] = int(value)
         elif key in ("rows", "columns"):
             size = "height" if key == "rows" else "width"
@@ -133,10 +136,10 @@ def read_nin(text: str, name: str) -> Nonogram:
     first = next((k for k, s in enumerate(lines) if s.strip()), None)
     if first is None:
         raise PuzzleError("empty file")
-    m = re.fullmatch(r"\s*(\d+)\s+(\d+)\s*", lines[first])
+    m = re.fullmatch(r"\s*(\d{1,9})\s+(\d{1,9})\s*", lines[first])
     if not m or int(m[1]) == 0 or int(m[2]) == 0:
-        raise PuzzleError(f"first line must be 'WIDTH HEIGHT', not {lines[first].strip()!r}",
-                          line=first + 1)
+        raise PuzzleError(f"first line must be 'WIDTH HEIGHT' (positive, at most 9 digits), "
+                          f"not {lines[first].strip()[:30]!r}", line=first + 1)
     width, height = int(m[1]), int(m[2])
     body = list(range(first + 1, len(lines)))
     if len(body) < width + height:  # a file cut short, not empty clues (blank lines)

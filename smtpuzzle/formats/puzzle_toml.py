@@ -6,14 +6,13 @@ Every error names the file, the line where it can and the piece it is about.
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.text import key_line as _key_line
 from smtpuzzle.formats.text import line_of as _line_of
-from smtpuzzle.formats.text import read_text
+from smtpuzzle.formats.text import read_toml
 from smtpuzzle.geometry.board import WRAPS, Board
 from smtpuzzle.geometry.board_shapes import shaped_cells
 from smtpuzzle.geometry.grids import GRIDS, Grid
@@ -33,14 +32,7 @@ _PIECE_KEYS = {"set", "only", "name", "picture", "cells", "count", "max", "flip"
 
 def load_puzzle_file(path: Path, precheck: bool = True) -> Tiling | Frames:
     """Read a puzzle file; errors carry ``path:line``. ``precheck``: see :class:`Tiling`."""
-    text = read_text(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PuzzleError(f"malformed TOML: {exc}", str(path)) from None
-    except RecursionError:
-        raise PuzzleError("malformed TOML: arrays or tables nested too deeply", str(path)) \
-            from None
+    data, text = read_toml(path)
     try:
         return parse_puzzle(data, default_name=path.stem, text=text, precheck=precheck)
     except PuzzleError as exc:

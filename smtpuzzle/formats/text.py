@@ -1,11 +1,14 @@
-"""Reading an input file as text: every way it can fail is a one-line PuzzleError naming the
-file (and, for bytes that are not UTF-8, the line and column); and finding the line of a
-TOML key, so that errors about its value can name it."""
+"""Reading an input file as text or TOML: every way it can fail is a one-line PuzzleError
+naming the file (and, where it can, the line); and finding the line of a TOML key, so that
+errors about its value can name it."""
 
 from __future__ import annotations
 
 import re
+import sys
+import tomllib
 from pathlib import Path
+from typing import Any
 
 from smtpuzzle.errors import PuzzleError
 
@@ -41,6 +44,29 @@ def decode_utf8(data: bytes, where: str) -> str:
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise PuzzleError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} "
                           "(a binary file?)", f"{where}:{line}") from None
+
+
+def read_toml(path: str | Path) -> tuple[dict[str, Any], str]:
+    """The file's TOML data and its text."""
+    text = read_text(path)
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        raise PuzzleError(f"malformed TOML: {exc}", str(path)) from None
+    except RecursionError:
+        raise PuzzleError("malformed TOML: arrays or tables nested too deeply", str(path)) \
+            from None
+    except ValueError:  # Python refuses to convert integers of too many digits
+        raise too_many_digits(text, str(path)) from None
+
+
+def too_many_digits(text: str, where: str) -> PuzzleError:
+    """The error for a number in ``text`` longer than Python converts, at its line."""
+    most = sys.get_int_max_str_digits()
+    found = re.search(rf"\d{{{most + 1},}}", text)
+    line = text.count("\n", 0, found.start()) + 1 if found else None
+    return PuzzleError(f"a number of {len(found[0]) if found else 'over ' + str(most)} digits "
+                       "(far too large for any puzzle)", f"{where}:{line}" if line else where)
 
 
 def line_of(text: str, pattern: str, nth: int = 0) -> int | None:

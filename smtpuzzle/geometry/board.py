@@ -10,7 +10,7 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.geometry.grids import Grid, grid
-from smtpuzzle.geometry.shapes import grid_picture_cells
+from smtpuzzle.geometry.shapes import coordinate_array, grid_picture_cells
 from smtpuzzle.memory import check_fits_in_memory
 
 WRAPS = ("rows", "columns")
@@ -263,20 +263,19 @@ def _points(given: Iterable[Iterable[int]], what: str, dim: int | None) -> np.nd
     """``given`` points as an int64 (n, k) array (an empty one has ``dim`` columns); points
     of unequal lengths are refused, naming the first whose length is not ``dim`` (or, with
     no ``dim``, not the first point's)."""
-    rows = given if isinstance(given, np.ndarray) else [list(r) for r in given]
+    rows = given if isinstance(given, np.ndarray) else [
+        list(r) if isinstance(r, Iterable) else r for r in given]
     if not len(rows):
         return np.zeros((0, dim or 0), dtype=np.int64)
+    if dim is not None and not isinstance(rows, np.ndarray):
+        bad = next((r for r in rows if isinstance(r, list) and len(r) != dim), None)
+        if bad is not None:
+            many = "coordinate" if len(bad) == 1 else "coordinates"
+            raise PuzzleError(f"{what} {bad} has {len(bad)} {many}; the board has {dim}")
     try:
-        a = np.array(rows, dtype=np.int64)
-    except (ValueError, TypeError):
-        a = None
-    if a is not None and a.ndim == 2:
-        return a
-    want = len(rows[0]) if dim is None else dim
-    bad = next((r for r in rows if len(r) != want), None)
-    if bad is None:
-        raise PuzzleError(f"a {what}'s coordinates are whole numbers, got {rows[0]!r}")
-    if dim is None:
-        raise PuzzleError(f"board {what}s must all have the same number of coordinates")
-    many = "coordinate" if len(bad) == 1 else "coordinates"
-    raise PuzzleError(f"{what} {bad} has {len(bad)} {many}; the board has {dim}")
+        return coordinate_array(rows, what)
+    except PuzzleError as exc:
+        if dim is None and "coordinates," in str(exc):  # rows of unequal length
+            raise PuzzleError(f"board {what}s must all have the same number of coordinates") \
+                from None
+        raise

@@ -10,6 +10,54 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.geometry.grids import Grid, grid
 
 EMPTY_MARKS = frozenset(" .")
+COORDINATE_LIMIT = 1 << 40  # far beyond any board that fits in memory
+
+
+def coordinate_array(given: Iterable[Iterable[int]] | np.ndarray, what: str) -> np.ndarray:
+    """``given`` points (an array, or rows of numbers) as an int64 (n, k) array: whole numbers
+    (whole floats too) of at most COORDINATE_LIMIT in size. Anything else is a PuzzleError
+    naming the first bad value, or, for rows of unequal length, the first row unlike the
+    first (``what`` names a point: "hole", "cell")."""
+    if isinstance(given, np.ndarray):
+        rows = given
+    else:
+        try:
+            rows = [list(r) for r in given]
+        except TypeError:
+            raise PuzzleError(f"a {what} is a list of coordinates, got "
+                              f"{next(r for r in given if not isinstance(r, Iterable))!r}") \
+                from None
+    try:
+        a = np.asarray(rows)
+    except ValueError:  # ragged
+        bad = next(r for r in rows if len(r) != len(rows[0]))
+        raise PuzzleError(f"{what} {bad} has {len(bad)} coordinate"
+                          f"{'' if len(bad) == 1 else 's'}, {rows[0]} has {len(rows[0])}") \
+            from None
+    if a.size == 0:
+        return a.astype(np.int64).reshape(len(a), -1 if a.ndim == 2 else 0)
+    if a.ndim != 2:
+        raise PuzzleError(f"a {what} is a list of coordinates, got {rows[0]!r}")
+    flat = a.reshape(-1)
+    if a.dtype.kind in "iuf":
+        with np.errstate(invalid="ignore"):
+            bad = ~np.isfinite(flat) | (np.mod(flat, 1) != 0) if a.dtype.kind == "f" else \
+                np.zeros(flat.shape, dtype=bool)
+            bad |= np.abs(flat.astype(np.float64)) > COORDINATE_LIMIT
+    else:  # bools, text, None, integers too large for int64
+        bad = np.array([isinstance(v, bool) or not isinstance(v, int | np.integer)
+                        or abs(v) > COORDINATE_LIMIT for v in flat.tolist()])
+    if bad.any():
+        i = int(np.argmax(bad))
+        value, point = flat[i], rows[i // a.shape[1]]
+        value = value.item() if isinstance(value, np.generic) else value
+        point = point.tolist() if isinstance(point, np.ndarray) else point
+        if isinstance(value, int | float) and not isinstance(value, bool) and (
+                np.isfinite(float(value)) and float(value) % 1 == 0):
+            raise PuzzleError(f"{what} {point} is too far out: coordinates are at most "
+                              f"{COORDINATE_LIMIT:,} in size")
+        raise PuzzleError(f"{what} {point}: coordinates are whole numbers, not {value!r}")
+    return a.astype(np.int64)
 
 
 def normalize(cells: np.ndarray, on: Grid | None = None) -> np.ndarray:
@@ -29,14 +77,8 @@ class Shape:
 
     def __init__(self, cells: Iterable[Iterable[int]] | np.ndarray,
                  on: Grid | str | None = None) -> None:
-        given = np.asarray(cells if isinstance(cells, np.ndarray) else list(cells))
-        if given.size and given.dtype.kind not in "iu":
-            whole = given.dtype.kind == "f" and bool(np.all(np.mod(given, 1) == 0))
-            if not whole:
-                raise PuzzleError(f"a shape's cells are whole coordinates, not {given.dtype} "
-                                  f"values such as {given.reshape(-1)[0].item()!r}")
-        arr = given.astype(np.int64)
-        if arr.ndim != 2 or len(arr) == 0:
+        arr = coordinate_array(cells, "cell")
+        if len(arr) == 0:
             raise PuzzleError("a shape needs at least one cell")
         if len({tuple(c) for c in arr.tolist()}) != len(arr):
             raise PuzzleError("a shape lists the same cell twice")
@@ -138,6 +180,9 @@ _WHITESPACE = {"\t": "tab", "\r": "carriage return", "\f": "form feed", "\v": "v
                "\xa0": "no-break space"}
 
 
+MAX_PICTURE_CELLS = 4_000_000  # a bounding box beyond this is a mistake, not a puzzle
+
+
 def picture_cells(text: str) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
     """Parse an ASCII picture into (filled cells, empty cells) within its bounding box.
 
@@ -165,6 +210,11 @@ def picture_cells(text: str) -> tuple[list[tuple[int, ...]], list[tuple[int, ...
     layers = [[line[indent:] for line in layer] for layer in layers]
     rows = max(len(layer) for layer in layers)
     cols = max(len(line) for layer in layers for line in layer)
+    if rows * cols * len(layers) > MAX_PICTURE_CELLS:  # before building a tuple per cell
+        size = f"{rows:,} lines of up to {cols:,} columns" + (
+            f" in {len(layers):,} layers" if len(layers) > 1 else "")
+        raise PuzzleError(f"the picture is {size} ({rows * cols * len(layers):,} cells); a "
+                          f"picture holds at most {MAX_PICTURE_CELLS:,}")
     filled, empty = [], []
     three_d = len(layers) > 1
     for z, layer in enumerate(layers):
@@ -185,6 +235,9 @@ def grid_picture_cells(text: str, on: Grid) -> tuple[list[tuple[int, ...]],
     filled, empty = picture_cells(text)
     if not on.parity:
         return filled, empty
+    if len((filled + empty)[0]) != 2:
+        raise PuzzleError(f"a {on.name} picture has one layer (a blank line or a line of "
+                          "dashes starts a layer of a 3D picture)")
     parities = {(r + c) % 2 for r, c in filled}
     if len(parities) > 1:
         odd = next(c for c in filled if (c[0] + c[1]) % 2 != (filled[0][0] + filled[0][1]) % 2)

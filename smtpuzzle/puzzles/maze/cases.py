@@ -43,9 +43,9 @@ def parse_size(text: str | int) -> Size:
     if value in ("3", "4"):
         return int(value)
     rows, sep, cols = value.partition("x")
-    if not sep or not rows.isdecimal() or not cols.isdecimal():
+    if not sep or not rows.isdecimal() or not cols.isdecimal() or len(rows + cols) > 6:
         raise PuzzleError(f"maze size is 3, 4 or RxC (a thin-wall rectangle, e.g. 2x4), "
-                          f"not {text!r}")
+                          f"not {str(text)[:30]!r}")
     r, c = int(rows), int(cols)
     if (r, c) == (3, 3):
         return 3

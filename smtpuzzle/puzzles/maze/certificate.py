@@ -134,9 +134,10 @@ def rotation_closure(cases: list[tuple[int, int]], mirror: bool = False
     return sorted(out)
 
 
-def case_states(length: int, maze: int, start: int, top: int) -> CaseStates:
+def case_states(length: int, maze: int, start: int, top: int,
+                deadline: float | None = None) -> CaseStates:
     """The states of case (``maze``, ``start``) that can still finish in ``length`` moves,
-    layer by layer, numbered as variables from ``top + 1``."""
+    layer by layer, numbered as variables from ``top + 1``. Past ``deadline``, OutOfTime."""
     moves = maze_moves(maze)
     first = (start, _reachable(moves, start) & ~(1 << start))
 
@@ -146,6 +147,7 @@ def case_states(length: int, maze: int, start: int, top: int) -> CaseStates:
 
     layers = [{first}]
     for t in range(length):
+        _in_time(deadline)
         left = length - t - 1  # moves after this one: each visits one new cell at most
         layers.append({s for q in layers[-1] for d in range(4)
                        if bin((s := step(q, d))[1]).count("1") <= left})
@@ -210,7 +212,8 @@ def encode(length: int, cases: list[tuple[int, int]], mirror: bool = False,
         letters.append([letter(t, d) for d in range(4)])
         letters += [[-letter(t, a), -letter(t, b)] for a in range(4) for b in range(a + 1, 4)]
     formula = Formula(4 * length, letters, [], [], [])
-    automata = [lambda top, m=m, s=s: case_states(length, m, s, top) for m, s in cases]
+    automata = [lambda top, m=m, s=s: case_states(length, m, s, top, deadline)
+                for m, s in cases]
     if mirror:
         automata.append(lambda top: rule_states(length, top))
     for automaton in automata:
@@ -372,20 +375,6 @@ def _check_proof(length: int, formula: Formula, order: list[int], deadline: floa
     return None, checked
 
 
-def _declared_variables(path: Path) -> int | None:
-    """The variable count of a DIMACS file's ``p cnf`` line, read without the clauses (None
-    where there is no such line among its first lines: read_cnf then says what is wrong)."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            for line in itertools.islice(fh, 100_000):
-                words = line.split()
-                if words[:2] == ["p", "cnf"] and len(words) == 4 and words[2].isdecimal():
-                    return int(words[2])
-    except OSError:
-        return None
-    return None
-
-
 def check_certificate(directory: Path, time_limit: float | None = None,
                       progress: CheckProgress | None = None, checker: str = "cadical"
                       ) -> CheckedBound:
@@ -419,8 +408,10 @@ def check_certificate(directory: Path, time_limit: float | None = None,
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         return answer("rejected", "bound.json is not UTF-8 text")
-    except ValueError as exc:
-        return answer("rejected", f"bound.json is not JSON ({exc})")
+    except ValueError as exc:  # also an integer of more digits than Python reads
+        return answer("rejected", f"bound.json is not JSON ({str(exc)[:80]})")
+    except RecursionError:
+        return answer("rejected", "bound.json is not JSON (nested too deeply)")
     if not isinstance(data, dict):
         return answer("rejected", "bound.json is not a JSON object")
     length, cases = data.get("length"), data.get("cases")
@@ -452,25 +443,18 @@ def check_certificate(directory: Path, time_limit: float | None = None,
                       "first) the proof uses", length, len(pairs))
     deadline = None if time_limit is None else t0 + time_limit
     index = {c: i for i, c in enumerate(sorted(pairs))}
-    declared = _declared_variables(directory / CNF)
-    if declared is None:  # no header near the top: read_cnf says what is wrong
-        try:
-            read_cnf(directory / CNF)
-        except PuzzleError as exc:
-            return answer("rejected", f"bound.cnf: {exc}", length, len(pairs))
-    # The letters alone: 4 variables and 7 clauses (of 8 bytes or more) a move.
-    if declared is None or 4 * length > declared \
-            or (directory / CNF).stat().st_size < 7 * 8 * length:
+    try:
+        given = read_cnf(directory / CNF)
+    except PuzzleError as exc:
+        return answer("rejected", f"bound.cnf: {exc}", length, len(pairs))
+    # The letters alone take 4 variables and 7 clauses a move: a length tampered upwards
+    # is caught here, by what the file holds, before any of its formula is built.
+    if 4 * length > given.num_vars or 7 * length > len(given.clauses):
         return answer("rejected", "bound.cnf is not the formula of these cases and this "
                       "length", length, len(pairs))
     try:
-        # no larger than the file says: a length tampered upwards is not built in full
-        formula = encode(length, sorted(pairs), mirror, deadline, declared)
-        _in_time(deadline)
-        try:
-            given = read_cnf(directory / CNF)
-        except PuzzleError as exc:
-            return answer("rejected", f"bound.cnf: {exc}", length, len(pairs))
+        # no larger than the file: cases tampered to need more are not built in full
+        formula = encode(length, sorted(pairs), mirror, deadline, given.num_vars)
         _in_time(deadline)
         if given.num_vars != formula.variables or not _same_clauses(given.clauses,
                                                                     formula.clauses):

@@ -23,6 +23,7 @@ from typing import ClassVar
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError, VerificationError
+from smtpuzzle.memory import check_fits_in_memory
 from smtpuzzle.model import Groups, Model, headed_groups
 from smtpuzzle.puzzles.nonogram.order import add_order_line
 
@@ -30,6 +31,8 @@ Clue = tuple[int, ...]
 ENCODINGS = ("runs", "order", "automaton")
 DEFAULT_ENCODING = "order"  # see bench/RESULTS.md, "Nonograms": decides knotty and faase
 UNKNOWN, EMPTY, FILLED = -1, 0, 1
+MAX_CELLS = 4_000_000  # 2000 x 2000: far beyond published nonograms (webpbn's reach 99 x 99)
+BYTES_PER_RUN_CELL = 64  # measured: a random 400 x 400 took 1.7 GB over 31M run-cells
 
 
 def _clue(runs: object, kind: str, i: int) -> Clue:
@@ -87,6 +90,10 @@ class Nonogram:
         """Raise a located PuzzleError for a clue that cannot fit or mismatched totals."""
         if not self.rows or not self.cols:
             raise PuzzleError("a nonogram needs at least one row and one column")
+        if self.width * self.height > MAX_CELLS:
+            raise PuzzleError(f"the nonogram is {self.width:,} x {self.height:,} "
+                              f"({self.width * self.height:,} cells); at most {MAX_CELLS:,} "
+                              "are taken")
         for kind, i, clue, n in self.lines():
             need = sum(clue) + len(clue) - 1
             if need > n:
@@ -98,6 +105,13 @@ class Nonogram:
         by_rows, by_cols = sum(map(sum, self.rows)), sum(map(sum, self.cols))
         if by_rows != by_cols:
             raise PuzzleError(f"the row clues fill {by_rows} cells, the column clues {by_cols}")
+
+    def check_fits_in_memory(self) -> None:
+        """Refuse a nonogram whose model would not fit in memory: a line's encodings take
+        a little per run and cell (each run has a start among the line's cells)."""
+        run_cells = sum((len(clue) + 1) * n for _, _, clue, n in self.lines())
+        check_fits_in_memory(run_cells * BYTES_PER_RUN_CELL,
+                             f"solving the {self.width} x {self.height} nonogram")
 
     def goal_mismatch(self) -> str | None:
         """Where the file's goal breaks the clues, in words (None: no goal, or it fits)."""

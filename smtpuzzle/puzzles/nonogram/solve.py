@@ -144,6 +144,7 @@ def solve_nonogram(
     if not isinstance(puzzle, Nonogram):
         raise TypeError(f"solve_nonogram takes a Nonogram, got {type(puzzle).__name__}")
     puzzle.validate()  # what a file's reader refuses is refused here too
+    puzzle.check_fits_in_memory()
     limit = None if limit is None else max(limit, 2)
     check_encoding(encoding)
     engine = general_backend(backend, solver, puzzle.family)
