@@ -80,6 +80,20 @@ CASES = [
     case("hole-far-out", "solve {dir}/p.toml", ("p.toml:3", "hole [18446744073709551616, 0]",
                                                 "too far out"),
          p_toml=toml(board=f"size = [2, 2]\nholes = [[{2**64}, 0]]")),
+    case("apart-twice", "solve {dir}/p.toml", ("p.toml:1", "apart names 'O4' twice"),
+         p_toml=toml(top='apart = ["O4", "O4"]\n')),
+    case("name-a-number", "solve {dir}/p.toml", ("p.toml:1", "name is one line of printable"),
+         p_toml=toml(top="name = 5\n")),
+    case("title-escape", "solve {dir}/p.toml", ("p.toml:1", "title is one line of printable"),
+         p_toml=toml(top='title = "a\\u001b[31mred"\n')),
+    case("piece-name-escape", "solve {dir}/p.toml", ("p.toml:5", "printable, no spaces"),
+         p_toml=toml(pieces='name = "O\\u001b4"\npicture = "##\\n##"')),
+    case("wrap-twice", "solve {dir}/p.toml", ("p.toml:3", "(each once)"),
+         p_toml=toml(board='size = [2, 2]\nwrap = ["rows", "rows"]')),
+    case("grid-a-list", "solve {dir}/p.toml", ("p.toml:3", "unknown grid ['square']"),
+         p_toml=toml(board='size = [2, 2]\ngrid = ["square"]')),
+    case("hexagon-hole", "solve {dir}/p.toml", ("p.toml:4", "hole: [0, 1] is not a cell"),
+         p_toml=toml(board='grid = "hexagon"\nsize = [4, 4]\nholes = [[0, 1]]')),
     case("cell-far-out", "solve {dir}/p.toml", ("p.toml:6", "cell [-9223372036854775809, 0]",
                                                 "too far out"),
          p_toml=toml(pieces=f'name = "X"\ncells = [[{-2**63 - 1}, 0], [0, 1]]')),
@@ -158,6 +172,21 @@ CASES = [
          s_toml='[[puzzle]]\nmodel = "pentomino-6x10"\n'),
     case("bench-backend-twice", "bench --suite quick --backends cpsat,cpsat",
          ("names 'cpsat' twice",)),
+    case("bench-puzzle-not-table", "bench {dir}/s.toml", ("s.toml:1", "[[puzzle]] tables"),
+         s_toml="puzzle = 5\n"),
+    *[case(f"bench-{key}-{i}", "bench {dir}/s.toml", ("s.toml:3: puzzle 1", words),
+           s_toml=f'[[puzzle]]\nmodel = "pentomino-6x10"\n{key} = {value}\n'
+           + ('' if key == "task" else 'task = "solve"\n'))
+      for i, (key, value, words) in enumerate([
+          ("backends", "5", "backends is a list of names"),
+          ("backends", '["sat", "sat"]', "backends names 'sat' twice"),
+          ("task", '["solve"]', "task must be one of"),
+          ("presolve", '"no"', "presolve is true or false"),
+          ("workers", "0", "workers is a whole number >= 1"),
+          ("workers", "2.5", "workers is a whole number >= 1"),
+          ("encoding", '"bogus"', "encoding is one of runs, order, automaton"),
+          ("label", "5", "label is text in quotes"),
+          ("anchor_s", '"fast"', "anchor_s must be a positive number")])],
     # -- nonogram files ------------------------------------------------------------------
     case("clues-section-twice", "solve {dir}/a.clues", ("a.clues:6", "columns given twice"),
          a_clues="rows:\n1\n1\ncolumns:\n1\ncolumns:\n1\n"),
@@ -235,6 +264,7 @@ CASES = [
     # -- maze strings ----------------------------------------------------------------------
     case("maze-empty", ["maze", "check", ""], ("move string", "empty")),
     case("maze-letters", "maze check NEXT", ("X", "N, E, S, W")),
+    case("maze-long-s", ["maze", "check", "NE\u017fW"], ("N, E, S, W", "\u017f")),
     case("maze-size-digits", f"maze bound --size 2x{'9' * 5000}", ("maze size is 3, 4",)),
 ]
 

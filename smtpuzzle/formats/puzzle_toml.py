@@ -94,12 +94,19 @@ def parse_puzzle(
                             "piece its own name", line)
             table_of[piece.name] = i
         pieces.extend(parsed)
-    name, title = str(data.get("name", default_name)), str(data.get("title", ""))
+    for key in ("name", "title"):
+        if key in data and (not isinstance(data[key], str) or not data[key].isprintable()):
+            raise _fail(f"{key} is one line of printable text in quotes, not {data[key]!r}",
+                        _line_of(text, rf"^[ \t]*{key}\s*="))
+    name, title = data.get("name", default_name), data.get("title", "")
     apart = _names(data.get("apart", []), "apart", text)
     missing = [n for n in apart if n not in table_of]
     if missing:
         raise _fail(f"apart: there is no piece {missing[0]!r}",
                     _line_of(text, r"^[ \t]*apart\s*="))
+    if len(set(apart)) < len(apart):
+        raise _fail(f"apart names {next(n for i, n in enumerate(apart) if n in apart[:i])!r} "
+                    "twice", _line_of(text, r"^[ \t]*apart\s*="))
     if kind == "frames":
         n = data.get("frames")
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
@@ -161,12 +168,13 @@ def _parse_board(raw: Any, text: str, frames: bool = False) -> tuple[Board, bool
         raise _fail(f"[board]: unknown key {key!r} (known: {', '.join(sorted(_BOARD_KEYS))})",
                     line(key))
     grid_name = raw.get("grid", "square")
-    if grid_name not in GRIDS:
+    if not isinstance(grid_name, str) or grid_name not in GRIDS:
         raise _fail(f"[board]: unknown grid {grid_name!r} (known: {', '.join(GRIDS)})",
                     line("grid"))
     wrap = raw.get("wrap", [])
-    if not isinstance(wrap, list) or not all(w in WRAPS for w in wrap):
-        raise _fail('[board]: wrap must be a list of "rows" and/or "columns", got '
+    if not isinstance(wrap, list) or not all(isinstance(w, str) and w in WRAPS for w in wrap) \
+            or len(set(wrap)) < len(wrap):
+        raise _fail('[board]: wrap must be a list of "rows" and/or "columns" (each once), got '
                     f"{wrap!r}", line("wrap"))
     given = [k for k in ("picture", "size", "cells") if k in raw]
     if "shape" in raw and "size" not in raw:
@@ -281,8 +289,9 @@ def _parse_pieces(entry: Any, i: int, on: Grid) -> list[Piece]:
             shapes = {n: shapes[n] for n in only}
         return [Piece(name, shape, **common) for name, shape in shapes.items()]
     name = entry.get("name")
-    if not isinstance(name, str) or not name or any(ch.isspace() for ch in name):
-        raise _KeyError(f"{where}: a piece needs a name (no spaces), or a set",
+    if not isinstance(name, str) or not name or any(ch.isspace() for ch in name) \
+            or not name.isprintable():
+        raise _KeyError(f"{where}: a piece needs a name (printable, no spaces), or a set",
                         "name" if "name" in entry else None)
     where = f"piece {name}"
     if "only" in entry:

@@ -62,7 +62,7 @@ class Board:
             if outside[first]:
                 raise PuzzleError(f"hole {holes[first].tolist()} is outside the "
                                   f"{self.size_text} board")
-            raise PuzzleError(f"hole: {self.grid.off_grid_reason(tuple(holes[first]))}")
+            raise PuzzleError(f"hole: {self.grid.off_grid_reason(tuple(holes[first].tolist()))}")
         # sorted and each once, as (n, dim): row-major order is the order of box numbers
         numbers = np.unique(np.ravel_multi_index(tuple(holes.T), self.dims))
         self._holes = np.stack(np.unravel_index(numbers, self.dims), axis=1).astype(np.int64)
@@ -86,7 +86,7 @@ class Board:
         if not len(pts):
             raise PuzzleError("the board has no cells")
         on = grid(on, pts.shape[1]) if isinstance(on, str) else on
-        why = on.off_grid_reason(tuple(pts[0])) if pts.shape[1] != on.dim else None
+        why = on.off_grid_reason(tuple(pts[0].tolist())) if pts.shape[1] != on.dim else None
         if why:
             raise PuzzleError(f"cell {pts[0].tolist()}: {why}")
         off, negative = ~on.is_cell(pts), (pts < 0).any(axis=1)
@@ -94,7 +94,7 @@ class Board:
             first = int(np.argmax(off | negative))
             if off[first]:
                 raise PuzzleError(f"cell {pts[first].tolist()}: "
-                                  f"{on.off_grid_reason(tuple(pts[first]))}")
+                                  f"{on.off_grid_reason(tuple(pts[first].tolist()))}")
             raise PuzzleError(f"cell {pts[first].tolist()} has a negative coordinate (they "
                               "start at 0)")
         dims = tuple(int(d) for d in pts.max(axis=0) + 1)

@@ -97,15 +97,16 @@ class Cases:
 
 
 def parse_string(text: str, allow_free: bool = False) -> str:
-    s = text.strip().upper()
-    allowed = set(LETTERS) | ({"*"} if allow_free else set())
+    s = text.strip()
+    # checked before upper(), which makes "S" of "ſ" and "SS" of "ß"
+    allowed = set(LETTERS + LETTERS.lower()) | ({"*"} if allow_free else set())
     what = "N, E, S, W" + (" and *" if allow_free else "")
     if not s:
         raise PuzzleError(f"the move string is empty: give moves, letters {what}")
     bad = sorted(set(s) - allowed)
     if bad:
         raise PuzzleError(f"a move string is made of {what}; found {''.join(bad)!r}")
-    return s
+    return s.upper()
 
 
 def segments(pattern: str) -> list[tuple[int, int, bool]]:

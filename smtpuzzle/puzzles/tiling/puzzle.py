@@ -611,6 +611,10 @@ def check_pieces(pieces: list[Piece], apart: list[str], dim: int, where: str,
     pieces that exist, counts not negative, no 3D piece on a 2D ``where`` (board or
     frame), every piece of the board's grid. Shapes are lifted to the puzzle's dimension."""
     names = Counter(p.name for p in pieces)
+    odd = next((n for n in names if not isinstance(n, str) or not n or not n.isprintable()),
+               None)
+    if odd is not None:
+        raise PuzzleError(f"a piece's name is printable text, not {odd!r}")
     dup = [n for n, k in names.items() if k > 1]
     if dup:
         raise PuzzleError(f"piece name {dup[0]!r} is used twice; give each piece its own name")
@@ -619,6 +623,9 @@ def check_pieces(pieces: list[Piece], apart: list[str], dim: int, where: str,
     unknown = [n for n in apart if n not in names]
     if unknown:
         raise PuzzleError(f"apart: there is no piece {unknown[0]!r}")
+    twice = [n for n, k in Counter(apart).items() if k > 1]
+    if twice:
+        raise PuzzleError(f"apart names {twice[0]!r} twice")
     for p in pieces:
         if isinstance(p.count, bool) or not isinstance(p.count, int | np.integer):
             raise PuzzleError(f"piece {p.name}: count must be a whole number, not {p.count!r}",
