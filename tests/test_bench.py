@@ -242,3 +242,16 @@ def test_a_frames_row_gives_the_solver_to_stage_2(tmp_path):
     assert p.returncode == 0, p.stderr
     runs = json.loads((tmp_path / "o" / "results.json").read_text())["runs"]
     assert [(r["backend"], r["status"]) for r in runs] == [("sat:glucose4", "sat")]
+
+
+def test_stage_1_that_does_not_finish_in_the_time_limit_is_an_error(tmp_path, monkeypatch):
+    """Preparing a frames row lists its sets within the row's limit, or says it did not."""
+    monkeypatch.setenv("SMTPUZZLE_CACHE", str(tmp_path / "cache"))  # not listed before
+    suite = tmp_path / "frames.toml"
+    suite.write_text('[[puzzle]]\ntask = "frames"\nmodel = "hexomino-6x6x6"\n'
+                     'time_limit = 0.001\n')
+    p = cli("bench", str(suite), "--backends", "exact-cover", "--out", str(tmp_path / "o"))
+    assert p.returncode == 2, p.stderr
+    error = p.stderr.strip().splitlines()[-1]  # after the notes on preparing
+    assert error.startswith("error:") and "frames.toml: hexomino-6x6x6" in error
+    assert "stage 1 did not list every set within 0.001 s" in error

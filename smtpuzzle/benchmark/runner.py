@@ -129,7 +129,7 @@ def run_suites(suites: list[Suite], configs: list[Config], time_limit: float | N
     the runs and whether all of them were made (False after Ctrl-C)."""
     plan = [(suite, entry, config) for suite in suites for entry in suite.entries
             for config in configs]
-    _prepare(suites, note)
+    _prepare(suites, note, time_limit)
     runs: list[Run] = []
     total = len(plan) * repeat
     try:
@@ -150,9 +150,11 @@ def run_suites(suites: list[Suite], configs: list[Config], time_limit: float | N
     return runs, True
 
 
-def _prepare(suites: list[Suite], note: Report | None) -> None:
+def _prepare(suites: list[Suite], note: Report | None, time_limit: float | None) -> None:
     """Load every puzzle (bad input fails here, before any run), list frames' stage-1 sets
-    into the cache, and compile the numba kernels, so no run pays for them."""
+    into the cache, and compile the numba kernels, so no run pays for them. Stage 1 has
+    the entry's time limit: sets not all listed by then are an error, not a frames run
+    on part of them."""
     from smtpuzzle.library import load, load_frames, load_puzzle
     from smtpuzzle.puzzles.maze.cases import parse_string
 
@@ -182,7 +184,15 @@ def _prepare(suites: list[Suite], note: Report | None) -> None:
     for e in entries:
         if e.task == "frames":
             frames = load_frames(e.target)
-            sets = enumerate_sets(frames, workers=2)
+            limit = time_limit or e.time_limit or DEFAULT_TIME_LIMIT
+            sets = enumerate_sets(frames, workers=2, time_limit=limit)
+            if sets.stopped == "interrupted":
+                raise KeyboardInterrupt
+            if not sets.complete:
+                raise PuzzleError(f"stage 1 did not list every set within {limit:g} s (it "
+                                  f"found {len(sets.sets):,}); list them first with "
+                                  f"smtpuzzle frames {e.target}, or give a longer time_limit",
+                                  f"{_suite_of(suites, e).path}: {e.label}")
             if note:
                 how = "from the cache" if sets.cached else f"listed in {sets.time_s:.1f} s"
                 note(f"{e.label}: stage 1, {len(sets.sets)} sets {how} (not timed)")
