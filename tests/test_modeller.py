@@ -9,7 +9,17 @@ import itertools
 import numpy as np
 import pytest
 
-from smtpuzzle import AllDifferent, Count, Element, Model, Regular, Status, Table, to_cnf
+from smtpuzzle import (
+    AllDifferent,
+    Count,
+    Element,
+    Model,
+    Regular,
+    Status,
+    Table,
+    get_backend,
+    to_cnf,
+)
 from smtpuzzle.errors import PuzzleError
 
 
@@ -669,3 +679,18 @@ def test_comparing_a_constraint_with_a_value_is_refused_not_a_silent_false():
                 lambda: m.bool_array(()).implies(y[0] >= 1) == y[1]):
         with pytest.raises(TypeError, match="is a constraint, not a value"):
             bad()
+
+
+def test_a_build_longer_than_the_time_limit_answers_unknown_at_the_limit():
+    """Two integers of a million values each take the sat back end seconds to lower to
+    clauses (54M of them), in this process: the time limit stops the build itself."""
+    m = Model("wide")
+    x = m.int_array(2, 0, 10**6, name="x")
+    m.add(x.sum() == 10**6 + 7, x[0] != x[1])
+    stopped = "the time limit came while the model was being built"
+    result = get_backend("sat").solve(m, time_limit=0.2)
+    assert result.status is Status.UNKNOWN and result.stats.extra["stopped"] == stopped
+    listing = get_backend("sat").solutions(m, time_limit=0.2)
+    assert list(listing) == [] and not listing.complete
+    assert listing.stats.extra["stopped"] == stopped
+    assert m.solve("cpsat", time_limit=30) is Status.SAT  # the model itself is fine

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from smtpuzzle.backends.build_alarm import BuildTimedOut, build_alarm
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model, require_model
 from smtpuzzle.model.groups import literal_array, refuse_zero
@@ -286,10 +287,12 @@ class Backend(ABC):
     name: str = "?"
     capabilities = Capabilities()
     # What a build in this process costs, for a back end that builds through its Python API
-    # here, where the build cannot be stopped (None: it builds in a child that a deadline
-    # kills). Fitted on nonogram and tiling models on the 2-core development machine
-    # (bench/RESULTS.md, "Hardening (issue 23)"): an estimate, not a promise.
+    # here, where the build cannot be stopped (None: a back end whose build stops at the
+    # deadline, build_stops, or takes no time worth guarding). Fitted on nonogram and tiling
+    # models on the 2-core development machine (bench/RESULTS.md, "Hardening (issue 23)"):
+    # an estimate, not a promise.
     build_cost: BuildCost | None = None
+    build_stops = False  # its build may be stopped at the deadline (build_alarm.py)
     # Memory per (row, item) incidence of a cover model: N x N boards of tetrominoes,
     # N = 256 and 384 (bench/RESULTS.md, "The largest model each back end handled").
     bytes_per_incidence: int = 1500
@@ -340,7 +343,12 @@ class Backend(ABC):
 
             return search_optimum(self, model, time_limit)
         deadline = _deadline(time_limit)
-        with self.open(model) as session:
+        try:
+            with build_alarm(deadline if self.build_stops else None):
+                session = self.open(model)
+        except BuildTimedOut:
+            return Result(Status.UNKNOWN, None, _out_of_time(Stats(self.label())))
+        with session:
             status = session._timed(lambda: session.first(_left(deadline)), deadline)
             if status is Status.SAT:
                 return session._answer()
@@ -384,7 +392,14 @@ class Backend(ABC):
 
     def _enumerate(self, model: Model, limit: int | None, deadline: float | None,
                    enum: Enumeration) -> Iterator[Result]:
-        with self._open(model, enum.stats) as session:
+        try:
+            with build_alarm(deadline if self.build_stops else None):
+                session = self._open(model, enum.stats)
+        except BuildTimedOut:
+            _out_of_time(enum.stats)
+            enum.complete = False
+            return
+        with session:
             inner = session.solutions(limit, _left(deadline))
             try:
                 yield from inner
@@ -438,6 +453,11 @@ def checked_time_limit(time_limit: Any) -> float | None:
     if not time_limit >= 0:  # NaN too
         raise ValueError(f"time_limit is a number of seconds, 0 or more, not {time_limit}")
     return float(time_limit)
+
+
+def _out_of_time(stats: Stats) -> Stats:
+    stats.extra["stopped"] = "the time limit came while the model was being built"
+    return stats
 
 
 def _deadline(time_limit: float | None) -> float | None:

@@ -74,6 +74,7 @@ def _capabilities(solver: str) -> Capabilities:
 class SatBackend(Backend):
     name = "sat"
     bytes_per_incidence = 1150
+    build_stops = True  # numpy and Python: lowering and the CNF (the solver is a child's)
 
     def __init__(self, solver: str = DEFAULT_SOLVER) -> None:
         if solver not in solver_names():
