@@ -10,7 +10,7 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.nonogram_files import EXTENSIONS as NONOGRAM_EXTENSIONS
 from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.formats.puzzle_toml import load_puzzle_file
-from smtpuzzle.formats.text import check_file, read_text, read_toml
+from smtpuzzle.formats.text import check_file, is_directory, read_text, read_toml
 from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
@@ -29,8 +29,10 @@ def model_dirs() -> list[Path]:
     dirs.append(Path(__file__).resolve().parent.parent / "models")
     seen, out = set(), []
     for d in dirs:
-        key = d.resolve() if d.exists() else d
-        if key not in seen and d.is_dir():
+        if not is_directory(d):
+            continue
+        key = d.resolve()
+        if key not in seen:
             seen.add(key)
             out.append(d)
     return out
@@ -88,22 +90,37 @@ def _grid_title(path: Path) -> str:
     return comments[0] if comments else path.stem
 
 
+MAX_NAME = 200  # characters: a longer name is taken as a path (check_file says what is wrong)
+
+
 def resolve(name_or_path: str) -> Path:
     """A model name from the library, or a path to a puzzle file."""
     path = Path(name_or_path)
-    if path.suffix or os.sep in name_or_path or path.is_dir():
+    if path.suffix or os.sep in name_or_path or len(name_or_path) > MAX_NAME \
+            or is_directory(path):
         return check_file(path)
     for d in model_dirs():
         candidates = [d / f"{name_or_path}.toml"]
-        candidates += sorted(p for ext in NONOGRAM_EXTENSIONS
-                             for p in (d / "nonograms").rglob(f"{name_or_path}{ext}"))
+        # names are matched as they are, not as glob patterns ("*" is no model)
+        candidates += sorted(p for p in (d / "nonograms").rglob("*")
+                             if p.suffix in NONOGRAM_EXTENSIONS and p.stem == name_or_path)
         candidates.append(d / "sudoku" / f"{name_or_path}{SUDOKU_EXTENSION}")
         candidates.append(d / "kenken" / f"{name_or_path}{KENKEN_EXTENSION}")
         for candidate in candidates:
             if candidate.is_file():
                 return candidate
     known = ", ".join([e.name for e in list_models() if e.path.suffix == ".toml"][:8])
-    raise PuzzleError(f"no model named {name_or_path!r} (try `smtpuzzle list`; some: {known})")
+    shown = repr(name_or_path[:60]) + ("..." if len(name_or_path) > 60 else "")
+    raise PuzzleError(f"no model named {shown} (try `smtpuzzle list`; some: {known})")
+
+
+def model_file(name_or_path: str) -> Path | None:
+    """The file a model name or path reads, or None where there is none (loading it then
+    says what is wrong)."""
+    try:
+        return resolve(name_or_path)
+    except PuzzleError:
+        return None
 
 
 def load_puzzle(name_or_path: str, precheck: bool = True) -> Tiling | Frames | Nonogram:

@@ -4,6 +4,8 @@ naming the path."""
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from smtpuzzle.errors import PuzzleError
@@ -13,11 +15,19 @@ def writable(path: Path, what: str = "the checkpoint") -> None:
     """Refuse at once a file (``what``) that could never be written: no directory, a
     directory in its place, or one that refuses the write (permissions, a read-only or
     immutable place), found by opening it to append, as the real write will."""
-    if not path.parent.is_dir():
+    try:
+        mode = path.stat().st_mode if path.exists() else None
+        parent = path.parent.is_dir()
+    except OSError as exc:  # a name too long, a loop of links
+        raise PuzzleError(f"cannot write {what} here ({exc.strerror})", where=str(path)[:200]) \
+            from None
+    if not parent:
         raise PuzzleError(f"no directory {path.parent} to write {what} in", where=str(path))
-    if path.is_dir():
+    if mode is not None and stat.S_ISDIR(mode):
         raise PuzzleError(f"is a directory: {what} is a file", where=str(path))
-    existed = path.exists()
+    if mode is not None and (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):  # would wait
+        raise PuzzleError(f"is a named pipe or socket: {what} is a file", where=str(path))
+    existed = mode is not None
     try:
         with open(path, "a"):
             pass
@@ -30,11 +40,25 @@ def writable(path: Path, what: str = "the checkpoint") -> None:
 
 def output_directory(path: Path, what: str) -> Path:
     """``path``, made a directory (with its parents) for ``what`` if it is not one yet."""
-    if path.exists() and not path.is_dir():
-        raise PuzzleError(f"is a file, not a directory for {what}", where=str(path))
     try:
+        if path.exists() and not path.is_dir():
+            raise PuzzleError(f"is a file, not a directory for {what}", where=str(path))
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise PuzzleError(f"cannot make the directory for {what} ({exc.strerror})",
                           where=str(path)) from None
     return path
+
+
+def distinct_files(outputs: dict[str, Path | None],
+                   inputs: dict[str, Path | None] | None = None) -> None:
+    """Refuse an output that names an input (it would be written over) or the same file as
+    another output (one would replace the other): keys say what each path is for."""
+    seen: dict[str, str] = {}
+    for what, path in [*(inputs or {}).items(), *outputs.items()]:
+        if path is None:
+            continue
+        key = os.path.realpath(path)
+        if key in seen:
+            raise PuzzleError(f"{what} names the same file as {seen[key]}", where=str(path))
+        seen[key] = what

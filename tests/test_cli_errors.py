@@ -250,9 +250,14 @@ CASES = [
          ("--png writes PNG",)),
     # -- options ---------------------------------------------------------------------------
     *[case(f"time-limit-{value}-{cmd.split()[0]}", f"{cmd} --time-limit {value}",
-           ("--time-limit", "positive number of seconds" if value != "abc" else
-            "not a number"))
-      for value in ("nan", "inf", "-1", "0", "abc")
+           ("--time-limit", words))
+      for value, words in (("nan", "positive number of seconds"),
+                           ("-1", "positive number of seconds"),
+                           ("0", "positive number of seconds"), ("abc", "not a number"),
+                           # waits refuse spans of weeks: a limit so long is no limit
+                           ("inf", "at most 1000000 seconds"),
+                           ("2592000", "at most 1000000 seconds"),
+                           ("1e400", "at most 1000000 seconds"))
       for cmd in ("solve pentomino-6x10",)],
     *[case(f"time-limit-nan-{cmd.replace(' ', '-')}", f"{cmd} --time-limit nan",
            ("--time-limit", "positive number of seconds"))
@@ -265,6 +270,28 @@ CASES = [
     case("maze-empty", ["maze", "check", ""], ("move string", "empty")),
     case("maze-letters", "maze check NEXT", ("X", "N, E, S, W")),
     case("maze-long-s", ["maze", "check", "NE\u017fW"], ("N, E, S, W", "\u017f")),
+    # -- what the user types read as typed: no markup, no glob, no paths clashing -----------
+    case("markup-in-a-value", ["solve", "pentomino-3x20", "--time-limit", "[/red]"],
+         ("'[/red]'", "not a number of seconds")),
+    case("model-glob-star", ["show", "*"], ("no model named '*'",)),
+    case("model-glob-class", ["show", "data14[0-9]"], ("no model named 'data14[0-9]'",)),
+    case("model-name-too-long", ["show", "a" * 300], ("File name too long",)),
+    case("svg-name-too-long", ["solve", "pentomino-3x20", "--svg", "{dir}/" + "a" * 300 + ".svg"],
+         ("cannot write the picture here", "File name too long")),
+    case("output-is-the-input", "solve {dir}/p.toml --html {dir}/p.toml",
+         ("p.toml", "--html names the same file as the puzzle"), p_toml=TILE),
+    case("cnf-is-the-input", "export-cnf {dir}/p.toml -o {dir}/p.toml",
+         ("p.toml", "-o names the same file as the puzzle"), p_toml=TILE),
+    case("two-outputs-one-file", "solve pentomino-3x20 --svg {dir}/a.svg --html {dir}/a.svg",
+         ("a.svg", "--html names the same file as --svg")),
+    case("maze-outputs-one-file", "maze search N* --export-cnf {dir}/s.x --checkpoint {dir}/s.x",
+         ("s.x", "--checkpoint names the same file as --export-cnf")),
+    case("checkpoint-a-device", "count pentomino-3x20 --checkpoint /dev/full",
+         ("/dev/full", "is a device, not a file")),
+    case("maze-cnf-full-disk", "maze search N* --backend sat --export-cnf /dev/full",
+         ("/dev/full", "cannot write the CNF", "No space left")),
+    case("seed-negative", "maze search N* --backend local --seed -1", ("--seed",)),
+    case("bound-start-huge", "maze bound --start 99999999999999999999", ("--start",)),
     case("maze-size-digits", f"maze bound --size 2x{'9' * 5000}", ("maze size is 3, 4",)),
 ]
 
@@ -508,3 +535,33 @@ def test_a_real_ctrl_c_soon_after_start_is_interrupted_exit_1(backend, delay):
         assert "interrupted" in out + err
     else:
         assert ": sat" in out and "verified" in out, out
+
+
+def test_named_pipes_are_refused_not_waited_on(tmp_path: Path, capsys):
+    """A named pipe would block the read (or the write check) until a writer (a reader)
+    came, whatever the time limit."""
+    for name in ("p.toml", "a.svg", "c.json"):
+        os.mkfifo(tmp_path / name)
+    for args, words in (
+            (["solve", str(tmp_path / "p.toml")], "is a named pipe or socket, not a file"),
+            (["solve", "pentomino-3x20", "--svg", str(tmp_path / "a.svg")], "named pipe"),
+            (["count", "pentomino-3x20", "--checkpoint", str(tmp_path / "c.json")],
+             "named pipe")):
+        code, _, err = run_case(args, capsys)
+        assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_full_disk_on_stdout_is_one_line(tmp_path: Path):
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "smtpuzzle", "list"], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=120)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.strip() == "error: cannot write the output (No space left on device)"
+
+
+def test_bench_list_names_a_stray_file_among_the_suites(tmp_path: Path, capsys, monkeypatch):
+    monkeypatch.setenv("SMTPUZZLE_BENCH", str(tmp_path))
+    (tmp_path / "stray.toml").write_text(TILE)
+    code, out, _ = run_case(["bench", "--list"], capsys)
+    assert code == 0 and "quick" in out
+    assert "stray" in out and "(unreadable: " in out and "unknown key 'board'" in out

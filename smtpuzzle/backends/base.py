@@ -444,15 +444,19 @@ def checked_limit(limit: Any) -> int | None:
     return int(limit)
 
 
+MAX_TIME_LIMIT = 1e6  # seconds (11.6 days): a longer limit is none (poll() refuses 25 days)
+
+
 def checked_time_limit(time_limit: Any) -> float | None:
-    """A time limit as given by a caller: None (no limit) or seconds, 0 or more."""
+    """A time limit as given by a caller: None (no limit) or seconds, 0 or more; one of
+    MAX_TIME_LIMIT or more (infinity too) is no limit."""
     if time_limit is None:
         return None
     if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
         raise TypeError(f"time_limit is a number of seconds (or None), not {time_limit!r}")
     if not time_limit >= 0:  # NaN too
         raise ValueError(f"time_limit is a number of seconds, 0 or more, not {time_limit}")
-    return float(time_limit)
+    return None if time_limit >= MAX_TIME_LIMIT else float(time_limit)
 
 
 def _out_of_time(stats: Stats) -> Stats:

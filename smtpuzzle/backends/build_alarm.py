@@ -38,7 +38,9 @@ def build_alarm(deadline: float | None) -> Iterator[None]:
         return
     previous = signal.signal(signal.SIGALRM, _ring)
     try:
-        signal.setitimer(signal.ITIMER_REAL, max(deadline - time.perf_counter(), 1e-4))
+        # (a span of years overflows the timer: a build never lasts a day)
+        left = min(max(deadline - time.perf_counter(), 1e-4), 86_400.0)
+        signal.setitimer(signal.ITIMER_REAL, left)
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)

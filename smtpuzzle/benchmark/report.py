@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.table import Table
+from rich.text import Text
 
 from smtpuzzle.benchmark.runner import Run, Summary
 
@@ -30,12 +31,13 @@ def _solve_cell(s: Summary) -> str:
     return f">= {s.time_limit:g}" if s.status in _NO_ANSWER else _s(s.solve_s)
 
 
-def status_text(s: Summary) -> str:
+def status_text(s: Summary) -> Text:
+    """The status cell, styled (the table's other cells are plain text, as written)."""
     if s.wrong:
-        return f"[bold red]WRONG[/bold red] {s.status}"
+        return Text.assemble(("WRONG", "bold red"), f" {s.status}")
     if not s.decided:
-        return f"[yellow]{s.status}[/yellow]"
-    return s.status
+        return Text(s.status, style="yellow")
+    return Text(s.status)
 
 
 COLUMNS = ["puzzle", "back end", "status", "build s", "solve s", "x fastest", "variables",
@@ -43,7 +45,7 @@ COLUMNS = ["puzzle", "back end", "status", "build s", "solve s", "x fastest", "v
 _RIGHT = {"build s", "solve s", "x fastest", "variables", "constraints", "peak MB"}
 
 
-def _cells(s: Summary, first: bool, status: str) -> list[str]:
+def _cells(s: Summary, first: bool, status: Text) -> list[str | Text]:
     """One summary's row, in COLUMNS order; the puzzle and anchor on its puzzle's first row."""
     return [s.puzzle if first else "", s.backend, status, _s(s.build_s), _solve_cell(s),
             "-" if s.ratio is None else f"{s.ratio:.1f}", _n(s.variables), _n(s.constraints),

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import key_line, read_toml
+from smtpuzzle.formats.text import is_directory, key_line, read_toml
 
 # The back ends each task can run on, in table order.
 TASK_BACKENDS = {
@@ -56,7 +56,7 @@ def suite_dirs() -> list[Path]:
     """Where named suites are found: $SMTPUZZLE_BENCH, ./bench, then the project's bench/."""
     dirs = [Path(p) for p in os.environ.get("SMTPUZZLE_BENCH", "").split(os.pathsep) if p]
     dirs += [Path.cwd() / "bench", Path(__file__).resolve().parents[2] / "bench"]
-    return [d for d in dirs if d.is_dir()]
+    return [d for d in dirs if is_directory(d)]
 
 
 def suite_names() -> list[str]:

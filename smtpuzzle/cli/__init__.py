@@ -13,6 +13,7 @@ limit or Ctrl-C), 2 bad input, 3 a solution failed verification (a bug: please r
 from __future__ import annotations
 
 import atexit
+import errno
 import os
 import signal
 import sys
@@ -41,10 +42,19 @@ def main() -> None:
         code = run(started=started)
     except KeyboardInterrupt:
         code = interrupted()
+    except OSError as exc:
+        if exc.errno not in _FULL:
+            raise
+        # stdout is a full disk or /dev/full: say so once, instead of a traceback
+        sys.stderr.write(f"error: cannot write the output ({exc.strerror})\n")
+        code = 2
     # The answer is out: a Ctrl-C while the interpreter shuts down (where Python's handler
     # is gone) must not turn its exit code into death by the signal.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit(code)
+
+
+_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # what writing the output may meet
 
 
 def _exit(code: int) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 import typer
+from rich.markup import escape
 
 from smtpuzzle.cli import bench, cnf, count, frames, library, maze, solve
 from smtpuzzle.cli.common import EXIT_UNKNOWN, err, mark_start
@@ -45,7 +46,8 @@ def run(args: list[str] | None = None, started: float | None = None) -> int:
         where = f"{ctx.command_path}: " if ctx is not None else ""
         hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
         message = " ".join(exc.format_message().split())
-        err.print(f"[red]error:[/red] {where}{message}{hint}", markup=True, highlight=False,
+        err.print(f"[red]error:[/red] {escape(where + message + hint)}", markup=True,
+                  highlight=False,
                   emoji=False)
         return int(getattr(exc, "exit_code", 2))
     except typer.Abort:

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
 from smtpuzzle.cli.common import (
@@ -50,7 +51,11 @@ def bench(
 
     if list_suites:
         for name in benchmark.suite_names():
-            loaded = benchmark.load_suite(name)
+            try:  # a stray .toml among the suites is listed as such, as `list` does
+                loaded = benchmark.load_suite(name)
+            except PuzzleError as exc:
+                out.print(f"{name:14}   - puzzles  (unreadable: {exc})")
+                continue
             out.print(f"{name:14} {len(loaded.entries):3} puzzles  {loaded.title}")
         return
     names = [*(suites or []), *(suite or [])] or ["quick"]
@@ -72,14 +77,18 @@ def bench(
         def on_run(run: benchmark.Run, done: int, total: int) -> None:
             bar.update(task, completed=done, total=total,
                        description=f"{run.puzzle} on {run.backend}")
-            err.print(f"[dim]{run.suite} {run.puzzle} {run.backend}: {run.status} "
-                      f"{run.wall_s:.2f} s[/dim]")
+            err.print(f"[dim]{escape(run.suite)} {escape(run.puzzle)} {run.backend}: "
+                      f"{run.status} {run.wall_s:.2f} s[/dim]", markup=True)
+
+        def note(text: str) -> None:
+            err.print(f"[dim]{escape(text)}[/dim]", markup=True)
 
         runs, finished = benchmark.run_suites(loaded, configs, time_limit, repeat, on_run,
-                                              note=lambda text: err.print(f"[dim]{text}[/dim]"))
+                                              note=note)
     summaries = benchmark.summarise(runs)
     # whole rows
-    wide = out if out.is_terminal else Console(width=200, highlight=False, emoji=False)
+    wide = out if out.is_terminal else Console(width=200, highlight=False, emoji=False,
+                                                markup=False)
     for table in tables(summaries, {s.name: s.title for s in loaded}):
         wide.print(table)
     meta = {"suites": names, "backends": [c.label for c in configs], "repeat": repeat,
@@ -89,13 +98,15 @@ def bench(
     out.print(f"{len(runs)} runs in {meta['elapsed_s']:.1f} s; wrote "
               + ", ".join(str(p) for p in paths))
     if any(s.wrong for s in summaries):
-        err.print("[red]error:[/red] some answers contradict the suite (WRONG above): a bug")
+        err.print("[red]error:[/red] some answers contradict the suite (WRONG above): a bug",
+                  markup=True)
         raise typer.Exit(EXIT_UNVERIFIED)
     if not finished:
-        out.print("[yellow]INCOMPLETE: interrupted; the table shows the runs made[/yellow]")
+        out.print("[yellow]INCOMPLETE: interrupted; the table shows the runs made[/yellow]",
+                  markup=True)
         raise typer.Exit(EXIT_UNKNOWN)
     failed = sum(r.status == "error" for r in runs)
     if failed:
         err.print(f"[red]error:[/red] {plural(failed, 'run')} ended in an error (the error "
-                  "rows above say why): the benchmark is incomplete")
+                  "rows above say why): the benchmark is incomplete", markup=True)
         raise typer.Exit(EXIT_UNKNOWN)

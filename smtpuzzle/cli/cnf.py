@@ -21,7 +21,8 @@ from smtpuzzle.cli.common import (
 )
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.dimacs import read_answer, write_dimacs
-from smtpuzzle.library import load_puzzle
+from smtpuzzle.library import load_puzzle, model_file
+from smtpuzzle.outputs import distinct_files
 from smtpuzzle.puzzles import Puzzle
 from smtpuzzle.render.text import nonogram_picture, tiling_picture
 from smtpuzzle.result import Status
@@ -37,12 +38,13 @@ def export_cnf(
     """Write the model as DIMACS CNF for any SAT solver (comments name the user variables).
     A puzzle impossible on its face is written too (a solver then refutes it), with a
     warning that says why."""
+    distinct_files({"-o": output}, {"the puzzle": model_file(model)})
     try:
         puzzle = load_puzzle(model)
     except PuzzleError as exc:
         if not exc.message.startswith("no solution"):
             raise
-        err.print(f"warning: {escape(str(exc))}; the CNF is written all the same")
+        err.print(f"warning: {exc}; the CNF is written all the same")
         puzzle = load_puzzle(model, precheck=False)
     m = puzzle.build_model(encoding)
     try:
@@ -68,11 +70,11 @@ def decode(
     if as_json:
         print_json(answer.as_json())
     else:
-        out.print(f"[bold]{puzzle.name}[/bold]: {escape(answer.claim)} (from "
-                  f"{escape(str(solver_output))})")
+        out.print(f"[bold]{escape(puzzle.name)}[/bold]: {escape(answer.claim)} (from "
+                  f"{escape(str(solver_output))})", markup=True)
         for solution in answer.solutions:
             out.print(_picture(puzzle, solution), end="")
-            out.print("[dim]verified[/dim]")
+            out.print("[dim]verified[/dim]", markup=True)
     if answer.status is Status.UNKNOWN:
         raise typer.Exit(EXIT_UNKNOWN)
 

@@ -17,11 +17,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress, ProgressColumn
 
+from smtpuzzle.backends.base import MAX_TIME_LIMIT
 from smtpuzzle.errors import ProcessDied, PuzzleError, VerificationError
 
 _started = [time.perf_counter()]  # when the command started: see mark_start, budget
-out = Console(highlight=False, soft_wrap=True, emoji=False)
-err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+# Markup is off unless a print asks for it (markup=True, with what the user wrote escaped):
+# a path or name with brackets in it, "run[v2].cnf", is printed as it is.
+out = Console(highlight=False, soft_wrap=True, emoji=False, markup=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False, markup=False)
 
 # 0 answered (a solution, or a proof that there is none); then these.
 EXIT_UNKNOWN, EXIT_BAD_INPUT, EXIT_UNVERIFIED = 1, 2, 3
@@ -44,7 +47,7 @@ def warn_same_shapes(puzzle: Any) -> None:
     for names in alike.values():
         listed = ", ".join(map(escape, names[:-1])) + f" and {escape(names[-1])}"
         err.print(f"[yellow]warning:[/yellow] pieces {listed} have the same shape (give one "
-                  f"piece count = {len(names)} if that is meant)")
+                  f"piece count = {len(names)} if that is meant)", markup=True)
 
 
 def seconds(text: str) -> float:
@@ -53,9 +56,13 @@ def seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise typer.BadParameter(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value <= 0:
-        raise typer.BadParameter(f"a time limit is a positive number of seconds, not {text!r}")
+        raise typer.BadParameter(f"{text[:40]!r} is not a number of seconds") from None
+    if math.isnan(value) or value <= 0:
+        raise typer.BadParameter(f"a time limit is a positive number of seconds, not "
+                                 f"{text[:40]!r}")
+    if value > MAX_TIME_LIMIT:
+        raise typer.BadParameter(f"a time limit is at most {MAX_TIME_LIMIT:.0f} seconds (11 "
+                                 f"days), not {text[:40]!r}; leave it out for no limit")
     return value
 
 
@@ -103,7 +110,7 @@ def friendly(fn: F) -> F:
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except VerificationError as exc:
             err.print(f"[red]verification failed (a bug, please report):[/red] "
-                      f"{escape(str(exc))}")
+                      f"{escape(str(exc))}", markup=True)
             raise typer.Exit(EXIT_UNVERIFIED) from None
         except KeyboardInterrupt:  # Ctrl-C that no answer caught: nothing to show
             err.print("interrupted: stopped before any answer")

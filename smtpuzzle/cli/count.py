@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
 from smtpuzzle.backends import BACKENDS, get_backend
@@ -31,7 +32,7 @@ from smtpuzzle.cli.common import (
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.cli.solve import list_solutions
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.library import load
+from smtpuzzle.library import load, model_file
 from smtpuzzle.puzzles.tiling.puzzle import GROUPS
 
 
@@ -76,7 +77,7 @@ def count(
     """Count solutions, distinct up to the board's symmetries (or --group rotations, or
     --raw)."""
     files = PictureFiles(svg, png, html, cell_size)
-    files.check()
+    files.check({"the puzzle": model_file(model)}, {"--checkpoint": checkpoint})
     if group not in GROUPS:
         raise PuzzleError(f"--group must be one of {', '.join(GROUPS)}, not {group!r}")
     if raw and group != "board":
@@ -125,8 +126,8 @@ def count(
         state = "" if result.complete else (
             f" so far: INCOMPLETE ({result.subproblems_done} of {result.subproblems} "
             f"sub-problems finished, about {result.share:.1%} of the search by estimate)")
-        out.print(f"[bold]{tiling.name}[/bold]: {plural(result.count, 'solution')}{kind}{state} "
-                  f"({result.backend}, {result.time_s:.2f} s)")
+        out.print(f"[bold]{escape(tiling.name)}[/bold]: {plural(result.count, 'solution')}"
+                  f"{kind}{state} ({result.backend}, {result.time_s:.2f} s)", markup=True)
         if result.ray_nodes:
             out.print(f"on Ray: {result.ray_nodes} nodes returned results; "
                       f"{result.ray_reruns} tasks ran again after their node was lost")

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
 from smtpuzzle.backends import BACKENDS
@@ -28,7 +29,7 @@ from smtpuzzle.cli.common import (
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.library import load_frames
+from smtpuzzle.library import load_frames, model_file
 from smtpuzzle.puzzles.frames.puzzle import STAGE2_BACKENDS
 from smtpuzzle.render.text import frames_picture
 
@@ -69,7 +70,7 @@ def frames_cmd(
              "(the puzzle file's method if it names one, else list and turn lazy past "
              "--max-sets).")] = "auto",
     seed: Annotated[int | None, typer.Option(
-        help="The dive method's random choices (default 0).")] = None,
+        help="The dive method's random choices (default 0).", min=0, max=2**32 - 1)] = None,
     max_sets: Annotated[int | None, typer.Option(
         help="Stop listing sets beyond this many (auto: 1,000,000, then lazy; enumerate: "
              "the answer may then be unknown).", min=1)] = None,
@@ -89,7 +90,7 @@ def frames_cmd(
     from smtpuzzle.puzzles.frames.solve import FramesOptions, solve_frames  # scipy: on use
 
     files = PictureFiles(svg, png, html, cell_size)
-    files.check()
+    files.check({"the puzzle": model_file(model)})
     puzzle = load_frames(model)
     warn_same_shapes(puzzle)
     if all_solutions and limit is not None:
@@ -162,7 +163,8 @@ def frames_cmd(
                 why = " (too many sets to list: try --method lazy)"
             else:
                 why = " (time limit reached)"
-        out.print(f"[bold]{puzzle.name}[/bold]: {answer.status}{why} in {answer.time_s:.2f} s")
+        out.print(f"[bold]{escape(puzzle.name)}[/bold]: {answer.status}{why} in "
+                  f"{answer.time_s:.2f} s", markup=True)
         if answer.hole is not None:
             out.print(f"hole at {list(answer.hole)}")
         if s1 is not None:
@@ -192,12 +194,12 @@ def frames_cmd(
             out.print(answer.note)
         for i, solution in enumerate(answer.solutions):
             if len(answer.solutions) > 1:
-                out.print(f"[bold]solution {i + 1}[/bold]")
+                out.print(f"[bold]solution {i + 1}[/bold]", markup=True)
             out.print(frames_picture(board, names, solution.frames), end="")
         if answer.solutions:
             listed = "" if not listing else f"; {_listing_note(answer, limit)}"
             out.print(f"[dim]{len(answer.solutions)} verified (every frame checked, every "
-                      f"piece used once){listed}[/dim]")
+                      f"piece used once){escape(listed)}[/dim]", markup=True)
     # a listing cut short by Ctrl-C or the time limit is unknown, as solve --all's is
     if answer.status == "unknown" or (listing and answer.solutions and not answer.complete
                                       and not _at_limit(answer, limit)

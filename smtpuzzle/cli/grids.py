@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import typer
+from rich.markup import escape
 
 from smtpuzzle.cli.common import EXIT_UNKNOWN, listed, out, plural, print_json
 from smtpuzzle.result import Status
@@ -44,13 +45,13 @@ def solve_grids(puzzles: Sequence[Any], solve: Callable[..., Any],
         why = ""
         if ans.status is Status.UNKNOWN:
             why = " (interrupted)" if ans.interrupted else " (time limit reached)"
-        out.print(f"[bold]{puzzle.name}[/bold]: {ans.status.value}{why} in {ans.time_s:.2f} s "
-                  f"({ans.backend})")
+        out.print(f"[bold]{escape(puzzle.name)}[/bold]: {ans.status.value}{why} in "
+                  f"{ans.time_s:.2f} s ({ans.backend})", markup=True)
         if counting:
             out.print(f"{plural(given, 'solution')} ({words})")
         for grid in shown[:2]:
             out.print(grid_text(grid))
-            out.print("[dim]verified[/dim]")
+            out.print("[dim]verified[/dim]", markup=True)
         if ans.interrupted:
             break
     if undecided:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.markup import escape
 from rich.table import Table
 
 from smtpuzzle.cli.common import JsonOpt, ModelArg, friendly, out, plural, print_json
@@ -46,11 +47,11 @@ def show(model: ModelArg) -> None:
 
 def _show_frames(puzzle: Frames) -> None:
     hole = " (one hole, placed by the solver)" if puzzle.hole_search else ""
-    out.print(f"[bold]{puzzle.name}[/bold]: {puzzle.title}")
+    out.print(f"[bold]{escape(puzzle.name)}[/bold]: {escape(puzzle.title)}", markup=True)
     out.print(f"{plural(puzzle.n, 'frame')} of {puzzle.frame.size_text}{hole}, "
               f"{puzzle.frame_area} cells each; {len(puzzle.pieces)} pieces; a frame holds, "
               f"of pieces of size {', '.join(map(str, puzzle.size_classes()[0].tolist()))}:"
-              f" {' or '.join(map(str, puzzle.compositions()))}", markup=False)
+              f" {' or '.join(map(str, puzzle.compositions()))}")
     frame = puzzle.with_hole(puzzle.hole_places()[0]) if puzzle.hole_search else puzzle
     out.print(pieces_picture(frame.frame_tiling()), end="")
 
@@ -58,7 +59,7 @@ def _show_frames(puzzle: Frames) -> None:
 def _show_tiling(tiling: Tiling) -> None:
     board = tiling.board
     area = sum(p.count * p.shape.size for p in tiling.pieces)
-    out.print(f"[bold]{tiling.name}[/bold]: {tiling.title}")
+    out.print(f"[bold]{escape(tiling.name)}[/bold]: {escape(tiling.title)}", markup=True)
     out.print(f"board {board.describe()}, {board.num_cells} cells, {len(board.holes())} holes; "
               f"{len(tiling.pieces)} pieces, {area} cells at most; cover: {tiling.cover}; "
               f"{tiling.num_placements} placements")

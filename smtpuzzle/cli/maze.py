@@ -9,14 +9,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
 from smtpuzzle.cli.common import (
+    EXIT_BAD_INPUT,
     EXIT_UNKNOWN,
     EXIT_UNVERIFIED,
     JsonOpt,
     budget,
+    err,
     friendly,
     interactive,
     out,
@@ -27,13 +28,16 @@ from smtpuzzle.cli.common import (
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.outputs import output_directory
+from smtpuzzle.outputs import distinct_files, output_directory, writable
 from smtpuzzle.puzzles.maze import cases
 from smtpuzzle.puzzles.maze.mdd import MAX_STATES, SPLIT_DEPTH
 
 if TYPE_CHECKING:
     from smtpuzzle.render.layout import Drawing
 
+# Lengths a bound may start at: past every known string (3x3: 79 moves), a search only
+# finds one, and its diagrams grow with the length.
+MAX_BOUND_LENGTH = 1000
 app = typer.Typer(no_args_is_help=True, help="Universal move strings for mazes.")
 MaxStatesOpt = Annotated[int, typer.Option(
     help="mdd: the cap on a decision diagram's states; a diagram that reaches it holds "
@@ -92,7 +96,8 @@ def search(
     time_limit: Annotated[float | None, time_limit_option("Seconds; then unknown.")] = None,
     export_cnf: Annotated[Path | None, typer.Option(
         "--export-cnf", help="Write the final formula as DIMACS CNF.")] = None,
-    seed: Annotated[int | None, typer.Option(help="local: the random seed (default 0).")] = None,
+    seed: Annotated[int | None, typer.Option(help="local: the random seed (default 0).",
+                                             min=0, max=2**32 - 1)] = None,
     max_states: MaxStatesOpt = MAX_STATES,
     split_depth: Annotated[int, typer.Option(
         help="mdd: how many free moves a pattern whose diagram outgrows --max-states may be "
@@ -106,6 +111,7 @@ def search(
     """Complete PATTERN to a string that solves every maze, or prove none exists."""
     from smtpuzzle.puzzles.maze.search import search as search_maze
 
+    distinct_files({"--export-cnf": export_cnf, "--checkpoint": checkpoint})
     size = cases.parse_size(size)
     columns = [TextColumn("[bold]{task.description}"), TextColumn("{task.fields[info]}"),
                TimeElapsedColumn()]
@@ -145,7 +151,7 @@ def search(
             out.print(f"{line}\n{plural(result.mazes_added, 'maze')} added{cubes}, "
                       f"{result.time_s:.2f} s "
                       f"(solver {result.solver_time_s:.2f} s, {result.backend})")
-        if export_cnf is not None and result.status != "unknown":
+        if export_cnf is not None and result.status != "unknown" and not result.export_error:
             out.print(f"wrote {export_cnf}")
         if result.checkpoint:
             c = result.checkpoint
@@ -155,6 +161,9 @@ def search(
             if c["kept_cubes"]:
                 out.print(f"{c['kept_cubes']} cubes proved so far are kept in {c['file']}: "
                           f"run again with --checkpoint {c['file']} to go on")
+    if result.export_error:
+        err.print(f"error: {result.export_error}")
+        raise typer.Exit(EXIT_BAD_INPUT)
     if result.status == "unknown":
         raise typer.Exit(EXIT_UNKNOWN)
 
@@ -163,10 +172,11 @@ def search(
 @friendly
 def bound(
     size: SizeOpt = "3",
-    start: Annotated[int, typer.Option(help="The first length to try.", min=1)] = 1,
+    start: Annotated[int, typer.Option(help="The first length to try.", min=1,
+                                       max=MAX_BOUND_LENGTH)] = 1,
     up_to: Annotated[int | None, typer.Option(
         help="Stop once this length is proved (its certificate checks in minutes at 30: "
-             "see bench/RESULTS.md).", min=1)] = None,
+             "see bench/RESULTS.md).", min=1, max=MAX_BOUND_LENGTH)] = None,
     time_limit: Annotated[float | None, time_limit_option(
         "Seconds; then the bound proved so far (a --certificate is written after).")] = None,
     certificate: Annotated[Path | None, typer.Option(
@@ -202,6 +212,8 @@ def bound(
     if certificate is not None and size != 3:
         raise PuzzleError("--certificate: for size 3 (its formula fixes the first move by the "
                           "square's rotations)")
+    if checkpoint is not None:  # before the certificate's directory is made
+        writable(checkpoint)
     if certificate is not None:
         output_directory(certificate, "the certificate")
     columns = [TextColumn("[bold]{task.description}"), TextColumn("{task.fields[info]}"),
@@ -279,7 +291,8 @@ def build(
     size: SizeOpt = "3",
     time_limit: Annotated[float | None, time_limit_option(
         "Seconds; a string found by then is shortened until the limit.")] = None,
-    seed: Annotated[int, typer.Option(help="The random seed of the cases drawn.")] = 0,
+    seed: Annotated[int, typer.Option(help="The random seed of the cases drawn.", min=0,
+                                      max=2**32 - 1)] = 0,
     as_json: JsonOpt = False,
 ) -> None:
     """Build a universal string greedily (an upper bound on the least length, for any size),
@@ -341,7 +354,7 @@ def check_bound(
     if as_json:
         print_json(result.as_json())
     else:
-        out.print(f"{result.verdict}: {escape(result.reason)} ({result.cases} cases, "
+        out.print(f"{result.verdict}: {result.reason} ({result.cases} cases, "
                   f"{result.time_s:.1f} s)")
     if result.verdict != "verified":
         raise typer.Exit(EXIT_UNKNOWN if result.verdict == "unknown" else EXIT_UNVERIFIED)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.outputs import writable
+from smtpuzzle.outputs import distinct_files, writable
 
 if TYPE_CHECKING:
     from smtpuzzle.render.layout import Drawing
@@ -34,8 +34,12 @@ class PictureFiles:
     def __bool__(self) -> bool:
         return any((self.svg, self.png, self.html))
 
-    def check(self) -> None:
-        """Refuse bad file names before any solving."""
+    def check(self, inputs: dict[str, Path | None] | None = None,
+              others: dict[str, Path | None] | None = None) -> None:
+        """Refuse bad file names before any solving: one that names an input, or the same
+        file as another output (``others``: the command's outputs that are not pictures)."""
+        distinct_files({"--svg": self.svg, "--png": self.png, "--html": self.html,
+                        **(others or {})}, inputs)
         # write_drawing picks the format by extension, so a mismatched name would
         # silently write the other format.
         for option, path in (("svg", self.svg), ("png", self.png)):

@@ -28,7 +28,7 @@ from smtpuzzle.cli.common import (
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.library import load_puzzle
+from smtpuzzle.library import load_puzzle, model_file
 
 if TYPE_CHECKING:
     from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
@@ -89,7 +89,7 @@ def solve(
     if all_solutions and limit is not None:
         raise PuzzleError("give --all or --limit, not both")
     files = PictureFiles(svg, png, html, cell_size)
-    files.check()
+    files.check({"the puzzle": model_file(model)})
     puzzle = load_puzzle(model)
     warn_same_shapes(puzzle)
     if puzzle.family == "frames":
@@ -169,16 +169,17 @@ def _solve_tiling(tiling: Tiling, backend: str | None, solver: str | None,
         timed_out = time_limit is not None and answer.time_s >= time_limit
         why = "" if answer.complete else (
             " (time limit reached)" if timed_out and not answer.interrupted else " (interrupted)")
-        line = f"[bold]{tiling.name}[/bold]: {answer.status.value}{why} with {answer.backend} " \
+        line = f"[bold]{escape(tiling.name)}[/bold]: {answer.status.value}{why} with " \
+               f"{answer.backend} " \
                f"in {answer.time_s:.2f} s"
         if answer.stats is not None:
             stats = answer.stats
             line += f" (build {stats.build_time:.2f} s, solve {stats.solve_time:.2f} s; " \
                     f"{stats.variables} variables, {stats.constraints} constraints)"
-        out.print(line)
+        out.print(line, markup=True)
         for solution in answer.solutions:
             out.print(tiling_picture(tiling, solution), end="")
-            out.print("[dim]verified[/dim]")
+            out.print("[dim]verified[/dim]", markup=True)
     if not answer.complete:
         raise typer.Exit(EXIT_UNKNOWN)
 
@@ -199,7 +200,7 @@ def list_solutions(tiling: Tiling, backend: str | None, solver: str | None, limi
     from smtpuzzle.render.tilings import solution_pages, tiling_drawing
 
     def show(n: int, solution: TilingSolution) -> None:
-        out.print(f"[bold]solution {n}[/bold]")
+        out.print(f"[bold]solution {n}[/bold]", markup=True)
         out.print(tiling_picture(tiling, solution), end="")
 
     # Solutions are kept for --json and pictures only: text is printed at once.
@@ -228,9 +229,9 @@ def list_solutions(tiling: Tiling, backend: str | None, solver: str | None, limi
         else:
             note = "time limit reached: there may be more"
         what = "distinct " if distinct else ""
-        out.print(f"[bold]{tiling.name}[/bold]: {plural(listing.count, what + 'solution')}, "
-                  "each verified "
-                  f"({note}; {listing.backend}, {listing.time_s:.2f} s)")
+        out.print(f"[bold]{escape(tiling.name)}[/bold]: "
+                  f"{plural(listing.count, what + 'solution')}, each verified "
+                  f"({note}; {listing.backend}, {listing.time_s:.2f} s)", markup=True)
     if not listing.complete and not listing.stopped_at_limit:
         raise typer.Exit(EXIT_UNKNOWN)
 
@@ -290,14 +291,15 @@ def _solve_nonogram(puzzle: Nonogram, backend: str | None, solver: str | None,
         why = ""
         if ans.status == "unknown":
             why = " (interrupted)" if ans.interrupted else " (time limit reached)"
-        out.print(f"[bold]{puzzle.name}[/bold]: {ans.status}{why} in {ans.time_s:.2f} s ({how})")
+        out.print(f"[bold]{escape(puzzle.name)}[/bold]: {ans.status}{why} in "
+                  f"{ans.time_s:.2f} s ({how})", markup=True)
         for note in ans.notes:
-            out.print(f"[dim]{note}[/dim]")
+            out.print(f"[dim]{escape(note)}[/dim]", markup=True)
         if counting:
             out.print(f"{plural(given, 'solution')} ({words})")
         if shown:
             out.print(nonogram_picture(shown), end="")
-            out.print("[dim]verified[/dim]")
+            out.print("[dim]verified[/dim]", markup=True)
         if goal is not None:
             out.print(goal[0])
     if ans.status == "unknown" or (counting and short):
@@ -310,4 +312,4 @@ def _warn_of_the_goal(model: str, puzzle: Nonogram) -> None:
     if mismatch is not None:
         where = f"{model}:{puzzle.goal_line}" if puzzle.goal_line else model
         err.print(f"[yellow]warning:[/yellow] {escape(where)}: the goal contradicts the clues "
-                  f"({mismatch}); the clues are solved")
+                  f"({mismatch}); the clues are solved", markup=True)

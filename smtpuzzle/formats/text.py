@@ -5,29 +5,52 @@ errors about its value can name it."""
 from __future__ import annotations
 
 import re
+import stat
 import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.memory import check_fits_in_memory
 
 
 def check_file(path: str | Path) -> Path:
-    """``path`` if it names a file; a PuzzleError saying what it is otherwise."""
+    """``path`` if it names a regular file; a PuzzleError saying what it is otherwise (a
+    device or a named pipe would be read without end, or wait for a writer forever)."""
     path = Path(path)
-    if path.is_dir():
+    if not str(path).strip():
+        raise PuzzleError("an empty file name")
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise PuzzleError("no such file", str(path)) from None
+    except OSError as exc:  # a name too long, a loop of links, no permission to look
+        raise PuzzleError(f"cannot read the file ({exc.strerror})", str(path)[:200]) from None
+    if stat.S_ISDIR(mode):
         raise PuzzleError("is a directory, not a file", str(path))
-    if not path.exists():
-        raise PuzzleError("no such file", str(path))
-    if path.is_char_device() or path.is_block_device():  # /dev/zero: read without end
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):  # /dev/zero: read without end
         raise PuzzleError("is a device, not a file", str(path))
+    if not stat.S_ISREG(mode):
+        raise PuzzleError("is a named pipe or socket, not a file", str(path))
     return path
 
 
+def is_directory(path: Path) -> bool:
+    """Whether ``path`` is a directory; False for a name the system cannot even look up
+    (too long: a mistyped environment variable is no directory, not a traceback)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
 def read_text(path: str | Path) -> str:
-    """The file's text, decoded as UTF-8 (a byte-order mark is dropped)."""
+    """The file's text, decoded as UTF-8 (a byte-order mark is dropped). A file too large
+    to read and parse in the memory there is (its text and the arrays made of it: about
+    8 bytes a byte) is refused before it is read."""
     path = check_file(path)
+    check_fits_in_memory(8 * path.stat().st_size, f"reading {path}")
     try:
         data = path.read_bytes()
     except OSError as exc:

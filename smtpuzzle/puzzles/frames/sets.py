@@ -373,7 +373,10 @@ def store(frames: Frames, result: SetList) -> None:
 
 def load_cached(frames: Frames) -> SetList | None:
     path = cache_path(frames)
-    if not path.is_file():
+    try:
+        if not path.is_file():
+            return None
+    except OSError:  # $SMTPUZZLE_CACHE a name too long: no cache, as if empty
         return None
     t0 = time.monotonic()
     try:

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.text import check_file, read_text
 from smtpuzzle.puzzles.maze.cases import LETTERS, Size, reduced_cases, segments, solved_by
 from smtpuzzle.puzzles.maze.mdd import Diagram
 from smtpuzzle.puzzles.maze.search import break_symmetry
@@ -141,6 +142,7 @@ def load(path: Path, size: Size, mirror: bool) -> Saved:
     def refused(why: str) -> PuzzleError:
         return PuzzleError(f"not a checkpoint this run can resume: {why}", where=str(path))
 
+    check_file(path)
     try:
         with np.load(path, allow_pickle=False) as data:
             header = json.loads(str(data["header"]))
@@ -278,7 +280,7 @@ def load_cubes(path: Path, pattern: str, size: Size, mirror: bool) -> dict[str, 
         return PuzzleError(f"not a checkpoint this search can resume: {why}", where=str(path))
 
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(read_text(path))
         if data.get("format") != CUBES_FORMAT:
             raise refused(f"its format is {data.get('format')!r}, not {CUBES_FORMAT!r}")
         theirs = (data["pattern"], data["size"], bool(data["mirror"]))

@@ -83,6 +83,7 @@ class SearchResult:
     cubes: int = 1  # mdd: patterns searched (more than one where a diagram was split)
     mirror: bool = False  # the strings searched also obeyed the mirror rule
     checkpoint: dict[str, Any] | None = None  # mdd: file, cubes resumed, cubes kept there
+    export_error: str = ""  # why the CNF asked for could not be written (the answer stands)
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
@@ -104,6 +105,8 @@ class SearchResult:
             data["checkpoint"] = self.checkpoint
         if self.note:
             data["note"] = self.note
+        if self.export_error:
+            data["export_error"] = self.export_error
         return data
 
 
@@ -474,12 +477,17 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
                    "kept_cubes": len(load_cubes(checkpoint, searched, size, mirror))
                    if status == "unknown" and checkpoint.exists() else 0}
         note = saves.note(note)
+    export_error = ""
     if export_cnf is not None and status != "unknown":
-        write_dimacs(Encoder(searched, mirror=mirror).model(reduced_cases(size), added),
-                    Path(export_cnf))
+        try:
+            write_dimacs(Encoder(searched, mirror=mirror).model(reduced_cases(size), added),
+                         Path(export_cnf))
+        except OSError as exc:  # a full disk: the answer found is still the answer
+            export_error = f"{export_cnf}: cannot write the CNF ({exc.strerror})"
     return SearchResult(status, string, max(len(added), seen[0]), time.perf_counter() - start,
                         solver_time, label, added, searched, interrupted, note=note,
-                        cubes=cubes, mirror=mirror, checkpoint=kept_at)
+                        cubes=cubes, mirror=mirror, checkpoint=kept_at,
+                        export_error=export_error)
 
 
 def _search_local(pattern: str, searched: str, size: Size, start: float, deadline: float | None,

@@ -28,6 +28,7 @@ import numpy as np
 from smtpuzzle.backends import get_backend
 from smtpuzzle.backends.base import Backend, PartialCount
 from smtpuzzle.errors import ProcessDied, PuzzleError
+from smtpuzzle.formats.text import read_text
 from smtpuzzle.model import Model
 from smtpuzzle.outputs import writable
 from smtpuzzle.puzzles.tiling.puzzle import Tiling, require_tiling
@@ -350,7 +351,7 @@ class Checkpoint:
 
     def _load(self) -> None:
         try:
-            data = json.loads(self.path.read_text())
+            data = json.loads(read_text(self.path))
             counts = {int(i): int(n) for i, n in data["done"].items()}
             running = {int(i): PartialCount(int(r["count"]), False, _decode_state(r["state"]),
                                             float(r["share"]), int(r.get("nodes", 0)))
