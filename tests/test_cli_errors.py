@@ -292,6 +292,15 @@ CASES = [
          ("/dev/full", "cannot write the CNF", "No space left")),
     case("seed-negative", "maze search N* --backend local --seed -1", ("--seed",)),
     case("bound-start-huge", "maze bound --start 99999999999999999999", ("--start",)),
+    *[case(f"empty-{opt[2:]}-{i}", [*cmd.split(), opt, ""], (opt, "an empty name"))
+      for i, (cmd, opt) in enumerate([
+          ("solve pentomino-3x20", "--backend"), ("solve pentomino-3x20", "--solver"),
+          ("solve pentomino-3x20", "--model"), ("count pentomino-3x20", "--solver"),
+          ("frames pentomino-5x6x2", "--stage2-model"), ("maze search N*", "--solver")])],
+    case("long-name-clipped", ["solve", "pentomino-3x20", "--backend", "x" * 100_000],
+         ("unknown back end", "(100,")),
+    case("maze-pattern-too-long", ["maze", "search", "*" * 100_000, "--backend", "sat"],
+         ("a pattern of 100,000 moves", "at most 1,000")),
     case("maze-size-digits", f"maze bound --size 2x{'9' * 5000}", ("maze size is 3, 4",)),
 ]
 

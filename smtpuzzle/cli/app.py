@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 
 from smtpuzzle.cli import bench, cnf, count, frames, library, maze, solve
-from smtpuzzle.cli.common import EXIT_UNKNOWN, err, mark_start
+from smtpuzzle.cli.common import EXIT_UNKNOWN, clipped, err, mark_start
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -45,7 +45,7 @@ def run(args: list[str] | None = None, started: float | None = None) -> int:
         ctx = getattr(exc, "ctx", None)
         where = f"{ctx.command_path}: " if ctx is not None else ""
         hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
-        message = " ".join(exc.format_message().split())
+        message = clipped(" ".join(exc.format_message().split()))
         err.print(f"[red]error:[/red] {escape(where + message + hint)}", markup=True,
                   highlight=False,
                   emoji=False)

@@ -88,6 +88,14 @@ def mark_start(at: float | None = None) -> None:
     _started[0] = time.perf_counter() if at is None else at
 
 
+def named(value: str | None) -> str | None:
+    """An option naming something (a back end, a solver, a model): an empty one is a
+    mistake, not the default."""
+    if value is not None and not value.strip():
+        raise typer.BadParameter("an empty name (leave the option out for the default)")
+    return value
+
+
 def time_limit_option(help_text: str) -> Any:
     """The --time-limit option, checked by :func:`seconds`."""
     return typer.Option("--time-limit", help=help_text, parser=seconds, metavar="SECONDS")
@@ -106,7 +114,7 @@ def friendly(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except PuzzleError as exc:
-            err.print(f"[red]error:[/red] {escape(str(exc))}", markup=True)
+            err.print(f"[red]error:[/red] {escape(clipped(str(exc)))}", markup=True)
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except VerificationError as exc:
             err.print(f"[red]verification failed (a bug, please report):[/red] "
@@ -124,6 +132,12 @@ def friendly(fn: F) -> F:
             raise typer.Exit(EXIT_UNKNOWN) from None
 
     return cast(F, wrapper)
+
+
+def clipped(message: str, most: int = 500) -> str:
+    """A message that quotes what was typed (a 100,000-letter back end name) cut short."""
+    return message if len(message) <= most else (
+        f"{message[:most]}... ({len(message):,} characters in all)")
 
 
 def plural(n: int, noun: str) -> str:

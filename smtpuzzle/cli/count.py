@@ -21,6 +21,7 @@ from smtpuzzle.cli.common import (
     check_workers,
     friendly,
     interactive,
+    named,
     out,
     plural,
     print_json,
@@ -50,8 +51,9 @@ def _duration(seconds: float) -> str:
 @friendly
 def count(
     model: ModelArg,
-    backend: Annotated[str, typer.Option(help=f"One of {', '.join(BACKENDS)}.")] = "exact-cover",
-    solver: Annotated[str | None, typer.Option(help="As for solve.")] = None,
+    backend: Annotated[str, typer.Option(help=f"One of {', '.join(BACKENDS)}.",
+                                         callback=named)] = "exact-cover",
+    solver: Annotated[str | None, typer.Option(help="As for solve.", callback=named)] = None,
     raw: Annotated[bool, typer.Option(
         "--raw", help="Count every placement-distinct solution, not classes.")] = False,
     group: Annotated[str, typer.Option(

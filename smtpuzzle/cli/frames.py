@@ -20,6 +20,7 @@ from smtpuzzle.cli.common import (
     check_workers,
     friendly,
     interactive,
+    named,
     out,
     print_json,
     progress,
@@ -44,10 +45,11 @@ def frames_cmd(
     backend: Annotated[str, typer.Option(
         help=f"Stages 1 and 3 (listing sets, laying them out): {', '.join(BACKENDS)}."
     )] = "exact-cover",
-    solver: Annotated[str | None, typer.Option(help="As for solve.")] = None,
+    solver: Annotated[str | None, typer.Option(help="As for solve.", callback=named)] = None,
     stage2: Annotated[str, typer.Option(
         help=f"Choosing the sets: {', '.join(STAGE2_BACKENDS)}.")] = "exact-cover",
     stage2_model: Annotated[str | None, typer.Option(
+        callback=named,
         help="cover (a boolean per set), index (each piece's frame number), table (a "
              "table constraint per frame), seed (the source article's integers, an OR of "
              "'all pieces of a set in frame k' per frame) or cubes (the cover model split "

@@ -20,6 +20,7 @@ from smtpuzzle.cli.common import (
     err,
     friendly,
     interactive,
+    named,
     out,
     plural,
     print_json,
@@ -92,7 +93,8 @@ def search(
                                               "(incremental), z3 (incremental), cpsat "
                                               "(re-solve) or local (annealing: finds "
                                               "strings, cannot prove none exists).")] = "mdd",
-    solver: Annotated[str | None, typer.Option(help="sat: the PySAT solver.")] = None,
+    solver: Annotated[str | None, typer.Option(help="sat: the PySAT solver.",
+                                               callback=named)] = None,
     time_limit: Annotated[float | None, time_limit_option("Seconds; then unknown.")] = None,
     export_cnf: Annotated[Path | None, typer.Option(
         "--export-cnf", help="Write the final formula as DIMACS CNF.")] = None,

@@ -19,6 +19,7 @@ from smtpuzzle.cli.common import (
     friendly,
     interactive,
     listed,
+    named,
     out,
     plural,
     print_json,
@@ -42,9 +43,11 @@ COUNT_LIMIT = 10_000  # nonograms: --count stops here unless --limit says otherw
 def solve(
     model: ModelArg,
     backend: Annotated[str | None, typer.Option(
+        callback=named,
         help=f"One of {', '.join(BACKENDS)}; default cpsat for one solution, exact-cover for "
              "--all / --limit.")] = None,
     solver: Annotated[str | None, typer.Option(
+        callback=named,
         help="sat: the PySAT solver (cadical195, minisat22, glucose4, lingeling...); "
              "z3: default, general or qffd; exact-cover: the kernel, auto, sweep or mrv.")] = None,
     time_limit: Annotated[float | None, time_limit_option(
@@ -56,9 +59,9 @@ def solve(
     encoding: Annotated[str | None, typer.Option(
         help="Nonograms: order (default), runs or automaton.")] = None,
     tiling_model: Annotated[str | None, typer.Option(
-        "--model", help="Tilings, one solution: placements (a boolean per placement, the "
-                        "default) or index (an integer per piece: its placement "
-                        "number).")] = None,
+        "--model", callback=named,
+        help="Tilings, one solution: placements (a boolean per placement, the "
+             "default) or index (an integer per piece: its placement number).")] = None,
     no_presolve: Annotated[bool, typer.Option(
         "--no-presolve", help="Nonograms: skip line solving and probing.")] = False,
     no_probing: Annotated[bool, typer.Option(
