@@ -574,3 +574,12 @@ def test_bench_list_names_a_stray_file_among_the_suites(tmp_path: Path, capsys, 
     code, out, _ = run_case(["bench", "--list"], capsys)
     assert code == 0 and "quick" in out
     assert "stray" in out and "(unreadable: " in out and "unknown key 'board'" in out
+
+
+def test_a_picture_that_cannot_be_written_keeps_the_answer(capsys):
+    """The disk filled while writing: the error is one line, and the answer found is shown."""
+    code, out, err = run_case(["solve", "pentomino-3x20", "--html", "/dev/full"], capsys)
+    assert code == 2 and "verified" in out and "pentomino-3x20: sat" in out
+    assert err.strip() == "error: /dev/full: cannot write (No space left on device)"
+    code, out, _ = run_case(["solve", "pentomino-3x20"], capsys)  # the next command is clean
+    assert code == 0 and "verified" in out

@@ -21,6 +21,7 @@ from smtpuzzle.backends.base import MAX_TIME_LIMIT
 from smtpuzzle.errors import ProcessDied, PuzzleError, VerificationError
 
 _started = [time.perf_counter()]  # when the command started: see mark_start, budget
+UNWRITTEN: list[str] = []  # output files that failed after the answer was found
 # Markup is off unless a print asks for it (markup=True, with what the user wrote escaped):
 # a path or name with brackets in it, "run[v2].cnf", is printed as it is.
 out = Console(highlight=False, soft_wrap=True, emoji=False, markup=False)
@@ -111,8 +112,12 @@ def friendly(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        UNWRITTEN.clear()  # this command's (the tests run many in one process)
         try:
-            return fn(*args, **kwargs)
+            result = fn(*args, **kwargs)
+            if UNWRITTEN:  # each said so when it failed; the answer was shown all the same
+                raise typer.Exit(EXIT_BAD_INPUT)
+            return result
         except PuzzleError as exc:
             err.print(f"[red]error:[/red] {escape(clipped(str(exc)))}", markup=True)
             raise typer.Exit(EXIT_BAD_INPUT) from None

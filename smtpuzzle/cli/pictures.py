@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from smtpuzzle.cli.common import UNWRITTEN, err
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.outputs import distinct_files, writable
 
@@ -55,7 +56,18 @@ class PictureFiles:
               subtitle: str = "") -> None:
         """``drawing()`` into the SVG and PNG files (None: nothing to draw, no files),
         ``pages()`` (one drawing per solution, say) into the HTML page with ``summary``;
-        each made only if a file wants it."""
+        each made only if a file wants it. A file that cannot be written (a full disk) is
+        an error printed at once; the command still shows its answer, then exits with code 2
+        (common.friendly)."""
+        try:
+            self._write(drawing, pages, title, summary, subtitle)
+        except PuzzleError as exc:
+            err.print(f"error: {exc}")
+            UNWRITTEN.append(str(exc))
+
+    def _write(self, drawing: Callable[[], Drawing] | None,
+               pages: Callable[[], Sequence[Drawing]], title: str, summary: dict[str, Any],
+               subtitle: str) -> None:
         from smtpuzzle.render.pictures import write_drawing, write_page
 
         asked = [p for p in (self.svg, self.png) if p is not None]
@@ -64,8 +76,6 @@ class PictureFiles:
             for path in asked:
                 write_drawing(picture, path, self.cell)
         elif asked:
-            from smtpuzzle.cli.common import err
-
             err.print(f"no solution to draw: {' and '.join(map(str, asked))} not written",
                       markup=False)
         if self.html is not None:
