@@ -329,3 +329,12 @@ def test_a_label_fits_its_cell_a_triangle_taking_a_smaller_one():
     h = 3**0.5 / 2
     triangle = label_size([(0, h), (0.5, 0), (1, h)])
     assert square == pytest.approx(0.5) and triangle < 0.6 * square
+
+
+def test_a_png_too_large_to_draw_is_refused_before_its_canvas_is_made():
+    from smtpuzzle.errors import PuzzleError
+    from smtpuzzle.render.png import png_bytes
+    from smtpuzzle.render.scene import Scene
+
+    with pytest.raises(PuzzleError, match="a PNG of 60,000 x 40,000 pixels: at most 200 million"):
+        png_bytes(Scene(60_000, 40_000))

@@ -13,9 +13,11 @@ import io
 from functools import cache
 from typing import Any
 
+from smtpuzzle.errors import PuzzleError
 from smtpuzzle.render.colours import rgb
 from smtpuzzle.render.scene import Dot, Label, Path, Scene
 
+MAX_PIXELS = 200_000_000  # 800 MB of canvas; a 5,000-solution sheet at 32 px is ~20 million
 COMPRESS_LEVEL = 6  # files a third smaller than levels 1-3, as fast: bench/RESULTS.md
 
 
@@ -52,6 +54,11 @@ def render_rgb(scene: Scene) -> Any:
     from matplotlib.path import Path as MPath
     from matplotlib.transforms import Affine2D
 
+    pixels = scene.width * scene.height
+    if pixels > MAX_PIXELS:  # Agg's buffer is 4 bytes a pixel, allocated at once
+        raise PuzzleError(f"a PNG of {scene.width:,} x {scene.height:,} pixels: at most "
+                          f"{MAX_PIXELS // 10**6} million are drawn (give a smaller --cell-size, "
+                          "fewer solutions, or an SVG)")
     renderer = RendererAgg(scene.width, scene.height, 72)
     flip = Affine2D().scale(1, -1).translate(0, scene.height)  # y down, as in the SVG
     gc = renderer.new_gc()
