@@ -285,7 +285,8 @@ def _solve_nonogram(puzzle: Nonogram, backend: str | None, solver: str | None,
         print_json({"model": puzzle.name, **data})
     else:
         pre = ans.presolve
-        how = f"{ans.backend}, {ans.encoding} encoding" if ans.stats else "presolve"
+        how = (f"{ans.backend}, {ans.encoding} encoding" if ans.stats
+               else "presolve" if pre is not None else f"{ans.backend}, not started")
         if ans.guesses:
             how += f", {ans.guesses} cells guessed"
         if pre is not None:
