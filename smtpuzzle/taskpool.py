@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from multiprocessing.connection import wait
+from pathlib import Path
 from typing import Any
 
 from smtpuzzle.backends.child import Child, sigint_held
@@ -170,6 +171,19 @@ def _ray_call(work: Work, job: Any, item: Any, wall_deadline: float | None) -> t
     return ray.get_runtime_context().get_node_id(), work(job, item, deadline)
 
 
+def _auto_address() -> tuple[str, str] | None:
+    """Where ``ray.init(address="auto")`` will go, and where it says so: $RAY_ADDRESS, or
+    the address the last ``ray start`` on this machine left in Ray's temporary directory."""
+    if os.environ.get("RAY_ADDRESS"):
+        return os.environ["RAY_ADDRESS"], "$RAY_ADDRESS"
+    note = Path(os.environ.get("RAY_TMPDIR", "/tmp")) / "ray" / "ray_current_cluster"
+    try:
+        address = note.read_text().strip()
+    except OSError:
+        return None
+    return (address, str(note)) if address else None
+
+
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
     host, _, port = address.removeprefix("ray://").rpartition(":")
     if not host or not port.isdecimal():
@@ -269,6 +283,13 @@ def _ray_pool(work: Work, job: Any, address: str) -> Iterator[Tasks]:
         _cluster_events_to_stderr()
         if address not in ("local", "auto"):
             _check_reachable(address)  # Ray itself retries an unreachable address forever
+        elif address == "auto" and (known := _auto_address()) is not None:
+            try:  # a cluster that stopped leaves its address behind: Ray retries it too
+                _check_reachable(known[0])
+            except PuzzleError:
+                raise PuzzleError(f"--ray auto: the cluster this machine was last in ({known[0]}, "
+                                  f"from {known[1]}) cannot be reached: start one (ray start), "
+                                  "or give --ray local") from None
         try:
             # "local" is Ray's own word for a new instance, even where ray start runs one
             with _native_stderr_muted():

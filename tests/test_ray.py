@@ -53,3 +53,13 @@ def test_an_unreachable_cluster_is_a_one_line_error():
     p = cli("count", "pentomino-6x10", "--ray", "127.0.0.1:1")
     assert p.returncode == 2 and "cannot reach a Ray cluster" in p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_auto_with_a_cluster_gone_is_refused_at_once(monkeypatch):
+    """Ray retries the address of a stopped cluster for ever, past the time limit and
+    Ctrl-C: --ray auto checks it first."""
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")  # nothing listens on port 1
+    p = cli("count", "pentomino-3x20", "--ray", "auto", "--time-limit", "5")
+    assert p.returncode == 2, p.stderr
+    assert "--ray auto: the cluster this machine was last in (127.0.0.1:1, from $RAY_ADDRESS) " \
+           "cannot be reached" in p.stderr
