@@ -286,7 +286,8 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
     model_kind = opts.model_kind
     left = None if time_limit is None else max(time_limit - (time.monotonic() - started), 0.0)
     if left is not None and left <= 0.0:  # building stage 2's model alone would overrun
-        answer.note = "the time limit came during stage 1; stage 2 was not begun"
+        answer.note = ("the time limit came before stage 2 began" if sets.cached else
+                       "the time limit came during stage 1; stage 2 was not begun")
         return answer
     hooks.say(f"stage 2: {len(sets.sets)} sets, {opts.stage2} on the {model_kind} model")
     if model_kind == "cubes":
