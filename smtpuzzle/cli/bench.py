@@ -76,7 +76,7 @@ def bench(
 
         def on_run(run: benchmark.Run, done: int, total: int) -> None:
             bar.update(task, completed=done, total=total,
-                       description=f"{run.puzzle} on {run.backend}")
+                       description=f"{escape(run.puzzle)} on {run.backend}")
             err.print(f"[dim]{escape(run.suite)} {escape(run.puzzle)} {run.backend}: "
                       f"{run.status} {run.wall_s:.2f} s[/dim]", markup=True)
 

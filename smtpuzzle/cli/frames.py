@@ -111,7 +111,7 @@ def frames_cmd(
     columns = [TextColumn("[bold]{task.description}"), BarColumn(),
                TextColumn("{task.fields[info]}"), TimeElapsedColumn()]
     with progress(*columns, show=interactive(as_json)) as bar:
-        task = bar.add_task(f"stage 1 {puzzle.name}", total=None, info="")
+        task = bar.add_task(f"stage 1 {escape(puzzle.name)}", total=None, info="")
 
         def on_sets(sets: int, tilings: int, done: int, total: int) -> None:
             bar.update(task, completed=done, total=total,
@@ -127,7 +127,7 @@ def frames_cmd(
                                   f"{pool:,} sets sampled")
 
         def note(text: str) -> None:
-            bar.update(task, description=text)
+            bar.update(task, description=escape(text))
 
         def cubes_progress(decided: int, cubes: int, calls: int, found: int) -> None:
             bar.update(task, completed=decided, total=cubes,
