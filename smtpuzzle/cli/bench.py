@@ -40,7 +40,8 @@ def bench(
              "configuration each).")] = None,
     time_limit: Annotated[float | None, time_limit_option(
         "Seconds per run (default: each suite's own, else 60).")] = None,
-    repeat: Annotated[int, typer.Option(min=1, help="Runs of each; medians are shown.")] = 1,
+    repeat: Annotated[int, typer.Option(min=1, max=1000,
+                                        help="Runs of each; medians are shown.")] = 1,
     out_dir: Annotated[Path, typer.Option("--out", help="Where results.json, .csv, .png and "
                                                         ".svg go.")] = Path("bench-results"),
     list_suites: Annotated[bool, typer.Option("--list", help="List the suites.")] = False,
