@@ -153,10 +153,15 @@ def _backends(given: Any, task: str, where: str) -> tuple[str, ...]:
     if bad:
         raise PuzzleError(f"back end {bad[0]!r} cannot run a {task} task (it can: "
                           f"{', '.join(TASK_BACKENDS[task])})", where)
-    twice = next((b for i, b in enumerate(names) if b in names[:i]), None)
+    twice = repeated(names)
     if twice:
         raise PuzzleError(f"backends names {twice!r} twice", where)
     return tuple(names)
+
+
+def repeated(names: list[str]) -> str | None:
+    """The first name given a second time, if any."""
+    return next((n for i, n in enumerate(names) if n in names[:i]), None)
 
 
 def _check_expect(task: str, expect: Any, where: str) -> None:

@@ -64,7 +64,7 @@ def bench(
     chosen = [b.strip() for b in backends.split(",") if b.strip()]
     if not chosen:
         raise PuzzleError(f"--backends {backends!r} names no back end")
-    twice = next((b for i, b in enumerate(chosen) if b in chosen[:i]), None)
+    twice = benchmark.repeated(chosen)
     if twice:
         raise PuzzleError(f"--backends names {twice!r} twice")
     configs = benchmark.configs_for(chosen, solver or [])

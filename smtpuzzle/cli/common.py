@@ -27,6 +27,8 @@ UNWRITTEN: list[str] = []  # output files that failed after the answer was found
 out = Console(highlight=False, soft_wrap=True, emoji=False, markup=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False, markup=False)
 
+MAX_SEED = 2**32 - 1  # numpy's random generators take seeds of 0 to this
+
 # 0 answered (a solution, or a proof that there is none); then these.
 EXIT_UNKNOWN, EXIT_BAD_INPUT, EXIT_UNVERIFIED = 1, 2, 3
 
@@ -139,6 +141,13 @@ def friendly(fn: F) -> F:
             raise typer.Exit(EXIT_UNKNOWN) from None
 
     return cast(F, wrapper)
+
+
+def unwritten(message: str) -> None:
+    """An output file that could not be written once the answer was found (a full disk):
+    said at once; the command still shows its answer, then exits with code 2 (friendly)."""
+    err.print(f"error: {message}")
+    UNWRITTEN.append(message)
 
 
 def clipped(message: str, most: int = 500) -> str:

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from smtpuzzle.backends import BACKENDS
 from smtpuzzle.cli.common import (
     EXIT_UNKNOWN,
+    MAX_SEED,
     JsonOpt,
     ModelArg,
     RayOpt,
@@ -72,7 +73,7 @@ def frames_cmd(
              "(the puzzle file's method if it names one, else list and turn lazy past "
              "--max-sets).")] = "auto",
     seed: Annotated[int | None, typer.Option(
-        help="The dive method's random choices (default 0).", min=0, max=2**32 - 1)] = None,
+        help="The dive method's random choices (default 0).", min=0, max=MAX_SEED)] = None,
     max_sets: Annotated[int | None, typer.Option(
         help="Stop listing sets beyond this many (auto: 1,000,000, then lazy; enumerate: "
              "the answer may then be unknown).", min=1)] = None,

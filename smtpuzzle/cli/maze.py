@@ -12,12 +12,11 @@ import typer
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
 from smtpuzzle.cli.common import (
-    EXIT_BAD_INPUT,
     EXIT_UNKNOWN,
     EXIT_UNVERIFIED,
+    MAX_SEED,
     JsonOpt,
     budget,
-    err,
     friendly,
     interactive,
     named,
@@ -26,6 +25,7 @@ from smtpuzzle.cli.common import (
     print_json,
     progress,
     time_limit_option,
+    unwritten,
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
@@ -36,9 +36,6 @@ from smtpuzzle.puzzles.maze.mdd import MAX_STATES, SPLIT_DEPTH
 if TYPE_CHECKING:
     from smtpuzzle.render.layout import Drawing
 
-# Lengths a bound may start at: past every known string (3x3: 79 moves), a search only
-# finds one, and its diagrams grow with the length.
-MAX_BOUND_LENGTH = 1000
 app = typer.Typer(no_args_is_help=True, help="Universal move strings for mazes.")
 MaxStatesOpt = Annotated[int, typer.Option(
     help="mdd: the cap on a decision diagram's states; a diagram that reaches it holds "
@@ -99,7 +96,7 @@ def search(
     export_cnf: Annotated[Path | None, typer.Option(
         "--export-cnf", help="Write the final formula as DIMACS CNF.")] = None,
     seed: Annotated[int | None, typer.Option(help="local: the random seed (default 0).",
-                                             min=0, max=2**32 - 1)] = None,
+                                             min=0, max=MAX_SEED)] = None,
     max_states: MaxStatesOpt = MAX_STATES,
     split_depth: Annotated[int, typer.Option(
         help="mdd: how many free moves a pattern whose diagram outgrows --max-states may be "
@@ -164,8 +161,7 @@ def search(
                 out.print(f"{c['kept_cubes']} cubes proved so far are kept in {c['file']}: "
                           f"run again with --checkpoint {c['file']} to go on")
     if result.export_error:
-        err.print(f"error: {result.export_error}")
-        raise typer.Exit(EXIT_BAD_INPUT)
+        unwritten(result.export_error)
     if result.status == "unknown":
         raise typer.Exit(EXIT_UNKNOWN)
 
@@ -175,10 +171,10 @@ def search(
 def bound(
     size: SizeOpt = "3",
     start: Annotated[int, typer.Option(help="The first length to try.", min=1,
-                                       max=MAX_BOUND_LENGTH)] = 1,
+                                       max=cases.MAX_MOVES)] = 1,
     up_to: Annotated[int | None, typer.Option(
         help="Stop once this length is proved (its certificate checks in minutes at 30: "
-             "see bench/RESULTS.md).", min=1, max=MAX_BOUND_LENGTH)] = None,
+             "see bench/RESULTS.md).", min=1, max=cases.MAX_MOVES)] = None,
     time_limit: Annotated[float | None, time_limit_option(
         "Seconds; then the bound proved so far (a --certificate is written after).")] = None,
     certificate: Annotated[Path | None, typer.Option(
@@ -294,7 +290,7 @@ def build(
     time_limit: Annotated[float | None, time_limit_option(
         "Seconds; a string found by then is shortened until the limit.")] = None,
     seed: Annotated[int, typer.Option(help="The random seed of the cases drawn.", min=0,
-                                      max=2**32 - 1)] = 0,
+                                      max=MAX_SEED)] = 0,
     as_json: JsonOpt = False,
 ) -> None:
     """Build a universal string greedily (an upper bound on the least length, for any size),

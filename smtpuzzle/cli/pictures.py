@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from smtpuzzle.cli.common import UNWRITTEN, err
+from smtpuzzle.cli.common import err, unwritten
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.outputs import distinct_files, writable
 
@@ -56,14 +56,12 @@ class PictureFiles:
               subtitle: str = "") -> None:
         """``drawing()`` into the SVG and PNG files (None: nothing to draw, no files),
         ``pages()`` (one drawing per solution, say) into the HTML page with ``summary``;
-        each made only if a file wants it. A file that cannot be written (a full disk) is
-        an error printed at once; the command still shows its answer, then exits with code 2
-        (common.friendly)."""
+        each made only if a file wants it. A file that cannot be written is
+        common.unwritten: the answer is still shown."""
         try:
             self._write(drawing, pages, title, summary, subtitle)
         except PuzzleError as exc:
-            err.print(f"error: {exc}")
-            UNWRITTEN.append(str(exc))
+            unwritten(str(exc))
 
     def _write(self, drawing: Callable[[], Drawing] | None,
                pages: Callable[[], Sequence[Drawing]], title: str, summary: dict[str, Any],

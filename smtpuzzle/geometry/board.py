@@ -267,15 +267,11 @@ def _points(given: Iterable[Iterable[int]], what: str, dim: int | None) -> np.nd
         list(r) if isinstance(r, Iterable) else r for r in given]
     if not len(rows):
         return np.zeros((0, dim or 0), dtype=np.int64)
-    if dim is not None and not isinstance(rows, np.ndarray):
-        bad = next((r for r in rows if isinstance(r, list) and len(r) != dim), None)
-        if bad is not None:
-            many = "coordinate" if len(bad) == 1 else "coordinates"
-            raise PuzzleError(f"{what} {bad} has {len(bad)} {many}; the board has {dim}")
-    try:
-        return coordinate_array(rows, what)
-    except PuzzleError as exc:
-        if dim is None and "coordinates," in str(exc):  # rows of unequal length
-            raise PuzzleError(f"board {what}s must all have the same number of coordinates") \
-                from None
-        raise
+    lists = [] if isinstance(rows, np.ndarray) else [r for r in rows if isinstance(r, list)]
+    if dim is None and len({len(r) for r in lists}) > 1:
+        raise PuzzleError(f"board {what}s must all have the same number of coordinates")
+    bad = None if dim is None else next((r for r in lists if len(r) != dim), None)
+    if bad is not None:
+        many = "coordinate" if len(bad) == 1 else "coordinates"
+        raise PuzzleError(f"{what} {bad} has {len(bad)} {many}; the board has {dim}")
+    return coordinate_array(rows, what)

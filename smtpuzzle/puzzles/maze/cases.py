@@ -35,6 +35,9 @@ _STEP = {0: (-1, 0), 1: (0, 1), 2: (1, 0), 3: (0, -1)}
 SIZES = (3, 4)
 Size = int | str  # 3, 4, or "RxC" (a thin-wall rectangle)
 MAX_RECTANGLE_CELLS = 16
+# The longest string a search or a bound takes on: past every known universal string (3x3:
+# 79 moves), a search only finds one, and its formulas and diagrams grow with the length.
+MAX_MOVES = 1000
 
 
 def parse_size(text: str | int) -> Size:

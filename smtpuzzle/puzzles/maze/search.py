@@ -35,6 +35,7 @@ from smtpuzzle.model import Groups, Model
 from smtpuzzle.outputs import writable
 from smtpuzzle.puzzles.maze.cases import (
     LETTERS,
+    MAX_MOVES,
     Cases,
     Size,
     case_moves,
@@ -378,9 +379,6 @@ def _run_session(pattern: str, size: Size, engine: Backend, deadline: float | No
                 progress(len(added), solver_time)
 
 
-MAX_PATTERN = 1000  # moves: past every known string, as the bound's lengths (cli/maze.py)
-
-
 def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | None = None,
            time_limit: float | None = None, progress: Progress | None = None,
            export_cnf: str | Path | None = None,
@@ -397,8 +395,8 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     the cubes proved so far are kept in that file as they are proved, a later run of the
     same search takes them from it, and the file is removed once the search is decided."""
     pattern = parse_string(pattern, allow_free=True)
-    if len(pattern) > MAX_PATTERN:  # the solvers' formulas grow with its square
-        raise PuzzleError(f"a pattern of {len(pattern):,} moves: at most {MAX_PATTERN:,} are "
+    if len(pattern) > MAX_MOVES:  # the solvers' formulas grow with its square
+        raise PuzzleError(f"a pattern of {len(pattern):,} moves: at most {MAX_MOVES:,} are "
                           "searched (the known 3x3 string has 79)")
     searched = break_symmetry(pattern, size)
     # from scratch on a square grid, the mirror rule too (not for local search: it only
