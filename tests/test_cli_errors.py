@@ -431,6 +431,7 @@ def test_a_malformed_or_wrong_answer_is_bad_input(exported, capsys, how, words):
     ("header", ("p.cnf", "malformed header")),
     ("digits", ("p.cnf", "malformed header", "at most 2,147,483,647")),
     ("huge-literal", ("p.cnf", "'99999999999999999999' is not a literal")),
+    ("literal-digits", ("p.cnf", "is not a literal")),  # past what int() reads
 ])
 def test_a_damaged_cnf_is_bad_input(exported, capsys, how, words):
     tmp_path, cnf, model = exported
@@ -442,6 +443,7 @@ def test_a_damaged_cnf_is_bad_input(exported, capsys, how, words):
         "header": text.replace("p cnf ", "p cnf x", 1),
         "digits": text.replace("p cnf ", "p cnf " + "9" * 5000, 1),
         "huge-literal": text.replace(" 0\n", " 99999999999999999999 0\n", 1),
+        "literal-digits": text.replace(" 0\n", f" {'9' * 5000} 0\n", 1),
     }[how]
     (cnf.write_bytes if isinstance(damaged, bytes) else cnf.write_text)(damaged)
     code, _, err = decode(tmp_path, cnf, values(model), capsys)

@@ -136,7 +136,7 @@ def read_cnf(cnf_path: str | Path) -> CnfFile:
 def _is_int(word: str) -> bool:
     """``word`` is a whole number an int64 holds."""
     digits = word[1:] if word[:1] == "-" else word
-    return digits.isdecimal() and int(digits) < 2**63
+    return digits.isdecimal() and len(digits) <= 19 and int(digits) < 2**63
 
 
 def _small(word: str) -> bool:
