@@ -28,6 +28,7 @@ from typing import Any
 
 from smtpuzzle.backends.child import Child, sigint_held
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.text import is_digits
 
 Work = Callable[[Any, Any, float | None], Any]
 TaskTimeout = multiprocessing.TimeoutError
@@ -186,7 +187,7 @@ def _auto_address() -> tuple[str, str] | None:
 
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
     host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdecimal():
+    if not host or not is_digits(port):
         raise PuzzleError(f"--ray {address}: expected HOST:PORT (or ray://HOST:PORT), "
                           "auto or local")
     try:

@@ -200,6 +200,11 @@ CASES = [
          a_clues=None),
     case("non-width-digits", "solve {dir}/a.non", ("a.non:1", "at most 9 digits"),
          a_non=f"width {'9' * 5000}\nheight 2\n"),
+    # int() reads other scripts' digits ('\u0663' is 3): a file means ASCII ones
+    case("non-width-arabic-digit", "solve {dir}/a.non", ("a.non:1", "positive integer"),
+         a_non="width \u0663\nheight 2\n"),
+    case("non-clue-arabic-digit", "solve {dir}/a.non", ("a.non:4", "is not a number"),
+         a_non="width 2\nheight 2\nrows\n\u0661\n1\ncolumns\n1\n1\n"),
     case("clues-run-digits", "solve {dir}/a.clues", ("a.clues:2", "5000 digits"),
          a_clues=f"rows:\n{'9' * 5000}\ncolumns:\n1\n"),
     case("nin-huge", "solve {dir}/a.nin", ("a.nin", "50,000 x 50,000", "at most 4,000,000"),
@@ -302,6 +307,21 @@ CASES = [
     case("maze-pattern-too-long", ["maze", "search", "*" * 100_000, "--backend", "sat"],
          ("a pattern of 100,000 moves", "at most 1,000")),
     case("maze-size-digits", f"maze bound --size 2x{'9' * 5000}", ("maze size is 3, 4",)),
+    case("maze-size-arabic-digits", ["maze", "stats", "--size", "\u0662x\u0663"],
+         ("maze size is 3, 4",)),
+    case("time-limit-arabic-digit", ["solve", "pentomino-3x20", "--time-limit", "\u0663"],
+         ("--time-limit", "not a number of seconds")),
+    case("time-limit-underscore", "solve pentomino-3x20 --time-limit 1_0",
+         ("--time-limit", "not a number of seconds")),
+    case("hole-arabic-digit", ["frames", "pentomino-5x6x2", "--hole", "\u0661,1"],
+         ("--hole takes ROW,COL",)),
+    # an unset shell variable ('--out "$OUT"') is a mistake, not the current directory
+    *[case(f"empty-path-{i}", [*cmd.split(), ""], ("an empty path",))
+      for i, cmd in enumerate([
+          "solve pentomino-3x20 --svg", "count pentomino-3x20 --checkpoint",
+          "frames pentomino-5x6x2 --html", "maze bound --certificate",
+          "maze search N* --checkpoint", "maze check-bound", "bench --out",
+          "export-cnf pentomino-3x20 -o"])],
 ]
 
 
@@ -401,6 +421,8 @@ def test_an_unsat_claim_is_taken_on_trust_and_said_so(exported, capsys):
     ("garbage", ("p.out:2", "cannot read solver output line")),
     ("int64-min", ("p.out:2", "literal -9223372036854775808 is beyond")),
     ("huge", ("p.out:2", "cannot read solver output line")),
+    ("underscore", ("p.out:2", "cannot read solver output line")),  # int('1_0') is 10
+    ("arabic-digit", ("p.out:2", "cannot read solver output line")),
 ])
 def test_a_malformed_or_wrong_answer_is_bad_input(exported, capsys, how, words):
     tmp_path, cnf, model = exported
@@ -416,6 +438,8 @@ def test_a_malformed_or_wrong_answer_is_bad_input(exported, capsys, how, words):
         "garbage": "s SATISFIABLE\nv 1 two 3 0\n",
         "int64-min": values(model + [-2**63]),
         "huge": values(model + [10**20]),
+        "underscore": "s SATISFIABLE\nv 1_0 0\n",
+        "arabic-digit": "s SATISFIABLE\nv \u0661 0\n",
     }[how]
     code, _, err = decode(tmp_path, cnf, answer, capsys)
     lines = err.strip().splitlines()

@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from smtpuzzle.cli.common import (
     EXIT_UNKNOWN,
     EXIT_UNVERIFIED,
+    cli_path,
     err,
     friendly,
     interactive,
@@ -42,8 +43,9 @@ def bench(
         "Seconds per run (default: each suite's own, else 60).")] = None,
     repeat: Annotated[int, typer.Option(min=1, max=1000,
                                         help="Runs of each; medians are shown.")] = 1,
-    out_dir: Annotated[Path, typer.Option("--out", help="Where results.json, .csv, .png and "
-                                                        ".svg go.")] = Path("bench-results"),
+    out_dir: Annotated[Path, typer.Option(
+        "--out", help="Where results.json, .csv, .png and .svg go.",
+        parser=cli_path)] = Path("bench-results"),
     list_suites: Annotated[bool, typer.Option("--list", help="List the suites.")] = False,
 ) -> None:
     """Time every puzzle of the suites on every back end, interleaved, in one run."""

@@ -14,6 +14,7 @@ from smtpuzzle.cli.common import (
     EXIT_UNKNOWN,
     JsonOpt,
     ModelArg,
+    cli_path,
     err,
     friendly,
     out,
@@ -31,7 +32,8 @@ from smtpuzzle.result import Status
 @friendly
 def export_cnf(
     model: ModelArg,
-    output: Annotated[Path, typer.Option("-o", "--output", help="The .cnf file to write.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="The .cnf file to write.",
+        parser=cli_path)],
     encoding: Annotated[str | None, typer.Option(
         help="Nonograms: order (default), runs or automaton.")] = None,
 ) -> None:
@@ -58,8 +60,10 @@ def export_cnf(
 @friendly
 def decode(
     model: ModelArg,
-    cnf_file: Annotated[Path, typer.Argument(help="The CNF written by export-cnf.")],
-    solver_output: Annotated[Path, typer.Argument(help="The solver's answer (s/v lines).")],
+    cnf_file: Annotated[Path, typer.Argument(help="The CNF written by export-cnf.",
+        parser=cli_path)],
+    solver_output: Annotated[Path, typer.Argument(help="The solver's answer (s/v lines).",
+        parser=cli_path)],
     encoding: Annotated[str | None, typer.Option(
         help="Nonograms: the encoding the CNF was exported with.")] = None,
     as_json: JsonOpt = False,

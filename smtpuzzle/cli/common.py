@@ -10,6 +10,7 @@ import os
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
 from typing import Annotated, Any, TypeVar, cast
 
 import typer
@@ -59,6 +60,8 @@ def seconds(text: str) -> float:
     """A time limit: a positive, finite number of seconds (nan, inf, 0 and negatives are
     usage errors, as is anything that is not a number)."""
     try:
+        if not text.isascii() or "_" in text:  # float() takes '\u0663' and '1_0'
+            raise ValueError
         value = float(text)
     except ValueError:
         raise typer.BadParameter(f"{text[:40]!r} is not a number of seconds") from None
@@ -69,6 +72,14 @@ def seconds(text: str) -> float:
         raise typer.BadParameter(f"a time limit is at most {MAX_TIME_LIMIT:.0f} seconds (11 "
                                  f"days), not {text[:40]!r}; leave it out for no limit")
     return value
+
+
+def cli_path(text: str | Path) -> Path:
+    """A file or directory named on the command line: an empty name (an unset shell
+    variable, ``--out "$OUT"``) is a mistake, not the current directory."""
+    if not str(text).strip():
+        raise typer.BadParameter("an empty path")
+    return Path(text)
 
 
 def check_workers(workers: int, ray: str | None) -> None:

@@ -19,6 +19,7 @@ from smtpuzzle.cli.common import (
     RayOpt,
     budget,
     check_workers,
+    cli_path,
     friendly,
     interactive,
     named,
@@ -65,13 +66,14 @@ def count(
     ray: RayOpt = None,
     checkpoint: Annotated[Path | None, typer.Option(
         help="Record each finished sub-problem in this JSON file, and resume from it: "
-             "what it holds is not searched again.")] = None,
+             "what it holds is not searched again.", parser=cli_path)] = None,
     limit: Annotated[int | None, typer.Option(
         help="Stop after N solutions, listing (and drawing) each.", min=1)] = None,
     svg: Annotated[Path | None, typer.Option(
-        help="With --limit: an SVG contact sheet of the solutions listed.")] = None,
+        help="With --limit: an SVG contact sheet of the solutions listed.",
+        parser=cli_path)] = None,
     png: Annotated[Path | None, typer.Option(
-        help="With --limit: a PNG contact sheet of the solutions listed.")] = None,
+        help="With --limit: a PNG contact sheet of the solutions listed.", parser=cli_path)] = None,
     html: HtmlOpt = None,
     cell_size: CellSizeOpt = None,
     as_json: JsonOpt = False,

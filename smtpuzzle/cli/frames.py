@@ -19,6 +19,7 @@ from smtpuzzle.cli.common import (
     RayOpt,
     budget,
     check_workers,
+    cli_path,
     friendly,
     interactive,
     named,
@@ -31,6 +32,7 @@ from smtpuzzle.cli.common import (
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.text import is_digits
 from smtpuzzle.library import load_frames, model_file
 from smtpuzzle.puzzles.frames.puzzle import STAGE2_BACKENDS
 from smtpuzzle.render.text import frames_picture
@@ -81,9 +83,11 @@ def frames_cmd(
         "--no-cache", help="List the sets again instead of reading the stage-1 cache.")]
     = False,
     svg: Annotated[Path | None, typer.Option(
-        help="Write an SVG picture: the frames side by side, a row per answer.")] = None,
+        help="Write an SVG picture: the frames side by side, a row per answer.",
+        parser=cli_path)] = None,
     png: Annotated[Path | None, typer.Option(
-        help="Write a PNG picture: the frames side by side, a row per answer.")] = None,
+        help="Write a PNG picture: the frames side by side, a row per answer.",
+        parser=cli_path)] = None,
     html: HtmlOpt = None,
     cell_size: CellSizeOpt = None,
     as_json: JsonOpt = False,
@@ -229,10 +233,9 @@ def _listing_note(answer: FramesAnswer, limit: int | None) -> str:
 
 
 def _parse_cell(text: str) -> tuple[int, ...]:
-    try:
-        cell = tuple(int(x) for x in text.split(","))
-    except ValueError:
-        cell = ()
+    parts = [x.strip().removeprefix("-") for x in text.split(",")]
+    cell = tuple(int(x) for x in text.split(",")) \
+        if all(is_digits(x) and len(x) <= 9 for x in parts) else ()
     if len(cell) not in (2, 3):
         raise PuzzleError(f"--hole takes ROW,COL (or X,Y,Z), got {text[:40]!r}")
     return cell

@@ -17,6 +17,7 @@ from smtpuzzle.cli.common import (
     MAX_SEED,
     JsonOpt,
     budget,
+    cli_path,
     friendly,
     interactive,
     named,
@@ -94,7 +95,7 @@ def search(
                                                callback=named)] = None,
     time_limit: Annotated[float | None, time_limit_option("Seconds; then unknown.")] = None,
     export_cnf: Annotated[Path | None, typer.Option(
-        "--export-cnf", help="Write the final formula as DIMACS CNF.")] = None,
+        "--export-cnf", help="Write the final formula as DIMACS CNF.", parser=cli_path)] = None,
     seed: Annotated[int | None, typer.Option(help="local: the random seed (default 0).",
                                              min=0, max=MAX_SEED)] = None,
     max_states: MaxStatesOpt = MAX_STATES,
@@ -104,7 +105,7 @@ def search(
     checkpoint: Annotated[Path | None, typer.Option(
         help="mdd: keep the cubes proved so far in this file as they are proved; a run of "
              "the same search given the file takes them as proved. Removed once the search "
-             "is decided.")] = None,
+             "is decided.", parser=cli_path)] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Complete PATTERN to a string that solves every maze, or prove none exists."""
@@ -179,7 +180,8 @@ def bound(
         "Seconds; then the bound proved so far (a --certificate is written after).")] = None,
     certificate: Annotated[Path | None, typer.Option(
         help="Write the last proof as a certificate here (size 3): the cases and the CNF "
-             "that no string satisfies; `maze check-bound DIR` re-checks it.")] = None,
+             "that no string satisfies; `maze check-bound DIR` re-checks it.",
+        parser=cli_path)] = None,
     max_states: MaxStatesOpt = MAX_STATES,
     mirror: Annotated[bool, typer.Option(
         help="On square grids, search only strings whose first E or W is an E (any "
@@ -193,7 +195,7 @@ def bound(
         help="Save the search in progress to this file as each length begins, every 10 "
              "minutes, as a diagram is split and when the run stops short of a proof; a run "
              "given the same file goes on from it (at its length). Removed when the run ends "
-             "with nothing left to search.")] = None,
+             "with nothing left to search.", parser=cli_path)] = None,
     pick: Annotated[str, typer.Option(
         help="The failing case each proof adds next: first (the first in the case list), "
              "sampled (the one that cuts most from strings drawn at random) or auto (sampled "
@@ -325,7 +327,8 @@ def build(
 @app.command("check-bound")
 @friendly
 def check_bound(
-    directory: Annotated[Path, typer.Argument(help="A certificate from maze bound.")],
+    directory: Annotated[Path, typer.Argument(help="A certificate from maze bound.",
+        parser=cli_path)],
     time_limit: Annotated[float | None, time_limit_option(
         "Seconds for the check; then unknown.")] = None,
     checker: Annotated[str, typer.Option(
@@ -370,8 +373,10 @@ def show(
     start: Annotated[int | None, typer.Option(
         help="With --maze, 3x3: the start cell, 0-8 row by row (default 0).")] = None,
     size: SizeOpt = "3",
-    svg: Annotated[Path | None, typer.Option(help="Write an SVG picture of the walk.")] = None,
-    png: Annotated[Path | None, typer.Option(help="Write a PNG picture of the walk.")] = None,
+    svg: Annotated[Path | None, typer.Option(help="Write an SVG picture of the walk.",
+        parser=cli_path)] = None,
+    png: Annotated[Path | None, typer.Option(help="Write a PNG picture of the walk.",
+        parser=cli_path)] = None,
     html: HtmlOpt = None,
     cell_size: CellSizeOpt = None,
     as_json: JsonOpt = False,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from smtpuzzle.cli.common import err, unwritten
+from smtpuzzle.cli.common import cli_path, err, unwritten
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.outputs import distinct_files, writable
 
@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 CellSizeOpt = Annotated[int | None, typer.Option(
     "--cell-size", help="Pixels per cell in pictures (default 32).", min=4, max=400)]
 HtmlOpt = Annotated[Path | None, typer.Option(
-    help="Write one self-contained HTML page: the run's summary and every solution drawn.")]
+    help="Write one self-contained HTML page: the run's summary and every solution drawn.",
+        parser=cli_path)]
 
 
 @dataclass

@@ -15,6 +15,7 @@ from smtpuzzle.cli.common import (
     JsonOpt,
     ModelArg,
     budget,
+    cli_path,
     err,
     friendly,
     interactive,
@@ -74,10 +75,10 @@ def solve(
                         "10000).")] = False,
     svg: Annotated[Path | None, typer.Option(
         help="Write an SVG picture of the solution (with --all / --limit: a contact sheet "
-             "of them, numbered).")] = None,
+             "of them, numbered).", parser=cli_path)] = None,
     png: Annotated[Path | None, typer.Option(
         help="Write a PNG picture of the solution (with --all / --limit: a contact sheet "
-             "of them, numbered).")] = None,
+             "of them, numbered).", parser=cli_path)] = None,
     html: HtmlOpt = None,
     cell_size: CellSizeOpt = None,
     mark_cells: Annotated[bool, typer.Option(

@@ -10,7 +10,7 @@ import numpy as np
 
 from smtpuzzle.backends.cnf import CNF, to_cnf
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import check_file, decode_utf8, read_text
+from smtpuzzle.formats.text import check_file, decode_utf8, is_digits, read_text
 from smtpuzzle.memory import check_fits_in_memory
 from smtpuzzle.model import Groups, Model, require_model
 from smtpuzzle.model.lower import lowered
@@ -135,13 +135,14 @@ def read_cnf(cnf_path: str | Path) -> CnfFile:
 
 def _is_int(word: str) -> bool:
     """``word`` is a whole number an int64 holds."""
-    digits = word[1:] if word[:1] == "-" else word
-    return digits.isdecimal() and len(digits) <= 19 and int(digits) < 2**63
+    negative = word[:1] == "-"
+    digits = word[1:] if negative else word
+    return is_digits(digits) and len(digits) <= 19 and int(digits) < 2**63 + negative
 
 
 def _small(word: str) -> bool:
     """``word`` is a count of variables or clauses DIMACS solvers take (0..MAX_VARIABLE)."""
-    return word.isdecimal() and len(word) <= 10 and int(word) <= MAX_VARIABLE
+    return is_digits(word) and len(word) <= 10 and int(word) <= MAX_VARIABLE
 
 
 @dataclass
@@ -190,11 +191,10 @@ def read_output(path: str | Path) -> SolverOutput:
             status = said
             continue
         words = line[2:].split() if line.startswith("v ") else line.split()
-        try:
-            lits = np.array([int(w) for w in words], dtype=np.int64)
-        except (ValueError, OverflowError):
+        if not all(_is_int(w) for w in words):  # int() would take '1_0' and '\u0663'
             raise PuzzleError(f"cannot read solver output line {line[:40]!r}",
-                              f"{where}:{lineno}") from None
+                              f"{where}:{lineno}")
+        lits = np.array([int(w) for w in words], dtype=np.int64)
         if closed and len(lits):
             raise PuzzleError("values after the closing 0", f"{where}:{lineno}")
         if len(lits) and (lits[:-1] == 0).any():

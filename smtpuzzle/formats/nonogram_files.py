@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import read_text
+from smtpuzzle.formats.text import is_digits, read_text
 from smtpuzzle.puzzles.nonogram.puzzle import Clue, Nonogram
 
 EXTENSIONS = (".non", ".nin", ".clues")
@@ -28,7 +28,7 @@ def _clue(text: str, line: int, sep: str) -> Clue:
     parts = [p for p in re.split(sep, text) if p != ""]
     runs = []
     for p in parts:
-        if not re.fullmatch(r"[+-]?\d+", p):
+        if not re.fullmatch(r"[+-]?[0-9]+", p):
             raise PuzzleError(f"bad clue {text!r}: {p!r} is not a number", line=line)
         if len(p) > 9:
             raise PuzzleError(f"bad clue {text[:30]!r}: a run of {len(p)} digits is longer "
@@ -90,7 +90,7 @@ def read_non(text: str, name: str) -> Nonogram:
                 raise PuzzleError(f"{key} given twice (first on line {seen[key]})", line=i)
             seen[key] = i
         if key in ("width", "height"):
-            if not value.strip().isdecimal() or len(value.strip()) > 9 or int(value) <= 0:
+            if not is_digits(value.strip()) or len(value.strip()) > 9 or int(value) <= 0:
                 raise PuzzleError(f"{key} must be a positive integer (at most 9 digits), not "
                                   f"{value.strip()[:30]!r}", line=i)
             dims[key] = int(value)
@@ -136,7 +136,7 @@ def read_nin(text: str, name: str) -> Nonogram:
     first = next((k for k, s in enumerate(lines) if s.strip()), None)
     if first is None:
         raise PuzzleError("empty file")
-    m = re.fullmatch(r"\s*(\d{1,9})\s+(\d{1,9})\s*", lines[first])
+    m = re.fullmatch(r"\s*([0-9]{1,9})\s+([0-9]{1,9})\s*", lines[first])
     if not m or int(m[1]) == 0 or int(m[2]) == 0:
         raise PuzzleError(f"first line must be 'WIDTH HEIGHT' (positive, at most 9 digits), "
                           f"not {lines[first].strip()[:30]!r}", line=first + 1)

@@ -36,6 +36,12 @@ def check_file(path: str | Path) -> Path:
     return path
 
 
+def is_digits(word: str) -> bool:
+    """``word`` is ASCII digits: str.isdecimal and int() also take other scripts' digits
+    ('\u0663' reads as 3), which no puzzle file means."""
+    return word.isascii() and word.isdecimal()
+
+
 def is_directory(path: Path) -> bool:
     """Whether ``path`` is a directory; False for a name the system cannot even look up
     (too long: a mistyped environment variable is no directory, not a traceback)."""

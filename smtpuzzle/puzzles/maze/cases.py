@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.text import is_digits
 from smtpuzzle.kernels import for_size, kernel
 
 LETTERS = "NESW"
@@ -46,7 +47,7 @@ def parse_size(text: str | int) -> Size:
     if value in ("3", "4"):
         return int(value)
     rows, sep, cols = value.partition("x")
-    if not sep or not rows.isdecimal() or not cols.isdecimal() or len(rows + cols) > 6:
+    if not sep or not is_digits(rows) or not is_digits(cols) or len(rows + cols) > 6:
         raise PuzzleError(f"maze size is 3, 4 or RxC (a thin-wall rectangle, e.g. 2x4), "
                           f"not {str(text)[:30]!r}")
     r, c = int(rows), int(cols)
