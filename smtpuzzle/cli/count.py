@@ -62,7 +62,7 @@ def count(
              "(rotations: mirror images count apart).")] = "board",
     workers: Annotated[int, typer.Option(help="Processes sharing the sub-problems.", min=1)] = 1,
     time_limit: Annotated[float | None, time_limit_option(
-        "Seconds; then report so far.")] = None,
+        "Seconds of search; then report so far (pictures asked for are drawn after).")] = None,
     ray: RayOpt = None,
     checkpoint: Annotated[Path | None, typer.Option(
         help="Record each finished sub-problem in this JSON file, and resume from it: "

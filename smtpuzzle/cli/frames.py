@@ -64,8 +64,8 @@ def frames_cmd(
     workers: Annotated[int, typer.Option(
         help="Processes for stage 1, and for stage 2's cubes.", min=1)] = 1,
     ray: RayOpt = None,
-    time_limit: Annotated[float | None, time_limit_option("Seconds; then report so far.")]
-    = None,
+    time_limit: Annotated[float | None, time_limit_option(
+        "Seconds of search; then report so far (pictures asked for are drawn after).")] = None,
     hole: Annotated[str | None, typer.Option(
         help="Frames with a hole to place: fix it at ROW,COL (default: try each place).")]
     = None,

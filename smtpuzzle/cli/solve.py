@@ -52,7 +52,7 @@ def solve(
         help="sat: the PySAT solver (cadical195, minisat22, glucose4, lingeling...); "
              "z3: default, general or qffd; exact-cover: the kernel, auto, sweep or mrv.")] = None,
     time_limit: Annotated[float | None, time_limit_option(
-        "Seconds; then answer unknown.")] = None,
+        "Seconds of search; then answer unknown (pictures asked for are drawn after).")] = None,
     all_solutions: Annotated[bool, typer.Option("--all", help="List every solution.")] = False,
     limit: Annotated[int | None, typer.Option(help="List at most N solutions.", min=1)] = None,
     distinct: Annotated[bool, typer.Option(
