@@ -189,3 +189,37 @@ def test_a_search_with_its_dead_end_table_resumed_from_snapshots_finds_every_sol
         search = CoverSearch(problem, collect=True, branching="sweep")
         search.resume(state)
     assert sorted(found) == sorted(whole) and len(found) == 40576
+
+
+@pytest.mark.parametrize("branching", ["mrv", "sweep"])
+def test_a_group_capped_at_zero_stays_forbidden_in_every_search(branching):
+    # Its rows used to be forbidden only in the first search: a restarted one (the next
+    # count on the same back end, or a count's next sub-problem) let them in.
+    from smtpuzzle import Model, get_backend
+
+    m = Model()
+    m.new_bools(3, user=True, names=list("abc"))
+    m.add_exactly_one([[1, 2, 3]])
+    m.add_cardinality([[1, 2]], "==", 0)
+    backend = get_backend("exact-cover", branching)
+    assert [backend.count(m)[:2] for _ in range(3)] == [(1, True)] * 3
+    assert [[r.values.tolist() for r in backend.solutions(m)] for _ in range(2)] == \
+        [[[False, False, True]]] * 2
+
+
+def test_a_piece_of_count_zero_is_never_placed_by_exact_cover():
+    from smtpuzzle import Shape, count, get_backend, list_tilings, solve_tiling
+
+    def tiling() -> Tiling:
+        return Tiling(Board((2, 4)), [Piece("L", Shape([(0, 0), (1, 0), (1, 1)]), 1),
+                                      Piece("D", Shape([(0, 0), (0, 1)]), 2),
+                                      Piece("M", Shape([(0, 0)]), 0)], precheck=False)
+
+    # without M, 3 + 2*2 = 7 cells never fill 8: no tiling
+    for backend in ("exact-cover", "sat"):
+        assert count(tiling(), backend=backend, distinct=False).count == 0
+        assert count(tiling(), backend=backend).count == 0
+        assert list_tilings(tiling(), distinct=True).solutions == []
+    shared = get_backend("exact-cover")
+    assert [solve_tiling(tiling(), backend=shared).status.value for _ in range(2)] == \
+        ["unsat", "unsat"]

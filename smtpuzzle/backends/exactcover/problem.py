@@ -32,7 +32,7 @@ class CoverProblem:
     group_need: np.ndarray
     group_cap: np.ndarray
     forced: np.ndarray  # rows that must be chosen
-    forbidden: np.ndarray  # rows that must not
+    forbidden: np.ndarray  # rows that must not (besides those of groups capped at 0)
     adjacency: np.ndarray | None = None  # (k, 2) pairs of neighbouring cells, if known
 
 
@@ -80,11 +80,6 @@ def from_model(model: Model) -> CoverProblem:
             need.append(k if card.cmp in (Cmp.EQ, Cmp.GE) else 0)
             cap.append(k if card.cmp in (Cmp.EQ, Cmp.LE) else UNBOUNDED)
     cap_arr = np.array(cap, dtype=np.int64)
-    # The search checks a cap only when a row joins its group, after the first row
-    # is in: a group that may take none forbids its rows outright.
-    if (cap_arr == 0).any():
-        grouped = np.flatnonzero(row_group >= 0)
-        forbidden = np.union1d(forbidden, grouped[cap_arr[row_group[grouped]] == 0])
     covered = np.zeros(n, dtype=bool)
     covered[cells.flat] = True
     if not covered.all():

@@ -70,10 +70,18 @@ class CoverSearch:
             digest.update(b"|")
         return digest.hexdigest()[:32]
 
+    @cached_property
+    def _capped_out(self) -> np.ndarray:
+        """The rows of groups that may take none: the kernels check a cap only as a row
+        joins its group, after the first is in, so these are forbidden in every search."""
+        p = self.problem
+        grouped = np.flatnonzero(p.row_group >= 0)
+        return grouped[p.group_cap[p.row_group[grouped]] == 0]
+
     def restart(self, forced: np.ndarray, forbidden: np.ndarray) -> None:
         """A fresh search with these rows forced and forbidden (and the rest free)."""
         self.forced = np.unique(np.asarray(forced, dtype=np.int64))
-        forbidden = np.asarray(forbidden, dtype=np.int64)
+        forbidden = np.concatenate([np.asarray(forbidden, dtype=np.int64), self._capped_out])
         self.row_ok[:] = True
         self.row_ok[forbidden] = False
         self.row_ok[self.forced] = False
