@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 from smtpuzzle import (
+    Board,
     Frames,
+    FramesOptions,
     Model,
     Piece,
     PuzzleError,
@@ -20,18 +22,25 @@ from smtpuzzle import (
     Tiling,
     TilingSolution,
     VerificationError,
+    count,
     free_polyominoes,
     get_backend,
+    list_tilings,
     load,
+    load_frames,
+    load_nonogram,
     parse_picture,
     parse_puzzle,
+    search_maze,
     solve_frames,
+    solve_nonogram,
+    solve_tiling,
     to_cnf,
     write_dimacs,
 )
 from smtpuzzle.backends.exactcover.problem import NotExactCover
 from smtpuzzle.puzzles.tiling.puzzle import Placement
-from tests.helpers import ANY_MODEL_BACKENDS
+from tests.helpers import ANY_MODEL_BACKENDS, ROOT
 
 
 def _three() -> tuple[Model, object]:
@@ -217,3 +226,135 @@ def test_exact_cover_says_it_does_not_optimise():
     with pytest.raises(PuzzleError, match="exact-cover cannot optimise"):
         m.solve("exact-cover")
     assert m.solve("cpsat") is Status.OPTIMAL and x.value().tolist() == [False, True, False]
+
+
+# -- found by an adversarial review of the Python API (helper-21, session 45) ----------------
+
+def test_numbers_that_would_be_truncated_are_refused_not_read_as_others():
+    m = Model()
+    v = m.new_bools(2, user=True, names=["a", "b"])
+    for bad in (1.5, "1", [1.5]):
+        with pytest.raises(TypeError, match="cardinality bounds must be whole numbers"):
+            m.add_cardinality([v], ">=", bad)
+    with pytest.raises(TypeError, match="k's values must be whole numbers"):
+        m.new_int("k", [1.5, 2.7], user=True)
+    with pytest.raises(TypeError, match="a number of variables is a whole number"):
+        m.new_bools(2.0)
+    with pytest.raises(ValueError, match="literal 18446744073709551615 is no variable"):
+        m.add_clauses(np.array([[2**64 - 1]], dtype=np.uint64))
+    m.add_cardinality([v], ">=", 2.0)  # a whole float is its number
+    m.add_cardinality([v], "<=", 10**30)  # past any sum: no bound
+    assert m.count("sat") == (1, True)
+
+
+def test_an_automaton_is_checked_and_its_state_numbers_cost_nothing(backend_name):
+    m = Model()
+    v = m.new_bools(3, user=True, names=list("abc"))
+    with pytest.raises(ValueError, match="states are numbered from 0, got -1"):
+        m.add_automaton(v[:2], [[0, 1, -1], [-1, 0, 0]], 0, [0])
+    with pytest.raises(ValueError, match="read the labels"):
+        m.add_automaton(v[:2], [[0, 2, 1]], 0, [1])
+    with pytest.raises(ValueError, match="deterministic"):
+        m.add_automaton(v[:2], [[0, 1, 1], [0, 1, 0]], 0, [1])
+    # words with no two 1s in a row, their states named far apart: the unrolling is as
+    # large as for states 0 and 1 (it once allocated a table 10**12 states wide)
+    big = 10**12
+    m.add_automaton(v, [[0, 0, 0], [0, 1, big], [big, 0, 0]], 0, [0, big])
+    assert get_backend(backend_name).count(m)[:2] == (5, True)
+
+
+def test_callers_limits_are_checked_alike_by_every_entry_point():
+    t = load("pentomino-3x20")
+    frames = load_frames("pentomino-5x6x2")
+    nonogram = load_nonogram(ROOT / "models" / "nonograms" / "webpbn-free" / "faase.non")
+    session = get_backend("sat").open(_three()[0])
+    for call in (lambda **kw: solve_tiling(t, **kw), lambda **kw: list_tilings(t, **kw),
+                 lambda **kw: count(t, **kw), lambda **kw: solve_frames(frames, **kw),
+                 lambda **kw: search_maze("N*", **kw), lambda **kw: solve_nonogram(nonogram, **kw),
+                 lambda **kw: session.check(**kw), lambda **kw: session.first(**kw)):
+        for bad in (-1, float("nan")):
+            with pytest.raises(ValueError, match="time_limit is a number of seconds"):
+                call(time_limit=bad)
+        with pytest.raises(TypeError, match="time_limit is a number of seconds"):
+            call(time_limit="5")
+    for call in (lambda **kw: list_tilings(t, **kw), lambda **kw: solve_frames(frames, **kw),
+                 lambda **kw: solve_nonogram(nonogram, **kw)):
+        with pytest.raises(ValueError, match="limit is a number of solutions, 1 or more"):
+            call(limit=0)
+        with pytest.raises(TypeError, match="limit is a whole number"):
+            call(limit="2")
+    for bad, error in ((None, TypeError), (0, ValueError), (1.5, TypeError)):
+        with pytest.raises(error, match="workers is a whole number"):
+            count(t, workers=bad)
+    with pytest.raises(TypeError, match="a pattern is a string"):
+        search_maze(None)
+    with pytest.raises(ValueError, match="max_states is a whole number, 1 or more"):
+        search_maze("N*", max_states=-1)
+    with pytest.raises(TypeError, match="split_depth is a whole number"):
+        search_maze("N*", split_depth=2.5)
+    with pytest.raises(ValueError, match="seed is a whole number, 0 to"):
+        search_maze("N*", backend="local", seed=-1)
+    # sizes as the CLI reads them ("1X2" once failed in int())
+    assert search_maze("****", size="1X2").string == search_maze("****", size="1x2").string
+
+
+def test_count_takes_a_backend_object_and_frames_settings_join_the_options():
+    t = load("pentomino-3x20")
+    assert count(t, backend=get_backend("sat")).count == 2
+    with pytest.raises(ValueError, match="go with a back end's name"):
+        count(t, backend=get_backend("sat"), workers=2)
+    frames = load_frames("pentomino-5x6x2")
+    options = FramesOptions(cache=False, stage2="sat")
+    joined = solve_frames(frames, options, stage2="cpsat")  # settings over the options
+    assert joined.status == "sat" and joined.stage2["backend"] == "cpsat"
+    with pytest.raises(TypeError, match="options is a FramesOptions"):
+        solve_frames(frames, {"cache": False})
+
+
+def test_numpy_counts_and_names_for_dimacs():
+    d = Shape([(0, 0), (0, 1)])
+    tiling = Tiling(Board((2, 2)), [Piece("D", d, np.int8(100), at_most=True)])
+    assert solve_tiling(tiling).status.value == "sat"  # np.int8(100) * 2 cells once wrapped
+    m = Model()
+    for bad in ("a\nb", "", " x"):
+        with pytest.raises(ValueError, match="a variable's name is printable text"):
+            m.bool_array(2, name=bad)
+    with pytest.raises(TypeError, match="a variable's name is a str"):
+        m.new_bools(1, user=True, names=[5])
+
+
+def test_two_arrays_of_one_name_round_trip_through_dimacs(tmp_path):
+    from pysat.solvers import Solver
+
+    from smtpuzzle.formats.dimacs import decode_answer, read_cnf
+
+    m = Model()
+    a, b = m.bool_array(2, name="b"), m.bool_array(2, name="b")
+    m.add_exactly_one([[*a.ids.tolist(), *b.ids.tolist()]])
+    m.add_clauses([[int(b.ids[1])]])
+    write_dimacs(m, tmp_path / "m.cnf")
+    cnf = read_cnf(tmp_path / "m.cnf")
+    with Solver(bootstrap_with=[cnf.clauses[i].tolist() for i in range(len(cnf.clauses))]) as s:
+        assert s.solve()
+        model = s.get_model()
+    (tmp_path / "m.out").write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    status, values = decode_answer(m, tmp_path / "m.cnf", tmp_path / "m.out")
+    assert status is Status.SAT and values.tolist() == [False, False, False, True]
+
+
+def test_polyforms_past_their_cap_and_python_made_grid_puzzles_are_refused():
+    from smtpuzzle.puzzles.kenken.puzzle import Cage
+    from smtpuzzle.puzzles.sudoku.puzzle import Sudoku
+
+    with pytest.raises(ValueError, match="at most 14 are grown"):
+        free_polyominoes(5000)
+    with pytest.raises(PuzzleError, match="one of"):
+        Cage("a", ((0, 0), (0, 1)), 2, "%")
+    with pytest.raises(PuzzleError, match="'-' takes 2 cells, it has 3"):
+        Cage("a", ((0, 0), (0, 1), (1, 1)), 2, "-")
+    for grid in (np.zeros((5, 5), int), np.zeros((4, 9), int)):
+        with pytest.raises(PuzzleError, match="an N x N grid with N a square"):
+            Sudoku(grid)
+    with pytest.raises(PuzzleError, match="givens are whole numbers 1..4"):
+        Sudoku(np.full((4, 4), -1))
+    assert Sudoku([[0] * 4] * 4).givens.shape == (4, 4)  # lists are taken

@@ -129,6 +129,7 @@ class Session(ABC):
     def check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
         """SAT, UNSAT (under the assumptions) or UNKNOWN (time limit)."""
         self._usable()
+        time_limit = checked_time_limit(time_limit)
         lits = literal_array(list(assumptions) if not isinstance(assumptions, np.ndarray)
                              else assumptions).reshape(-1)
         if lits.size and (not lits.all() or np.abs(lits).max() > self.top):
@@ -187,6 +188,7 @@ class Session(ABC):
 
     def first(self, time_limit: float | None = None) -> Status:
         """Look for a solution, guided by the hints where this back end takes them."""
+        time_limit = checked_time_limit(time_limit)
         if self.hints is None or not len(self.hints) or not self.capabilities.guided:
             return self.check(time_limit=time_limit)
         deadline = _deadline(time_limit)
@@ -204,7 +206,7 @@ class Session(ABC):
                   time_limit: float | None = None) -> Enumeration:
         """Distinct solutions on the user variables, each blocked once found; ``complete``
         is set when the search ended rather than stopped at the limit or the time."""
-        limit = checked_limit(limit)
+        limit, time_limit = checked_limit(limit), checked_time_limit(time_limit)
         enum = Enumeration(iter(()), self.stats)
         if limit != 0:
             enum._gen = self._solutions(limit, _deadline(time_limit), enum)
@@ -431,20 +433,33 @@ def guided(attempt: Callable[[list[int]], tuple[Status, Collection[int]]],
     return attempt([])[0]
 
 
-def checked_limit(limit: Any) -> int | None:
+def checked_whole(value: Any, what: str, least: int = 0, most: int | None = None) -> int:
+    """``value``, a whole number from ``least`` (to ``most``) as given by a caller; a
+    TypeError or ValueError naming ``what`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{what} is a whole number, not {value!r}")
+    if value < least or (most is not None and value > most):
+        span = f"{least} or more" if most is None else f"{least} to {most}"
+        raise ValueError(f"{what} is a whole number, {span}, not {value}")
+    return int(value)
+
+
+def checked_limit(limit: Any, least: int = 0) -> int | None:
     """A number of solutions asked for, as given by a caller: None (all) or a whole number
-    of 0 or more (0 asks for none)."""
+    of ``least`` or more (0 asks for none)."""
     if limit is None:
         return None
     if isinstance(limit, bool) or not isinstance(limit, numbers.Integral):
         raise TypeError(f"limit is a whole number of solutions (or None for all), not "
                         f"{limit!r}")
-    if limit < 0:
-        raise ValueError(f"limit is a number of solutions, 0 or more, not {limit}")
+    if limit < least:
+        raise ValueError(f"limit is a number of solutions, {least} or more, not {limit} "
+                         "(None for all)")
     return int(limit)
 
 
 MAX_TIME_LIMIT = 1e6  # seconds (11.6 days): a longer limit is none (poll() refuses 25 days)
+MAX_SEED = 2**32 - 1  # numpy's random generators take seeds of 0 to this
 
 
 def checked_time_limit(time_limit: Any) -> float | None:
@@ -469,4 +484,4 @@ def _deadline(time_limit: float | None) -> float | None:
 
 
 def _left(deadline: float | None) -> float | None:
-    return None if deadline is None else deadline - time.perf_counter()
+    return None if deadline is None else max(deadline - time.perf_counter(), 0.0)

@@ -28,7 +28,6 @@ UNWRITTEN: list[str] = []  # output files that failed after the answer was found
 out = Console(highlight=False, soft_wrap=True, emoji=False, markup=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False, markup=False)
 
-MAX_SEED = 2**32 - 1  # numpy's random generators take seeds of 0 to this
 
 # 0 answered (a solution, or a proof that there is none); then these.
 EXIT_UNKNOWN, EXIT_BAD_INPUT, EXIT_UNVERIFIED = 1, 2, 3

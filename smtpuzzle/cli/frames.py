@@ -11,9 +11,9 @@ from rich.markup import escape
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
 from smtpuzzle.backends import BACKENDS
+from smtpuzzle.backends.base import MAX_SEED
 from smtpuzzle.cli.common import (
     EXIT_UNKNOWN,
-    MAX_SEED,
     JsonOpt,
     ModelArg,
     RayOpt,

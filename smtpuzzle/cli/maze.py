@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
+from smtpuzzle.backends.base import MAX_SEED
 from smtpuzzle.cli.common import (
     EXIT_UNKNOWN,
     EXIT_UNVERIFIED,
-    MAX_SEED,
     JsonOpt,
     budget,
     cli_path,

@@ -51,8 +51,9 @@ def write_dimacs(model: Model, out: IO[str] | str | Path, cnf: CNF | None = None
 
 
 def read_user_map(cnf_path: Path) -> dict[str, int]:
-    """The ``c user VAR NAME`` comments of an exported CNF: name -> variable."""
-    return read_cnf(cnf_path).user
+    """The ``c user VAR NAME`` comments of an exported CNF: name -> variable (of names
+    given twice, the last)."""
+    return dict(read_cnf(cnf_path).user)
 
 
 @dataclass
@@ -63,7 +64,7 @@ class CnfFile:
     path: str
     num_vars: int
     clauses: Groups
-    user: dict[str, int]
+    user: list[tuple[str, int]]  # (name, variable), as the comments list them
     body_line: int  # the line of the header (``p cnf``): clauses come after it
 
     def clause_line(self, k: int) -> int | None:
@@ -87,7 +88,7 @@ def read_cnf(cnf_path: str | Path) -> CnfFile:
     file and line."""
     where = str(cnf_path)
     lines = read_text(cnf_path).splitlines()
-    user: dict[str, int] = {}
+    user: list[tuple[str, int]] = []
     header = None
     for lineno, line in enumerate(lines, 1):
         if line.startswith("p"):
@@ -98,7 +99,7 @@ def read_cnf(cnf_path: str | Path) -> CnfFile:
             if len(parts) != 4 or not _small(parts[2]):
                 raise PuzzleError(f"malformed user-variable comment {line.strip()[:60]!r}",
                                   f"{where}:{lineno}")
-            user[parts[3].strip()] = int(parts[2])
+            user.append((parts[3].strip(), int(parts[2])))
         elif line.strip() and not line.startswith("c"):
             raise PuzzleError(f"expected comments and a 'p cnf VARIABLES CLAUSES' line, found "
                               f"{line.strip()[:40]!r}", f"{where}:{lineno}")
@@ -278,10 +279,11 @@ def decode_answer(model: Model, cnf_path: Path, output_path: Path) -> tuple[Stat
     cnf = read_cnf(cnf_path)
     flat = lowered(model, native=set())  # as write_dimacs exported it
     names = flat.user_names()
-    if set(names) != set(cnf.user):
+    # as pairs, not a dict: two arrays of a model may share a name
+    if sorted(names) != sorted(name for name, _ in cnf.user):
         raise PuzzleError("the CNF's user variables do not match this model "
                           "(was it exported from another model?)", str(cnf_path))
-    if any(cnf.user[n] != v for n, v in zip(names, flat.user_vars.tolist(), strict=True)):
+    if sorted(zip(names, flat.user_vars.tolist(), strict=True)) != sorted(cnf.user):
         raise PuzzleError("the CNF's user-variable comments number the variables unlike "
                           "this model (was the file edited?)", str(cnf_path))
     ours = to_cnf(flat)
@@ -296,7 +298,7 @@ def decode_answer(model: Model, cnf_path: Path, output_path: Path) -> tuple[Stat
     if out.status is not Status.SAT:
         model.take(Result(out.status, None, Stats("dimacs")))  # no answer left to read
         return out.status, np.zeros(bools, dtype=bool)
-    user = values[[cnf.user[n] for n in names]]
+    user = values[flat.user_vars]
     ints = None
     if flat.int_answer is not None:
         offsets, lo = flat.int_answer

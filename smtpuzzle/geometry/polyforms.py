@@ -10,6 +10,8 @@ import numpy as np
 from smtpuzzle.geometry.grids import grid
 from smtpuzzle.geometry.shapes import Shape
 
+MAX_CELLS = 14
+
 
 @cache
 def polyforms(grid_name: str, n: int, one_sided: bool = False) -> tuple[Shape, ...]:
@@ -24,6 +26,9 @@ def polyforms(grid_name: str, n: int, one_sided: bool = False) -> tuple[Shape, .
         raise TypeError(f"a polyform's number of cells is a whole number, not {n!r}")
     if n < 1:
         raise ValueError("polyforms have at least one cell")
+    if n > MAX_CELLS:  # each cell more takes about 4 times as long (10 cells: 6 s)
+        raise ValueError(f"polyforms of {n} cells: at most {MAX_CELLS} are grown (free "
+                         f"{MAX_CELLS}-ominoes are 901,971 shapes)")
     on = grid(grid_name)
     if n == 1:
         return (Shape([(0, 0)], on),)

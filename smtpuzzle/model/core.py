@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from smtpuzzle.memory import check_fits_in_memory
 from smtpuzzle.model.expr import (
     BoolArray,
     Enforced,
     IntArray,
     as_lin,
+    automaton,
     flatten_constraints,
     usable,
     whole,
@@ -46,12 +48,23 @@ if TYPE_CHECKING:
 LitArray = np.ndarray
 
 
+def checked_name(name: Any) -> str:
+    """``name``, once it is one: printable text, not empty, no space at either end (a name
+    is written on a line of its own in DIMACS and read back)."""
+    if not isinstance(name, str):
+        raise TypeError(f"a variable's name is a str, not {name!r}")
+    if not name or not name.isprintable() or name != name.strip():
+        raise ValueError(f"a variable's name is printable text with no space at either "
+                         f"end, not {name[:60]!r}")
+    return name
+
+
 class _IndexNames(Sequence[str]):
     """Names like ``x[2,3]`` (and ``x[2,3]=5`` with values), made when asked for: a model
     with a million answer literals does not build a million strings."""
 
     def __init__(self, name: str, shape: tuple[int, ...], values: np.ndarray | None = None):
-        self.name, self.shape = name, shape
+        self.name, self.shape = checked_name(name), shape
         self.values = values
         self.n = int(np.prod(shape, dtype=np.int64)) * (1 if values is None else len(values))
 
@@ -168,10 +181,16 @@ class Model:
 
     def new_bools(self, n: int, user: bool = False, names: Sequence[str] | None = None) -> LitArray:
         """``n`` fresh boolean variables; user variables need names (any sequence of str)."""
+        if not isinstance(n, int | np.integer) or isinstance(n, bool):
+            raise TypeError(f"a number of variables is a whole number, not {n!r}")
+        n = int(n)
         if n < 0:
             raise ValueError(f"cannot make {n} variables")
+        check_fits_in_memory(8 * n, f"{n:,} variables")  # the ids, before any constraint
         if user and (names is None or len(names) != n):
             raise ValueError("user variables need one name each")
+        if user and isinstance(names, list | tuple):  # not lazy ones: made, they are checked
+            names = [checked_name(name) for name in names]
         ids = np.arange(self.num_vars + 1, self.num_vars + n + 1, dtype=np.int64)
         self.num_vars += n
         if user:
@@ -181,7 +200,7 @@ class Model:
 
     def new_int(self, name: str, values: Sequence[int], user: bool = False) -> IntVar:
         """A finite-domain integer over ``values``, with a literal per value."""
-        values = np.asarray(values, dtype=np.int64)
+        values = whole(values, f"{checked_name(name)}'s values").reshape(-1)
         if len(np.unique(values)) != len(values):
             twice = next(v for v in values.tolist() if (values == v).sum() > 1)
             raise ValueError(f"{name}: value {twice} is listed twice")
@@ -223,10 +242,10 @@ class Model:
         # A bound past a group's size (or below 0) means what size + 1 (or -1) means; so
         # clipped, a bound of any size fits the back ends' 64-bit arithmetic.
         try:
-            b = np.asarray(bounds, dtype=np.int64)
-        except OverflowError:
-            b = np.asarray(np.clip(np.asarray(bounds, dtype=object), -1, len(g.flat) + 1),
-                           dtype=np.int64)
+            b = whole(bounds, "cardinality bounds")
+        except ValueError:  # past +-2**53
+            b = whole(np.clip(np.asarray(bounds, dtype=object), -1, len(g.flat) + 1),
+                      "cardinality bounds")
         b = np.broadcast_to(b, (len(g),))
         self.cardinalities.append(Cardinality(g, Cmp(cmp), np.clip(b, -1, g.sizes + 1)))
 
@@ -237,10 +256,11 @@ class Model:
         self.implications.append(self._own(pairs.reshape(-1, 2)))
 
     def add_automaton(self, literals: Any, transitions: Any, start: int, finals: Any) -> None:
-        """The assignment of ``literals``, read as a 0/1 word, is accepted by the automaton."""
-        self.automata.append(Automaton(self._own(literal_array(literals)),
-                                       np.asarray(transitions, dtype=np.int64).reshape(-1, 3),
-                                       int(start), np.asarray(finals, dtype=np.int64)))
+        """The assignment of ``literals``, read as a 0/1 word, is accepted by the
+        deterministic automaton: ``transitions`` rows are (state, label, next state), states
+        numbered from 0, labels 0 (false) and 1 (true)."""
+        edges, first, ends = automaton(transitions, start, finals, "the automaton", (0, 1))
+        self.automata.append(Automaton(self._own(literal_array(literals)), edges, first, ends))
 
     def _groups(self, groups: Any) -> Groups:
         g = Groups.of(groups)
@@ -326,6 +346,7 @@ class Model:
         lo, hi = int(whole(lo, f"{name}'s bounds")), int(whole(hi, f"{name}'s bounds"))
         if hi < lo:
             raise ValueError(f"{name}: empty range {lo}..{hi}")
+        check_fits_in_memory(24 * n, f"{n:,} integers")  # ids, and bounds in two lists
         first = self.ints.count
         ids = np.arange(first, first + n, dtype=np.int64)
         self.ints.lo.extend([int(lo)] * n)

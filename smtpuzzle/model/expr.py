@@ -617,6 +617,33 @@ class _ElementCons(_Global):
             model._post_element(self.array, self.index, self.target)
 
 
+def automaton(transitions: Any, start: Any, finals: Any, what: str,
+              labels: tuple[int, ...] | None = None) -> tuple[np.ndarray, int, np.ndarray]:
+    """A deterministic automaton's (state, value, next state) rows, start and finals, checked:
+    whole numbers, states from 0, at most one move per state and value (and the values in
+    ``labels``, if given)."""
+    edges = whole(transitions, f"{what}'s transitions")
+    if edges.size % 3 or (edges.ndim > 1 and edges.shape[-1] != 3):
+        raise ValueError(f"{what}'s transitions must be (state, value, next state) "
+                         f"triples, got shape {edges.shape}")
+    edges = edges.reshape(-1, 3)
+    first = int(whole(start, f"{what}'s start"))
+    ends = whole(finals, f"{what}'s finals").reshape(-1)
+    states = np.concatenate([[first], ends, edges[:, [0, 2]].ravel()])
+    if (states < 0).any():
+        raise ValueError(f"{what}'s states are numbered from 0, got "
+                         f"{int(states[states < 0][0])}")
+    if labels is not None and not np.isin(edges[:, 1], labels).all():
+        bad = int(edges[~np.isin(edges[:, 1], labels), 1][0])
+        raise ValueError(f"{what}'s transitions read the labels {labels}, not {bad}")
+    pairs, seen = np.unique(edges[:, :2], axis=0, return_counts=True)
+    if (seen > 1).any():
+        state, value = pairs[seen > 1][0].tolist()
+        raise ValueError(f"{what} needs a deterministic automaton: state {state} has "
+                         f"{int(seen.max())} transitions on value {value}")
+    return edges, first, ends
+
+
 class Regular(_Global):
     """Each row of ``x`` (its last axis), read as a word of values, is accepted by the
     automaton: ``transitions`` are (state, value, next state) triples."""
@@ -624,22 +651,8 @@ class Regular(_Global):
     def __init__(self, x: IntArray, transitions: Any, start: int, finals: Any) -> None:
         self.model = _ints(x, "Regular").model
         self.words = _rows(x.ids)
-        edges = whole(transitions, "Regular's transitions")
-        if edges.size % 3:
-            raise ValueError("Regular's transitions must be (state, value, next state) "
-                             f"triples, got shape {edges.shape}")
-        self.transitions = edges.reshape(-1, 3)
-        self.start = int(whole(start, "Regular's start"))
-        self.finals = whole(finals, "Regular's finals").reshape(-1)
-        states = np.concatenate([[self.start], self.finals, self.transitions[:, [0, 2]].ravel()])
-        if (states < 0).any():
-            raise ValueError("Regular's states are numbered from 0, got "
-                             f"{int(states[states < 0][0])}")
-        pairs, seen = np.unique(self.transitions[:, :2], axis=0, return_counts=True)
-        if (seen > 1).any():
-            state, value = pairs[seen > 1][0].tolist()
-            raise ValueError(f"Regular needs a deterministic automaton: state {state} has "
-                             f"{int(seen.max())} transitions on value {value}")
+        self.transitions, self.start, self.finals = automaton(transitions, start, finals,
+                                                              "Regular")
 
     def post(self, model: Model) -> None:
         model._post_regular(self.words, self.transitions, self.start, self.finals)

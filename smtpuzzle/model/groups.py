@@ -127,6 +127,8 @@ def literal_array(values: Any) -> np.ndarray:
         first = a.reshape(-1)[0]
         raise TypeError(f"literals are whole numbers (variable ids, negative for not), not "
                         f"{a.dtype} values such as {getattr(first, 'item', lambda: first)()!r}")
+    if a.dtype.kind == "u" and a.max() > np.iinfo(np.int64).max:  # would wrap to negative
+        raise ValueError(f"literal {int(a.max())} is no variable (past any model's)")
     return a.astype(np.int64, copy=False)
 
 

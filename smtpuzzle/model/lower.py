@@ -31,7 +31,13 @@ def unroll(model: Model, letters: np.ndarray, transitions: np.ndarray, start: in
     literal per (position, state) that an accepted word can be in; (state, letter) -> next
     state as clauses; dead ends forbidden; supports added for propagation."""
     n, labels = letters.shape
-    q = int(max(transitions[:, [0, 2]].max(initial=0), start, finals.max(initial=0))) + 1
+    # states renumbered 0..q-1: the tables below are q wide, and a state may be named 10**12
+    k = len(finals) + 1
+    names, renamed = np.unique(np.concatenate([[start], finals, transitions[:, [0, 2]].ravel()]),
+                               return_inverse=True)
+    q = len(names)
+    start, finals, moves = int(renamed[0]), renamed[1:k], renamed[k:].reshape(-1, 2)
+    transitions = np.column_stack([moves[:, 0], transitions[:, 1], moves[:, 1]])
     delta = np.full((q, labels), -1, dtype=np.int64)
     ok_t = (transitions[:, 1] >= 0) & (transitions[:, 1] < labels)
     delta[transitions[ok_t, 0], transitions[ok_t, 1]] = transitions[ok_t, 2]

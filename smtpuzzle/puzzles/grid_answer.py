@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from smtpuzzle.backends import general_backend
+from smtpuzzle.backends.base import checked_limit, checked_time_limit
 from smtpuzzle.result import Status
 
 
@@ -37,6 +38,7 @@ A = TypeVar("A", bound=GridAnswer)
 def decide_grid(puzzle: Any, answer: type[A], backend: str, solver: str | None,
                 time_limit: float | None, limit: int | None) -> A:
     """Find up to ``limit`` solutions (at least 2: uniqueness is decided; None for all)."""
+    limit, time_limit = checked_limit(limit, 1), checked_time_limit(time_limit)
     limit = None if limit is None else max(limit, 2)
     engine = general_backend(backend, solver, puzzle.family)
     started = time.perf_counter()

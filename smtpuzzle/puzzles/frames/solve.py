@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends import Backend, get_backend
+from smtpuzzle.backends.base import MAX_SEED, checked_limit, checked_time_limit, checked_whole
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.frames.cubes import CubesProgress, solve_cubes
 from smtpuzzle.puzzles.frames.dive import DiveProgress, DiveResult, solve_dive
@@ -198,11 +199,17 @@ def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
     use every piece, lay each out. When the sets are too many to list (method "auto" past
     AUTO_MAX_SETS, or "lazy"), proposed sets are checked instead (lazy.py). With a hole
     to place, each place (one per symmetry class) is tried in turn. ``settings`` are
-    :class:`FramesOptions` fields."""
+    :class:`FramesOptions` fields, taken over ``options``'s where both are given."""
     if not isinstance(frames, Frames):
         raise TypeError(f"solve_frames takes a Frames, got {type(frames).__name__}")
-    opts = options or FramesOptions(**settings)
+    if options is not None and not isinstance(options, FramesOptions):
+        raise TypeError(f"options is a FramesOptions, not {type(options).__name__}")
+    opts = replace(options, **settings) if options else FramesOptions(**settings)
     opts.check()
+    opts = replace(opts, limit=checked_limit(opts.limit, 1),
+                   time_limit=checked_time_limit(opts.time_limit),
+                   workers=checked_whole(opts.workers, "workers", 1),
+                   seed=checked_whole(opts.seed, "seed", 0, MAX_SEED))
     if opts.method == "auto" and frames.method != "auto":
         opts = replace(opts, method=frames.method)
     hooks = _Hooks(progress, lazy_progress, dive_progress, note, cubes_progress)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from smtpuzzle import AllDifferent, Count, IntArray, Model, Table
-from smtpuzzle.errors import VerificationError
+from smtpuzzle.errors import PuzzleError, VerificationError
 
 OPERATIONS = "+-*/="
 # The most tuples a product cage lists; past it the cage counts its values instead.
@@ -34,6 +34,20 @@ class Cage:
     cells: tuple[tuple[int, int], ...]  # (row, column), counted from 0
     target: int
     op: str  # one of OPERATIONS
+
+    def __post_init__(self) -> None:
+        # what the file reader refuses, refused for cages made in Python too
+        if not isinstance(self.op, str) or len(self.op) != 1 or self.op not in OPERATIONS:
+            raise PuzzleError(f"cage {self.name}: its operation is one of + - * / =, "
+                              f"not {self.op!r}")
+        if isinstance(self.target, bool) or not isinstance(self.target, int | np.integer) \
+                or self.target < 1:
+            raise PuzzleError(f"cage {self.name}: its target is a whole number, 1 or more, "
+                              f"not {self.target!r}")
+        need = {"-": 2, "/": 2, "=": 1}.get(self.op)
+        if not self.cells or (need is not None and len(self.cells) != need):
+            raise PuzzleError(f"cage {self.name}: '{self.op}' takes "
+                              f"{need or 'one or more'} cells, it has {len(self.cells)}")
 
     def holds(self, values: list[int]) -> bool:
         """Whether ``values`` (the cells' values, in order) meet the cage's clue."""

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends import Backend, get_backend
+from smtpuzzle.backends.base import MAX_SEED, checked_time_limit, checked_whole
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.dimacs import write_dimacs
 from smtpuzzle.model import Groups, Model
@@ -43,6 +44,7 @@ from smtpuzzle.puzzles.maze.cases import (
     dims,
     failing,
     listing_too_slow,
+    parse_size,
     parse_string,
     reduced_cases,
     segments,
@@ -394,7 +396,14 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     ``split_depth`` free moves, and answers unknown past that. With ``checkpoint`` (mdd),
     the cubes proved so far are kept in that file as they are proved, a later run of the
     same search takes them from it, and the file is removed once the search is decided."""
-    pattern = parse_string(pattern, allow_free=True)
+    if not isinstance(pattern, str):
+        raise TypeError(f"a pattern is a string of N, E, S, W and *, not {pattern!r}")
+    pattern, size = parse_string(pattern, allow_free=True), parse_size(size)
+    time_limit = checked_time_limit(time_limit)
+    max_states, split_depth = checked_whole(max_states, "max_states", 1), \
+        checked_whole(split_depth, "split_depth")
+    if seed is not None:
+        seed = checked_whole(seed, "seed", 0, MAX_SEED)
     if len(pattern) > MAX_MOVES:  # the solvers' formulas grow with its square
         raise PuzzleError(f"a pattern of {len(pattern):,} moves: at most {MAX_MOVES:,} are "
                           "searched (the known 3x3 string has 79)")

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends import general_backend
+from smtpuzzle.backends.base import checked_limit, checked_time_limit
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.nonogram.beliefs import beliefs, guesses
 from smtpuzzle.puzzles.nonogram.linesolve import Presolve, presolve
@@ -145,7 +146,8 @@ def solve_nonogram(
         raise TypeError(f"solve_nonogram takes a Nonogram, got {type(puzzle).__name__}")
     puzzle.validate()  # what a file's reader refuses is refused here too
     puzzle.check_fits_in_memory()
-    limit = None if limit is None else max(limit, 2)
+    limit, time_limit = checked_limit(limit, 1), checked_time_limit(time_limit)
+    limit = None if limit is None else max(limit, 2)  # deciding uniqueness takes 2
     check_encoding(encoding)
     engine = general_backend(backend, solver, puzzle.family)
     start = time.perf_counter()

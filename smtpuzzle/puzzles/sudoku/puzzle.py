@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from smtpuzzle import AllDifferent, IntArray, Model
-from smtpuzzle.errors import VerificationError
+from smtpuzzle.errors import PuzzleError, VerificationError
 
 
 @dataclass
@@ -19,6 +19,18 @@ class Sudoku:
     givens: np.ndarray  # (N, N) ints, 0 for a blank
     name: str = "sudoku"
     family = "sudoku"
+
+    def __post_init__(self) -> None:
+        givens = np.asarray(self.givens)
+        size = len(givens) if givens.ndim else 0
+        box = int(round(size ** 0.5))
+        if givens.shape != (size, size) or box * box != size or size == 0:
+            raise PuzzleError(f"{self.name}: a Sudoku is an N x N grid with N a square "
+                              f"(4, 9, 16...), not of shape {givens.shape}")
+        if givens.dtype.kind not in "iu" or givens.min() < 0 or givens.max() > size:
+            raise PuzzleError(f"{self.name}: givens are whole numbers 1..{size} (0 for a "
+                              "blank)")
+        self.givens = givens.astype(np.int64)
 
     @property
     def box(self) -> int:

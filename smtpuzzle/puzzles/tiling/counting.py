@@ -26,7 +26,12 @@ from pathlib import Path
 import numpy as np
 
 from smtpuzzle.backends import get_backend
-from smtpuzzle.backends.base import Backend, PartialCount
+from smtpuzzle.backends.base import (
+    Backend,
+    PartialCount,
+    checked_time_limit,
+    checked_whole,
+)
 from smtpuzzle.errors import ProcessDied, PuzzleError
 from smtpuzzle.formats.text import read_text
 from smtpuzzle.model import Model
@@ -390,7 +395,7 @@ class Checkpoint:
         os.replace(tmp, self.path)  # a stop mid-write leaves the old file whole
 
 
-def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = None,
+def count(tiling: Tiling, backend: str | Backend = "exact-cover", solver: str | None = None,
           distinct: bool = True, workers: int = 1, time_limit: float | None = None,
           progress: ProgressFn | None = None, ray: str | None = None,
           checkpoint: Path | None = None, group: str = "board") -> CountResult:
@@ -401,11 +406,20 @@ def count(tiling: Tiling, backend: str = "exact-cover", solver: str | None = Non
     ``checkpoint``: a file recording the count's progress; a run with the file goes on from
     it. On the exact-cover back end every sub-problem is searched in slices of
     :data:`SLICE_S` seconds that hand back its search state, so a stop loses at most the
-    slice under way; other back ends search each sub-problem whole."""
+    slice under way; other back ends search each sub-problem whole. ``backend`` is a name
+    (with ``solver``, see get_backend) or, in one process, a Backend."""
     require_tiling(tiling, "count")
     if not distinct and group != "board":
         raise ValueError(f"group {group!r} is for distinct counts: a raw count has no group")
-    engine = get_backend(backend, solver)
+    workers = checked_whole(workers, "workers", 1)
+    time_limit = checked_time_limit(time_limit)
+    if isinstance(backend, Backend):
+        if workers > 1 or ray or solver is not None:
+            raise ValueError("workers, ray and solver go with a back end's name, not with a "
+                             "Backend (each process makes its own)")
+        engine = backend
+    else:
+        engine = get_backend(backend, solver)
     tiling.check_memory(engine)
     if checkpoint is not None:
         writable(checkpoint)

@@ -51,6 +51,8 @@ class Piece:
         elif not isinstance(self.shape, Shape):
             raise TypeError(f"piece {self.name}: its shape is a Shape or a picture such as "
                             f"'##', not {type(self.shape).__name__}")
+        if isinstance(self.count, np.integer):  # np.int8(100) * 5 cells wraps to -12
+            self.count = int(self.count)
 
     def reflections(self, dim: int) -> bool:
         return (dim == 2) if self.flip is None else self.flip

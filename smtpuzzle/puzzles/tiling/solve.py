@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from smtpuzzle.backends import Backend, get_backend
+from smtpuzzle.backends.base import checked_limit, checked_time_limit
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.tiling.index_model import index_model
 from smtpuzzle.puzzles.tiling.puzzle import Tiling, TilingSolution, require_tiling
@@ -123,6 +124,7 @@ def solve_tiling(tiling: Tiling, backend: str | Backend = DEFAULT_BACKEND,
     and answer unknown early, with stats)."""
     if model not in TILING_MODELS:
         raise PuzzleError(f"--model {model}: expected one of {', '.join(TILING_MODELS)}")
+    time_limit = checked_time_limit(time_limit)
     require_tiling(tiling, "solve_tiling")
     engine = _engine(backend, solver)
     if model == "index" and not engine.capabilities.any_constraint:
@@ -168,8 +170,7 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
     millions). The time limit or Ctrl-C (in the search or in ``on_solution``) ends the
     listing early: ``complete`` is then false, and ``interrupted`` tells Ctrl-C."""
     require_tiling(tiling, "list_tilings")
-    if limit is not None and limit < 1:
-        raise ValueError(f"limit must be at least 1 (None lists every solution), not {limit}")
+    limit, time_limit = checked_limit(limit, 1), checked_time_limit(time_limit)
     engine = _engine(backend, solver)
     tiling.check_memory(engine)
     started = time.perf_counter()
