@@ -358,3 +358,23 @@ def test_polyforms_past_their_cap_and_python_made_grid_puzzles_are_refused():
     with pytest.raises(PuzzleError, match="givens are whole numbers 1..4"):
         Sudoku(np.full((4, 4), -1))
     assert Sudoku([[0] * 4] * 4).givens.shape == (4, 4)  # lists are taken
+
+
+def test_grid_verifiers_name_a_grid_of_the_wrong_shape_and_kenken_cages_are_checked():
+    from smtpuzzle.puzzles.kenken.puzzle import Cage, KenKen
+    from smtpuzzle.puzzles.sudoku.puzzle import Sudoku
+
+    with pytest.raises(VerificationError, match="a grid of shape \\(3, 4\\), not 4x4"):
+        Sudoku(np.zeros((4, 4), int)).verify(np.ones((3, 4), int))
+    nonogram = load_nonogram(ROOT / "models" / "nonograms" / "webpbn-free" / "faase.non")
+    with pytest.raises(VerificationError, match="a grid is its rows, strings of # and ."):
+        nonogram.verify([["#"]])
+    cages = [Cage("a", ((0, 0), (0, 1)), 3, "+"), Cage("b", ((1, 0), (1, 1)), 3, "+")]
+    with pytest.raises(VerificationError, match="not 2x2"):
+        KenKen(2, cages).verify(np.ones((3, 3), int))
+    with pytest.raises(PuzzleError, match="cage c has the cell \\(2, 0\\)"):
+        KenKen(2, [*cages, Cage("c", ((2, 0),), 1, "=")])
+    with pytest.raises(PuzzleError, match="cell \\(0, 0\\) is in cages a and c"):
+        KenKen(2, [*cages, Cage("c", ((0, 0),), 1, "=")])
+    with pytest.raises(PuzzleError, match="2 cells are in no cage"):
+        KenKen(2, cages[:1])

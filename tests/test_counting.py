@@ -191,6 +191,9 @@ def test_a_checkpoint_resumes_without_searching_again(tmp_path):
     path.write_text(json.dumps(saved))
     with pytest.raises(PuzzleError, match="damaged count checkpoint .its counts"):
         count(t, checkpoint=path)  # an edit the checksum catches
+    path.write_text(json.dumps({k: v for k, v in saved.items() if k != "check"}))
+    with pytest.raises(PuzzleError, match="or its checksum removed"):
+        count(t, checkpoint=path)  # the same edit, the checksum taken out (once trusted)
     path.write_text(json.dumps({**saved, "check": _progress_digest(saved["done"], {})}))
     again = count(t, checkpoint=path)
     assert again.count == 1065 and again.resumed == again.subproblems

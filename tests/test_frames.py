@@ -319,6 +319,22 @@ def test_verify_rejects_bad_answers():
         puzzle.verify(FramesSolution([TilingSolution(moved), second]))
     with pytest.raises(VerificationError, match="1 frames"):
         puzzle.verify(FramesSolution([first]))
+    # a piece moved to the other frame: the answer is wrong, not the puzzle impossible (the
+    # frame's area precheck once said "no solution", a PuzzleError)
+    swapped = [TilingSolution(first.placements[1:]),
+               TilingSolution([*second.placements, first.placements[0]])]
+    with pytest.raises(VerificationError, match="frame 1: .* cells are left uncovered"):
+        puzzle.verify(FramesSolution(swapped))
+
+
+def test_verify_reads_hole_search_cells_given_as_lists():
+    p = parse_picture("##\n##\n#.")
+    two_p = Frames(Board((2, 3)), [Piece("P1", p), Piece("P2", p)], 2, hole_search=True)
+    answer = solve_frames(two_p).solutions[0]
+    as_lists = FramesSolution([TilingSolution([Placement(pl.piece, [list(c) for c in pl.cells])
+                                               for pl in f.placements])
+                               for f in answer.frames])
+    two_p.verify(as_lists)  # as as_json writes them (a set of lists failed: unhashable)
 
 
 @pytest.mark.parametrize("backend", ["exact-cover", "cpsat", "sat"])

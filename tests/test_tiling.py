@@ -253,3 +253,26 @@ def test_the_colouring_sums_match_a_brute_force():
                 sums = {a + b for a in sums for b in values.tolist()}
         assert [_reachable(pieces, w, area) for w in range(area + 1)] == \
             [w in sums for w in range(area + 1)], pieces
+
+
+def test_verify_refuses_a_piece_wound_onto_itself_round_a_wrapping_board():
+    from smtpuzzle import Placement, TilingSolution, VerificationError
+
+    # On a 2x3 cylinder an I5 moved along a row lands on its own cells: as a set, 3 cells.
+    # The model has no such placement; the verifier once took two of them as a cover.
+    i5, d = parse_picture("#####"), parse_picture("##")
+    t = Tiling(Board([2, 3], wrap=["columns"]),
+               [Piece("I", i5, count=2, at_most=True), Piece("D", d, count=3, at_most=True)])
+    assert t.placement_counts()["I"] == 0
+    wound = TilingSolution([Placement("I", ((0, 0), (0, 1), (0, 2))),
+                            Placement("I", ((1, 0), (1, 1), (1, 2)))])
+    with pytest.raises(VerificationError, match="a placement of I does not have its shape"):
+        t.verify(wound)
+    with pytest.raises(VerificationError, match="does not have its shape"):
+        t.verify(TilingSolution([Placement("D", ())]))
+    with pytest.raises(VerificationError, match="not lists of whole numbers"):
+        t.verify(TilingSolution([Placement("D", ((0, False), (0, True)))]))
+    dominoes = TilingSolution([Placement("D", ((r, c), (r, (c + 1) % 3)))
+                               for r in range(2) for c in (0, 2)][:3])
+    with pytest.raises(VerificationError, match="cell .* is covered twice"):
+        t.verify(dominoes)

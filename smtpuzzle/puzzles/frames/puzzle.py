@@ -27,6 +27,7 @@ from smtpuzzle.puzzles.tiling.puzzle import (
     Tiling,
     TilingSolution,
     as_board,
+    cell_tuples,
     check_fits,
     check_pieces,
 )
@@ -196,9 +197,10 @@ class Frames:
 
     # -- tilings of one frame --------------------------------------------------------------
 
-    def frame_tiling(self, members: np.ndarray | None = None) -> Tiling:
+    def frame_tiling(self, members: np.ndarray | None = None, precheck: bool = True) -> Tiling:
         """One frame: with ``members`` (bool per piece) exactly those pieces, else any
-        pieces at most once each (what stage 1 enumerates)."""
+        pieces at most once each (what stage 1 enumerates). ``precheck``: refuse members
+        that cannot fill it (off to verify an answer: its fault is then the answer's)."""
         if self.hole_search:
             raise PuzzleError("place the hole first (with_hole)")
         if members is None:
@@ -207,7 +209,8 @@ class Frames:
             pieces = [Piece(p.name, p.shape, 1, flip=p.flip)
                       for p, m in zip(self.pieces, members, strict=True) if m]
         names = {p.name for p in pieces}
-        return Tiling(self.frame, pieces, name=self.name, precheck=members is not None,
+        return Tiling(self.frame, pieces, name=self.name,
+                      precheck=precheck and members is not None,
                       apart=[a for a in self.apart if a in names])
 
     # -- answers ---------------------------------------------------------------------------
@@ -229,7 +232,8 @@ class Frames:
                 used[pl.piece] += 1
             puzzle = self
             if self.hole_search:
-                covered = {c for pl in frame.placements for c in pl.cells}
+                covered = {c for pl in frame.placements
+                           for c in cell_tuples(pl.cells, pl.piece)}
                 free = [tuple(int(x) for x in c) for c in self.frame.cells.tolist()
                         if tuple(c) not in covered]
                 if len(free) != 1:
@@ -238,7 +242,7 @@ class Frames:
                 holes.add(free[0])
                 puzzle = self.with_hole(free[0])
             try:
-                puzzle.frame_tiling(members).verify(frame)
+                puzzle.frame_tiling(members, precheck=False).verify(frame)
             except VerificationError as exc:
                 raise VerificationError(f"frame {k + 1}: {exc}") from None
         if len(holes) > 1:

@@ -126,6 +126,27 @@ class KenKen:
     name: str = "kenken"
     family = "kenken"
 
+    def __post_init__(self) -> None:
+        # what the file reader refuses, refused for puzzles made in Python too
+        n = self.size
+        if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
+            raise PuzzleError(f"{self.name}: a KenKen's size is a whole number, 1 or more, "
+                              f"not {n!r}")
+        owner: dict[tuple[int, int], str] = {}
+        for cage in self.cages:
+            for cell in cage.cells:
+                r, c = cell
+                if not (isinstance(r, int | np.integer) and isinstance(c, int | np.integer)
+                        and 0 <= r < n and 0 <= c < n):
+                    raise PuzzleError(f"{self.name}: cage {cage.name} has the cell "
+                                      f"{cell!r}, not one of the {n}x{n} grid's")
+                if (r, c) in owner:
+                    raise PuzzleError(f"{self.name}: cell {(int(r), int(c))} is in cages "
+                                      f"{owner[r, c]} and {cage.name}")
+                owner[int(r), int(c)] = cage.name
+        if len(owner) != n * n:
+            raise PuzzleError(f"{self.name}: {n * n - len(owner)} cells are in no cage")
+
     def build(self) -> tuple[Model, IntArray]:
         """The model and its cells."""
         n = self.size
@@ -155,6 +176,8 @@ class KenKen:
     def verify(self, grid: np.ndarray) -> None:
         """Raise unless ``grid`` fills the puzzle by the rules (independent of any model)."""
         n, grid = self.size, np.asarray(grid)
+        if grid.shape != (n, n):
+            raise VerificationError(f"{self.name}: a grid of shape {grid.shape}, not {n}x{n}")
         full = list(range(1, n + 1))
         for what, lines in (("row", grid), ("column", grid.T)):
             for i, line in enumerate(lines):

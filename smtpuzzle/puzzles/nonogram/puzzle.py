@@ -209,6 +209,8 @@ class Nonogram:
 
     def verify(self, solution: Sequence[str]) -> None:
         """Independent check: the grid's size and every line's runs against its clue."""
+        if isinstance(solution, str) or not all(isinstance(r, str) for r in solution):
+            raise VerificationError(f"{self.name}: a grid is its rows, strings of # and .")
         if len(solution) != self.height or any(len(r) != self.width for r in solution):
             raise VerificationError(f"{self.name}: grid is not {self.height}x{self.width}")
         if any(set(r) - {"#", "."} for r in solution):

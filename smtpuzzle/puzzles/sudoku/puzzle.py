@@ -54,6 +54,9 @@ class Sudoku:
         """Raise unless ``grid`` fills the puzzle by the rules (independent of any model)."""
         n, size = self.box, len(self.givens)
         grid = np.asarray(grid)
+        if grid.shape != (size, size):
+            raise VerificationError(f"{self.name}: a grid of shape {grid.shape}, not "
+                                    f"{size}x{size}")
         full = np.arange(1, size + 1)
         boxes = grid.reshape(n, n, n, n).transpose(0, 2, 1, 3).reshape(size, size)
         for what, lines in (("row", grid), ("column", grid.T), ("box", boxes)):

@@ -366,9 +366,10 @@ class Checkpoint:
         except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError,
                 zlib.error, zipfile.BadZipFile) as e:
             raise PuzzleError(f"{self.path}: not a count checkpoint ({e})") from None
-        if check is not None and check != _progress_digest(data["done"], data.get("running", {})):
+        if check != _progress_digest(data["done"], data.get("running", {})):
             raise PuzzleError(f"{self.path}: a damaged count checkpoint (its counts or search "
-                              "states were changed after it was written)")
+                              "states were changed after it was written, or its checksum "
+                              "removed)")
         if any(n < 0 for n in counts.values()) or any(
                 r.count < 0 or r.nodes < 0 or not 0 <= r.share <= 1 for r in running.values()):
             raise PuzzleError(f"{self.path}: a damaged count checkpoint (negative counts or "

@@ -563,13 +563,14 @@ class Tiling:
             piece = pieces.get(pl.piece)
             if piece is None:
                 raise VerificationError(f"unknown piece {pl.piece!r} in the solution")
-            cells = _cell_tuples(pl.cells, pl.piece)
+            cells = cell_tuples(pl.cells, pl.piece)
             for c in cells:
                 if len(c) != dim or not all(0 <= x < d for x, d in zip(c, self.board.dims,
                                                                         strict=True)):
                     raise VerificationError(f"piece {pl.piece} leaves the board at {list(c)}")
                 if not self.board.mask[c]:
-                    raise VerificationError(f"piece {pl.piece} covers the hole {list(c)}")
+                    raise VerificationError(f"piece {pl.piece} covers {list(c)}, a hole or no "
+                                            "cell of the board")
                 if c in covered:
                     raise VerificationError(f"cell {list(c)} is covered twice")
                 covered.add(c)
@@ -580,7 +581,8 @@ class Tiling:
             n = used[p.name]
             if (p.at_most and n > p.count) or (not p.at_most and n != p.count):
                 want = f"at most {p.count}" if p.at_most else str(p.count)
-                raise VerificationError(f"piece {p.name} is used {n} times, not {want}")
+                times = "once" if n == 1 else f"{n} times"
+                raise VerificationError(f"piece {p.name} is used {times}, not {want}")
         if self.touch == "none" or self.apart:
             apart = set(self.apart) if self.touch != "none" else None
             owner = {int(self.board.index[c]): i for i, pl in enumerate(solution.placements)
@@ -669,9 +671,11 @@ def _positions(board: Board, shape: Shape) -> int:
     return math.prod(room) if min(room) > 0 else 0
 
 
-def _cell_tuples(cells: Any, piece: str) -> tuple[tuple[int, ...], ...]:
+def cell_tuples(cells: Any, piece: str) -> tuple[tuple[int, ...], ...]:
     """A placement's cells as tuples of whole numbers (as_json gives lists)."""
     try:
+        if any(isinstance(x, bool | np.bool_) for c in cells for x in c):
+            raise TypeError  # True is no coordinate, though operator.index reads it as 1
         out = tuple(tuple(operator.index(x) for x in c) for c in cells)
     except TypeError:
         raise VerificationError(f"piece {piece} has cells that are not lists of whole "
@@ -683,6 +687,8 @@ def _has_shape(cells: tuple[tuple[int, ...], ...], shape: Shape, flip: bool,
                board: Board) -> bool:
     """Whether ``cells`` are a placement of ``shape`` on ``board``: some orientation,
     translated (and on a wrapping board wrapped round), lands on exactly these cells."""
+    if len(set(cells)) != len(shape.cells):  # wrapped round, a piece may land on itself
+        return False
     if not board.wrap:
         return Shape(cells, board.grid).canonical(flip) == shape.canonical(flip)
     want = {tuple(c) for c in cells}
