@@ -223,3 +223,14 @@ def test_a_piece_of_count_zero_is_never_placed_by_exact_cover():
     shared = get_backend("exact-cover")
     assert [solve_tiling(tiling(), backend=shared).status.value for _ in range(2)] == \
         ["unsat", "unsat"]
+
+
+def test_a_false_model_has_no_cover():
+    from smtpuzzle import Model, get_backend
+
+    m = Model()
+    m.add_exactly_one([m.bool_array(3)])
+    m.add_false()  # was refused: "clauses longer than one literal"
+    backend = get_backend("exact-cover")
+    assert backend.solve(m).status.value == "unsat" and backend.count(m)[:2] == (0, True)
+    assert backend.count(m.copy())[:2] == get_backend("sat").count(m)[:2]

@@ -94,6 +94,9 @@ def unit_rows(model: Model, row_of: np.ndarray | None = None) -> tuple[np.ndarra
         row_of = np.full(model.num_vars + 1, -1, dtype=np.int64)
         row_of[model.user_vars] = np.arange(len(model.user_vars))
     clauses = model.all_clauses()
+    if len(clauses) and (clauses.sizes == 0).any() and len(model.user_vars):
+        # an empty clause (add_false): no cover; a row both forced and forbidden says so
+        return np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
     if len(clauses) and (clauses.sizes != 1).any():
         raise NotExactCover("the model has clauses longer than one literal")
     units = clauses.flat
