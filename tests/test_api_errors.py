@@ -12,6 +12,7 @@ import pytest
 
 from smtpuzzle import (
     Board,
+    Element,
     Frames,
     FramesOptions,
     Model,
@@ -242,6 +243,8 @@ def test_numbers_that_would_be_truncated_are_refused_not_read_as_others():
         m.new_bools(2.0)
     with pytest.raises(ValueError, match="literal 18446744073709551615 is no variable"):
         m.add_clauses(np.array([[2**64 - 1]], dtype=np.uint64))
+    with pytest.raises(ValueError, match="Element's array must be a regular array"):
+        Element([[1, 2], [3]], Model().int_array((), 0, 1))
     m.add_cardinality([v], ">=", 2.0)  # a whole float is its number
     m.add_cardinality([v], "<=", 10**30)  # past any sum: no bound
     assert m.count("sat") == (1, True)

@@ -36,7 +36,11 @@ def whole(x: Any, what: str = "constants") -> np.ndarray:
     """``x`` as an int64 array, refused unless every element is a whole number within
     +-LIMIT: a model over integers has no use for 2.5, and truncating it (or wrapping a huge
     one) would answer another question."""
-    a = np.asarray(x)
+    try:
+        a = np.asarray(x)
+    except ValueError:  # numpy's "inhomogeneous shape"
+        raise ValueError(f"{what} must be a regular array of whole numbers (rows of one "
+                         "length)") from None
     if isinstance(x, _Shaped | LinExpr | LinCons | _Global):
         raise TypeError(f"{what} must be numbers, not {type(x).__name__} (only products "
                         "with constants are linear)")
