@@ -115,8 +115,13 @@ class _LocalTasks(Tasks):
         return self._host, value
 
     def close(self) -> None:
-        for child in self._idle + self._busy:
-            child.kill()
+        # A second Ctrl-C here left a worker alive, and the exit then waited for it forever.
+        try:
+            with sigint_held():
+                for child in self._idle + self._busy:
+                    child.kill()
+        except KeyboardInterrupt:  # noted while closing: the pool is closed, as was asked
+            pass
 
 
 def _serve_tasks(conn: Any) -> None:

@@ -88,3 +88,23 @@ def test_a_child_killed_with_a_request_unread_is_reported_as_dead():
             child.send(("more", b"x" * 100_000))
     finally:
         child.kill()
+
+
+def test_a_second_ctrl_c_while_the_pool_closes_still_stops_every_worker(monkeypatch):
+    # Seen as a hang: Ctrl-C twice, 20 ms apart, with two workers; the second one broke the
+    # loop that kills them, and the exit then waited for the live worker forever.
+    killed: list[Child] = []
+    kill = Child.kill
+
+    def kill_then_ctrl_c(child: Child) -> None:
+        kill(child)
+        killed.append(child)
+        if len(killed) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(Child, "kill", kill_then_ctrl_c)
+    with task_pool(_square, 0, 2) as tasks:
+        tasks.submit(2, None)
+        assert tasks.next(timeout=60)[:2] == (2, 4)
+        workers = tasks._idle + tasks._busy
+    assert len(killed) == 2 and all(w._proc.exitcode is not None for w in workers)

@@ -281,6 +281,10 @@ class Z3Session(Session):
 
     def _close(self) -> None:
         self._drop()
+        # z3's objects freed here, with Ctrl-C held: freed by the garbage collector later, a
+        # Ctrl-C inside their __del__ was only printed, and the run went on to exit 0
+        with sigint_held():
+            self.solver = self._model = None
         super()._close()
 
     def _load(self, text: str) -> None:

@@ -36,10 +36,8 @@ def main() -> None:
     finally:
         pending = signal.sigtimedwait({signal.SIGINT}, 0) is not None
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-    if pending:
-        sys.exit(interrupted())
     try:
-        code = run(started=started)
+        code = interrupted() if pending else run(started=started)
     except KeyboardInterrupt:
         code = interrupted()
     except OSError as exc:
