@@ -233,9 +233,9 @@ def _listing_note(answer: FramesAnswer, limit: int | None) -> str:
 
 
 def _parse_cell(text: str) -> tuple[int, ...]:
-    parts = [x.strip().removeprefix("-") for x in text.split(",")]
-    cell = tuple(int(x) for x in text.split(",")) \
-        if all(is_digits(x) and len(x) <= 9 for x in parts) else ()
+    parts = text.split(",")
+    cell = tuple(int(x) for x in parts) if all(
+        is_digits(d := x.strip().removeprefix("-")) and len(d) <= 9 for x in parts) else ()
     if len(cell) not in (2, 3):
         raise PuzzleError(f"--hole takes ROW,COL (or X,Y,Z), got {text[:40]!r}")
     return cell

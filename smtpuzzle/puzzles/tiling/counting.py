@@ -37,6 +37,7 @@ from smtpuzzle.formats.text import read_text
 from smtpuzzle.model import Model
 from smtpuzzle.outputs import writable
 from smtpuzzle.puzzles.tiling.puzzle import Tiling, require_tiling
+from smtpuzzle.puzzles.tiling.solve import engine_for
 from smtpuzzle.result import Enumeration, Result, Stats
 from smtpuzzle.taskpool import TaskTimeout, task_pool
 
@@ -414,13 +415,10 @@ def count(tiling: Tiling, backend: str | Backend = "exact-cover", solver: str | 
         raise ValueError(f"group {group!r} is for distinct counts: a raw count has no group")
     workers = checked_whole(workers, "workers", 1)
     time_limit = checked_time_limit(time_limit)
-    if isinstance(backend, Backend):
-        if workers > 1 or ray or solver is not None:
-            raise ValueError("workers, ray and solver go with a back end's name, not with a "
-                             "Backend (each process makes its own)")
-        engine = backend
-    else:
-        engine = get_backend(backend, solver)
+    if isinstance(backend, Backend) and (workers > 1 or ray):
+        raise ValueError("workers and ray go with a back end's name, not with a "
+                         "Backend (each process makes its own)")
+    engine = engine_for(backend, solver)
     tiling.check_memory(engine)
     if checkpoint is not None:
         writable(checkpoint)

@@ -92,7 +92,8 @@ class TilingListing:
                 "solutions": [s.as_json() for s in self.solutions]}
 
 
-def _engine(backend: str | Backend, solver: str | None) -> Backend:
+def engine_for(backend: str | Backend, solver: str | None) -> Backend:
+    """The back end a name (with ``solver``) names, or ``backend`` itself if it is one."""
     if isinstance(backend, Backend):
         if solver is not None:
             raise ValueError("solver goes with a back end's name, not with a Backend")
@@ -126,7 +127,7 @@ def solve_tiling(tiling: Tiling, backend: str | Backend = DEFAULT_BACKEND,
         raise PuzzleError(f"--model {model}: expected one of {', '.join(TILING_MODELS)}")
     time_limit = checked_time_limit(time_limit)
     require_tiling(tiling, "solve_tiling")
-    engine = _engine(backend, solver)
+    engine = engine_for(backend, solver)
     if model == "index" and not engine.capabilities.any_constraint:
         raise PuzzleError("--model index: the exact-cover engine takes placements only "
                           "(use cpsat, z3 or sat)")
@@ -171,7 +172,7 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
     listing early: ``complete`` is then false, and ``interrupted`` tells Ctrl-C."""
     require_tiling(tiling, "list_tilings")
     limit, time_limit = checked_limit(limit, 1), checked_time_limit(time_limit)
-    engine = _engine(backend, solver)
+    engine = engine_for(backend, solver)
     tiling.check_memory(engine)
     started = time.perf_counter()
     model = tiling.build_model()
