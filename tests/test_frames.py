@@ -17,6 +17,7 @@ import pytest
 
 from smtpuzzle import (
     Board,
+    Model,
     Piece,
     PuzzleError,
     Status,
@@ -574,10 +575,31 @@ def test_stage2_stopped_before_its_model_is_built_does_not_claim_0_variables(mon
     monkeypatch.setattr(Z3Backend, "_enumerate", cut)
     assert run(["frames", "pentomino-5x6x2", "--stage2", "z3"]) == 1
     out = capsys.readouterr().out
-    assert "unknown (interrupted)" in out and "(interrupted before it was built)" in out, out
+    assert "unknown (interrupted)" in out and "(not built)" in out, out
     assert "0 variables" not in out
     answer = solve_frames(pentominoes_in(5, 6, 2), stage2="z3")
     assert answer.interrupted and answer.as_json()["stage2"]["variables"] is None
+
+
+@pytest.mark.parametrize("backend", ["z3", "cpsat"])
+def test_a_stage2_build_that_cannot_end_in_time_is_not_started(monkeypatch, capsys, backend):
+    from smtpuzzle.backends import get_backend
+
+    engine = type(get_backend(backend))
+    monkeypatch.setattr(engine, "build_seconds", lambda self, model: 1e4)
+    model = Model("any")
+    model.add_clauses([model.new_bools(2, user=True, names=["a", "b"])])
+    result = engine().solve(model, time_limit=60)
+    assert result.status is Status.UNKNOWN
+    assert result.stats.extra["stopped"].startswith(f"not started: {backend} would take")
+    listing = engine().solutions(model, time_limit=60)
+    assert list(listing) == [] and not listing.complete
+    assert "not started" in listing.stats.extra["stopped"]
+    assert engine().solve(model).status is Status.SAT  # no limit: nothing to overrun
+    assert run(["frames", "pentomino-5x6x2", "--stage2", backend, "--stage2-model", "index",
+                "--time-limit", "60"]) == 1
+    out = capsys.readouterr().out
+    assert "unknown" in out and "(not built)" in out and "about 10000 s to build" in out, out
 
 
 def test_frames_all_at_the_first_hole_place_says_so_and_exits_0(monkeypatch, capsys):

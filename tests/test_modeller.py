@@ -82,6 +82,44 @@ def test_random_integer_models_agree_with_a_brute_force(seed, backend_name):
     assert status is (Status.SAT if expected else Status.UNSAT)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_batches_of_rows_over_integers_and_literals_agree_with_a_brute_force(seed,
+                                                                          backend_name):
+    """Rows of three at a time mixing integers and literals (negated ones too) with every
+    comparison, some enforced by a literal: z3 and CP-SAT write a batch of rows at once."""
+    rng = np.random.default_rng(700 + seed)
+    m = Model(f"mixed-{seed}")
+    x, b = m.int_array(3, -1, 2), m.bool_array(3)
+    checks = []
+    for _ in range(int(rng.integers(1, 4))):
+        ci, cb = rng.integers(-2, 3, size=3), rng.integers(-2, 3, size=3)
+        negated = bool(rng.random() < 0.5)
+        k = int(rng.integers(-3, 4))
+        cmp = str(rng.choice(["==", "!=", "<=", ">="]))
+        lit = ~b if negated else b
+        lhs = ci * x + cb * lit + x[::-1]
+        row = {"==": lhs == k, "!=": lhs != k, "<=": lhs <= k, ">=": lhs >= k}[cmp]
+        op = {"==": np.equal, "!=": np.not_equal, "<=": np.less_equal,
+              ">=": np.greater_equal}[cmp]
+        guard = int(rng.integers(-1, 3))  # -1: always; else enforced by b[guard]
+        m.add(row if guard < 0 else b[guard].implies(row))
+
+        def check(v, ci=ci, cb=cb, negated=negated, k=k, op=op, guard=guard):
+            xs, bs = v[:3], v[3:]
+            ls = 1 - bs if negated else bs
+            holds = op(ci * xs + cb * ls + xs[::-1], k).all()
+            return holds or (guard >= 0 and bs[guard] == 0)
+
+        checks.append(check)
+    expected = {v for v in itertools.product(range(-1, 3), range(-1, 3), range(-1, 3),
+                                            (0, 1), (0, 1), (0, 1))
+                if all(f(np.array(v)) for f in checks)}
+    found = set()
+    for _ in m.solutions(backend=backend_name):
+        found.add((*x.value().tolist(), *np.asarray(b.value(), dtype=int).tolist()))
+    assert found == expected
+
+
 def test_sudoku_4x4_rows_columns_boxes():
     m = Model("sudoku-4")
     x = m.int_array((4, 4), 1, 4)

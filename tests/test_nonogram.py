@@ -582,16 +582,14 @@ def test_faase_is_decided_multiple_without_guesses():
 
 
 def test_a_build_that_cannot_end_in_time_is_not_started():
-    from smtpuzzle.puzzles.timing import too_slow_to_build
-
     puzzle = load_nonogram(resolve("webpbn-00001"))  # any model with clauses
     model = puzzle.build_model("automaton")
     z3, cpsat, sat = (get_backend(name) for name in ("z3", "cpsat", "sat"))
     assert z3.build_seconds(model) > cpsat.build_seconds(model) > 0
     assert sat.build_seconds(model) == 0  # it builds in its child, which is killed
-    assert too_slow_to_build(z3, model, None) is None
-    assert too_slow_to_build(z3, model, 60.0) is None
-    note = too_slow_to_build(z3, model, 1e-6)
+    assert z3.too_slow_to_build(model, None) is None
+    assert z3.too_slow_to_build(model, 60.0) is None
+    note = z3.too_slow_to_build(model, 1e-6)
     assert note is not None and note.startswith("not started: z3 would take")
 
 

@@ -272,14 +272,18 @@ def answer_key(values: np.ndarray, ints: np.ndarray | None) -> bytes:
 @dataclass(frozen=True)
 class BuildCost:
     """Microseconds per clause, per clause literal, per literal of a group (exactly-one,
-    at-most-one, cardinality), per implication and per automaton step (a word's literal
-    times the automaton's transitions)."""
+    at-most-one, cardinality), per implication, per automaton step (a word's literal times
+    the automaton's transitions), per boolean variable, per integer, integer constraint
+    row or channel, and per term of an integer constraint (a table's cell)."""
 
     clause: float
     clause_literal: float
     group_literal: float
     implication: float
     automaton_step: float
+    variable: float
+    int_row: float
+    int_term: float
 
 
 class Backend(ABC):
@@ -291,8 +295,9 @@ class Backend(ABC):
     # What a build in this process costs, for a back end that builds through its Python API
     # here, where the build cannot be stopped (None: a back end whose build stops at the
     # deadline, build_stops, or takes no time worth guarding). Fitted on nonogram and tiling
-    # models on the 2-core development machine (bench/RESULTS.md, "Hardening (issue 23)"):
-    # an estimate, not a promise.
+    # models on the 2-core development machine (bench/RESULTS.md, "Hardening (issue 23)"),
+    # the variable, integer and group costs on frames stage-2 models ("Session 46"): an
+    # estimate, not a promise.
     build_cost: BuildCost | None = None
     build_stops = False  # its build may be stopped at the deadline (build_alarm.py)
     # Memory per (row, item) incidence of a cover model: N x N boards of tetrominoes,
@@ -310,13 +315,31 @@ class Backend(ABC):
             return 0.0
         groups = [*model.exactly_one, *model.at_most_one,
                   *(c.groups for c in model.cardinalities)]
+        ints = model.ints
         micro = (cost.clause * sum(len(g) for g in model.clauses)
                  + cost.clause_literal * sum(len(g.flat) for g in model.clauses)
                  + cost.group_literal * sum(len(g.flat) for g in groups)
                  + cost.implication * sum(len(i) for i in model.implications)
                  + cost.automaton_step * sum(len(a.literals) * len(a.transitions)
-                                             for a in model.automata))
+                                             for a in model.automata)
+                 + cost.variable * model.num_vars
+                 + cost.int_row * (ints.count + ints.num_constraints()
+                                   + sum(len(e) for e in ints.eq_ints))
+                 + cost.int_term * ints.num_terms())
         return micro / 1e6
+
+    def too_slow_to_build(self, model: Model, left: float | None) -> str | None:
+        """Why this back end should not start building ``model`` with ``left`` seconds of
+        the time limit to go (None when it may): a build through a Python API here cannot
+        be stopped, so a model its estimate says would overrun is not begun at all."""
+        if left is None or self.build_stops:
+            return None
+        need = self.build_seconds(model)
+        if need <= left:
+            return None
+        return (f"not started: {self.name} would take about {need:.0f} s to build this model "
+                f"in this process, and {max(left, 0):.1f} s of the time limit were left (give "
+                "more time, or the sat back end, whose build stops at the time limit)")
 
     def cover_bytes(self, rows: int, items: int, incidences: int) -> float:
         """The estimated memory to hold a cover model: ``rows`` choices (placements) over
@@ -345,6 +368,9 @@ class Backend(ABC):
 
             return search_optimum(self, model, time_limit)
         deadline = _deadline(time_limit)
+        too_slow = self.too_slow_to_build(model, time_limit)
+        if too_slow is not None:
+            return Result(Status.UNKNOWN, None, _out_of_time(Stats(self.label()), too_slow))
         try:
             with build_alarm(deadline if self.build_stops else None):
                 session = self.open(model)
@@ -394,11 +420,14 @@ class Backend(ABC):
 
     def _enumerate(self, model: Model, limit: int | None, deadline: float | None,
                    enum: Enumeration) -> Iterator[Result]:
+        too_slow = self.too_slow_to_build(model, _left(deadline))
         try:
+            if too_slow is not None:
+                raise BuildTimedOut
             with build_alarm(deadline if self.build_stops else None):
                 session = self._open(model, enum.stats)
         except BuildTimedOut:
-            _out_of_time(enum.stats)
+            _out_of_time(enum.stats, too_slow)
             enum.complete = False
             return
         with session:
@@ -474,8 +503,8 @@ def checked_time_limit(time_limit: Any) -> float | None:
     return None if time_limit >= MAX_TIME_LIMIT else float(time_limit)
 
 
-def _out_of_time(stats: Stats) -> Stats:
-    stats.extra["stopped"] = "the time limit came while the model was being built"
+def _out_of_time(stats: Stats, why: str | None = None) -> Stats:
+    stats.extra["stopped"] = why or "the time limit came while the model was being built"
     return stats
 
 

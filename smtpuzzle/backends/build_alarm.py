@@ -7,7 +7,7 @@ does: at the deadline it raises BuildTimedOut in the build, between two of its P
 steps, and the search answers unknown instead of starting late. Back ends whose build runs
 through a foreign-function API do not take it (Backend.build_stops): an exception raised
 while ctypes converts an argument comes out as ctypes.ArgumentError (z3), so theirs is
-guarded by an estimate before it starts (puzzles/timing.py). Only the main thread receives
+guarded by an estimate before it starts (Backend.too_slow_to_build). Only the main thread receives
 signals; elsewhere the build runs to its end.
 """
 

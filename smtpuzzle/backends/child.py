@@ -31,14 +31,15 @@ HARD_LIMIT_S = 3.0
 SOLVER_PROCESS = "the solver process"  # what a child is called when it dies
 
 
-def hard_deadline(time_limit: float | None) -> float | None:
+def hard_deadline(time_limit: float | None, always: bool = False) -> float | None:
     """The ``time.perf_counter()`` moment to kill a check limited to ``time_limit`` seconds
     in a child, or None to run it in-process. CP-SAT's presolve honours neither its own limit
     nor ``stop_search()`` (243 s under a 60 s limit), and z3 skips its own for seconds in
     some phases (19.4 s under 15 s): the solver gets the limit, and the kill comes only
     when it overstays by more than the 10% and half a second the README promises.
-    Limits under :data:`HARD_LIMIT_S` are the solver's own to keep."""
-    if time_limit is None or time_limit < HARD_LIMIT_S:
+    Limits under :data:`HARD_LIMIT_S` are the solver's own to keep, unless ``always``
+    (a model so large that its presolve alone overruns them)."""
+    if time_limit is None or (time_limit < HARD_LIMIT_S and not always):
         return None
     return time.perf_counter() + time_limit * 1.05 + 0.25
 

@@ -25,17 +25,23 @@ import numpy as np
 from smtpuzzle.backends.base import Backend, BuildCost, Capabilities, Session, answer_key
 from smtpuzzle.backends.child import child_messages, hard_deadline, sigint_held
 from smtpuzzle.model import Cmp, Groups, Model
-from smtpuzzle.model.ints import EQ, GE, LE, NE
+from smtpuzzle.model.ints import EQ, GE, LE, NE, Linear
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 STREAM_QUEUE = 256  # solutions the solver thread may run ahead of the reader
-# Models this large (variables + constraints) solve checks with long limits in a child.
+# Models this large (variables + constraints + table cells) solve checks with long limits
+# in a child.
 # Smaller ones presolve in a fraction of a second, and a fork per check would double the
 # time of an enumeration that blocks each solution (120 solutions: 0.83 -> 1.86 s).
 CHILD_MIN_SIZE = 10_000
+# ... and this large, checks with short limits too: their presolve alone overruns a short
+# limit (hexomino-6x6x6's stage-2 table model, 6 tables of 10^4 x 38 cells: 7.5 s under 3 s).
+CHILD_ALWAYS_SIZE = 1_000_000
 # An impure model's enumeration gives up once its repeated answers outnumber
 # A + B x (answers listed): a repeat costs tens of microseconds, a re-solve milliseconds.
 DEDUPE_REPEATS = (20_000, 20)
+_ALWAYS = np.iinfo(np.int64).min  # no enforcement literal (a proto literal is an int32)
+_TEXT_ROWS = 100_000  # linear rows per proto text parse: keeps the text to megabytes
 
 
 def cp_model_sum(cp_model: Any, terms: list, coefs: list) -> Any:
@@ -80,7 +86,7 @@ class CpSatBackend(Backend):
     """
 
     name = "cpsat"
-    build_cost = BuildCost(3.4, 0.15, 1.0, 3.4, 0.05)
+    build_cost = BuildCost(3.4, 0.15, 1.0, 3.4, 0.05, 1.0, 3.3, 0.1)
     bytes_per_incidence = 1500
     capabilities = Capabilities(assumptions=True, native_ints=True, optimises=True)
 
@@ -192,6 +198,7 @@ class CpSatSession(Session):
             for v, lit in zip(iv.values.tolist(), iv.literals.tolist(), strict=True):
                 m.add(x == v).only_enforce_if(self.bools[lit])
         self._add_ints(model)
+        self._table_cells = sum(t.tuples.size * len(t.scopes) for t in model.ints.tables)
         # Every variable an answer, or fixed by one: enumerating all assignments lists each
         # answer once. A boolean is a user variable or the "x == v" channel of an integer;
         # every integer is a user integer (int_vars are free where none of their literals is).
@@ -203,7 +210,7 @@ class CpSatSession(Session):
         self._solution: np.ndarray | None = None  # the last check's, when it found one
         self._core: list[int] = []
         self.lp_strong = model.lp_strong
-        stats.variables = model.num_vars
+        stats.variables = model.num_vars + len(model.int_vars) + model.ints.count
         stats.constraints = len(m.proto.constraints)
         stats.build_time += time.perf_counter() - t0
 
@@ -219,24 +226,11 @@ class CpSatSession(Session):
         if len(ci):  # literal <-> (x == v): x == v if the literal, x != v if not
             enforce = self.bools.proto_literals(np.concatenate([cl, -cl]))
             vars_ = xs.index[np.concatenate([ci, ci])]
-            rhs = np.concatenate([cv, cv])
-            self._add_linears(enforce, vars_[:, None], np.ones((len(vars_), 1), np.int64),
-                              np.repeat([EQ, NE], len(ci)), rhs)
+            self._add_linears(enforce, Groups(vars_, np.arange(len(vars_) + 1), owned=True),
+                              np.ones(len(vars_), np.int64), np.repeat([EQ, NE], len(ci)),
+                              np.concatenate([cv, cv]))
         for batch in ints.linear:
-            for i in range(len(batch)):
-                a, b = batch.ints.offsets[i], batch.ints.offsets[i + 1]
-                c, d = batch.bools.offsets[i], batch.bools.offsets[i + 1]
-                lits = batch.bools.flat[c:d]
-                bcoef = batch.bcoef[c:d]
-                # c * not-b is c - c * b: the constant moves to the right-hand side.
-                shift = int(bcoef[lits < 0].sum())
-                vars_ = np.concatenate([xs.index[batch.ints.flat[a:b]],
-                                        self.bools.index[np.abs(lits)]])
-                coefs = np.concatenate([batch.icoef[a:b], np.where(lits > 0, bcoef, -bcoef)])
-                enforce = batch.enforce[i]
-                self._add_linears(
-                    self.bools.proto_literals(np.array([enforce])) if enforce else [None],
-                    [vars_], [coefs], [int(batch.cmp[i])], [int(batch.rhs[i]) - shift])
+            self._add_linear_batch(batch)
         if ints.alldiff:  # as text, parsed once: a Python object per term cost 40x more
             terms = xs.index[np.concatenate([g.flat for g in ints.alldiff])].tolist()
             sizes = np.concatenate([np.diff(g.offsets) for g in ints.alldiff])
@@ -264,20 +258,43 @@ class CpSatSession(Session):
             expr = cp_model_sum(self.cp_model, terms, obj.icoef.tolist() + obj.bcoef.tolist())
             m.minimize(expr + obj.constant)
 
-    def _add_linears(self, enforce: Any, vars_: Any, coefs: Any, cmps: Any, rhs: Any) -> None:
-        """``sum(coefs[i] * vars_[i]) cmps[i] rhs[i]``, enforced by the proto literal
-        ``enforce[i]`` (None: always), one proto linear constraint each."""
-        constraints = self.m.proto.constraints
+    def _add_linear_batch(self, batch: Linear) -> None:
+        """A batch of the model's linear rows."""
+        terms, coefs, is_int = batch.terms()
+        ids = terms.flat
+        lit = ~is_int
+        vars_ = np.empty(len(ids), dtype=np.int64)
+        vars_[is_int] = self.xs.index[ids[is_int]]
+        vars_[lit] = self.bools.index[np.abs(ids[lit])]
+        # c * not-b is c - c * b: the constant moves to the right-hand side.
+        flip = lit & (ids < 0)
+        shift = np.zeros(len(batch), dtype=np.int64)
+        np.add.at(shift, np.repeat(np.arange(len(batch)), terms.sizes)[flip], coefs[flip])
+        enforce = np.where(batch.enforce != 0, self.bools.proto_literals(batch.enforce), _ALWAYS)
+        self._add_linears(enforce, Groups(vars_, terms.offsets), np.where(flip, -coefs, coefs),
+                          batch.cmp, batch.rhs - shift)
+
+    def _add_linears(self, enforce: np.ndarray, terms: Groups, coefs: np.ndarray,
+                     cmps: np.ndarray, rhs: np.ndarray) -> None:
+        """Rows ``sum(coefs * terms) cmps[i] rhs[i]`` (``terms``: proto variable indices per
+        row, ``coefs`` aligned with its flat array), each enforced by the proto literal
+        ``enforce[i]`` (_ALWAYS: by none), written as proto text: a million rows took 34 s
+        through a proto call per field, and take seconds parsed in chunks."""
         lo, hi = self.cp_model.INT_MIN, self.cp_model.INT_MAX
-        for e, v, c, cmp, r in zip(list(enforce), vars_, coefs, np.asarray(cmps).tolist(),
-                                   np.asarray(rhs).tolist(), strict=True):
-            ct = constraints.add()
-            if e is not None:
-                ct.enforcement_literal.append(int(e))
-            ct.linear.vars.extend(np.asarray(v).tolist())
-            ct.linear.coeffs.extend(np.asarray(c).tolist())
-            ct.linear.domain.extend({EQ: [r, r], LE: [lo, r], GE: [r, hi],
-                                     NE: [lo, r - 1, r + 1, hi]}[cmp])
+        domain = {EQ: lambda r: f"{r},{r}", LE: lambda r: f"{lo},{r}",
+                  GE: lambda r: f"{r},{hi}", NE: lambda r: f"{lo},{r - 1},{r + 1},{hi}"}
+        for a in range(0, len(terms), _TEXT_ROWS):
+            part = slice(a, a + _TEXT_ROWS)
+            off = terms.offsets[a:a + _TEXT_ROWS + 1]
+            rows = Groups(terms.flat[off[0]:off[-1]], off - off[0])
+            words = np.array(list(map(str, rows.flat.tolist())), dtype=object)
+            weights = np.array(list(map(str, coefs[off[0]:off[-1]].tolist())), dtype=object)
+            _parse(self.m.proto, "".join(
+                f"constraints{{{'' if e == _ALWAYS else f'enforcement_literal:{e} '}"
+                f"linear{{vars:[{v}] coeffs:[{c}] domain:[{domain[k](r)}]}}}}"
+                for e, v, c, k, r in zip(enforce[part].tolist(), rows.joined(words, ","),
+                                         rows.joined(weights, ","), cmps[part].tolist(),
+                                         rhs[part].tolist(), strict=True)))
 
     def _grow(self, top: int) -> None:
         if top > len(self.bools.index) - 1:
@@ -376,8 +393,9 @@ class CpSatSession(Session):
             self.m.add_assumptions(self._lits(self._assumed))
         solver = self._new_solver(time_limit, self.workers)
         proto = self.m.proto
-        kill_at = hard_deadline(time_limit) if (
-            len(proto.variables) + len(proto.constraints) >= CHILD_MIN_SIZE) else None
+        size = len(proto.variables) + len(proto.constraints) + self._table_cells
+        kill_at = None if size < CHILD_MIN_SIZE else \
+            hard_deadline(time_limit, always=size >= CHILD_ALWAYS_SIZE)
         try:
             if kill_at is not None:
                 code, solution, core = self._solve_in_child(solver, kill_at)

@@ -33,7 +33,7 @@ from smtpuzzle.backends.child import (
 )
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
-from smtpuzzle.model.ints import EQ, GE, LE, NE
+from smtpuzzle.model.ints import EQ, GE, LE, NE, Linear
 from smtpuzzle.model.lower import lowered
 from smtpuzzle.result import Stats, Status
 
@@ -50,7 +50,7 @@ class Z3Backend(Backend):
     0.43 -> 0.15 s, SEND+MORE=MONEY 0.19 -> 0.13 s). An objective takes ``Optimize()``."""
 
     name = "z3"
-    build_cost = BuildCost(6.1, 0.43, 1.4, 6.1, 9.0)
+    build_cost = BuildCost(6.1, 0.43, 3.5, 6.1, 9.0, 2.0, 3.5, 1.1)
     bytes_per_incidence = 900
     capabilities = Capabilities(incremental=True, assumptions=True, native_ints=True,
                                 guided=True, optimises=True)
@@ -386,6 +386,44 @@ def _sum(terms: list[str]) -> str:
     return "0" if not terms else (terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})")
 
 
+_CMP = {EQ: "=", NE: "distinct", LE: "<=", GE: ">="}
+
+
+def _linear_text(batch: Linear, names: np.ndarray, text: _Smt) -> list[str]:
+    """A batch of linear rows as SMT-LIB, each implied by its enforcing literal if it has
+    one: built a batch at a time (a million rows took 24 s one by one, most of it here)."""
+    terms, coefs, is_int = batch.terms()
+    ids = terms.flat
+    words = np.empty(len(ids), dtype=object)
+    ints, lits = np.flatnonzero(is_int), np.flatnonzero(~is_int)
+    words[ints] = [n if c == 1 else f"(* {_num(c)} {n})" for n, c in
+                   zip(names[ids[ints]].tolist(), coefs[ints].tolist(), strict=True)]
+    words[lits] = [f"(ite {w} {_num(c)} 0)" for w, c in
+                   zip(text.words(ids[lits]).tolist(), coefs[lits].tolist(), strict=True)]
+    sums = [("0" if n == 0 else body if n == 1 else f"(+ {body})")
+            for body, n in zip(terms.joined(words), terms.sizes.tolist(), strict=True)]
+    rows = [f"({_CMP[k]} {b} {_num(r)})" for b, k, r in
+            zip(sums, batch.cmp.tolist(), batch.rhs.tolist(), strict=True)]
+    enforced = np.flatnonzero(batch.enforce != 0)
+    for i, w in zip(enforced.tolist(), text.words(batch.enforce[enforced]).tolist(),
+                    strict=True):
+        rows[i] = f"(=> {w} {rows[i]})"
+    return rows
+
+
+def _table_template(tuples: np.ndarray) -> str:
+    """"The scope takes one of the tuples" as a disjunction of conjunctions, with ``{j}``
+    for the scope's j-th integer: one text for every scope of the table, the cells spelled
+    a column's distinct value at a time (5 million cells took 7 s one by one)."""
+    cells = np.empty(tuples.shape, dtype=object)
+    for j in range(tuples.shape[1]):
+        values, where = np.unique(tuples[:, j], return_inverse=True)
+        spelled = np.array([f"(= {{{j}}} {_num(v)})" for v in values.tolist()], dtype=object)
+        cells[:, j] = spelled[where.reshape(-1)]
+    ands = " ".join(f"(and {' '.join(row)})" for row in cells.tolist())
+    return f"(or {ands} false)"
+
+
 def _int_text(model: Model, text: _Smt) -> tuple[list[str], list[str], list[str]]:
     """Declarations, assertions and the objective of the model's integers, as SMT-LIB:
     each integer an ``Int`` with its bounds, linear rows as arithmetic, AllDifferent as
@@ -410,24 +448,15 @@ def _int_text(model: Model, text: _Smt) -> tuple[list[str], list[str], list[str]
                 zip(text.words(lits).tolist(), bcoefs.tolist(), strict=True)]
         return out
 
-    ops = {EQ: "=", NE: "distinct", LE: "<=", GE: ">="}
     for batch in ints.linear:
-        io, bo = batch.ints.offsets, batch.bools.offsets
-        for i in range(len(batch)):
-            body = _sum(terms(batch.ints.flat[io[i]:io[i + 1]], batch.icoef[io[i]:io[i + 1]],
-                              batch.bools.flat[bo[i]:bo[i + 1]], batch.bcoef[bo[i]:bo[i + 1]]))
-            row = f"({ops[int(batch.cmp[i])]} {body} {_num(int(batch.rhs[i]))})"
-            e = int(batch.enforce[i])
-            asserts.append(row if e == 0 else f"(=> {text.words(np.array([e]))[0]} {row})")
+        asserts += _linear_text(batch, names, text)
     for groups in ints.alldiff:
         asserts += [f"(distinct {' '.join(names[g].tolist())})" for g in groups if len(g) > 1]
     for t in ints.tables:
-        for scope in t.scopes:
-            ors = " ".join("(and " + " ".join(f"(= {names[x]} {_num(v)})" for x, v in
-                                              zip(scope.tolist(), row, strict=True)) + ")"
-                           for row in t.tuples.tolist())
-            body = f"(or {ors} false)"
-            asserts.append(f"(not {body})" if t.forbidden else body)
+        body = _table_template(t.tuples)
+        if t.forbidden:
+            body = f"(not {body})"
+        asserts += [body.format(*names[scope].tolist()) for scope in t.scopes]
     for e in ints.elements:
         for i, arr, tgt in zip(e.index.tolist(), e.arrays.tolist(), e.targets.tolist(),
                                strict=True):
@@ -444,7 +473,7 @@ def _int_text(model: Model, text: _Smt) -> tuple[list[str], list[str], list[str]
 
 class _Smt:
     """SMT-LIB spellings of literals and constraints over variables ``v1..vn``, built a whole
-    group list at a time (groups of one size together), not one numpy call per group."""
+    group list at a time (Groups.joined), not one numpy call per group."""
 
     def __init__(self, num_vars: int) -> None:
         self.pos = np.zeros(0, dtype=object)
@@ -463,14 +492,7 @@ class _Smt:
 
     def terms(self, groups: Groups, which: np.ndarray | None = None) -> list[str]:
         """Each group's literals, space-separated (only the groups ``which``, in order)."""
-        words = self.words(groups.flat)
-        sizes = groups.sizes
-        out = [""] * len(groups)
-        for size in np.unique(sizes).tolist():
-            idx = np.flatnonzero(sizes == size)
-            rows = words[groups.offsets[idx][:, None] + np.arange(size)[None, :]]
-            for i, row in zip(idx.tolist(), rows.tolist(), strict=True):
-                out[i] = " ".join(row)
+        out = groups.joined(self.words(groups.flat))
         return out if which is None else [out[i] for i in which.tolist()]
 
     def clauses(self, groups: Groups) -> list[str]:

@@ -190,7 +190,7 @@ def frames_cmd(
                       f"{dv.time_s:.2f} s")
         if answer.stage2 and answer.lazy is None and answer.dive is None:
             s2 = answer.stage2
-            size = "interrupted before it was built" if s2["variables"] is None else \
+            size = "not built" if s2["variables"] is None else \
                 f"{s2['variables']:,} variables"
             out.print(f"stage 2: {s2['backend']} on the {s2['model']} model, {s2['time_s']:.2f} s"
                       f" ({size})")

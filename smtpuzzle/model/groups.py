@@ -113,6 +113,22 @@ class Groups:
             starts = self.offsets[idx]
             yield idx, self.flat[starts[:, None] + np.arange(s)[None, :]]
 
+    def joined(self, words: np.ndarray, sep: str = " ") -> list[str]:
+        """Each group's ``words`` (an object array of strings aligned with ``flat``) joined
+        by ``sep``: the groups of one size are gathered together, not sliced one by one."""
+        out = [""] * len(self)
+        sizes = self.sizes
+        for s in np.unique(sizes).tolist():
+            idx = np.flatnonzero(sizes == s)
+            if s == 1:  # most rows of many models: no list per row to join
+                for i, word in zip(idx.tolist(), words[self.offsets[idx]].tolist(), strict=True):
+                    out[i] = word
+                continue
+            rows = words[self.offsets[idx][:, None] + np.arange(s)[None, :]]
+            for i, row in zip(idx.tolist(), rows.tolist(), strict=True):
+                out[i] = sep.join(row)
+        return out
+
 
 def literal_array(values: Any) -> np.ndarray:
     """``values`` (literals or integer ids) as an int64 array; floats and booleans are

@@ -39,6 +39,19 @@ class Linear:
     def __len__(self) -> int:
         return len(self.rhs)
 
+    def terms(self) -> tuple[Groups, np.ndarray, np.ndarray]:
+        """Each row's terms in one list, its integers first: (integer ids and literals as
+        Groups, their coefficients, and whether each term is an integer)."""
+        n = len(self)
+        rows = np.concatenate([2 * np.repeat(np.arange(n), self.ints.sizes),
+                               2 * np.repeat(np.arange(n), self.bools.sizes) + 1])
+        order = np.argsort(rows, kind="stable")
+        ids = np.concatenate([self.ints.flat, self.bools.flat])[order]
+        coefs = np.concatenate([self.icoef, self.bcoef])[order]
+        is_int = (np.arange(len(rows)) < len(self.ints.flat))[order]
+        offsets = np.concatenate([[0], np.cumsum(self.ints.sizes + self.bools.sizes)])
+        return Groups(ids, offsets, owned=True), coefs, is_int
+
 
 @dataclass
 class Table:
@@ -152,6 +165,16 @@ class IntPart:
         return (sum(len(x) for x in self.linear) + sum(len(g) for g in self.alldiff)
                 + sum(len(t.scopes) for t in self.tables) + sum(len(e.index) for e in self.elements)
                 + sum(len(r.words) for r in self.regulars))
+
+    def num_terms(self) -> int:
+        """The terms of every constraint over integers, channels counted one each: a
+        measure of what building them costs."""
+        return (sum(len(e) for e in self.eq_ints)
+                + sum(len(x.ints.flat) + len(x.bools.flat) for x in self.linear)
+                + sum(len(g.flat) for g in self.alldiff)
+                + sum(t.tuples.size * len(t.scopes) for t in self.tables)
+                + sum(e.arrays.size for e in self.elements)
+                + sum(r.words.size for r in self.regulars))
 
     def channels(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(integers, values, literals) of every channel."""

@@ -326,9 +326,11 @@ def _solve_one(frames: Frames, opts: FramesOptions, time_limit: float | None,
     answer.stage2 = {"backend": engine.label(), "model": model_kind,
                      "time_s": round(time.monotonic() - t0, 3),
                      "build_s": round(stats.build_time, 3), "solve_s": round(stats.solve_time, 3),
-                     # None: Ctrl-C came before the back end had built its model
+                     # None: Ctrl-C or the time limit came before the model was built
                      "variables": stats.variables or None,
                      "constraints": stats.constraints or None, "solutions": len(chosen_sets)}
+    if "stopped" in stats.extra:  # the model was not built, or not to its end
+        answer.note = stats.extra["stopped"]
     _stage3(frames, opts, answer, sets.sets, chosen_sets)
     answer.complete = enum.complete and sets.complete
     if answer.solutions:

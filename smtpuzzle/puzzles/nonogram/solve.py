@@ -38,7 +38,6 @@ from smtpuzzle.puzzles.nonogram.puzzle import (
     grid_strings,
 )
 from smtpuzzle.puzzles.nonogram.symmetry import ClueSymmetry, clue_symmetries
-from smtpuzzle.puzzles.timing import too_slow_to_build
 from smtpuzzle.result import Stats, Status
 
 VERDICTS = ("unique", "multiple", "none", "unknown")
@@ -198,7 +197,7 @@ def solve_nonogram(
     except KeyboardInterrupt:
         return answer("unknown", [], False, interrupted=True)
     left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
-    too_slow = too_slow_to_build(engine, model, left)
+    too_slow = engine.too_slow_to_build(model, left)
     if too_slow is not None:
         return answer("unknown", [], False, notes=[too_slow])
     enum = engine.solutions(model, limit=limit, time_limit=left)
@@ -300,7 +299,7 @@ def _decide_by_symmetry(puzzle: Nonogram, engine: Any, encoding: str,
                 return "unknown", [first] if first else [], False, stats
             model = _restricted(puzzle, encoding, known, guess_cells, g, first)
             left = budget if deadline is None else min(budget, deadline - time.perf_counter())
-            too_slow = too_slow_to_build(engine, model, left if deadline else None)
+            too_slow = engine.too_slow_to_build(model, left if deadline else None)
             if left <= 0 or too_slow is not None:  # no time left to build or solve it
                 if too_slow is not None:
                     notes.append(too_slow)
