@@ -17,6 +17,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import signal
 import socket
 import time
 from collections import deque
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from smtpuzzle.backends.child import Child, sigint_held
-from smtpuzzle.errors import PuzzleError
+from smtpuzzle.errors import ProcessDied, PuzzleError
 from smtpuzzle.formats.text import is_digits
 
 Work = Callable[[Any, Any, float | None], Any]
@@ -61,6 +62,12 @@ class Tasks:
         self.pending -= 1
         self.nodes.add(node)
         return result
+
+    def stop(self, grace: float) -> list[Any]:
+        """After Ctrl-C: ask the running tasks to stop and return what they have, and take
+        the results that come within ``grace`` seconds (the rest are dropped). Only local
+        workers can be asked; on Ray this is nothing."""
+        return []
 
     def _submit(self, item: Any, deadline: float | None) -> None:
         raise NotImplementedError
@@ -114,6 +121,31 @@ class _LocalTasks(Tasks):
             raise value
         return self._host, value
 
+    def stop(self, grace: float) -> list[Any]:
+        self._waiting.clear()
+        results: list[Any] = []
+        end = time.monotonic() + grace
+        try:
+            with sigint_held():  # a second Ctrl-C does not cut short what the first asked
+                for child in self._busy:
+                    child.interrupt()
+                while self._busy:
+                    ready = wait(self._busy, max(end - time.monotonic(), 0.0))
+                    if not ready:
+                        break
+                    for child in ready:
+                        self._busy.remove(child)
+                        self._idle.append(child)  # killed with the others, dead or not
+                        try:
+                            kind, value = child.receive(None)
+                        except ProcessDied:
+                            continue
+                        if kind == "done":
+                            results.append(value)
+        except KeyboardInterrupt:
+            pass
+        return results
+
     def close(self) -> None:
         # A second Ctrl-C here left a worker alive, and the exit then waited for it forever.
         try:
@@ -125,13 +157,21 @@ class _LocalTasks(Tasks):
 
 
 def _serve_tasks(conn: Any) -> None:
-    """A local worker: runs each (item, deadline) it is sent, until the parent is done."""
+    """A local worker: runs each (item, deadline) it is sent, until the parent is done.
+    Ctrl-C at the terminal reaches the parent alone (the worker has a process group of its
+    own); the parent's :meth:`Tasks.stop` sends the busy workers one SIGINT each, which the
+    task's work sees as KeyboardInterrupt, and may answer with what it has."""
     assert _LOCAL is not None
     work, job = _LOCAL
+    os.setpgrp()
     while True:
         item, deadline = conn.recv()
+        answer = None
         try:
-            answer = ("done", work(job, item, deadline))
+            with _stoppable():
+                answer = ("done", work(job, item, deadline))
+        except KeyboardInterrupt:  # stopped, and the work kept nothing to hand back
+            answer = answer or ("stopped", None)
         except Exception as exc:  # raised in the parent, as the pool did
             answer = ("failed", exc)
         try:
@@ -139,6 +179,22 @@ def _serve_tasks(conn: Any) -> None:
         except (pickle.PicklingError, TypeError, AttributeError) as exc:
             what = answer[1] if answer[0] == "failed" else exc
             conn.send(("failed", RuntimeError(f"{type(what).__name__}: {what}")))
+
+
+@contextmanager
+def _stoppable() -> Iterator[None]:
+    """In a worker, for one task: the first SIGINT raises KeyboardInterrupt, later ones are
+    ignored (the work is then handing back what it has)."""
+
+    def stop(_signum: int, _frame: Any) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @contextmanager

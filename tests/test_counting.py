@@ -369,6 +369,30 @@ def test_ctrl_c_keeps_the_checkpoint_and_the_resumed_count_is_exact(tmp_path):
     assert code == 1 and "INCOMPLETE" in out and "Traceback" not in err, err
 
 
+def test_ctrl_c_takes_the_workers_counts_so_far(monkeypatch):
+    """Ctrl-C with two workers: each hands back what its sub-problem found so far (they
+    were killed with it, and a sat count of pentomino-6x10 said 0 at 8 s)."""
+    import threading
+
+    from smtpuzzle.puzzles.tiling import counting
+
+    def slow(model, sp, engine, state, deadline, progress=None):
+        progress(5)  # five found, and the search goes on
+        time.sleep(120)
+
+    monkeypatch.setattr(counting, "_slice", slow)  # the forked workers inherit it
+    tiling = load("pentomino-6x10")
+    subs = plan(tiling, True).subproblems
+    timer = threading.Timer(3.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        result = count(tiling, "sat", workers=2)
+    finally:
+        timer.cancel()
+    assert result.interrupted and not result.complete and result.as_json()["interrupted"]
+    assert result.count == 5 * (subs[0].weight + subs[1].weight)
+
+
 def test_a_worker_killed_mid_count_stops_it_with_the_checkpoint_kept(tmp_path):
     """A worker killed from outside (as the kernel does out of memory): exit 1, one line
     saying so, INCOMPLETE, and a second run from the checkpoint ends with the total."""

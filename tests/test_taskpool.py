@@ -108,3 +108,34 @@ def test_a_second_ctrl_c_while_the_pool_closes_still_stops_every_worker(monkeypa
         assert tasks.next(timeout=60)[:2] == (2, 4)
         workers = tasks._idle + tasks._busy
     assert len(killed) == 2 and all(w._proc.exitcode is not None for w in workers)
+
+
+def _patient(job: float, item: int, deadline: float | None) -> tuple[int, str]:
+    """Sleeps; item 0 answers what it has when asked to stop, item 1 keeps nothing."""
+    try:
+        time.sleep(job)
+    except KeyboardInterrupt:
+        if item == 1:
+            raise
+        return item, "so far"
+    return item, "done"
+
+
+def test_stop_asks_the_busy_workers_and_takes_what_they_hand_back():
+    with task_pool(_patient, 60.0, 2) as tasks:
+        tasks.map([0, 1, 2], None)  # 2 waits for a worker, and is dropped
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        assert tasks.stop(10.0) == [(0, "so far")]
+        assert time.monotonic() - t0 < 5.0
+    with task_pool(_patient, 0.0, 1) as tasks:  # the worker that kept nothing serves on
+        tasks.submit(1, None)
+        assert tasks.next(timeout=60) == (1, "done")
+
+
+def test_a_terminal_ctrl_c_reaches_the_parent_not_the_workers():
+    with task_pool(_patient, 60.0, 1) as tasks:
+        tasks.submit(0, None)
+        time.sleep(0.5)
+        worker = tasks._busy[0]._proc.pid
+        assert os.getpgid(worker) == worker != os.getpgrp()

@@ -127,6 +127,11 @@ class Child:
             raise RuntimeError(message[1])
         return message
 
+    def interrupt(self) -> None:
+        """Send the child one SIGINT (a child that ignores it goes on)."""
+        if self.alive:
+            os.kill(self._proc.pid, signal.SIGINT)
+
     def kill(self) -> None:
         if self._proc.pid is not None and self._proc.exitcode is None:
             self._proc.kill()

@@ -128,7 +128,8 @@ def count(
     else:
         kind = "" if raw else f" distinct up to {result.group}"
         state = "" if result.complete else (
-            f" so far: INCOMPLETE ({result.subproblems_done} of {result.subproblems} "
+            f" so far: INCOMPLETE ({'interrupted; ' if result.interrupted else ''}"
+            f"{result.subproblems_done} of {result.subproblems} "
             f"sub-problems finished, about {result.share:.1%} of the search by estimate)")
         out.print(f"[bold]{escape(tiling.name)}[/bold]: {plural(result.count, 'solution')}"
                   f"{kind}{state} ({result.backend}, {result.time_s:.2f} s)", markup=True)

@@ -81,6 +81,7 @@ class CountResult:
     ray_reruns: int = 0  # on Ray: tasks run again because their node or worker was lost
     share: float = 1.0  # estimated share of the search done (1 when complete)
     lost: str = ""  # a worker died: what happened to it (the count stopped short)
+    interrupted: bool = False  # Ctrl-C stopped it
 
     def as_json(self) -> dict:
         return {"count": self.count, "distinct": self.distinct, "complete": self.complete,
@@ -93,7 +94,8 @@ class CountResult:
                 **({"ray": {"nodes": self.ray_nodes, "reruns": self.ray_reruns}}
                    if self.ray_nodes else {}),
                 **({} if self.complete else {"estimated_share_done": round(self.share, 4)}),
-                **({"worker_lost": self.lost} if self.lost else {})}
+                **({"worker_lost": self.lost} if self.lost else {}),
+                **({"interrupted": True} if self.interrupted else {})}
 
 
 def plan(tiling: Tiling, distinct: bool, split: bool = True, group: str = "board",
@@ -267,6 +269,7 @@ ProgressFn = Callable[[int, int, int, float], None]
 
 SLICE_S = 5.0  # seconds a sub-problem is searched before its state comes back to be saved
 GRACE_S = 10.0  # how long past the deadline to wait for the workers' last states
+STOP_GRACE_S = 2.0  # how long after Ctrl-C to wait for the workers' counts so far
 
 _ENGINES: dict[tuple[str, str | None], Backend] = {}  # per worker process, kept across tasks
 
@@ -298,10 +301,21 @@ def _slice(model: Model, sp: SubProblem, engine: Backend, state: dict | None,
 
 
 def _work(job: tuple, item: tuple[int, dict | None], deadline: float | None,
-          ) -> tuple[int, PartialCount]:
+          ) -> tuple[int, PartialCount | int | None]:
+    """A worker's slice of sub-problem ``i``: (i, its PartialCount), or after Ctrl-C
+    (Tasks.stop) the sub-problem's count so far, its state lost (None: nothing reported)."""
     model, count_plan, name, solver = job
     i, state = item
-    return i, _slice(model, count_plan.subproblems[i], _engine(name, solver), state, deadline)
+    seen: list[int | None] = [None]
+
+    def progress(n: int) -> None:
+        seen[0] = n
+
+    try:
+        return i, _slice(model, count_plan.subproblems[i], _engine(name, solver), state,
+                         deadline, progress)
+    except KeyboardInterrupt:
+        return i, seen[0]
 
 
 def _encode_state(state: dict[str, np.ndarray]) -> str:
@@ -437,6 +451,7 @@ def count(tiling: Tiling, backend: str | Backend = "exact-cover", solver: str | 
     deadline = None if time_limit is None else started + time_limit
     ray_nodes = ray_reruns = 0
     lost = ""
+    interrupted = False
     last_save = time.monotonic()
     unsaved = 0  # solutions found in the slice under way (one worker), not yet recorded
 
@@ -479,17 +494,26 @@ def count(tiling: Tiling, backend: str | Backend = "exact-cover", solver: str | 
             workers = min(workers, max(len(waiting), 1))  # an idle process is no help
             limit = len(waiting) if ray else workers
             with task_pool(_work, (model, count_plan, backend, solver), workers, ray) as tasks:
-                while waiting or tasks.pending:
-                    while waiting and tasks.pending < limit:
-                        tasks.submit(waiting.popleft(), deadline)
-                    # workers stop at the deadline and send their states back: wait for them
-                    left = None if deadline is None else _left(deadline) + GRACE_S
-                    try:
-                        i, part = tasks.next(timeout=left)
-                    except TaskTimeout:
-                        break
-                    if take(i, part):
-                        waiting.appendleft((i, part.state))
+                try:
+                    while waiting or tasks.pending:
+                        while waiting and tasks.pending < limit:
+                            tasks.submit(waiting.popleft(), deadline)
+                        # workers stop at the deadline and send their states back: wait
+                        left = None if deadline is None else _left(deadline) + GRACE_S
+                        try:
+                            i, part = tasks.next(timeout=left)
+                        except TaskTimeout:
+                            break
+                        if take(i, part):
+                            waiting.appendleft((i, part.state))
+                except KeyboardInterrupt:  # the workers hand back what they found
+                    for i, part in tasks.stop(STOP_GRACE_S):
+                        if isinstance(part, PartialCount):
+                            take(i, part)
+                        elif part is not None:  # a count so far, beyond the state kept
+                            unsaved += (part - (running[i].count if i in running else 0)) \
+                                * subs[i].weight
+                    raise
                 if ray:
                     ray_nodes, ray_reruns = len(tasks.nodes), tasks.reruns
         else:
@@ -510,8 +534,8 @@ def count(tiling: Tiling, backend: str | Backend = "exact-cover", solver: str | 
                     state = part.state
                 if not part.done:
                     break
-    except KeyboardInterrupt:
-        pass  # the count so far, marked incomplete
+    except KeyboardInterrupt:  # the count so far, marked incomplete
+        interrupted = True
     except ProcessDied as exc:  # likewise: the other sub-problems are intact
         lost = str(exc)
     elapsed = time.monotonic() - started
@@ -522,4 +546,5 @@ def count(tiling: Tiling, backend: str | Backend = "exact-cover", solver: str | 
                        elapsed, len(finished), len(subs), build_s, model=model, resumed=resumed,
                        checkpoint_time_s=saved.time_s if saved else 0.0,
                        up_to=count_plan.up_to, ray_nodes=ray_nodes, ray_reruns=ray_reruns,
-                       share=1.0 if complete else share(), lost=lost)
+                       share=1.0 if complete else share(), lost=lost,
+                       interrupted=interrupted)
