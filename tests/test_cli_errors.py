@@ -572,6 +572,20 @@ def test_a_real_ctrl_c_soon_after_start_is_interrupted_exit_1(backend, delay):
         assert ": sat" in out and "verified" in out, out
 
 
+def test_a_listing_stopped_by_ctrl_c_says_so_in_its_json():
+    # --json had no "interrupted" key: a listing cut by Ctrl-C read like one cut by time.
+    proc = subprocess.Popen([sys.executable, "-m", "smtpuzzle", "solve", "pentomino-6x10",
+                             "--all", "--backend", "sat", "--json"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    time.sleep(6.0)  # into the listing (9,356 solutions: minutes on sat)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    data = json.loads(out)
+    assert proc.returncode == 1 and data["interrupted"] is True, err
+    assert data["complete"] is False and data["more"] is None and "solutions" in data
+
+
 def test_named_pipes_are_refused_not_waited_on(tmp_path: Path, capsys):
     """A named pipe would block the read (or the write check) until a writer (a reader)
     came, whatever the time limit."""

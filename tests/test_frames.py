@@ -579,6 +579,7 @@ def test_stage2_stopped_before_its_model_is_built_does_not_claim_0_variables(mon
     assert "0 variables" not in out
     answer = solve_frames(pentominoes_in(5, 6, 2), stage2="z3")
     assert answer.interrupted and answer.as_json()["stage2"]["variables"] is None
+    assert answer.as_json()["interrupted"] is True
 
 
 @pytest.mark.parametrize("backend", ["z3", "cpsat"])

@@ -846,3 +846,19 @@ def test_a_search_of_free_moves_alone_picks_its_cases_as_the_bound_does():
     assert search("*" * 28, 3).mazes_added == len(prove_bound(3, start=28, up_to=28).cases)
     assert search("*" * 24, 4).mazes_added < len(prove_bound(4, start=24, up_to=24,
                                                              pick="first").cases)
+
+
+def test_a_check_or_a_build_stopped_by_ctrl_c_says_so_in_its_json(certificate: Path,
+                                                                   monkeypatch):
+    from smtpuzzle.puzzles.maze import certificate as module
+    from smtpuzzle.puzzles.maze import greedy
+
+    def cut(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(module, "_check_proof", cut)
+    checked = check_certificate(certificate, time_limit=120)
+    assert checked.verdict == "unknown" and checked.as_json()["interrupted"] is True
+    monkeypatch.setattr(greedy, "shortest_completion", cut)
+    built = greedy.build_string(3, time_limit=60)
+    assert built.string is None and built.as_json()["interrupted"] is True

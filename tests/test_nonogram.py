@@ -642,3 +642,15 @@ def test_a_non_file_out_of_order_or_with_an_open_goal_points_at_the_line(tmp_pat
     with pytest.raises(PuzzleError) as caught:
         load_nonogram(path)
     assert where in str(caught.value)
+
+
+def test_a_solve_stopped_by_ctrl_c_is_unknown_and_says_so_in_its_json(monkeypatch):
+    from smtpuzzle.puzzles.nonogram import solve as module
+
+    def cut(*args, **kwargs):
+        raise KeyboardInterrupt  # Ctrl-C while the line solver works
+
+    monkeypatch.setattr(module, "presolve", cut)
+    ans = solve_nonogram(load_nonogram(resolve("webpbn-00001")))
+    assert ans.status == "unknown" and not ans.complete and ans.solutions == []
+    assert ans.as_json()["interrupted"] is True

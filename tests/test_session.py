@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -291,6 +292,27 @@ def test_ctrl_c_in_a_check_is_raised_not_a_time_limit(backend, where):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert out.split() == ["KeyboardInterrupt", "again"], (out, err)
+
+
+def test_ctrl_c_in_a_z3_listing_of_a_tiling_is_raised():
+    # z3 5.4 gives "canceled", not "interrupted from keyboard", as the reason of a tiling
+    # model's check stopped by Ctrl-C: `solve --all` said "time limit reached".
+    script = textwrap.dedent("""
+        from smtpuzzle import get_backend, load
+        session = get_backend("z3").open(load("pentomino-6x10").build_model())
+        print("ready", flush=True)
+        try:
+            print(sum(1 for _ in session.solutions()), "listed: not stopped")
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt")
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert out.split() == ["KeyboardInterrupt"], (out, err)
 
 
 class _SigintInDel:

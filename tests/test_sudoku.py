@@ -117,3 +117,16 @@ def test_odd_characters_and_a_tab_before_the_name(tmp_path):
     with pytest.raises(PuzzleError, match="this one 0"):
         parse_line("", "empty")
     assert parse_line("." * 81 + "\tnamed", "tab").name == "named"
+
+
+
+def test_a_search_stopped_by_ctrl_c_is_unknown_and_says_so_in_its_json(monkeypatch):
+    puzzle = _puzzles("norvig-hardest.sudoku")[0]
+
+    def cut(self, grid):
+        raise KeyboardInterrupt  # Ctrl-C as the first solution is checked
+
+    monkeypatch.setattr(Sudoku, "verify", cut)
+    ans = solve_sudoku(puzzle, "cpsat", time_limit=300)
+    assert ans.status is Status.UNKNOWN and not ans.complete and ans.solutions == []
+    assert ans.interrupted and ans.as_json()["interrupted"] is True

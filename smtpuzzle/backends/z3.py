@@ -38,6 +38,7 @@ from smtpuzzle.model.lower import lowered
 from smtpuzzle.result import Stats, Status
 
 SOLVER_KINDS = ("default", "general", "qffd")
+_CTRL_C_REASONS = ("interrupted from keyboard", "canceled")
 _OPS = {Cmp.EQ: "pbeq", Cmp.LE: "pble", Cmp.GE: "pbge"}
 
 
@@ -207,18 +208,22 @@ class Z3Session(Session):
         for a in self._assumed:
             v = z3.Bool(f"v{abs(a)}", self.ctx)
             exprs.append(v if a > 0 else z3.Not(v, self.ctx))
+        t0 = time.perf_counter()
         if interruptible:
             answer = _interruptible(self.ctx, lambda: self.solver.check(*exprs))
         else:
             answer = self.solver.check(*exprs)
+        early = time_limit is None or time.perf_counter() - t0 < time_limit
         if answer == z3.unsat:
             literal = {e.sexpr(): a for e, a in zip(exprs, self._assumed, strict=True)}
             self._core = [literal[e.sexpr()] for e in self.solver.unsat_core()]
             return Status.UNSAT
         if answer != z3.sat:
             # z3 catches the first Ctrl-C of a check itself (Python's handler never runs)
-            # and answers unknown; its reason tells that from a time limit.
-            if interruptible and self.solver.reason_unknown() == "interrupted from keyboard":
+            # and answers unknown; its reason tells that from a time limit: "interrupted
+            # from keyboard", or "canceled" in some of z3 5.4's solvers (a tiling's --all
+            # said "time limit reached"), where a time limit says "timeout".
+            if interruptible and early and self.solver.reason_unknown() in _CTRL_C_REASONS:
                 raise KeyboardInterrupt
             if self._optimising:  # out of time: the best model so far, if it had one
                 try:

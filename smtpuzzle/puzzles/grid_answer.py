@@ -29,7 +29,8 @@ class GridAnswer:
         return {"status": self.status.value, "name": self.puzzle.name,
                 "solutions": [s.tolist() for s in self.solutions],
                 "count": len(self.solutions), "complete": self.complete,
-                "backend": self.backend, "time_s": round(self.time_s, 4)}
+                "backend": self.backend, "time_s": round(self.time_s, 4),
+                **({"interrupted": True} if self.interrupted else {})}
 
 
 A = TypeVar("A", bound=GridAnswer)

@@ -105,6 +105,8 @@ class FramesAnswer:
             data["worker_lost"] = self.lost
         if self.note:
             data["note"] = self.note
+        if self.interrupted:
+            data["interrupted"] = True
         return data
 
 

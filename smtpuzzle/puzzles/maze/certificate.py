@@ -320,10 +320,12 @@ class CheckedBound:
     reason: str
     time_s: float
     lemmas: int = 0  # checked by unit propagation
+    interrupted: bool = False  # Ctrl-C stopped the check
 
     def as_json(self) -> dict:
         return {"verdict": self.verdict, "length": self.length, "cases": self.cases,
-                "reason": self.reason, "lemmas": self.lemmas, "time_s": round(self.time_s, 3)}
+                "reason": self.reason, "lemmas": self.lemmas, "time_s": round(self.time_s, 3),
+                **({"interrupted": True} if self.interrupted else {})}
 
 
 def solves(maze: int, start: int, string: str) -> bool:
@@ -471,8 +473,10 @@ def check_certificate(directory: Path, time_limit: float | None = None,
         how_far = (f"{checked:,} lemmas checked, up to level {reached[0]} of at most "
                    f"{reached[1]}" if reached[1] else "while rebuilding the formula to "
                    "compare with bound.cnf")
-        return answer("unknown", f"{stop}: {how_far}; the check is incomplete", length,
-                      len(pairs))
+        checked_so_far = answer("unknown", f"{stop}: {how_far}; the check is incomplete",
+                                length, len(pairs))
+        checked_so_far.interrupted = isinstance(exc, KeyboardInterrupt)
+        return checked_so_far
     except NotEmpty as exc:
         # the proof intersects only the first ``used`` cases: the string found solves
         # those, which refutes the proof, and the formula too only if it solves them all

@@ -55,7 +55,8 @@ class BuildResult:
         return {"size": self.size, "status": "sat" if self.string else "unknown",
                 "string": self.string, "moves": self.moves, "greedy_moves": self.greedy_moves,
                 "unsolved": self.unsolved,
-                "cases": self.cases, "time_s": round(self.time_s, 3), "stopped": self.note}
+                "cases": self.cases, "time_s": round(self.time_s, 3), "stopped": self.note,
+                **({"interrupted": True} if self.note == "interrupted" else {})}
 
 
 def shortest_completion(moves: np.ndarray, pos: int, remaining: int) -> list[int]:

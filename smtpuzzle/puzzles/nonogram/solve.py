@@ -115,6 +115,8 @@ class NonogramAnswer:
             out["stats"] = self.stats.as_dict()
         if self.notes:
             out["notes"] = self.notes
+        if self.interrupted:
+            out["interrupted"] = True
         return out
 
 

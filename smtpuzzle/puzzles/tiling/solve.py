@@ -50,7 +50,8 @@ class TilingAnswer:
         return {"model": self.model, "status": self.status.value, "backend": self.backend,
                 "time_s": round(self.time_s, 4), "complete": self.complete,
                 "stats": self.stats.as_dict() if self.stats else None,
-                "solutions": [s.as_json() for s in self.solutions]}
+                "solutions": [s.as_json() for s in self.solutions],
+                **({"interrupted": True} if self.interrupted else {})}
 
 
 @dataclass
@@ -89,7 +90,8 @@ class TilingListing:
                 "count": self.count,
                 **({"group": self.group, "up_to": self.up_to} if self.distinct else {}),
                 "time_s": round(self.time_s, 4),
-                "solutions": [s.as_json() for s in self.solutions]}
+                "solutions": [s.as_json() for s in self.solutions],
+                **({"interrupted": True} if self.interrupted else {})}
 
 
 def engine_for(backend: str | Backend, solver: str | None) -> Backend:
