@@ -478,3 +478,17 @@ def test_the_cli_counts_pieces_drawn_alike_and_warns_once(tmp_path):
     p = cli("count", str(path))
     assert p.returncode == 0 and "6 solutions distinct" in p.stdout
     assert p.stderr.count("warning") == 1 and "pieces A, B and C have the same shape" in p.stderr
+
+
+def test_a_sub_problem_queued_past_the_deadline_is_not_built(monkeypatch):
+    from smtpuzzle.puzzles.tiling import counting
+
+    def never(*args, **kwargs):
+        raise AssertionError("a search began after the deadline")
+
+    monkeypatch.setattr(counting, "solve_subproblem", never)
+    tiling = load("pentomino-6x10")
+    sp = plan(tiling, True).subproblems[0]
+    part = counting._slice(tiling.build_model(), sp, get_backend("z3"), None,
+                           time.monotonic() - 1.0)
+    assert (part.count, part.done, part.state) == (0, False, None)
