@@ -73,7 +73,7 @@ class Shape:
     """An immutable set of cells of one grid (square by default), kept normalized
     (translated to the origin, sorted)."""
 
-    __slots__ = ("cells", "_key", "grid")
+    __slots__ = ("cells", "_key", "grid", "_keys")
 
     def __init__(self, cells: Iterable[Iterable[int]] | np.ndarray,
                  on: Grid | str | None = None) -> None:
@@ -91,6 +91,7 @@ class Shape:
         self.cells = normalize(arr, self.grid)
         self.cells.setflags(write=False)
         self._key = tuple(map(tuple, self.cells.tolist()))
+        self._keys: dict[bool, frozenset] = {}  # orientation_keys, made on first use
 
     @property
     def dim(self) -> int:
@@ -136,6 +137,13 @@ class Shape:
             s = Shape(self.grid.transform(self.cells, k), self.grid)
             seen.setdefault(s.key, s)
         return list(seen.values())
+
+    def orientation_keys(self, reflections: bool = True) -> frozenset:
+        """The keys of :meth:`orientations` (kept: verifying a listing asks them of each
+        piece for each solution)."""
+        if reflections not in self._keys:
+            self._keys[reflections] = frozenset(o.key for o in self.orientations(reflections))
+        return self._keys[reflections]
 
     def canonical(self, reflections: bool = True) -> Shape:
         """The least orientation: two shapes are congruent iff their canonical forms match."""

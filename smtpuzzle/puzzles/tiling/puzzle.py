@@ -690,7 +690,9 @@ def _has_shape(cells: tuple[tuple[int, ...], ...], shape: Shape, flip: bool,
     if len(set(cells)) != len(shape.cells):  # wrapped round, a piece may land on itself
         return False
     if not board.wrap:
-        return Shape(cells, board.grid).canonical(flip) == shape.canonical(flip)
+        placed = Shape(cells, board.grid)
+        return placed.grid.name == shape.grid.name and \
+            placed.key in shape.orientation_keys(flip)
     want = {tuple(c) for c in cells}
     dims = np.array(board.dims)
     wrapped = board.wrapped_axes
