@@ -213,6 +213,34 @@ def test_cubes_split_over_two_workers_and_stop_at_the_time_limit():
     assert late.status == "unknown" and not late.complete
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("stop", ["ctrl-c", "time limit"])
+def test_cubes_keep_the_answers_a_stopped_search_had_found(monkeypatch, workers, stop):
+    # At the deadline and on Ctrl-C the pool was closed at once: the answers its workers
+    # had found in their cubes were lost with them.
+    import threading
+
+    def found_then_waits(self, chosen, rows, used, deadline):
+        self.answers.append([chosen[0]])
+        end = time.monotonic() + 60 if deadline is None else deadline
+        while time.monotonic() < end:
+            time.sleep(0.05)
+        return False
+
+    monkeypatch.setattr(frames_cubes._Cubes, "decide", found_then_waits)
+    sets = np.eye(6, dtype=bool)[[0, 1, 2, 3, 4, 5] * 2]  # two cubes: a set of piece 0 each
+    timer = threading.Timer(2.0, os.kill, (os.getpid(), signal.SIGINT))
+    if stop == "ctrl-c":
+        timer.start()
+    try:
+        got = solve_cubes(sets, "cpsat", limit=None, workers=workers,
+                          time_limit=None if stop == "ctrl-c" else 2.0)
+    finally:
+        timer.cancel()
+    assert len(got.answers) == workers and got.status == "sat" and not got.complete
+    assert got.interrupted == (stop == "ctrl-c")
+
+
 def _worker_dies_on_its_second_task(module, monkeypatch) -> None:
     """The pool's workers run ``module._work``; a worker given its second task is SIGKILLed
     there, as the kernel kills a process out of memory."""

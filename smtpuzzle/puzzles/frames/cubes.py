@@ -32,6 +32,8 @@ from smtpuzzle.result import Status
 from smtpuzzle.taskpool import TaskTimeout, task_pool
 
 SLICE_S = 1.0  # a cube's time before it is split (measured: 0.3 to 6 s all about as good)
+DEADLINE_GRACE_S = 0.5  # at the deadline, how long to wait for the workers' answers
+STOP_GRACE_S = 2.0  # after Ctrl-C, likewise
 
 # (top-level cubes decided, top-level cubes, back-end calls, answers so far)
 CubesProgress = Callable[[int, int, int, int], None]
@@ -140,12 +142,17 @@ class _Cubes:
         return True
 
 
-def _work(job: _Cubes, cube: int, deadline: float | None) -> tuple[list[list[int]], int, bool]:
-    """One top-level cube in a pool worker: (answers, back-end calls, decided)."""
+def _work(job: _Cubes, cube: int, deadline: float | None
+          ) -> tuple[list[list[int]], int, bool, bool]:
+    """One top-level cube: (answers, back-end calls, decided, stopped by Ctrl-C). Stopped,
+    it hands back the answers it had found (in a pool worker, Tasks.stop asks for them)."""
     job.answers, job.calls = [], 0
     rows = np.arange(len(job.sets))
-    ok = job.decide([cube], rows[job._free(rows, cube)], job.sets[cube].copy(), deadline)
-    return job.answers, job.calls, ok
+    try:
+        ok = job.decide([cube], rows[job._free(rows, cube)], job.sets[cube].copy(), deadline)
+    except KeyboardInterrupt:
+        return job.answers, job.calls, False, True
+    return job.answers, job.calls, ok, False
 
 
 def solve_cubes(sets: np.ndarray, backend: str, limit: int | None = 1,
@@ -171,16 +178,24 @@ def solve_cubes(sets: np.ndarray, backend: str, limit: int | None = 1,
         if progress:
             progress(decided, len(cubes), calls, len(answers))
 
+    def take(result: tuple[list[list[int]], int, bool, bool]) -> bool:
+        """Count a cube's outcome in; whether Ctrl-C stopped it."""
+        nonlocal calls, decided
+        found, n, ok, stopped = result
+        answers.extend(found)
+        calls += n
+        decided += ok
+        report()
+        return stopped
+
     try:
         with (task_pool(_work, job, workers) if workers > 1 else nullcontext()) as tasks:
             if tasks is None:
                 for c in cubes:
-                    found, n, ok = _work(job, c, deadline)
-                    answers += found
-                    calls += n
-                    decided += ok
-                    report()
-                    if not ok or enough():
+                    before = decided
+                    if take(_work(job, c, deadline)):
+                        raise KeyboardInterrupt
+                    if decided == before or enough():
                         break
             else:
                 # A few cubes in flight, not all: an interrupted pool then has little queued
@@ -188,20 +203,25 @@ def solve_cubes(sets: np.ndarray, backend: str, limit: int | None = 1,
                 queued = iter(cubes)
                 for c in islice(queued, 2 * workers):
                     tasks.submit(c, deadline)
-                while tasks.pending and not enough():
-                    if deadline is not None and time.monotonic() > deadline:
-                        break
-                    try:
-                        found, n, ok = tasks.next(timeout=0.5)
-                    except TaskTimeout:
-                        report()
-                        continue
-                    for c in islice(queued, 1):
-                        tasks.submit(c, deadline)
-                    answers += found
-                    calls += n
-                    decided += ok
-                    report()
+                try:
+                    while tasks.pending and not enough():
+                        if deadline is not None and time.monotonic() > deadline:
+                            # each worker stops at the deadline too: what it found counts
+                            for result in tasks.stop(DEADLINE_GRACE_S):
+                                take(result)
+                            break
+                        try:
+                            result = tasks.next(timeout=0.5)
+                        except TaskTimeout:
+                            report()
+                            continue
+                        for c in islice(queued, 1):
+                            tasks.submit(c, deadline)
+                        take(result)
+                except KeyboardInterrupt:  # the workers hand back the answers they found
+                    for result in tasks.stop(STOP_GRACE_S):
+                        take(result)
+                    raise
     except KeyboardInterrupt:
         interrupted = True
     except ProcessDied as exc:  # likewise: the answers found so far stand
