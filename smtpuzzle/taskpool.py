@@ -117,8 +117,8 @@ class _LocalTasks(Tasks):
         self._busy.remove(child)
         self._idle.append(child)
         self._dispatch()
-        if kind == "failed":
-            raise value
+        if kind != "done":  # failed (a "stopped" answer is only for Tasks.stop)
+            raise value if kind == "failed" else RuntimeError(f"a task answered {kind!r}")
         return self._host, value
 
     def stop(self, grace: float) -> list[Any]:
@@ -138,7 +138,7 @@ class _LocalTasks(Tasks):
                         self._idle.append(child)  # killed with the others, dead or not
                         try:
                             kind, value = child.receive(None)
-                        except ProcessDied:
+                        except (ProcessDied, RuntimeError):  # died, or failed: nothing
                             continue
                         if kind == "done":
                             results.append(value)
@@ -171,7 +171,9 @@ def _serve_tasks(conn: Any) -> None:
             with _stoppable():
                 answer = ("done", work(job, item, deadline))
         except KeyboardInterrupt:  # stopped, and the work kept nothing to hand back
-            answer = answer or ("stopped", None)
+            answer = answer or (("stopped", None) if stop_asked() else (
+                "failed", RuntimeError("a task stopped on a KeyboardInterrupt its pool did "
+                                       "not send")))
         except Exception as exc:  # raised in the parent, as the pool did
             answer = ("failed", exc)
         try:
@@ -181,6 +183,15 @@ def _serve_tasks(conn: Any) -> None:
             conn.send(("failed", RuntimeError(f"{type(what).__name__}: {what}")))
 
 
+_asked = [False]  # in a worker: the pool asked the task under way to stop
+
+
+def stop_asked() -> bool:
+    """In a pool worker: whether the pool asked the task under way to stop (Tasks.stop), so
+    that a KeyboardInterrupt is its request (and the task may answer with what it has)."""
+    return _asked[0]
+
+
 @contextmanager
 def _stoppable() -> Iterator[None]:
     """In a worker, for one task: the first SIGINT raises KeyboardInterrupt, later ones are
@@ -188,8 +199,10 @@ def _stoppable() -> Iterator[None]:
 
     def stop(_signum: int, _frame: Any) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        _asked[0] = True
         raise KeyboardInterrupt
 
+    _asked[0] = False
     signal.signal(signal.SIGINT, stop)
     try:
         yield

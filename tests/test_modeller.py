@@ -101,14 +101,18 @@ def test_batches_of_rows_over_integers_and_literals_agree_with_a_brute_force(see
         row = {"==": lhs == k, "!=": lhs != k, "<=": lhs <= k, ">=": lhs >= k}[cmp]
         op = {"==": np.equal, "!=": np.not_equal, "<=": np.less_equal,
               ">=": np.greater_equal}[cmp]
-        guard = int(rng.integers(-1, 3))  # -1: always; else enforced by b[guard]
-        m.add(row if guard < 0 else b[guard].implies(row))
+        guard = int(rng.integers(-1, 3))  # -1: always; else enforced by b[guard] or ~b[guard]
+        by_false = bool(rng.random() < 0.5)
+        if guard >= 0:
+            row = (~b[guard] if by_false else b[guard]).implies(row)
+        m.add(row)
 
-        def check(v, ci=ci, cb=cb, negated=negated, k=k, op=op, guard=guard):
+        def check(v, ci=ci, cb=cb, negated=negated, k=k, op=op, guard=guard,
+                  by_false=by_false):
             xs, bs = v[:3], v[3:]
             ls = 1 - bs if negated else bs
             holds = op(ci * xs + cb * ls + xs[::-1], k).all()
-            return holds or (guard >= 0 and bs[guard] == 0)
+            return holds or (guard >= 0 and bs[guard] == int(by_false))
 
         checks.append(check)
     expected = {v for v in itertools.product(range(-1, 3), range(-1, 3), range(-1, 3),

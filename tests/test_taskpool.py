@@ -139,3 +139,14 @@ def test_a_terminal_ctrl_c_reaches_the_parent_not_the_workers():
         time.sleep(0.5)
         worker = tasks._busy[0]._proc.pid
         assert os.getpgid(worker) == worker != os.getpgrp()
+
+
+def _interrupted_unasked(job: None, item: int, deadline: float | None) -> int:
+    raise KeyboardInterrupt  # as z3 did, taking a timeout for Ctrl-C
+
+
+def test_a_keyboard_interrupt_the_pool_did_not_send_is_a_failure():
+    with task_pool(_interrupted_unasked, None, 1) as tasks:
+        tasks.submit(0, None)
+        with pytest.raises(RuntimeError, match="KeyboardInterrupt its pool did not send"):
+            tasks.next(timeout=60)

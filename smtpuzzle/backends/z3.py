@@ -14,6 +14,7 @@ of the lost child's learning.
 from __future__ import annotations
 
 import functools
+import math
 import signal
 import threading
 import time
@@ -202,8 +203,10 @@ class Z3Session(Session):
 
     def _check_here(self, time_limit: float | None, interruptible: bool) -> Status:
         z3 = self.z3
+        # Whole milliseconds past the limit: a check that stops before the limit was not
+        # stopped by the timeout (see below).
         self.solver.set("timeout", 2**32 - 1 if time_limit is None
-                        else max(1, int(time_limit * 1000)))
+                        else min(math.ceil(time_limit * 1000) + 1, 2**32 - 1))
         exprs = []
         for a in self._assumed:
             v = z3.Bool(f"v{abs(a)}", self.ctx)
@@ -220,9 +223,9 @@ class Z3Session(Session):
             return Status.UNSAT
         if answer != z3.sat:
             # z3 catches the first Ctrl-C of a check itself (Python's handler never runs)
-            # and answers unknown; its reason tells that from a time limit: "interrupted
-            # from keyboard", or "canceled" in some of z3 5.4's solvers (a tiling's --all
-            # said "time limit reached"), where a time limit says "timeout".
+            # and answers unknown, "interrupted from keyboard", or "canceled" in some of z3
+            # 5.4's solvers (a tiling's --all said "time limit reached"), which a timeout
+            # gives too after blocking clauses: so it is Ctrl-C only before the limit.
             if interruptible and early and self.solver.reason_unknown() in _CTRL_C_REASONS:
                 raise KeyboardInterrupt
             if self._optimising:  # out of time: the best model so far, if it had one

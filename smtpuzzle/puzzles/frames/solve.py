@@ -105,7 +105,7 @@ class FramesAnswer:
             data["worker_lost"] = self.lost
         if self.note:
             data["note"] = self.note
-        if self.interrupted:
+        if self.interrupted and not self.lost:  # (a worker that died stops it too)
             data["interrupted"] = True
         return data
 

@@ -39,7 +39,7 @@ from smtpuzzle.outputs import writable
 from smtpuzzle.puzzles.tiling.puzzle import Tiling, require_tiling
 from smtpuzzle.puzzles.tiling.solve import engine_for
 from smtpuzzle.result import Enumeration, Result, Stats
-from smtpuzzle.taskpool import TaskTimeout, task_pool
+from smtpuzzle.taskpool import TaskTimeout, stop_asked, task_pool
 
 
 @dataclass
@@ -315,6 +315,8 @@ def _work(job: tuple, item: tuple[int, dict | None], deadline: float | None,
         return i, _slice(model, count_plan.subproblems[i], _engine(name, solver), state,
                          deadline, progress)
     except KeyboardInterrupt:
+        if not stop_asked():  # not the pool's request: a failure, raised in the parent
+            raise
         return i, seen[0]
 
 
