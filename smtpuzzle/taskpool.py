@@ -89,6 +89,7 @@ class _LocalTasks(Tasks):
         self._idle: list[Child] = []
         self._busy: list[Child] = []
         self._waiting: deque[tuple[Any, float | None]] = deque()
+        self._unreturned: list[Any] = []  # an answer read as Ctrl-C came, for stop()
         self._host = socket.gethostname()
         try:
             for _ in range(workers):  # nested: the sat back end solves in a child of its own
@@ -113,17 +114,22 @@ class _LocalTasks(Tasks):
         if not ready:
             raise TaskTimeout
         child = ready[0]
-        kind, value = child.receive(None)
-        self._busy.remove(child)
-        self._idle.append(child)
-        self._dispatch()
+        # A Ctrl-C once the answer is read is raised after the bookkeeping, and the answer
+        # waits for stop() instead of being lost.
+        with sigint_held():
+            kind, value = child.receive(None)
+            self._busy.remove(child)
+            self._idle.append(child)
+            if kind == "done":
+                self._unreturned.append(value)
+            self._dispatch()
         if kind != "done":  # failed (a "stopped" answer is only for Tasks.stop)
             raise value if kind == "failed" else RuntimeError(f"a task answered {kind!r}")
-        return self._host, value
+        return self._host, self._unreturned.pop()
 
     def stop(self, grace: float) -> list[Any]:
         self._waiting.clear()
-        results: list[Any] = []
+        results, self._unreturned = self._unreturned, []
         end = time.monotonic() + grace
         try:
             with sigint_held():  # a second Ctrl-C does not cut short what the first asked

@@ -150,3 +150,20 @@ def test_a_keyboard_interrupt_the_pool_did_not_send_is_a_failure():
         tasks.submit(0, None)
         with pytest.raises(RuntimeError, match="KeyboardInterrupt its pool did not send"):
             tasks.next(timeout=60)
+
+
+def test_an_answer_read_as_ctrl_c_comes_is_handed_back_by_stop(monkeypatch):
+    receive = Child.receive
+
+    def read_then_ctrl_c(self, deadline):
+        message = receive(self, deadline)
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C the moment the answer is in
+        return message
+
+    with task_pool(_square, 0, 1) as tasks:
+        tasks.submit(3, None)
+        monkeypatch.setattr(Child, "receive", read_then_ctrl_c)
+        with pytest.raises(KeyboardInterrupt):
+            tasks.next(timeout=60)
+        monkeypatch.undo()
+        assert [r[:2] for r in tasks.stop(5.0)] == [(3, 9)]
