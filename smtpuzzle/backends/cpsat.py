@@ -198,7 +198,7 @@ class CpSatSession(Session):
             for v, lit in zip(iv.values.tolist(), iv.literals.tolist(), strict=True):
                 m.add(x == v).only_enforce_if(self.bools[lit])
         self._add_ints(model)
-        self._table_cells = sum(t.tuples.size * len(t.scopes) for t in model.ints.tables)
+        self._table_cells = model.ints.table_cells()
         # Every variable an answer, or fixed by one: enumerating all assignments lists each
         # answer once. A boolean is a user variable or the "x == v" channel of an integer;
         # every integer is a user integer (int_vars are free where none of their literals is).

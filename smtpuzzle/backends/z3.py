@@ -397,6 +397,18 @@ def _sum(terms: list[str]) -> str:
 _CMP = {EQ: "=", NE: "distinct", LE: "<=", GE: ">="}
 
 
+def _int_words(names: np.ndarray, ids: np.ndarray, coefs: np.ndarray) -> list[str]:
+    """Linear terms over integers: ``n3`` or ``(* 2 n3)``."""
+    return [n if c == 1 else f"(* {_num(c)} {n})"
+            for n, c in zip(names[ids].tolist(), coefs.tolist(), strict=True)]
+
+
+def _lit_words(text: _Smt, lits: np.ndarray, coefs: np.ndarray) -> list[str]:
+    """Linear terms over literals, each counting its coefficient when true."""
+    return [f"(ite {w} {_num(c)} 0)"
+            for w, c in zip(text.words(lits).tolist(), coefs.tolist(), strict=True)]
+
+
 def _linear_text(batch: Linear, names: np.ndarray, text: _Smt) -> list[str]:
     """A batch of linear rows as SMT-LIB, each implied by its enforcing literal if it has
     one: built a batch at a time (a million rows took 24 s one by one, most of it here)."""
@@ -404,10 +416,8 @@ def _linear_text(batch: Linear, names: np.ndarray, text: _Smt) -> list[str]:
     ids = terms.flat
     words = np.empty(len(ids), dtype=object)
     ints, lits = np.flatnonzero(is_int), np.flatnonzero(~is_int)
-    words[ints] = [n if c == 1 else f"(* {_num(c)} {n})" for n, c in
-                   zip(names[ids[ints]].tolist(), coefs[ints].tolist(), strict=True)]
-    words[lits] = [f"(ite {w} {_num(c)} 0)" for w, c in
-                   zip(text.words(ids[lits]).tolist(), coefs[lits].tolist(), strict=True)]
+    words[ints] = _int_words(names, ids[ints], coefs[ints])
+    words[lits] = _lit_words(text, ids[lits], coefs[lits])
     sums = [("0" if n == 0 else body if n == 1 else f"(+ {body})")
             for body, n in zip(terms.joined(words), terms.sizes.tolist(), strict=True)]
     rows = [f"({_CMP[k]} {b} {_num(r)})" for b, k, r in
@@ -448,14 +458,6 @@ def _int_text(model: Model, text: _Smt) -> tuple[list[str], list[str], list[str]
     asserts += [f"(= {w} (= {names[x]} {_num(v)}))" for w, x, v in
                 zip(text.words(cl).tolist(), ci.tolist(), cv.tolist(), strict=True)]
 
-    def terms(ids: np.ndarray, coefs: np.ndarray, lits: np.ndarray, bcoefs: np.ndarray
-              ) -> list[str]:
-        out = [names[k] if c == 1 else f"(* {_num(c)} {names[k]})"
-               for k, c in zip(ids.tolist(), coefs.tolist(), strict=True)]
-        out += [f"(ite {w} {_num(c)} 0)" for w, c in
-                zip(text.words(lits).tolist(), bcoefs.tolist(), strict=True)]
-        return out
-
     for batch in ints.linear:
         asserts += _linear_text(batch, names, text)
     for groups in ints.alldiff:
@@ -474,7 +476,8 @@ def _int_text(model: Model, text: _Smt) -> tuple[list[str], list[str], list[str]
     objective = []
     obj = ints.objective
     if obj is not None:
-        body = _sum(terms(obj.ints, obj.icoef, obj.bools, obj.bcoef) + [_num(obj.constant)])
+        body = _sum(_int_words(names, obj.ints, obj.icoef)
+                    + _lit_words(text, obj.bools, obj.bcoef) + [_num(obj.constant)])
         objective.append(f"(minimize {body})")
     return lines, asserts, objective
 

@@ -105,26 +105,26 @@ class Groups:
             lo, hi = int(off[a]), int(off[b])
             yield self.flat[lo:hi].reshape(b - a, (hi - lo) // (b - a))
 
-    def by_size(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Yield ``(indices, matrix)``: the groups of each size stacked into a 2D array."""
+    def by_size(self, values: np.ndarray | None = None
+                ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Yield ``(indices, matrix)``: the groups of each size stacked into a 2D array (of
+        ``values`` aligned with ``flat`` in their place, if given)."""
+        values = self.flat if values is None else values
         sizes = self.sizes
         for s in np.unique(sizes):
             idx = np.flatnonzero(sizes == s)
             starts = self.offsets[idx]
-            yield idx, self.flat[starts[:, None] + np.arange(s)[None, :]]
+            yield idx, values[starts[:, None] + np.arange(s)[None, :]]
 
     def joined(self, words: np.ndarray, sep: str = " ") -> list[str]:
         """Each group's ``words`` (an object array of strings aligned with ``flat``) joined
         by ``sep``: the groups of one size are gathered together, not sliced one by one."""
         out = [""] * len(self)
-        sizes = self.sizes
-        for s in np.unique(sizes).tolist():
-            idx = np.flatnonzero(sizes == s)
-            if s == 1:  # most rows of many models: no list per row to join
-                for i, word in zip(idx.tolist(), words[self.offsets[idx]].tolist(), strict=True):
+        for idx, rows in self.by_size(words):
+            if rows.shape[1] == 1:  # most rows of many models: no list per row to join
+                for i, word in zip(idx.tolist(), rows[:, 0].tolist(), strict=True):
                     out[i] = word
                 continue
-            rows = words[self.offsets[idx][:, None] + np.arange(s)[None, :]]
             for i, row in zip(idx.tolist(), rows.tolist(), strict=True):
                 out[i] = sep.join(row)
         return out

@@ -166,14 +166,17 @@ class IntPart:
                 + sum(len(t.scopes) for t in self.tables) + sum(len(e.index) for e in self.elements)
                 + sum(len(r.words) for r in self.regulars))
 
+    def table_cells(self) -> int:
+        """The cells of every table, once per scope."""
+        return sum(t.tuples.size * len(t.scopes) for t in self.tables)
+
     def num_terms(self) -> int:
         """The terms of every constraint over integers, channels counted one each: a
         measure of what building them costs."""
         return (sum(len(e) for e in self.eq_ints)
                 + sum(len(x.ints.flat) + len(x.bools.flat) for x in self.linear)
                 + sum(len(g.flat) for g in self.alldiff)
-                + sum(t.tuples.size * len(t.scopes) for t in self.tables)
-                + sum(e.arrays.size for e in self.elements)
+                + self.table_cells() + sum(e.arrays.size for e in self.elements)
                 + sum(r.words.size for r in self.regulars))
 
     def channels(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
