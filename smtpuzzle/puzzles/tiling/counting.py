@@ -287,8 +287,8 @@ def _slice(model: Model, sp: SubProblem, engine: Backend, state: dict | None,
     A sub-problem that de-duplicates under a stabilizer, or a back end that cannot resume,
     is searched whole, to the deadline."""
     left = _left(deadline)
-    if state is None and left == 0.0:  # queued past the deadline: not started (z3 built
-        return PartialCount(0, False, None, 0.0)  # each of 93 to search none: 4.9 s for 3)
+    if state is None and left == 0.0:  # queued past the deadline: not built to search nothing
+        return PartialCount(0, False, None, 0.0)
     if not engine.capabilities.resumable or sp.stabilizer is not None:
         n, ok = solve_subproblem(model, sp, engine, deadline, progress)
         return PartialCount(n, ok, None, 1.0 if ok else 0.0)
@@ -455,7 +455,7 @@ def count(tiling: Tiling, backend: str | Backend = "exact-cover", solver: str | 
     lost = ""
     interrupted = False
     last_save = time.monotonic()
-    unsaved = 0  # solutions found in the slice under way (one worker), not yet recorded
+    unsaved = 0  # solutions of slices whose state is lost (under way, or stopped by Ctrl-C)
 
     def found() -> int:
         return sum(finished.values()) + sum(r.count * subs[i].weight for i, r in running.items())
