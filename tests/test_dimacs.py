@@ -21,7 +21,7 @@ from smtpuzzle import (
     to_cnf,
 )
 from smtpuzzle.backends.cnf import cardinality_clauses
-from smtpuzzle.formats.dimacs import write_dimacs
+from smtpuzzle.formats.dimacs import CHUNK, clause_text, write_dimacs
 from smtpuzzle.model import AllDifferent, Cmp, Groups
 from tests.helpers import HARDEST, cli
 
@@ -183,3 +183,50 @@ def test_a_large_exact_count_is_a_small_formula_and_means_exactly_k():
             values = -lits
             values[on] = lits[on]
             assert s.solve(assumptions=values.tolist()) == (chosen == k)
+
+
+def test_clauses_are_spelled_as_python_spells_them_a_chunk_at_a_time(tmp_path, monkeypatch):
+    # clause_text writes digits into bytes itself: it must agree with str() on every kind
+    # of literal (one digit, many, negative, the largest) and on empty clauses.
+    rng = np.random.default_rng(7)
+    clauses = [[], [1], [-1, 9, -10, 10], [2**31 - 1, -(2**31 - 1)], []]
+    clauses += [rng.integers(1, 10 ** rng.integers(1, 10), size=rng.integers(0, 6))
+                * rng.choice([-1, 1], size=1) for _ in range(500)]
+    g = Groups.of([np.asarray(c, dtype=np.int64) for c in clauses])
+    want = "".join(" ".join([*map(str, (int(x) for x in c)), "0"]) + "\n" for c in clauses)
+    assert clause_text(g.flat, g.offsets) == want
+    assert clause_text(np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64)) == ""
+    # written in chunks of clauses, the file is the same
+    model = Model("chunks")
+    x = model.new_bools(20)
+    rows = rng.choice(np.concatenate([x, -x]), size=(2000, 3))
+    model.add_clauses(rows)
+    write_dimacs(model, tmp_path / "one.cnf")
+    import smtpuzzle.formats.dimacs as dimacs
+
+    monkeypatch.setattr(dimacs, "CHUNK", 7)
+    write_dimacs(model, tmp_path / "many.cnf")
+    assert CHUNK > 7
+    assert (tmp_path / "one.cnf").read_text() == (tmp_path / "many.cnf").read_text()
+    body = (tmp_path / "one.cnf").read_text().split("\n")
+    assert body[body.index(next(b for b in body if b.startswith("p cnf"))) + 1] == \
+        " ".join(map(str, rows[0].tolist())) + " 0"
+
+
+def test_a_write_stopped_between_chunks_raises_what_stopped_it(tmp_path, monkeypatch):
+    import smtpuzzle.formats.dimacs as dimacs
+
+    model = Model("stopped")
+    x = model.new_bools(4)
+    model.add_clauses(np.stack([x, -x]))
+    monkeypatch.setattr(dimacs, "CHUNK", 1)
+    calls = []
+
+    def between():
+        calls.append(1)
+        if len(calls) == 2:
+            raise TimeoutError
+
+    with pytest.raises(TimeoutError):
+        write_dimacs(model, tmp_path / "s.cnf", between=between)
+    assert (tmp_path / "s.cnf").read_text().count(" 0\n") == 1  # the first chunk only

@@ -110,7 +110,7 @@ def test_the_formula_holds_exactly_the_strings_that_solve_its_cases():
     cases = rotation_closure([(0b111111111111, 0), (0b000011110011, 4)])
     length = 7
     for mirror in (False, True):
-        clauses = encode(length, cases, mirror).clauses
+        clauses = encode(length, cases, mirror).clauses.as_lists()
         with Solver(name="cadical195", bootstrap_with=clauses) as solver:
             for rest in map("".join, itertools.product("NESW", repeat=length - 1)):
                 string = "N" + rest
@@ -347,6 +347,86 @@ def test_cli_bound_writes_a_certificate_and_check_bound_verifies_it(tmp_path: Pa
     assert run("maze", "check-bound", str(tmp_path / "r")).returncode == 0
     bad = run("maze", "bound", "--size", "4", "--certificate", str(tmp_path / "d"))
     assert bad.returncode == 2 and "for size 3" in bad.stderr
+
+
+def _states_by_the_rules(length: int, maze: int, start: int) -> tuple[list[int], list]:
+    """case_states as plain Python sets of (cell, cells left) by the rules, for comparison:
+    (states per layer, per layer the successor index of each state and letter)."""
+    moves = maze_moves(maze)
+    reach, stack = {start}, [start]
+    while stack:
+        for nxt in moves[stack.pop()]:
+            if nxt not in reach:
+                reach.add(nxt)
+                stack.append(nxt)
+
+    def step(state, d):
+        nxt = moves[state[0]][d]
+        return nxt, state[1] - {nxt}
+
+    layers = [{(start, frozenset(reach - {start}))}]
+    for t in range(length):
+        layers.append({s for q in layers[-1] for d in range(4)
+                       if len((s := step(q, d))[1]) <= length - t - 1})
+    alive = [set() for _ in range(length + 1)]
+    alive[length] = {q for q in layers[length] if not q[1]}
+    for t in range(length - 1, -1, -1):
+        alive[t] = {q for q in layers[t] if any(step(q, d) in alive[t + 1] for d in range(4))}
+    key = [sorted(a, key=lambda q: (q[0], sum(1 << c for c in q[1]))) for a in alive]
+    index = [{q: i for i, q in enumerate(states)} for states in key]
+    tables = [[[index[t + 1].get(step(q, d), -1) for d in range(4)] for q in key[t]]
+              for t in range(length)]
+    return [len(a) for a in key], tables
+
+
+def test_a_cases_states_are_the_states_its_walks_can_finish_from():
+    from smtpuzzle.puzzles.maze.certificate import case_states
+
+    rng = random.Random(3)
+    for _ in range(120):
+        maze, start, length = rng.randrange(4096), rng.randrange(9), rng.randrange(1, 20)
+        sizes, tables = _states_by_the_rules(length, maze, start)
+        states = case_states(length, maze, start, top=40)
+        assert states.sizes == sizes, (maze, start, length)
+        assert [t.tolist() for t in states.tables] == tables, (maze, start, length)
+        assert states.base[0] == 41 and np.diff(states.base).tolist() == sizes[:-1]
+
+
+def test_the_bound_keeps_time_back_for_its_certificate_and_its_writing_stops_in_time(
+        tmp_path: Path):
+    from smtpuzzle.backends.rup import OutOfTime
+    from smtpuzzle.puzzles.maze.certificate import write_seconds
+
+    asked = []
+
+    def reserve(length, cases):
+        asked.append((length, len(cases)))
+        return 1e6  # more than the limit: the next length is not searched
+
+    result = prove_bound(3, start=10, time_limit=600, reserve=reserve)
+    assert result.bound == 10 and asked == [(10, len(result.cases))]
+    assert result.steps[-1].length == 11 and result.steps[-1].status == "unknown"
+    assert "kept to write the certificate" in result.note
+    assert prove_bound(3, start=10, up_to=12, reserve=reserve).bound == 12  # no limit
+    # the estimate grows with the length and the cases, closed under the symmetry
+    assert 0 < write_seconds(20, result.cases) < write_seconds(40, result.cases)
+    assert write_seconds(20, result.cases, mirror=False) <= write_seconds(20, result.cases)
+    # a write past its deadline stops and leaves nothing
+    import time
+
+    with pytest.raises(OutOfTime):
+        write_certificate(tmp_path / "late", 10, result.cases, deadline=time.perf_counter())
+    assert list((tmp_path / "late").iterdir()) == []
+    # The command keeps the time, and writes the certificate within the limit or says not.
+    out = run("maze", "bound", "--start", "12", "--time-limit", "8", "--certificate",
+              str(tmp_path / "c"), "--json")
+    data = json.loads(out.stdout)
+    if data.get("certificate_late"):
+        assert out.returncode == 1 and not (tmp_path / "c" / CNF).exists()
+    else:
+        assert out.returncode == 0 and data["certificate_cases"] > 0, out.stderr
+        assert (tmp_path / "c" / CNF).exists()
+    assert "kept to write the certificate" in data["stopped"] or data["bound"] >= 40
 
 
 def test_an_intersection_that_empties_before_the_last_move_is_none():

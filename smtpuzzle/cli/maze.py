@@ -5,6 +5,7 @@ length proved and re-checked, and walked on one maze."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -177,7 +178,9 @@ def bound(
         help="Stop once this length is proved (its certificate checks in minutes at 30: "
              "see bench/RESULTS.md).", min=1, max=cases.MAX_MOVES)] = None,
     time_limit: Annotated[float | None, time_limit_option(
-        "Seconds; then the bound proved so far (a --certificate is written after).")] = None,
+        "Seconds; then the bound proved so far. With --certificate, the search leaves time "
+        "to write the certificate of its last proof (an estimate), and the writing stops "
+        "at the limit.")] = None,
     certificate: Annotated[Path | None, typer.Option(
         help="Write the last proof as a certificate here (size 3): the cases and the CNF "
              "that no string satisfies; `maze check-bound DIR` re-checks it.",
@@ -203,8 +206,9 @@ def bound(
     as_json: JsonOpt = False,
 ) -> None:
     """Prove that no universal string has L moves, for the largest L reached in time."""
+    from smtpuzzle.backends.rup import OutOfTime
     from smtpuzzle.puzzles.maze.bound import prove_bound
-    from smtpuzzle.puzzles.maze.certificate import write_certificate
+    from smtpuzzle.puzzles.maze.certificate import write_certificate, write_seconds
 
     size = cases.parse_size(size)
     if up_to is not None and up_to < start:
@@ -229,19 +233,27 @@ def bound(
             bar.update(task, info=last + (f"next {length + 1}" if done else
                                           f"{length} moves: {k} cases so far"))
 
-        result = prove_bound(size, start, budget(time_limit), up_to, progress=shown,
+        left = budget(time_limit)
+        deadline = None if left is None else time.perf_counter() + left
+        result = prove_bound(size, start, left, up_to, progress=shown,
                              max_states=max_states, mirror=mirror, checkpoint=checkpoint,
-                             split_depth=split_depth, pick=pick)
-    written, cut = 0, False
+                             split_depth=split_depth, pick=pick,
+                             reserve=None if certificate is None else
+                             lambda n, found: write_seconds(n, found, mirror))
+    written, cut, late = 0, False, False
     if certificate is not None and result.bound:
         try:
-            written = write_certificate(certificate, result.bound, result.cases, result.mirror)
+            written = write_certificate(certificate, result.bound, result.cases, result.mirror,
+                                        deadline)
         except KeyboardInterrupt:  # the bound stands; only its certificate is lost
             cut = True
+        except OutOfTime:
+            late = True
     if as_json:
         print_json({**result.as_json(), **({"certificate": str(certificate),
                                             "certificate_cases": written} if written else {}),
-                    **({"certificate": None, "interrupted": True} if cut else {})})
+                    **({"certificate": None, "interrupted": True} if cut else {}),
+                    **({"certificate": None, "certificate_late": True} if late else {})})
     else:
         if result.resumed:
             r = result.resumed
@@ -281,7 +293,12 @@ def bound(
         if cut:
             out.print(f"interrupted while writing the certificate: {certificate} was not "
                       "written (the bound above stands)")
-    if not result.bound or result.interrupted or cut:  # Ctrl-C: what was proved, then exit 1
+        if late:
+            out.print(f"the time limit came while the certificate was written: {certificate} "
+                      "was not written (the bound above stands; a larger --time-limit, or "
+                      "--up-to, leaves it time)")
+    # Ctrl-C, or a certificate asked for and not written: what was proved, then exit 1
+    if not result.bound or result.interrupted or cut or late:
         raise typer.Exit(EXIT_UNKNOWN)
 
 

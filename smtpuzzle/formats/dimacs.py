@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -23,17 +24,20 @@ if TYPE_CHECKING:
 
 
 def write_dimacs(model: Model, out: IO[str] | str | Path, cnf: CNF | None = None,
-                 drop_objective: bool = False) -> CNF:
+                 drop_objective: bool = False, between: Callable[[], None] | None = None
+                 ) -> CNF:
     """Write ``model`` as DIMACS CNF to a file (a path, or an open text file); ``c user VAR
     NAME`` lines name the user variables. A CNF has no objective: a model with one is
-    refused unless ``drop_objective`` says to export its constraints alone."""
+    refused unless ``drop_objective`` says to export its constraints alone. ``between()``
+    is called before each chunk of clauses is written (an exception it raises stops the
+    write: a deadline)."""
     require_model(model, "write_dimacs")
     if model.ints.objective is not None and not drop_objective:
         raise ValueError(f"model {model.name!r} has an objective, which DIMACS CNF cannot "
                          "carry: pass drop_objective=True to export its constraints alone")
     if isinstance(out, str | Path):
         with open(out, "w", encoding="utf-8") as fh:
-            return write_dimacs(model, fh, cnf, drop_objective)
+            return write_dimacs(model, fh, cnf, drop_objective, between)
     model = lowered(model, native=set())  # integers by their "x == v" literals, named
     cnf = cnf or to_cnf(model)
     out.write(f"c smtpuzzle model {model.name}\n")
@@ -43,11 +47,39 @@ def write_dimacs(model: Model, out: IO[str] | str | Path, cnf: CNF | None = None
         out.write(f"c user {var} {name}\n")
     out.write(f"p cnf {cnf.num_vars} {len(cnf.clauses)}\n")
     flat, offs = cnf.clauses.flat, cnf.clauses.offsets
-    # Literals with a 0 closing each clause (an empty clause is a lone 0), one join.
-    full = np.insert(flat, offs[1:], 0)
-    words = np.where(full == 0, "0\n", np.char.add(full.astype(str), " "))
-    out.write("".join(words.tolist()))
+    # a chunk at a time: text takes several times the bytes of the literals it spells
+    for lo in range(0, len(offs) - 1, CHUNK):
+        if between is not None:
+            between()
+        hi = min(lo + CHUNK, len(offs) - 1)
+        out.write(clause_text(flat[offs[lo]:offs[hi]], offs[lo:hi + 1] - offs[lo]))
     return cnf
+
+
+CHUNK = 1 << 20  # clauses spelled at a time
+_POWERS = 10 ** np.arange(19, dtype=np.int64)
+
+
+def clause_text(flat: np.ndarray, offsets: np.ndarray) -> str:
+    """The clauses ``flat[offsets[i]:offsets[i + 1]]`` as DIMACS lines: each literal
+    followed by a space, a 0 and a newline closing each clause (an empty clause is a lone
+    0). Each literal is spelled right-aligned in a row of bytes, a decimal place at a time
+    for all rows at once, and the rows are read out without their blanks (5x faster than
+    joining numpy's ``astype(str)``, which also took 84 bytes a literal)."""
+    full = np.insert(np.asarray(flat, dtype=np.int64), offsets[1:], 0)
+    value = np.abs(full)
+    digits = np.maximum(np.searchsorted(_POWERS, value, side="right"), 1)
+    most = int(digits.max()) if len(digits) else 1
+    rows = np.empty((len(full), most + 2), dtype=np.uint8)  # sign, digits, separator
+    rows[:, 0] = ord("-")
+    for place in range(most):
+        rows[:, most - place] = 48 + value // _POWERS[place] % 10
+    rows[:, -1] = np.where(full == 0, ord("\n"), ord(" "))
+    keep = np.empty(rows.shape, dtype=bool)
+    keep[:, 0] = full < 0
+    keep[:, 1:-1] = np.arange(most, 0, -1) <= digits[:, None]
+    keep[:, -1] = True
+    return rows[keep].tobytes().decode("ascii")
 
 
 def read_user_map(cnf_path: Path) -> dict[str, int]:

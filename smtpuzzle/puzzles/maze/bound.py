@@ -50,6 +50,8 @@ SAVE_EVERY = 600.0  # seconds between two saves of a checkpoint (one takes secon
 # (length, seconds, cases, proved): after each case a length's proof adds (proved false),
 # and once the length is proven (true)
 BoundProgress = Callable[[int, float, int, bool], None]
+# (length, its proof's cases as (maze id, start)): seconds to keep back from the search
+Reserve = Callable[[int, list[tuple[int, int]]], float]
 
 
 @dataclass
@@ -98,7 +100,8 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 up_to: int | None = None, progress: BoundProgress | None = None,
                 max_states: int = MAX_STATES, mirror: bool = True,
                 checkpoint: Path | None = None, save_every: float = SAVE_EVERY,
-                split_depth: int = 0, pick: str = "auto") -> BoundResult:
+                split_depth: int = 0, pick: str = "auto",
+                reserve: Reserve | None = None) -> BoundResult:
     """Raise L from ``start`` while the case diagrams prove that no string of L moves
     solves every case; stop at the time limit, on Ctrl-C, when a diagram grows past
     ``max_states`` states, when a string of L moves exists or once ``up_to`` is proved.
@@ -120,9 +123,14 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     begins, every ``save_every`` seconds, as a diagram is split, and when the run stops
     short of a proof; the file is removed when the run ends with nothing left to search
     (its last length proved, or a string found). A save that fails is noted in the result;
-    the search goes on."""
+    the search goes on.
+
+    ``reserve(length, cases)``: seconds kept back from the time limit once ``length`` is
+    proved with ``cases``, for what the caller does with that proof after (maze bound
+    writes its certificate): the next length is searched only until then."""
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
+    kept_back = 0.0  # seconds of the limit reserve() keeps for the last proof
     mirror = mirror and mirrors(size)
     if pick not in PICKS:
         raise PuzzleError(f"--pick is {', '.join(PICKS)}, not {pick!r}")
@@ -204,11 +212,11 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                                  False)
 
                 outgrown = None
+                search_deadline = None if deadline is None else deadline - kept_back
                 try:
-                    status, string, added, _ = mdd_search(pattern, size, deadline, added_one,
-                                                     sampled=sampled, max_states=max_states,
-                                                     start=cube.diagram, added=added,
-                                                     kept=keep)
+                    status, string, added, _ = mdd_search(
+                        pattern, size, search_deadline, added_one, sampled=sampled,
+                        max_states=max_states, start=cube.diagram, added=added, kept=keep)
                 except DiagramTooLarge as exc:
                     outgrown = str(exc)
                 if outgrown is not None:
@@ -243,11 +251,15 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                     verify_string(string, size)
                     result.string = string
                 result.note = ("a string of this length exists" if status == "sat"
-                               else "time limit")
+                               else "time limit" + (f" ({kept_back:.1f} s of it kept to "
+                                                    "write the certificate)" if kept_back
+                                                    else ""))
                 break
             assert covers(list(live["proved"]), pattern)  # every string refuted, by a cube
             result.bound = length
             result.cases = [(int(cases.maze[k]), int(cases.start[k])) for k in proof]
+            if reserve is not None and deadline is not None:
+                kept_back = reserve(length, result.cases)
             live.clear()
             if progress:
                 progress(length, time.perf_counter() - t0, len(proof), True)

@@ -31,7 +31,6 @@ intersects it first.
 
 from __future__ import annotations
 
-import itertools
 import json
 import time
 from collections.abc import Callable
@@ -137,30 +136,48 @@ def rotation_closure(cases: list[tuple[int, int]], mirror: bool = False
 def case_states(length: int, maze: int, start: int, top: int,
                 deadline: float | None = None) -> CaseStates:
     """The states of case (``maze``, ``start``) that can still finish in ``length`` moves,
-    layer by layer, numbered as variables from ``top + 1``. Past ``deadline``, OutOfTime."""
-    moves = maze_moves(maze)
-    first = (start, _reachable(moves, start) & ~(1 << start))
+    layer by layer, numbered as variables from ``top + 1``. Past ``deadline``, OutOfTime.
 
-    def step(state: tuple[int, int], d: int) -> tuple[int, int]:
-        nxt = moves[state[0]][d]
-        return nxt, state[1] & ~(1 << nxt)
+    A state (position p, cells still to visit m) is the key p * 512 + m, so that sorting
+    the keys sorts the states by (p, m): the order the variables are numbered in."""
+    moves = np.array(maze_moves(maze), dtype=np.int64)
+    bits = np.left_shift(1, np.arange(N * N, dtype=np.int64))
+    width = 1 << N * N
 
-    layers = [{first}]
+    def step(keys: np.ndarray) -> np.ndarray:
+        """(states, 4): the key each letter leads each state to."""
+        to = moves[keys // width]
+        return to * width + ((keys % width)[:, None] & ~bits[to])
+
+    def ones(m: np.ndarray) -> np.ndarray:
+        return np.unpackbits(m.astype(">u2").view(np.uint8).reshape(-1, 2), axis=1).sum(axis=1)
+
+    layers = [np.array([start * width + (_reachable(moves.tolist(), start) & ~(1 << start))],
+                       dtype=np.int64)]
     for t in range(length):
         _in_time(deadline)
         left = length - t - 1  # moves after this one: each visits one new cell at most
-        layers.append({s for q in layers[-1] for d in range(4)
-                       if bin((s := step(q, d))[1]).count("1") <= left})
-    alive = [set() for _ in range(length + 1)]
-    alive[length] = {q for q in layers[length] if q[1] == 0}
+        nxt = np.unique(step(layers[-1]))
+        layers.append(nxt[ones(nxt % width) <= left])
+    alive = [layers[length][layers[length] % width == 0]]
     for t in range(length - 1, -1, -1):
-        alive[t] = {q for q in layers[t] if any(step(q, d) in alive[t + 1] for d in range(4))}
-    order = [sorted(a) for a in alive]
-    index = [{q: i for i, q in enumerate(states)} for states in order]
-    tables = [np.array([[index[t + 1].get(step(q, d), -1) for d in range(4)]
-                        for q in order[t]], dtype=np.int64).reshape(-1, 4)
-              for t in range(length)]
-    return _numbered(tables, [len(states) for states in order], top)
+        nxt = step(layers[t])
+        alive.append(layers[t][_member(nxt, alive[-1]).any(axis=1)])
+    alive.reverse()
+    tables = []
+    for t in range(length):
+        nxt = step(alive[t])
+        at = np.searchsorted(alive[t + 1], nxt)
+        tables.append(np.where(_member(nxt, alive[t + 1]), at, -1).reshape(-1, 4))
+    return _numbered(tables, [len(a) for a in alive], top)
+
+
+def _member(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
+    """Whether each of ``keys`` is one of ``sorted_keys`` (sorted, distinct)."""
+    if len(sorted_keys) == 0:
+        return np.zeros(keys.shape, dtype=bool)
+    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return sorted_keys[at] == keys
 
 
 def rule_states(length: int, top: int) -> CaseStates:
@@ -189,13 +206,13 @@ class Formula:
 
     variables: int
     letters: list[list[int]]
-    steps: list[list[list[int]]]
-    rest: list[list[list[int]]]
+    steps: list[Groups]
+    rest: list[Groups]
     cases: list[CaseStates]
 
     @property
-    def clauses(self) -> list[list[int]]:
-        return self.letters + [c for part in self.steps + self.rest for c in part]
+    def clauses(self) -> Groups:
+        return Groups.concat([Groups.of(self.letters), *self.steps, *self.rest])
 
 
 def encode(length: int, cases: list[tuple[int, int]], mirror: bool = False,
@@ -204,7 +221,8 @@ def encode(length: int, cases: list[tuple[int, int]], mirror: bool = False,
     "obeys the mirror rule": its automaton follows the cases, as ``formula.cases[-1]``).
     Letter variables first: move t, letter d is 4t + d + 1. Past ``deadline`` (a
     ``time.perf_counter()`` moment), OutOfTime. Once past ``most`` variables it stops and
-    returns the formula so far (for a comparison that has already failed)."""
+    returns the formula so far (for a comparison that has already failed). Built with
+    arrays, a case at a time: 680 cases of 44 moves make a CNF of 410 MB."""
     letters: list[list[int]] = [[letter(0, 0)]]
     for t in range(length):
         if t % 4096 == 4095:
@@ -223,25 +241,57 @@ def encode(length: int, cases: list[tuple[int, int]], mirror: bool = False,
         case = automaton(formula.variables)
         formula.cases.append(case)
         formula.variables += sum(case.sizes)
-        rest = [list(range(case.base[t], case.base[t] + case.sizes[t]))
-                for t in range(length + 1)]  # empty: this case alone is unsolvable
-        steps = [[case.base[0]]] if case.sizes[0] else []
-        for t, table in enumerate(case.tables):
-            v, d = np.indices(table.shape).reshape(2, -1)  # every (state, letter)
-            w = table[v, d]
-            go = w >= 0
-            here, there = case.base[t] + v, case.base[t + 1] + w
-            # the letter last, so that solvers watch the states (a letter is in thousands)
-            steps += np.column_stack([-here[go], there[go], -letter(t, d[go])]).tolist()
-            steps += np.column_stack([-here[~go], -letter(t, d[~go])]).tolist()
-            by = np.lexsort((here[go], there[go]))
-            targets, firsts = np.unique(there[go][by], return_index=True)
-            groups = np.split(here[go][by], firsts[1:]) if len(targets) else []
-            for w_var, group in zip(targets.tolist(), groups, strict=True):
-                rest.append([-w_var, *np.unique(group).tolist()])
-        formula.steps.append(steps)
-        formula.rest.append(rest)
+        formula.steps.append(_steps(case))
+        formula.rest.append(_rest(case, length))
     return formula
+
+
+def _steps(case: CaseStates) -> Groups:
+    """The start, then per move: each state and letter imply the next state, or (where the
+    walk could no longer finish) are incompatible."""
+    flat: list[np.ndarray] = [np.array([case.base[0]] if case.sizes[0] else [], np.int64)]
+    sizes: list[np.ndarray] = [np.ones(len(flat[0]), dtype=np.int64)]
+    for t, table in enumerate(case.tables):
+        v, d = np.indices(table.shape).reshape(2, -1)  # every (state, letter)
+        w = table[v, d]
+        go = w >= 0
+        here, there = case.base[t] + v, case.base[t + 1] + w
+        # the letter last, so that solvers watch the states (a letter is in thousands)
+        flat.append(np.column_stack([-here[go], there[go], -letter(t, d[go])]).ravel())
+        flat.append(np.column_stack([-here[~go], -letter(t, d[~go])]).ravel())
+        sizes += [np.full(int(go.sum()), 3), np.full(int((~go).sum()), 2)]
+    return _groups(flat, sizes)
+
+
+def _rest(case: CaseStates, length: int) -> Groups:
+    """One state at least per move (an empty clause where a move has none: the case alone
+    cannot be solved), then per move each state follows from some state before it."""
+    flat = [case.base[t] + np.arange(case.sizes[t], dtype=np.int64) for t in range(length + 1)]
+    sizes = [np.array([case.sizes[t] for t in range(length + 1)], dtype=np.int64)]
+    for t, table in enumerate(case.tables):
+        v, d = np.nonzero(table >= 0)
+        if len(v) == 0:
+            continue
+        # (next state, state) pairs, sorted, each once: variables fit in 32 bits
+        pairs = np.unique((case.base[t + 1] + table[v, d]) << 32 | (case.base[t] + v))
+        targets, firsts, counts = np.unique(pairs >> 32, return_index=True,
+                                            return_counts=True)
+        # each target's clause: its negation, then the states before it
+        out = np.empty(len(pairs) + len(targets), dtype=np.int64)
+        heads = firsts + np.arange(len(targets))
+        out[heads] = -targets
+        body = np.ones(len(out), dtype=bool)
+        body[heads] = False
+        out[body] = pairs & 0xFFFFFFFF
+        flat.append(out)
+        sizes.append(counts + 1)
+    return _groups(flat, sizes)
+
+
+def _groups(flat: list[np.ndarray], sizes: list[np.ndarray]) -> Groups:
+    lengths = np.concatenate(sizes).astype(np.int64)
+    return Groups(np.concatenate(flat).astype(np.int64),
+                  np.concatenate([[0], np.cumsum(lengths)]), owned=True)
 
 
 def _in_time(deadline: float | None) -> None:
@@ -261,15 +311,12 @@ def _by_length(flat: np.ndarray, lengths: np.ndarray) -> dict[int, np.ndarray]:
     return out
 
 
-def _same_clauses(given: Groups, clauses: list[list[int]]) -> bool:
+def _same_clauses(given: Groups, clauses: Groups) -> bool:
     """Whether ``given`` holds exactly ``clauses`` (as a multiset of literal sets)."""
     if len(given) != len(clauses):
         return False
-    lengths = np.fromiter(map(len, clauses), dtype=np.int64, count=len(clauses))
-    flat = np.fromiter(itertools.chain.from_iterable(clauses), dtype=np.int64,
-                       count=int(lengths.sum()))
-    mine = _by_length(flat, lengths)
-    theirs = _by_length(np.asarray(given.flat, dtype=np.int64), np.diff(given.offsets))
+    mine = _by_length(np.asarray(clauses.flat, dtype=np.int64), clauses.sizes)
+    theirs = _by_length(np.asarray(given.flat, dtype=np.int64), given.sizes)
     return mine.keys() == theirs.keys() and all(
         np.array_equal(mine[k], theirs[k]) for k in mine)
 
@@ -284,26 +331,40 @@ def _model(length: int, variables: int, clauses: Any) -> Model:
     return model
 
 
+# Seconds to write a certificate, per case (closed under the symmetry) and move: about
+# 1,400 literals a case and move at 26-34 moves, encoded and written at about 1 us each
+# (bench/RESULTS.md, session 47). maze bound keeps this much of its time limit back.
+WRITE_SECONDS = 1.5e-3
+
+
+def write_seconds(length: int, cases: list[tuple[int, int]], mirror: bool = True) -> float:
+    """About how long writing the certificate of ``cases`` at ``length`` moves takes."""
+    return WRITE_SECONDS * length * len(rotation_closure(cases, mirror))
+
+
 def write_certificate(directory: Path, length: int, cases: list[tuple[int, int]],
-                      mirror: bool = True) -> int:
+                      mirror: bool = True, deadline: float | None = None) -> int:
     """Write the certificate of "no string of ``length`` moves solves ``cases`` (and their
     turns, and with ``mirror`` their mirror images)": ``cases`` in the order the proof
     intersects them, then the others; returns the number of cases in it. ``mirror`` must
-    be what the proof of ``cases`` used (BoundResult.mirror)."""
+    be what the proof of ``cases`` used (BoundResult.mirror). Past ``deadline`` (a
+    ``time.perf_counter()`` moment) it stops with OutOfTime and writes nothing."""
     closed = rotation_closure(cases, mirror)
     proof = list(dict.fromkeys(cases))
     listed = proof + [c for c in closed if c not in set(proof)]
     directory.mkdir(parents=True, exist_ok=True)
     # Both files are written aside and put in place together, so that a write cut short
-    # (Ctrl-C, a full disk) leaves no half certificate, nor half of a new one over an old.
+    # (Ctrl-C, a full disk, the deadline) leaves no half certificate, nor half of a new one
+    # over an old.
     parts = {name: directory / f".{name}.partial" for name in (JSON, CNF)}
     try:
         parts[JSON].write_text(json.dumps({
             "size": N, "length": length, "first_move": "N", "symmetry": SYMMETRIES[mirror],
             "claim": f"no string of {length} moves solves every 3x3 case, nor any shorter one",
             "proof_cases": len(proof), "cases": [list(c) for c in listed]}, indent=1) + "\n")
-        formula = encode(length, closed, mirror)
-        write_dimacs(_model(length, formula.variables, formula.clauses), parts[CNF])
+        formula = encode(length, closed, mirror, deadline)
+        write_dimacs(_model(length, formula.variables, formula.clauses), parts[CNF],
+                     between=lambda: _in_time(deadline))
         for name, part in parts.items():
             part.replace(directory / name)
     finally:
@@ -358,8 +419,8 @@ def _check_proof(length: int, formula: Formula, order: list[int], deadline: floa
                 if checker is not None:
                     checker.close()
                 level, carried, kept = block.level, kept, []
-                checker = ProofChecker(formula.letters + formula.steps[order[level - 1]]
-                                       + carried, checker_name)
+                steps = formula.steps[order[level - 1]].as_lists()
+                checker = ProofChecker(formula.letters + steps + carried, checker_name)
             if progress:
                 progress(level, len(order), checked)
             if block.kind == "lemma":
