@@ -587,3 +587,63 @@ def test_local_search_cut_short_by_ctrl_c_keeps_its_best_string():
     assert 0 < found.best_failing == len(failing(reduced_cases(3), found.best_string))
     result = search("*" * 60, backend="local", time_limit=1)
     assert result.as_json()["interrupted"] is False and result.best_failing > 0
+
+
+def test_shorten_rewrites_windows_in_one_move_fewer_and_stops_at_the_least_length():
+    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.greedy import build_string
+    from smtpuzzle.puzzles.maze.shorten import shorten
+
+    # 2x2: 10 moves are proved impossible, so shortening any universal string stops at 11,
+    # and the last width's windows are all refuted.
+    least = prove_bound("2x2", time_limit=60)
+    assert least.bound == 10 and len(least.string) == 11
+    r = shorten(least.string + "NESWNE", "2x2", widths=(4, 8), time_limit=120)
+    assert len(r.string) == 11 and r.given == 17 and r.shortened == 6
+    assert r.minimal_at == 8 and r.widths == [4, 8] and r.note == "every width tried"
+    assert check(r.string, "2x2").unsolved == 0
+    # 2x3: the greedy string (34 moves) comes down, a width at a time, near the least (25)
+    built = build_string("2x3", time_limit=60).string
+    narrow = shorten(built, "2x3", widths=(10,), time_limit=120)
+    wide = shorten(built, "2x3", widths=(10, 14, 20), time_limit=300)
+    assert len(built) > len(narrow.string) > len(wide.string) >= 25
+    assert len(wide.string) <= 28 and check(wide.string, "2x3").unsolved == 0
+    assert narrow.minimal_at == 10 and wide.minimal_at == 20
+    data = wide.as_json()
+    assert data["moves"] == len(wide.string) and data["verified"] and data["given_moves"] == 34
+
+
+def test_shorten_refuses_a_string_that_is_not_universal_and_keeps_what_it_had_on_ctrl_c(
+        monkeypatch):
+    from smtpuzzle.errors import PuzzleError
+    from smtpuzzle.puzzles.maze import shorten as module
+
+    with pytest.raises(PuzzleError, match="does not solve every case"):
+        module.shorten("NESW", "2x3")
+    with pytest.raises(PuzzleError, match="at least 2 letters"):
+        module.shorten(KNOWN_79, 3, widths=(1,))
+    calls = []
+
+    def cut(*args, **kwargs):
+        calls.append(1)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(module, "mdd_search", cut)
+    r = module.shorten(KNOWN_79, 3, widths=(12,))
+    assert calls == [1] and r.interrupted and r.string == KNOWN_79
+    assert r.as_json()["interrupted"] and r.note == "interrupted"
+
+
+def test_cli_shorten_prints_a_verified_shorter_string():
+    out = run("maze", "shorten", "NESWNENWSENNESW", "--size", "2x2", "--widths", "4,8",
+              "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["moves"] == 11 and data["minimal_at_width"] == 8 and data["verified"]
+    assert check(data["string"], "2x2").unsolved == 0
+    text = run("maze", "shorten", "NESWNENWSENNESW", "--size", "2x2", "--widths", "4,8")
+    assert "a string of 11 moves solves every 2x2 case (verified; 15 moves given" in text.stdout
+    for bad, says in ((["NESW", "--size", "2x3"], "does not solve every case"),
+                      (["NESWNENWSEN", "--size", "2x2", "--widths", "8,x"], "widths are")):
+        out = run("maze", "shorten", *bad)
+        assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr

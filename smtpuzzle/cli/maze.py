@@ -1,7 +1,7 @@
-"""`maze check`, `maze stats`, `maze search`, `maze build`, `maze bound`, `maze check-bound`,
-`maze show`: universal move strings for mazes (one string that solves every maze of a
-size), checked, searched for or proved impossible, built greedily, lower bounds on their
-length proved and re-checked, and walked on one maze."""
+"""`maze check`, `maze stats`, `maze search`, `maze build`, `maze shorten`, `maze bound`,
+`maze check-bound`, `maze show`: universal move strings for mazes (one string that solves
+every maze of a size), checked, searched for or proved impossible, built greedily and
+shortened, lower bounds on their length proved and re-checked, and walked on one maze."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from smtpuzzle.cli.common import (
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.text import is_digits
 from smtpuzzle.outputs import distinct_files, output_directory, writable
 from smtpuzzle.puzzles.maze import cases
 from smtpuzzle.puzzles.maze.mdd import MAX_STATES, SPLIT_DEPTH
@@ -338,6 +339,63 @@ def build(
                   f"{result.unsolved:,} of {result.cases:,} cases unsolved; the build is "
                   "incomplete")
     if not result.string:
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+def _widths(text: str) -> tuple[int, ...]:
+    words = [w.strip() for w in text.split(",")]
+    if not all(is_digits(w) and len(w) <= 4 and int(w) >= 2 for w in words):
+        raise typer.BadParameter(f"widths are whole numbers of letters, 2 or more, "
+                                 f"separated by commas, not {text[:40]!r}")
+    return tuple(int(w) for w in words)
+
+
+@app.command("shorten")
+@friendly
+def shorten_string(
+    string: Annotated[str, typer.Argument(help="A universal string (letters N E S W), e.g. "
+                                               "from maze build.")],
+    size: SizeOpt = "3",
+    widths: Annotated[str, typer.Option(
+        help="Window widths, comma-separated: each window of W letters is rewritten in W - "
+             "1 moves where it can be, and the next width is taken once a whole round of "
+             "windows has none.")] = "12,16,20,24,28,32",
+    window_limit: Annotated[float, typer.Option(
+        help="Seconds one window's search may take before it is passed over.",
+        min=0.001, max=1e6)] = 20.0,
+    max_states: Annotated[int, typer.Option(
+        help="The state cap of one window's decision diagrams; a window past it is passed "
+             "over.", min=1)] = 5_000_000,
+    time_limit: Annotated[float | None, time_limit_option(
+        "Seconds; then the shortest string so far.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Shorten a universal string: rewrite its windows in one move fewer with the decision
+    diagrams while any can be; the string printed is verified on every case."""
+    from smtpuzzle.puzzles.maze.shorten import shorten
+
+    size = cases.parse_size(size)
+    columns = [TextColumn("[bold]{task.description}"), TextColumn("{task.fields[info]}"),
+               TimeElapsedColumn()]
+    with progress(*columns, show=interactive(as_json)) as bar:
+        task = bar.add_task("shortening", info="")
+        result = shorten(string, size, _widths(widths), budget(time_limit), window_limit,
+                         max_states, progress=lambda n, w, k, r: bar.update(
+                             task, info=f"{n} moves, windows of {w}: {k:,} searched, "
+                                        f"{r:,} in a row without a rewrite"))
+    if as_json:
+        print_json(result.as_json())
+    else:
+        minimal = (f"; no window of {result.minimal_at} letters can be rewritten in "
+                   f"{result.minimal_at - 1}" if result.minimal_at else "")
+        out.print(f"a string of {len(result.string)} moves solves every "
+                  f"{cases.describe(size)} case (verified; {result.given} moves given, "
+                  f"{result.shortened} windows rewritten of {result.windows:,} searched"
+                  f"{minimal}; {result.time_s:.1f} s): {result.string}")
+        out.print(f"stopped: {result.note}" + (f" ({result.passed} windows passed over: "
+                                                "state cap or --window-limit)"
+                                                if result.passed else ""))
+    if result.interrupted:
         raise typer.Exit(EXIT_UNKNOWN)
 
 

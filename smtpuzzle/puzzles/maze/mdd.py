@@ -360,16 +360,18 @@ def samples(size: Size) -> bool:
 def mdd_search(pattern: str, size: Size, deadline: float | None,
                progress: Progress | None = None, sampled: bool = True,
                max_states: int = MAX_STATES, start: Diagram | None = None,
-               added: list[int] | None = None, kept: Kept | None = None
-               ) -> tuple[str, str | None, list[int], float]:
+               added: list[int] | None = None, kept: Kept | None = None,
+               cases: Cases | None = None) -> tuple[str, str | None, list[int], float]:
     """(status, string, cases added, seconds): ``sat`` with a string that solves every
     case, ``unsat``, or ``unknown`` at the deadline. Raises DiagramTooLarge past
     ``max_states``. With ``sampled`` false, the first failing case is taken (the largest:
     the better choice for the bound's patterns of free moves alone). ``start``: a diagram
     of the pattern's strings to begin from instead, the one the cases ``added`` leave (the
     search appends to that list and returns it). ``kept(diagram, added)`` hears of each
-    diagram with the cases it holds (a copy of the list), for a caller saving the search."""
-    cases = reduced_cases(size)
+    diagram with the cases it holds (a copy of the list), for a caller saving the search.
+    ``cases``: the cases to solve, if not every reduced case of ``size`` (a caller that
+    knows the others are solved by any string of the pattern); ``added`` indexes them."""
+    cases = reduced_cases(size) if cases is None else cases
     rng = np.random.default_rng(0)
     t0 = time.perf_counter()
     added = [] if added is None else added

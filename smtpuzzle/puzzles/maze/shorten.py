@@ -1,0 +1,152 @@
+"""Shorter universal strings from a long one: each window rewritten in one move fewer.
+
+A universal string that was built greedily (greedy.py) has slack everywhere. Walking a
+window of ``width`` letters along it, the window is replaced by ``width - 1`` free moves and
+the decision diagrams (mdd.py) either complete the pattern to a string that still solves
+every case, one move shorter, or prove that no such string exists. The walk goes on from
+the same place after a success and wraps round, so a width ends when a whole round of its
+windows has been refuted (the string is then minimal among its rewrites of ``width``
+letters); then the next, wider width is walked, until the widths or the time run out.
+Widening as the string tightens finds more: 2x4's greedy 70 moves went to 64 at 14 letters,
+stayed at 18 and went to 56 at 22. A window whose search outgrows its state cap or its
+own time is passed over, not refuted. The same search that decides the windows of the known
+3x3 string here shortens strings where nothing shorter is known: 2x5, 3x4 and 4x4
+(bench/RESULTS.md).
+
+Only cases that the letters before the window leave unsolved can fail the rewritten
+string (a walk that has visited every cell keeps having visited it), so each window is
+searched on those alone.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.puzzles.maze.cases import (
+    Cases,
+    Size,
+    failing,
+    listing_too_slow,
+    parse_string,
+    reduced_cases,
+)
+from smtpuzzle.puzzles.maze.mdd import DiagramTooLarge, mdd_search
+from smtpuzzle.puzzles.maze.verify import verify_string
+
+WIDTHS = (12, 16, 20, 24, 28, 32)  # window widths, each taken once the one before is done
+WINDOW_LIMIT = 20.0  # seconds one window's search may take before it is passed over
+WINDOW_STATES = 5_000_000  # the state cap of one window's diagrams
+
+# (length now, width, windows tried, windows since the last shortening)
+ShortenProgress = Callable[[int, int, int, int], None]
+
+
+@dataclass
+class ShortenResult:
+    size: Size
+    string: str  # verified on every case: the input, or shorter
+    given: int  # the input's length
+    widths: list[int]  # the widths searched, in order
+    windows: int = 0  # windows searched
+    shortened: int = 0  # windows rewritten in one move fewer
+    passed: int = 0  # windows given up (state cap or their own time): neither way
+    minimal_at: int = 0  # the widest width whose every window was refuted (0: none)
+    time_s: float = 0.0
+    note: str = ""
+    interrupted: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {"size": self.size, "string": self.string, "moves": len(self.string),
+                "given_moves": self.given, "verified": True, "widths": self.widths,
+                "windows": self.windows, "shortened": self.shortened,
+                "passed_over": self.passed, "minimal_at_width": self.minimal_at,
+                "time_s": round(self.time_s, 3), "stopped": self.note,
+                **({"interrupted": True} if self.interrupted else {})}
+
+
+def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
+            time_limit: float | None = None, window_limit: float = WINDOW_LIMIT,
+            max_states: int = WINDOW_STATES, progress: ShortenProgress | None = None
+            ) -> ShortenResult:
+    """Rewrite windows of the universal ``string`` in one move fewer while any can be, a
+    width at a time (the next once every window of the one before is refuted or passed
+    over), or until ``time_limit``; see the module docstring. The string returned is
+    verified on every case. A string that is not universal is refused."""
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
+    string = parse_string(string)
+    widths = tuple(widths)
+    if not widths or any(not isinstance(w, int) or isinstance(w, bool) or w < 2
+                         for w in widths):
+        raise PuzzleError(f"a window rewrites at least 2 letters in one fewer: widths "
+                          f"{', '.join(map(str, widths)) or '(none)'}")
+    result = ShortenResult(size, string, len(string), [])
+    if why := listing_too_slow(size, time_limit):
+        result.note = why
+        return result
+    cases = reduced_cases(size)
+    if len(failing(cases, string, limit=1)):
+        unsolved = len(failing(cases, string))
+        raise PuzzleError(f"the string does not solve every case ({unsolved:,} of "
+                          f"{len(cases):,} unsolved): there is nothing to shorten")
+    result.note = "every width tried"
+    try:
+        for width in widths:
+            result.widths.append(width)
+            string, done = _round(string, size, width, cases, deadline, window_limit,
+                                  max_states, progress, result)
+            if not done:
+                result.note = "time limit"
+                break
+    except KeyboardInterrupt:
+        result.interrupted, result.note = True, "interrupted"
+    verify_string(string, size)
+    result.string, result.time_s = string, time.perf_counter() - t0
+    return result
+
+
+def _round(string: str, size: Size, width: int, cases: Cases, deadline: float | None,
+           window_limit: float, max_states: int, progress: ShortenProgress | None,
+           result: ShortenResult) -> tuple[str, bool]:
+    """Walk windows of ``width`` along ``string``, rewriting what can be, until a whole
+    round has none (done) or the deadline passes: (the string, done)."""
+    # where the next window begins; windows searched in a row without a rewrite, and of
+    # those the ones passed over
+    at, refuted, passed = 0, 0, 0
+    while refuted < max(len(string) - width + 1, 1):
+        if deadline is not None and time.perf_counter() > deadline:
+            return string, False
+        if at > len(string) - width:
+            at = 0
+        if progress:
+            progress(len(string), width, result.windows, refuted)
+        w = min(width, len(string))
+        pattern = string[:at] + "*" * (w - 1) + string[at + w:]
+        # cases the letters before the window solve are solved whatever it becomes
+        left = cases.subset(failing(cases, string[:at]))
+        ends = [t for t in (deadline, time.perf_counter() + window_limit) if t is not None]
+        try:
+            status, found, _, _ = mdd_search(pattern, size, min(ends), cases=left,
+                                             max_states=max_states)
+        except DiagramTooLarge:
+            status, found = "unknown", None
+        result.windows += 1
+        if status == "sat":
+            # found solves the cases searched, and the letters before the window the rest;
+            # the verifier checks the last string on every case
+            assert found is not None and len(found) == len(string) - 1
+            string, refuted, passed = found, 0, 0
+            result.shortened += 1
+            continue  # the same place again: the letters after it have moved up
+        if status == "unknown":
+            result.passed += 1
+            passed += 1
+        refuted += 1
+        at += 1
+    if not passed:
+        result.minimal_at = width
+    return string, True
