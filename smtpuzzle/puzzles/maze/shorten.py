@@ -96,6 +96,9 @@ def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
     result.note = "every width tried"
     try:
         for width in widths:
+            if result.minimal_at == len(string):
+                break  # the whole string was one window: a wider one is the same
+            width = min(width, len(string))
             result.widths.append(width)
             string, done = _round(string, size, width, cases, deadline, window_limit,
                                   max_states, progress, result)
@@ -117,15 +120,15 @@ def _round(string: str, size: Size, width: int, cases: Cases, deadline: float | 
     # where the next window begins; windows searched in a row without a rewrite, and of
     # those the ones passed over
     at, refuted, passed = 0, 0, 0
-    while refuted < max(len(string) - width + 1, 1):
+    while refuted < len(string) - width + 1:
         if deadline is not None and time.perf_counter() > deadline:
             return string, False
         if at > len(string) - width:
             at = 0
         if progress:
             progress(len(string), width, result.windows, refuted)
-        w = min(width, len(string))
-        pattern = string[:at] + "*" * (w - 1) + string[at + w:]
+        width = min(width, len(string))
+        pattern = string[:at] + "*" * (width - 1) + string[at + width:]
         # cases the letters before the window solve are solved whatever it becomes
         left = cases.subset(failing(cases, string[:at]))
         ends = [t for t in (deadline, time.perf_counter() + window_limit) if t is not None]
