@@ -15,7 +15,9 @@ own time is passed over, not refuted. The same search that decides the windows o
 
 Only cases that the letters before the window leave unsolved can fail the rewritten
 string (a walk that has visited every cell keeps having visited it), so each window is
-searched on those alone.
+searched on those alone, each as a case of its own that starts where the letters before
+the window leave its walk: the pattern is the window and what follows it. Walks that stand
+alike there are one case.
 """
 
 from __future__ import annotations
@@ -25,14 +27,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.maze.cases import (
+    LETTERS,
     Cases,
     Size,
     failing,
     listing_too_slow,
     parse_string,
     reduced_cases,
+    step,
 )
 from smtpuzzle.puzzles.maze.mdd import DiagramTooLarge, mdd_search
 from smtpuzzle.puzzles.maze.verify import verify_string
@@ -89,10 +95,13 @@ def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
         result.note = why
         return result
     cases = reduced_cases(size)
+    began = time.perf_counter()
     if len(failing(cases, string, limit=1)):
         unsolved = len(failing(cases, string))
         raise PuzzleError(f"the string does not solve every case ({unsolved:,} of "
                           f"{len(cases):,} unsolved): there is nothing to shorten")
+    if deadline is not None:  # the last string is verified after the search: keep its time
+        deadline -= 2 * (time.perf_counter() - began)
     result.note = "every width tried"
     try:
         for width in widths:
@@ -120,36 +129,68 @@ def _round(string: str, size: Size, width: int, cases: Cases, deadline: float | 
     # where the next window begins; windows searched in a row without a rewrite, and of
     # those the ones passed over
     at, refuted, passed = 0, 0, 0
+    walks = _Walks(cases)  # every case walked along string[:at]
     while refuted < len(string) - width + 1:
         if deadline is not None and time.perf_counter() > deadline:
             return string, False
         if at > len(string) - width:
-            at = 0
+            at, walks = 0, _Walks(cases)
         if progress:
             progress(len(string), width, result.windows, refuted)
         width = min(width, len(string))
-        pattern = string[:at] + "*" * (width - 1) + string[at + width:]
-        # cases the letters before the window solve are solved whatever it becomes
-        left = cases.subset(failing(cases, string[:at]))
+        pattern = "*" * (width - 1) + string[at + width:]
         ends = [t for t in (deadline, time.perf_counter() + window_limit) if t is not None]
         try:
-            status, found, _, _ = mdd_search(pattern, size, min(ends), cases=left,
+            status, found, _, _ = mdd_search(pattern, size, min(ends), cases=walks.here(),
                                              max_states=max_states)
         except DiagramTooLarge:
             status, found = "unknown", None
         result.windows += 1
         if status == "sat":
-            # found solves the cases searched, and the letters before the window the rest;
-            # the verifier checks the last string on every case
-            assert found is not None and len(found) == len(string) - 1
-            string, refuted, passed = found, 0, 0
+            # found solves the cases searched from where the letters before the window
+            # leave them, and those letters solve the rest; the verifier checks the last
+            # string on every case
+            assert found is not None and len(found) == len(string) - at - 1
+            string, refuted, passed = string[:at] + found, 0, 0
             result.shortened += 1
             continue  # the same place again: the letters after it have moved up
         if status == "unknown":
             result.passed += 1
             passed += 1
         refuted += 1
+        walks.step(string[at])
         at += 1
     if not passed:
         result.minimal_at = width
     return string, True
+
+
+class _Walks:
+    """Every case's walk along the letters so far, as cases of their own: the case's maze,
+    started where its walk stands, to visit what it has not. Solved ones are dropped (they
+    stay solved whatever follows), and walks that stand alike are one case."""
+
+    def __init__(self, cases: Cases) -> None:
+        self.cases = cases
+        self.idx = np.arange(len(cases))
+        self.pos = cases.start.astype(np.int64)
+        self.left = cases.target.astype(np.int64) & ~np.left_shift(1, self.pos)
+        self._drop()
+
+    def step(self, letter: str) -> None:
+        self.pos = step(self.cases, self.cases.row[self.idx], self.pos, LETTERS.index(letter))
+        self.left &= ~np.left_shift(1, self.pos)
+        self._drop()
+
+    def _drop(self) -> None:
+        keep = self.left != 0
+        self.idx, self.pos, self.left = self.idx[keep], self.pos[keep], self.left[keep]
+
+    def here(self) -> Cases:
+        c = self.cases
+        # a key per (maze row, cell, cells left): at most 16 cells
+        key = (c.row[self.idx].astype(np.int64) << 32) | (self.pos << 16) | self.left
+        _, first = np.unique(key, return_index=True)
+        idx = self.idx[first]
+        return Cases(c.size, c.maze[idx], self.pos[first], self.left[first], c.table,
+                     c.row[idx], c.reach[idx])
