@@ -623,3 +623,34 @@ def test_a_picture_that_cannot_be_written_keeps_the_answer(capsys):
     assert err.strip() == "error: /dev/full: cannot write (No space left on device)"
     code, out, _ = run_case(["solve", "pentomino-3x20"], capsys)  # the next command is clean
     assert code == 0 and "verified" in out
+
+
+def test_a_ctrl_c_while_an_answer_is_reported_leaves_the_report_whole():
+    # A second Ctrl-C while maze check-bound or bench wound down (the answer in hand, its
+    # report not yet out) replaced the report with "stopped before any answer".
+    from smtpuzzle.cli.common import friendly, winding_down
+
+    before = signal.getsignal(signal.SIGINT)
+    shown = []
+
+    @friendly
+    def command() -> None:
+        winding_down()
+        os.kill(os.getpid(), signal.SIGINT)  # ignored: the report goes on
+        time.sleep(0.05)
+        shown.append("report")
+
+    command()
+    assert shown == ["report"] and signal.getsignal(signal.SIGINT) is before
+
+    @friendly
+    def still_searching() -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)
+        shown.append("never")
+
+    import typer
+
+    with pytest.raises(typer.Exit) as stopped:
+        still_searching()
+    assert stopped.value.exit_code == 1 and shown == ["report"]

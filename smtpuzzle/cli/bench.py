@@ -23,6 +23,7 @@ from smtpuzzle.cli.common import (
     plural,
     progress,
     time_limit_option,
+    winding_down,
 )
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.outputs import output_directory
@@ -88,6 +89,7 @@ def bench(
 
         runs, finished = benchmark.run_suites(loaded, configs, time_limit, repeat, on_run,
                                               note=note)
+        winding_down()
     summaries = benchmark.summarise(runs)
     # whole rows
     wide = out if out.is_terminal else Console(width=200, highlight=False, emoji=False,

@@ -7,6 +7,8 @@ import functools
 import json
 import math
 import os
+import signal
+import threading
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -127,6 +129,8 @@ def friendly(fn: F) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         UNWRITTEN.clear()  # this command's (the tests run many in one process)
+        main = threading.current_thread() is threading.main_thread()
+        handler = signal.getsignal(signal.SIGINT) if main else None
         try:
             result = fn(*args, **kwargs)
             if UNWRITTEN:  # each said so when it failed; the answer was shown all the same
@@ -149,8 +153,19 @@ def friendly(fn: F) -> F:
             if kwargs.get("as_json"):
                 print_json({"status": "unknown", "worker_lost": str(exc)})
             raise typer.Exit(EXIT_UNKNOWN) from None
+        finally:
+            if main and signal.getsignal(signal.SIGINT) is not handler:  # winding_down's
+                signal.signal(signal.SIGINT, handler)
 
     return cast(F, wrapper)
+
+
+def winding_down() -> None:
+    """The answer is in hand and only its report is left (a check stopped by Ctrl-C, a
+    benchmark's table): another Ctrl-C would replace it with "stopped before any answer",
+    so from here to the command's end Ctrl-C is ignored (friendly puts it back after)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def unwritten(message: str) -> None:

@@ -28,6 +28,7 @@ from smtpuzzle.cli.common import (
     progress,
     time_limit_option,
     unwritten,
+    winding_down,
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
@@ -427,6 +428,7 @@ def check_bound(
                        info=f"case {level} of at most {levels}, {lemmas:,} lemmas")
 
         result = check_certificate(directory, budget(time_limit), shown, checker)
+        winding_down()
     if as_json:
         print_json(result.as_json())
     else:
