@@ -30,6 +30,10 @@ there?), and the 4x4 searches from scratch.
     python bench/maze.py picks [--sizes 4:28,4x4:44,3:32]   the bound's proof of L moves per
                                                size, adding the first failing case, then the
                                                sampled one, twice each, in one process
+    python bench/maze.py shorten [--sizes 2x3,2x4,2x5] [--time-limit 600]   per size, the
+                                               greedy string (maze build), then maze shorten
+                                               on it: moves before and after, the widest
+                                               width refuted whole, windows, seconds
     python bench/maze.py cubes --lengths 44 --prefixes NN,NS [--json FILE]   the bound's
                                                proof of one length split by its first moves
                                                (cubes: each prefix a search of its own, with
@@ -320,15 +324,36 @@ def picks(specs: list[str]) -> None:
                   f"{b.time_s:.2f} | {a.time_s / b.time_s:.2f} |", flush=True)
 
 
+def shortened(sizes: list[str], limit: float) -> None:
+    """Per size, the greedy string and maze shorten's string from it (one process)."""
+    from smtpuzzle.puzzles.maze.cases import parse_size
+    from smtpuzzle.puzzles.maze.greedy import build_string
+    from smtpuzzle.puzzles.maze.shorten import shorten
+
+    print("| size | built | shortened | widths walked | refuted whole at | windows | rewritten "
+          "| passed over | s | stopped |")
+    print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    for text in sizes:
+        size = parse_size(text)
+        built = build_string(size, time_limit=1800)
+        assert built.string is not None, built.note
+        r = shorten(built.string, size, time_limit=limit)
+        print(f"| {text} | {len(built.string)} | {len(r.string)} | "
+              f"{','.join(map(str, r.widths))} | {r.minimal_at or '-'} | {r.windows:,} | "
+              f"{r.shortened} | {r.passed} | {r.time_s:.1f} | {r.note} |", flush=True)
+        print(f"<!-- {text}: {r.string} -->", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=["windows", "four", "stars", "seeds", "deletions",
                                      "proofs", "mirror", "cubes", "sorts", "malloc",
-                                     "picks", "dropped"])
+                                     "picks", "dropped", "shorten"])
     ap.add_argument("--part", default="1/1",
                     help="dropped: I/N, every N-th pattern from the I-th (N processes)")
     ap.add_argument("--sizes", default="4:28,4x4:44,3x4:40,2x4:34,3:32",
-                    help="picks: SIZE:L, the lengths to prove per size")
+                    help="picks: SIZE:L, the lengths to prove per size; shorten: sizes "
+                         "(2x3,2x4,2x5 unless given)")
     ap.add_argument("--prefixes", default="NE", help="cubes: the first moves of each cube")
     ap.add_argument("--json", default=None, help="cubes: write each cube's cases here")
     ap.add_argument("--check", action="store_true", help="proofs: check-bound each too")
@@ -375,6 +400,10 @@ def main() -> None:
         return
     if args.what == "picks":
         picks(args.sizes.split(","))
+        return
+    if args.what == "shorten":
+        shortened(args.sizes.split(",") if ":" not in args.sizes else ["2x3", "2x4", "2x5"],
+                  args.time_limit)
         return
     if args.what == "mirror":
         mirror([int(n) for n in args.lengths.split(",")])

@@ -130,14 +130,16 @@ def _round(string: str, size: Size, width: int, cases: Cases, deadline: float | 
     # those the ones passed over
     at, refuted, passed = 0, 0, 0
     walks = _Walks(cases)  # every case walked along string[:at]
-    while refuted < len(string) - width + 1:
+    while True:
+        width = min(width, len(string))  # the string may have come down past it
+        if refuted >= len(string) - width + 1:
+            break
         if deadline is not None and time.perf_counter() > deadline:
             return string, False
         if at > len(string) - width:
             at, walks = 0, _Walks(cases)
         if progress:
             progress(len(string), width, result.windows, refuted)
-        width = min(width, len(string))
         pattern = "*" * (width - 1) + string[at + width:]
         ends = [t for t in (deadline, time.perf_counter() + window_limit) if t is not None]
         try:
