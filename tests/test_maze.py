@@ -632,6 +632,23 @@ def test_shorten_refuses_a_string_that_is_not_universal_and_keeps_what_it_had_on
     r = module.shorten(KNOWN_79, 3, widths=(12,))
     assert calls == [1] and r.interrupted and r.string == KNOWN_79
     assert r.as_json()["interrupted"] and r.note == "interrupted"
+    # Ctrl-C keeps the rewrites made before it, and a rewrite voids what was said of the
+    # string before it (minimal at a width)
+    monkeypatch.undo()
+    real, seen = module.mdd_search, []
+
+    def some(*args, **kwargs):
+        found = real(*args, **kwargs)
+        seen.append(found[0])
+        if found[0] == "sat" and seen.count("sat") == 3:
+            raise KeyboardInterrupt
+        return found
+
+    monkeypatch.setattr(module, "mdd_search", some)
+    start = "NESWNENWSEN" + "NESWNENWSEN"
+    r = module.shorten(start, "2x2", widths=(3, 6, 22))
+    assert r.interrupted and r.shortened == 2 and len(r.string) == len(start) - 2
+    assert check(r.string, "2x2").unsolved == 0 and r.minimal_at == 0
 
 
 def test_cli_shorten_prints_a_verified_shorter_string():

@@ -404,7 +404,7 @@ def test_the_bound_keeps_time_back_for_its_certificate_and_its_writing_stops_in_
         return 1e6  # more than the limit: the next length is not searched
 
     result = prove_bound(3, start=10, time_limit=600, reserve=reserve)
-    assert result.bound == 10 and asked == [(10, len(result.cases))]
+    assert result.bound == 10 and asked == [(11, len(result.cases))]
     assert result.steps[-1].length == 11 and result.steps[-1].status == "unknown"
     assert "kept to write the certificate" in result.note
     assert prove_bound(3, start=10, up_to=12, reserve=reserve).bound == 12  # no limit

@@ -154,7 +154,8 @@ def friendly(fn: F) -> F:
                 print_json({"status": "unknown", "worker_lost": str(exc)})
             raise typer.Exit(EXIT_UNKNOWN) from None
         finally:
-            if main and signal.getsignal(signal.SIGINT) is not handler:  # winding_down's
+            # winding_down's (None: a handler not set from Python, which stays)
+            if main and handler is not None and signal.getsignal(signal.SIGINT) is not handler:
                 signal.signal(signal.SIGINT, handler)
 
     return cast(F, wrapper)

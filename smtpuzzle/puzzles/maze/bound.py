@@ -125,9 +125,10 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     (its last length proved, or a string found). A save that fails is noted in the result;
     the search goes on.
 
-    ``reserve(length, cases)``: seconds kept back from the time limit once ``length`` is
-    proved with ``cases``, for what the caller does with that proof after (maze bound
-    writes its certificate): the next length is searched only until then."""
+    ``reserve(length, cases)``: seconds kept back from the time limit for what the caller
+    does with the last proof after (maze bound writes its certificate): once a length is
+    proved, the next is searched only until the limit less ``reserve(next length, the
+    cases just proved with)``."""
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     kept_back = 0.0  # seconds of the limit reserve() keeps for the last proof
@@ -259,7 +260,9 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
             result.bound = length
             result.cases = [(int(cases.maze[k]), int(cases.start[k])) for k in proof]
             if reserve is not None and deadline is not None:
-                kept_back = reserve(length, result.cases)
+                # the next length's proof, if it comes, is what will be written: reckoned
+                # at that length from this one's cases (each length adds a few)
+                kept_back = reserve(length + 1, result.cases)
             live.clear()
             if progress:
                 progress(length, time.perf_counter() - t0, len(proof), True)

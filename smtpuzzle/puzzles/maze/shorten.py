@@ -105,27 +105,28 @@ def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
     result.note = "every width tried"
     try:
         for width in widths:
-            if result.minimal_at == len(string):
+            if result.minimal_at == len(result.string):
                 break  # the whole string was one window: a wider one is the same
-            width = min(width, len(string))
+            width = min(width, len(result.string))
             result.widths.append(width)
-            string, done = _round(string, size, width, cases, deadline, window_limit,
-                                  max_states, progress, result)
-            if not done:
+            if not _round(size, width, cases, deadline, window_limit, max_states, progress,
+                          result):
                 result.note = "time limit"
                 break
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # result.string is the shortest so far
         result.interrupted, result.note = True, "interrupted"
-    verify_string(string, size)
-    result.string, result.time_s = string, time.perf_counter() - t0
+    verify_string(result.string, size)
+    result.time_s = time.perf_counter() - t0
     return result
 
 
-def _round(string: str, size: Size, width: int, cases: Cases, deadline: float | None,
+def _round(size: Size, width: int, cases: Cases, deadline: float | None,
            window_limit: float, max_states: int, progress: ShortenProgress | None,
-           result: ShortenResult) -> tuple[str, bool]:
-    """Walk windows of ``width`` along ``string``, rewriting what can be, until a whole
-    round has none (done) or the deadline passes: (the string, done)."""
+           result: ShortenResult) -> bool:
+    """Walk windows of ``width`` along ``result.string``, rewriting what can be (each
+    rewrite kept in ``result.string`` at once, so that Ctrl-C loses none), until a whole
+    round has none (true) or the deadline passes (false)."""
+    string = result.string
     # where the next window begins; windows searched in a row without a rewrite, and of
     # those the ones passed over
     at, refuted, passed = 0, 0, 0
@@ -135,7 +136,7 @@ def _round(string: str, size: Size, width: int, cases: Cases, deadline: float | 
         if refuted >= len(string) - width + 1:
             break
         if deadline is not None and time.perf_counter() > deadline:
-            return string, False
+            return False
         if at > len(string) - width:
             at, walks = 0, _Walks(cases)
         if progress:
@@ -154,7 +155,9 @@ def _round(string: str, size: Size, width: int, cases: Cases, deadline: float | 
             # string on every case
             assert found is not None and len(found) == len(string) - at - 1
             string, refuted, passed = string[:at] + found, 0, 0
+            result.string = string
             result.shortened += 1
+            result.minimal_at = 0  # said of the string before
             continue  # the same place again: the letters after it have moved up
         if status == "unknown":
             result.passed += 1
@@ -162,9 +165,9 @@ def _round(string: str, size: Size, width: int, cases: Cases, deadline: float | 
         refuted += 1
         walks.step(string[at])
         at += 1
-    if not passed:
-        result.minimal_at = width
-    return string, True
+    if not passed:  # every window refuted; so is every narrower one (it lies in one)
+        result.minimal_at = max(result.minimal_at, width)
+    return True
 
 
 class _Walks:
