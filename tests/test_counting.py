@@ -310,7 +310,9 @@ def test_a_count_cut_often_resumes_inside_its_sub_problems(tmp_path, long_subpro
             assert part["share"] >= shares.get(i, 0.0) - 1e-9
             shares[i] = part["share"]
             mid_subproblem |= part["count"] > 0
-        assert r.count == saved["count_so_far"] and 0 < r.share < 1
+        # 0: a run on a loaded machine may end before its first node (seen with four
+        # searches on the two cores)
+        assert r.count == saved["count_so_far"] and 0 <= r.share < 1
     assert r.complete and r.count == 129168 and run >= 2
     assert mid_subproblem  # some run stopped inside a sub-problem with solutions found
 
