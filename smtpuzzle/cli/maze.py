@@ -344,10 +344,11 @@ def build(
 
 
 def _widths(text: str) -> tuple[int, ...]:
+    """--widths as numbers (shorten itself refuses a width below 2)."""
     words = [w.strip() for w in text.split(",")]
-    if not all(is_digits(w) and len(w) <= 4 and int(w) >= 2 for w in words):
-        raise typer.BadParameter(f"widths are whole numbers of letters, 2 or more, "
-                                 f"separated by commas, not {text[:40]!r}")
+    if not all(is_digits(w) and len(w) <= 4 for w in words):
+        raise typer.BadParameter(f"widths are whole numbers of letters separated by commas, "
+                                 f"not {text[:40]!r}")
     return tuple(int(w) for w in words)
 
 
