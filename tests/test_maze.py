@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -649,6 +650,29 @@ def test_shorten_refuses_a_string_that_is_not_universal_and_keeps_what_it_had_on
     r = module.shorten(start, "2x2", widths=(3, 6, 22))
     assert r.interrupted and r.shortened == 2 and len(r.string) == len(start) - 2
     assert check(r.string, "2x2").unsolved == 0 and r.minimal_at == 0
+
+
+def test_shorten_passes_over_windows_with_too_many_cases_and_leaves_a_cut_one_untallied(
+        monkeypatch):
+    from smtpuzzle.puzzles.maze import shorten as module
+
+    start = "NESWNENWSEN" + "NESWNENWSEN"
+    # a cap of one case: only windows so late that one distinct case is left are searched
+    capped = module.shorten(start, "2x2", widths=(6,), max_cases=1)
+    free = module.shorten(start, "2x2", widths=(6,))
+    assert capped.passed > 0 and capped.minimal_at == 0
+    assert len(free.string) < len(capped.string) and free.minimal_at == 6
+    searched = []
+
+    def late(pattern, size, deadline, **kwargs):  # a search the overall limit cuts
+        searched.append(len(kwargs["cases"]))
+        time.sleep(max(0.0, deadline - time.perf_counter()) + 0.01)
+        return "unknown", None, 0, 0
+
+    monkeypatch.setattr(module, "mdd_search", late)
+    r = module.shorten(start, "2x2", widths=(6,), time_limit=0.5)
+    assert len(searched) == 1 and r.note == "time limit"
+    assert r.windows == 0 and r.passed == 0 and r.string == start
 
 
 def test_cli_shorten_prints_a_verified_shorter_string():

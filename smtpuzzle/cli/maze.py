@@ -368,6 +368,10 @@ def shorten_string(
     max_states: Annotated[int, typer.Option(
         help="The state cap of one window's decision diagrams; a window past it is passed "
              "over.", min=1)] = 5_000_000,
+    max_cases: Annotated[int, typer.Option(
+        help="A window whose letters before it leave more distinct cases unsolved than "
+             "this is passed over without a search (4x4's first windows leave millions).",
+        min=1)] = 1_000_000,
     time_limit: Annotated[float | None, time_limit_option(
         "Seconds; then the shortest string so far.")] = None,
     as_json: JsonOpt = False,
@@ -382,7 +386,7 @@ def shorten_string(
     with progress(*columns, show=interactive(as_json)) as bar:
         task = bar.add_task("shortening", info="")
         result = shorten(string, size, _widths(widths), budget(time_limit), window_limit,
-                         max_states, progress=lambda n, w, k, r: bar.update(
+                         max_states, max_cases, progress=lambda n, w, k, r: bar.update(
                              task, info=f"{n} moves, windows of {w}: {k:,} searched, "
                                         f"{r:,} in a row without a rewrite"))
     if as_json:
@@ -395,7 +399,8 @@ def shorten_string(
                   f"{result.shortened} windows rewritten of {result.windows:,} searched"
                   f"{minimal}; {result.time_s:.1f} s): {result.string}")
         out.print(f"stopped: {result.note}" + (f" ({result.passed} windows passed over: "
-                                                "state cap or --window-limit)"
+                                                "state cap, --window-limit or "
+                                                "--max-cases)"
                                                 if result.passed else ""))
     if result.interrupted:
         raise typer.Exit(EXIT_UNKNOWN)

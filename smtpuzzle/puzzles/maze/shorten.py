@@ -9,7 +9,9 @@ windows has been refuted (the string is then minimal among its rewrites of ``wid
 letters); then the next, wider width is walked, until the widths or the time run out.
 Widening as the string tightens finds more: 2x4's greedy 70 moves went to 64 at 14 letters,
 stayed at 18 and went to 56 at 22. A window whose search outgrows its state cap or its
-own time is passed over, not refuted. The same search that decides the windows of the known
+own time is passed over, not refuted, and so is one that leaves more distinct cases than
+``max_cases`` unsolved without being searched (4x4's first windows leave tens of millions,
+whose diagrams no window limit could finish). The same search that decides the windows of the known
 3x3 string here shortens strings where nothing shorter is known: 2x5, 3x4 and 4x4
 (bench/RESULTS.md).
 
@@ -46,6 +48,7 @@ from smtpuzzle.puzzles.maze.verify import verify_string
 WIDTHS = (12, 16, 20, 24, 28, 32)  # window widths, each taken once the one before is done
 WINDOW_LIMIT = 20.0  # seconds one window's search may take before it is passed over
 WINDOW_STATES = 5_000_000  # the state cap of one window's diagrams
+WINDOW_CASES = 1_000_000  # more distinct unsolved cases than this: passed over unsearched
 
 # (length now, width, windows tried, windows since the last shortening)
 ShortenProgress = Callable[[int, int, int, int], None]
@@ -59,7 +62,7 @@ class ShortenResult:
     widths: list[int]  # the widths searched, in order
     windows: int = 0  # windows searched
     shortened: int = 0  # windows rewritten in one move fewer
-    passed: int = 0  # windows given up (state cap or their own time): neither way
+    passed: int = 0  # windows given up (state cap, their own time, too many cases)
     minimal_at: int = 0  # the widest width whose every window was refuted (0: none)
     time_s: float = 0.0
     note: str = ""
@@ -76,8 +79,8 @@ class ShortenResult:
 
 def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
             time_limit: float | None = None, window_limit: float = WINDOW_LIMIT,
-            max_states: int = WINDOW_STATES, progress: ShortenProgress | None = None
-            ) -> ShortenResult:
+            max_states: int = WINDOW_STATES, max_cases: int = WINDOW_CASES,
+            progress: ShortenProgress | None = None) -> ShortenResult:
     """Rewrite windows of the universal ``string`` in one move fewer while any can be, a
     width at a time (the next once every window of the one before is refuted or passed
     over), or until ``time_limit``; see the module docstring. The string returned is
@@ -109,8 +112,8 @@ def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
                 break  # the whole string was one window: a wider one is the same
             width = min(width, len(result.string))
             result.widths.append(width)
-            if not _round(size, width, cases, deadline, window_limit, max_states, progress,
-                          result):
+            if not _round(size, width, cases, deadline, window_limit, max_states, max_cases,
+                          progress, result):
                 result.note = "time limit"
                 break
     except KeyboardInterrupt:  # result.string is the shortest so far
@@ -121,8 +124,8 @@ def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
 
 
 def _round(size: Size, width: int, cases: Cases, deadline: float | None,
-           window_limit: float, max_states: int, progress: ShortenProgress | None,
-           result: ShortenResult) -> bool:
+           window_limit: float, max_states: int, max_cases: int,
+           progress: ShortenProgress | None, result: ShortenResult) -> bool:
     """Walk windows of ``width`` along ``result.string``, rewriting what can be (each
     rewrite kept in ``result.string`` at once, so that Ctrl-C loses none), until a whole
     round has none (true) or the deadline passes (false)."""
@@ -143,11 +146,16 @@ def _round(size: Size, width: int, cases: Cases, deadline: float | None,
             progress(len(string), width, result.windows, refuted)
         pattern = "*" * (width - 1) + string[at + width:]
         ends = [t for t in (deadline, time.perf_counter() + window_limit) if t is not None]
-        try:
-            status, found, _, _ = mdd_search(pattern, size, min(ends), cases=walks.here(),
-                                             max_states=max_states)
-        except DiagramTooLarge:
-            status, found = "unknown", None
+        unsolved = walks.here()
+        status, found = "unknown", None
+        if len(unsolved) <= max_cases:
+            try:
+                status, found, _, _ = mdd_search(pattern, size, min(ends), cases=unsolved,
+                                                 max_states=max_states)
+            except DiagramTooLarge:
+                pass
+        if status == "unknown" and deadline is not None and time.perf_counter() > deadline:
+            return False  # cut by the overall limit: this window is neither way, untallied
         result.windows += 1
         if status == "sat":
             # found solves the cases searched from where the letters before the window
