@@ -658,9 +658,15 @@ def test_shorten_passes_over_windows_with_too_many_cases_and_leaves_a_cut_one_un
 
     start = "NESWNENWSEN" + "NESWNENWSEN"
     # a cap of one case: only windows so late that one distinct case is left are searched
+    built, walks = [], module._Walks
+    monkeypatch.setattr(module, "_Walks", lambda cases: built.append(1) or walks(cases))
     capped = module.shorten(start, "2x2", widths=(6,), max_cases=1)
+    monkeypatch.undo()
     free = module.shorten(start, "2x2", widths=(6,))
-    assert capped.passed > 0 and capped.minimal_at == 0
+    first = module._first_searched(reduced_cases("2x2"), start, 1, None)
+    assert 0 < first.at and len(first.idx) <= 1 and capped.passed >= first.at
+    assert capped.string[:first.at] == start[:first.at] and capped.minimal_at == 0
+    assert built == [1]  # the letters before the first window searched: walked once
     assert len(free.string) < len(capped.string) and free.minimal_at == 6
     searched = []
 

@@ -9,11 +9,15 @@ windows has been refuted (the string is then minimal among its rewrites of ``wid
 letters); then the next, wider width is walked, until the widths or the time run out.
 Widening as the string tightens finds more: 2x4's greedy 70 moves went to 64 at 14 letters,
 stayed at 18 and went to 56 at 22. A window whose search outgrows its state cap or its
-own time is passed over, not refuted, and so is one that leaves more distinct cases than
-``max_cases`` unsolved without being searched (4x4's first windows leave tens of millions,
-whose diagrams no window limit could finish). The same search that decides the windows of the known
-3x3 string here shortens strings where nothing shorter is known: 2x5, 3x4 and 4x4
-(bench/RESULTS.md).
+own time is passed over, not refuted, and so is, unsearched, every window that the letters
+before it leave more than ``max_cases`` cases unsolved (4x4's first windows leave tens of
+millions, whose diagrams no window limit could finish). Those windows are the first ones, a
+run of them: a walk that has visited every cell stays done, so the unsolved cases only fall
+along the string. Since no window in the run is ever rewritten, the letters before the first
+searched window never change, and the walks are taken there once for the whole run.
+
+The same search that decides the windows of the known 3x3 string here shortens strings
+where nothing shorter is known: 2x5, 3x4 and 4x4 (bench/RESULTS.md).
 
 Only cases that the letters before the window leave unsolved can fail the rewritten
 string (a walk that has visited every cell keeps having visited it), so each window is
@@ -48,7 +52,7 @@ from smtpuzzle.puzzles.maze.verify import verify_string
 WIDTHS = (12, 16, 20, 24, 28, 32)  # window widths, each taken once the one before is done
 WINDOW_LIMIT = 20.0  # seconds one window's search may take before it is passed over
 WINDOW_STATES = 5_000_000  # the state cap of one window's diagrams
-WINDOW_CASES = 1_000_000  # more distinct unsolved cases than this: passed over unsearched
+WINDOW_CASES = 1_000_000  # more unsolved cases than this: the window is passed over unsearched
 
 # (length now, width, windows tried, windows since the last shortening)
 ShortenProgress = Callable[[int, int, int, int], None]
@@ -107,12 +111,16 @@ def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
         deadline -= 2 * (time.perf_counter() - began)
     result.note = "every width tried"
     try:
+        first = _first_searched(cases, string, max_cases, deadline)
         for width in widths:
+            if first is None:
+                result.note = "time limit"
+                break
             if result.minimal_at == len(result.string):
                 break  # the whole string was one window: a wider one is the same
             width = min(width, len(result.string))
             result.widths.append(width)
-            if not _round(size, width, cases, deadline, window_limit, max_states, max_cases,
+            if not _round(size, width, first, deadline, window_limit, max_states,
                           progress, result):
                 result.note = "time limit"
                 break
@@ -123,37 +131,52 @@ def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
     return result
 
 
-def _round(size: Size, width: int, cases: Cases, deadline: float | None,
-           window_limit: float, max_states: int, max_cases: int,
-           progress: ShortenProgress | None, result: ShortenResult) -> bool:
+def _first_searched(cases: Cases, string: str, max_cases: int, deadline: float | None
+                    ) -> _Walks | None:
+    """The walks where the first window to be searched begins: the first place along
+    ``string`` that leaves at most ``max_cases`` cases unsolved (None: the deadline came
+    first)."""
+    walks = _Walks(cases)
+    while len(walks.idx) > max_cases and walks.at < len(string):
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
+        walks.step(string[walks.at])
+    return walks
+
+
+def _round(size: Size, width: int, first: _Walks, deadline: float | None,
+           window_limit: float, max_states: int, progress: ShortenProgress | None,
+           result: ShortenResult) -> bool:
     """Walk windows of ``width`` along ``result.string``, rewriting what can be (each
     rewrite kept in ``result.string`` at once, so that Ctrl-C loses none), until a whole
-    round has none (true) or the deadline passes (false)."""
+    round has none (true) or the deadline passes (false). The windows before ``first``
+    are passed over unsearched."""
     string = result.string
-    # where the next window begins; windows searched in a row without a rewrite, and of
-    # those the ones passed over
-    at, refuted, passed = 0, 0, 0
-    walks = _Walks(cases)  # every case walked along string[:at]
+    # windows searched in a row without a rewrite, and of those the ones passed over
+    refuted, passed, walks = 0, 0, None
     while True:
         width = min(width, len(string))  # the string may have come down past it
-        if refuted >= len(string) - width + 1:
+        windows = len(string) - width + 1
+        if refuted >= windows:
             break
         if deadline is not None and time.perf_counter() > deadline:
             return False
-        if at > len(string) - width:
-            at, walks = 0, _Walks(cases)
+        if walks is None or walks.at >= windows:  # a round (re)starts: skip the first ones
+            walks = first.copy()
+            skipped = min(first.at, windows - refuted)
+            refuted, passed = refuted + skipped, passed + skipped
+            result.windows, result.passed = result.windows + skipped, result.passed + skipped
+            continue
+        at = walks.at
         if progress:
             progress(len(string), width, result.windows, refuted)
         pattern = "*" * (width - 1) + string[at + width:]
         ends = [t for t in (deadline, time.perf_counter() + window_limit) if t is not None]
-        unsolved = walks.here()
-        status, found = "unknown", None
-        if len(unsolved) <= max_cases:
-            try:
-                status, found, _, _ = mdd_search(pattern, size, min(ends), cases=unsolved,
-                                                 max_states=max_states)
-            except DiagramTooLarge:
-                pass
+        try:
+            status, found, _, _ = mdd_search(pattern, size, min(ends), cases=walks.here(),
+                                             max_states=max_states)
+        except DiagramTooLarge:
+            status, found = "unknown", None
         if status == "unknown" and deadline is not None and time.perf_counter() > deadline:
             return False  # cut by the overall limit: this window is neither way, untallied
         result.windows += 1
@@ -172,7 +195,6 @@ def _round(size: Size, width: int, cases: Cases, deadline: float | None,
             passed += 1
         refuted += 1
         walks.step(string[at])
-        at += 1
     if not passed:  # every window refuted; so is every narrower one (it lies in one)
         result.minimal_at = max(result.minimal_at, width)
     return True
@@ -185,14 +207,22 @@ class _Walks:
 
     def __init__(self, cases: Cases) -> None:
         self.cases = cases
+        self.at = 0  # letters walked
         self.idx = np.arange(len(cases))
         self.pos = cases.start.astype(np.int64)
         self.left = cases.target.astype(np.int64) & ~np.left_shift(1, self.pos)
         self._drop()
 
+    def copy(self) -> _Walks:
+        other = object.__new__(type(self))
+        other.cases, other.at = self.cases, self.at
+        other.idx, other.pos, other.left = self.idx.copy(), self.pos.copy(), self.left.copy()
+        return other
+
     def step(self, letter: str) -> None:
         self.pos = step(self.cases, self.cases.row[self.idx], self.pos, LETTERS.index(letter))
         self.left &= ~np.left_shift(1, self.pos)
+        self.at += 1
         self._drop()
 
     def _drop(self) -> None:
