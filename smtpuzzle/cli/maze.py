@@ -369,8 +369,8 @@ def shorten_string(
         help="The state cap of one window's decision diagrams; a window past it is passed "
              "over.", min=1)] = 5_000_000,
     max_cases: Annotated[int, typer.Option(
-        help="A window whose letters before it leave more distinct cases unsolved than "
-             "this is passed over without a search (4x4's first windows leave millions).",
+        help="Windows that the letters before them leave more cases unsolved than this "
+             "are passed over unsearched (4x4's first windows leave millions).",
         min=1)] = 1_000_000,
     time_limit: Annotated[float | None, time_limit_option(
         "Seconds; then the shortest string so far.")] = None,
