@@ -660,8 +660,15 @@ def test_shorten_passes_over_windows_with_too_many_cases_and_leaves_a_cut_one_un
     # a cap of one case: only windows so late that one distinct case is left are searched
     built, walks = [], module._Walks
     monkeypatch.setattr(module, "_Walks", lambda cases: built.append(1) or walks(cases))
-    capped = module.shorten(start, "2x2", widths=(6,), max_cases=1)
+    calls = []
+    capped = module.shorten(start, "2x2", widths=(6,), max_cases=1,
+                            progress=lambda *call: calls.append(call))
     monkeypatch.undo()
+    # the walk to the first window searched is shown, its unsolved cases falling, then the
+    # windows searched, each with one case left before it
+    walked = [u for n, w, k, r, u in calls if k == 0 and u > 1]
+    assert walked and walked == sorted(walked, reverse=True) and walked[0] > 1
+    assert all(u <= 1 for n, w, k, r, u in calls[len(walked):]) and calls[-1][2] > 0
     free = module.shorten(start, "2x2", widths=(6,))
     first = module._first_searched(reduced_cases("2x2"), start, 1, None)
     assert 0 < first.at and len(first.idx) <= 1 and capped.passed >= first.at

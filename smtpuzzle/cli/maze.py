@@ -386,9 +386,10 @@ def shorten_string(
     with progress(*columns, show=interactive(as_json)) as bar:
         task = bar.add_task("shortening", info="")
         result = shorten(string, size, _widths(widths), budget(time_limit), window_limit,
-                         max_states, max_cases, progress=lambda n, w, k, r: bar.update(
+                         max_states, max_cases, progress=lambda n, w, k, r, u: bar.update(
                              task, info=f"{n} moves, windows of {w}: {k:,} searched, "
-                                        f"{r:,} in a row without a rewrite"))
+                                        f"{r:,} in a row without a rewrite; {u:,} cases "
+                                        "unsolved before the next"))
     if as_json:
         print_json(result.as_json())
     else:

@@ -54,8 +54,9 @@ WINDOW_LIMIT = 20.0  # seconds one window's search may take before it is passed 
 WINDOW_STATES = 5_000_000  # the state cap of one window's diagrams
 WINDOW_CASES = 1_000_000  # more unsolved cases than this: the window is passed over unsearched
 
-# (length now, width, windows tried, windows since the last shortening)
-ShortenProgress = Callable[[int, int, int, int], None]
+# (length now, width, windows tried, windows since the last shortening, cases that the
+# letters before the next window leave unsolved)
+ShortenProgress = Callable[[int, int, int, int, int], None]
 
 
 @dataclass
@@ -111,7 +112,8 @@ def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
         deadline -= 2 * (time.perf_counter() - began)
     result.note = "every width tried"
     try:
-        first = _first_searched(cases, string, max_cases, deadline)
+        first = _first_searched(cases, string, max_cases, deadline, lambda unsolved: progress(
+            len(string), widths[0], 0, 0, unsolved) if progress else None)
         for width in widths:
             if first is None:
                 result.note = "time limit"
@@ -131,8 +133,8 @@ def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
     return result
 
 
-def _first_searched(cases: Cases, string: str, max_cases: int, deadline: float | None
-                    ) -> _Walks | None:
+def _first_searched(cases: Cases, string: str, max_cases: int, deadline: float | None,
+                    progress: Callable[[int], None] = lambda unsolved: None) -> _Walks | None:
     """The walks where the first window to be searched begins: the first place along
     ``string`` that leaves at most ``max_cases`` cases unsolved (None: the deadline came
     first)."""
@@ -140,6 +142,7 @@ def _first_searched(cases: Cases, string: str, max_cases: int, deadline: float |
     while len(walks.idx) > max_cases and walks.at < len(string):
         if deadline is not None and time.perf_counter() > deadline:
             return None
+        progress(len(walks.idx))
         walks.step(string[walks.at])
     return walks
 
@@ -169,7 +172,7 @@ def _round(size: Size, width: int, first: _Walks, deadline: float | None,
             continue
         at = walks.at
         if progress:
-            progress(len(string), width, result.windows, refuted)
+            progress(len(string), width, result.windows, refuted, len(walks.idx))
         pattern = "*" * (width - 1) + string[at + width:]
         ends = [t for t in (deadline, time.perf_counter() + window_limit) if t is not None]
         try:
