@@ -64,16 +64,25 @@ def test_a_turned_string_solves_the_turned_case():
 
 def test_the_mirror_rule_keeps_exactly_the_strings_whose_first_e_or_w_is_e():
     from smtpuzzle.puzzles.maze.mdd import rule_diagram
-    from smtpuzzle.puzzles.maze.search import MIRROR_RULE
+    from smtpuzzle.puzzles.maze.search import FLIP_RULE, MIRROR_RULE, mirror_rule
 
-    for pattern in ("N*****", "NS**E*", "N**W**", "NNSS"):
-        strings = ["".join(p) for p in itertools.product(*[
-            "NESW" if ch == "*" else ch for ch in pattern])]
-        keep = [s for s in strings if s.replace("N", "").replace("S", "")[:1] in ("", "E")]
-        diagram = rule_diagram(pattern, MIRROR_RULE)
-        assert diagram.count_strings() == len(keep), pattern
-        rows = diagram.sample(pattern, 200, np.random.default_rng(0))
-        assert {"".join("NESW"[i] for i in r) for r in rows} <= set(keep)
+    assert mirror_rule(3) is MIRROR_RULE and mirror_rule("4x4") is MIRROR_RULE
+    assert mirror_rule("2x4") is FLIP_RULE and mirror_rule("4x3") is FLIP_RULE
+    for rule, patterns, ns in ((MIRROR_RULE, ("N*****", "NS**E*", "N**W**", "NNSS"), False),
+                               (FLIP_RULE, ("******", "S*****", "*W****", "EN**", "NS**E*"),
+                                True)):
+        for pattern in patterns:
+            strings = ["".join(p) for p in itertools.product(*[
+                "NESW" if ch == "*" else ch for ch in pattern])]
+            keep = [s for s in strings if s.replace("N", "").replace("S", "")[:1] in ("", "E")
+                    and (not ns or s.replace("E", "").replace("W", "")[:1] in ("", "N"))]
+            diagram = rule_diagram(pattern, rule)
+            if not keep:
+                assert diagram is None, pattern
+                continue
+            assert diagram.count_strings() == len(keep), pattern
+            rows = diagram.sample(pattern, 200, np.random.default_rng(0))
+            assert {"".join("NESW"[i] for i in r) for r in rows} <= set(keep)
 
 
 def test_search_from_scratch_keeps_the_mirror_rule_in_every_back_end():
@@ -97,7 +106,24 @@ def test_search_from_scratch_keeps_the_mirror_rule_in_every_back_end():
         assert found.status == "sat" and found.mirror and found.searched == "N" + "*" * 10
         assert found.string.translate(str.maketrans("", "", "NS"))[0] == "E"
         assert search("*" * 10, "2x2", backend).status == "unsat"
-    assert not search("*" * 11, "2x3").mirror  # a rectangle has no such mirror
+    # A rectangle's flip rule: its first N or S is N too; 2x3 needs 25 moves all the same.
+    base = Groups.concat(Encoder("*" * 6, mirror=True).base())
+    clauses = [base.flat[a:b].tolist()
+               for a, b in zip(base.offsets[:-1], base.offsets[1:], strict=True)]
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        for string in map("".join, itertools.product("NESW", repeat=6)):
+            letters = [4 * t + "NESW".index(ch) + 1 for t, ch in enumerate(string)]
+            want = (string.translate(str.maketrans("", "", "NS"))[:1] != "W"
+                    and string.translate(str.maketrans("", "", "EW"))[:1] != "S")
+            assert solver.solve(assumptions=letters) == want, string
+    # (the clauses above are the other back ends'; their searches of 25 moves take minutes)
+    found = search("*" * 25, "2x3", "mdd")
+    assert found.status == "sat" and found.mirror and found.searched == "*" * 25
+    assert found.string.translate(str.maketrans("", "", "NS"))[0] == "E"
+    assert found.string.translate(str.maketrans("", "", "EW"))[0] == "N"
+    assert found.as_json()["first_n_or_s"] == "N"
+    assert search("*" * 24, "2x3").status == "unsat"
+    assert not search("S" + "*" * 24, "2x3").mirror  # a pattern given is searched as it is
 
 
 def test_the_formula_holds_exactly_the_strings_that_solve_its_cases():
@@ -691,13 +717,13 @@ def _refuted(length: int, pairs: list[tuple[int, int]], size=3) -> bool:
     from smtpuzzle.puzzles.maze.bound import ANY
     from smtpuzzle.puzzles.maze.cases import reduced_cases
     from smtpuzzle.puzzles.maze.mdd import case_diagram, intersect, rule_diagram
-    from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors
+    from smtpuzzle.puzzles.maze.search import break_symmetry, mirror_rule, mirrors
 
     pattern = break_symmetry("*" * length, size)
     cases = reduced_cases(size)
     index = {(int(m), int(s)): k for k, (m, s) in enumerate(zip(cases.maze, cases.start,
                                                                       strict=True))}
-    diagram = rule_diagram(pattern, MIRROR_RULE if mirrors(size) else ANY)
+    diagram = rule_diagram(pattern, mirror_rule(size) if mirrors(size) else ANY)
     for pair in pairs:
         diagram = intersect(diagram, case_diagram(pattern, cases, index[pair]),
                             max_states=10**9)

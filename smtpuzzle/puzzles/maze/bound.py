@@ -5,9 +5,9 @@ solves every case, adding the cases its candidates fail; when the diagram runs e
 cases added so far admit no string of L moves, so no universal string has L moves, nor
 fewer (a shorter universal string, padded with any moves, would be one of L moves: a walk
 that has visited every cell keeps having visited it). The largest such L is the bound.
-The strings searched begin with N, and on square grids of thin walls their first E or W is
-an E (search.break_symmetry, search.mirrors): any universal string turns and mirrors into
-one of them.
+On square grids the strings searched begin with N, and on thin walls their first E or W
+is an E, and a rectangle's first N or S is an N (search.break_symmetry, search.mirrors):
+any universal string turns, mirrors or flips into one of them.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from smtpuzzle.puzzles.maze.resume import (
     load_cube,
     save,
 )
-from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry, mirrors
+from smtpuzzle.puzzles.maze.search import break_symmetry, mirror_rule, mirrors
 from smtpuzzle.puzzles.maze.verify import verify_string
 
 ANY = np.zeros((1, 4), dtype=np.int64)  # the rule that every string obeys
@@ -86,6 +86,7 @@ class BoundResult:
                 "cases": [list(c) for c in self.cases], "time_s": round(self.time_s, 3),
                 "complete": self.complete, "stopped": self.note,
                 "first_move": self.first_move,
+                "first_n_or_s": "N" if self.mirror or self.first_move == "N" else "any",
                 "first_e_or_w": "E" if self.mirror else "any", "pick": self.pick,
                 **({"string": self.string, "verified": True} if self.string else {}),
                 "steps": [{"length": s.length, "status": s.status, "cases": s.cases,
@@ -190,7 +191,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                             length=length, began=began)
                 saved = None  # held nowhere else: the search frees it for the next diagram
             else:
-                first = rule_diagram(pattern, MIRROR_RULE if mirror else ANY)
+                first = rule_diagram(pattern, mirror_rule(size) if mirror else ANY)
                 assert first is not None  # every rule leaves strings of every length
                 live.update(cubes=[Cube(pattern, [], first)], proved={}, before=0.0,
                             length=length, began=began)

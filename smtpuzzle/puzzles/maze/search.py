@@ -94,6 +94,7 @@ class SearchResult:
     def as_json(self) -> dict[str, Any]:
         data = {"status": self.status.value, "string": self.string, "mazes_added": self.mazes_added,
                 "searched_pattern": self.searched,
+                "first_n_or_s": "N" if self.mirror else "any",
                 "first_e_or_w": "E" if self.mirror else "any",
                 "time_s": round(self.time_s, 4), "solver_time_s": round(self.solver_time_s, 4),
                 "backend": self.backend}
@@ -145,6 +146,12 @@ class Encoder:
         if self.mirror:  # a W at move t only after an E or a W
             parts.append(Groups.of([np.concatenate([[-x[t, 3]], x[:t, [1, 3]].ravel()])
                                     for t in range(self.length)]))
+            # and an S only after an N or an S: said by the first move where it is fixed
+            # to N (a square's), so clauses only up to the first fixed letter
+            free = next((t for t, ch in enumerate(self.pattern) if ch != "*"), self.length)
+            if free:
+                parts.append(Groups.of([np.concatenate([[-x[t, 2]], x[:t, [0, 2]].ravel()])
+                                        for t in range(free)]))
         return parts
 
     def case(self, cases: Cases, k: int) -> list[Groups]:
@@ -408,9 +415,9 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         raise PuzzleError(f"a pattern of {len(pattern):,} moves: at most {MAX_MOVES:,} are "
                           "searched (the known 3x3 string has 79)")
     searched = break_symmetry(pattern, size)
-    # from scratch on a square grid, the mirror rule too (not for local search: it only
-    # finds strings, and any string it finds will do)
-    mirror = searched != pattern and mirrors(size) and backend != "local"
+    # from scratch on thin walls, the mirror rule too (not for local search: it only finds
+    # strings, and any string it finds will do)
+    mirror = set(pattern) == {"*"} and mirrors(size) and backend != "local"
     if backend not in SEARCH_BACKENDS:
         raise PuzzleError(f"maze search back ends are {', '.join(SEARCH_BACKENDS)}, "
                           f"not {backend!r}")
@@ -464,7 +471,7 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         if engine is None:
             status, string, added, solver_time, cubes = split_search(
                 searched, size, deadline, tracked, max_states=max_states, depth=split_depth,
-                start=rule_diagram(searched, MIRROR_RULE) if mirror else None,
+                start=rule_diagram(searched, mirror_rule(size)) if mirror else None,
                 proved=dict(proved), on_proved=save_proved if checkpoint else None,
                 sampled=set(pattern) != {"*"} or samples(size))
         else:
@@ -538,17 +545,30 @@ def _search_local(pattern: str, searched: str, size: Size, start: float, deadlin
 # The mirror rule: "the first E or W move is E" as an automaton over N E S W. State 0: no E
 # or W yet; state 1: one seen. A W before any E is lost.
 MIRROR_RULE = np.array([[0, 1, 0, -1], [1, 1, 1, 1]])
+# A rectangle's: "the first N or S is N, and the first E or W is E". States: 0 neither seen,
+# 1 an N or S seen, 2 an E or W seen, 3 both. After a first N it is the mirror rule.
+FLIP_RULE = np.array([[1, 2, -1, -1], [1, 3, 1, -1], [3, 2, -1, 2], [3, 3, 3, 3]])
 
 
 def mirrors(size: Size) -> bool:
-    """Whether the mirror rule may be added to a pattern of free moves whose first move
-    break_symmetry fixed to N: the square grids of thin walls, whose case set the
-    left-right mirror (E <-> W, N and S kept) also maps onto itself. A string that solves
-    every case, turned to begin with N and mirrored if its first E or W is a W, still
-    solves every case and obeys the rule; so the rule halves the strings without losing
-    any answer (bench/RESULTS.md, session 30)."""
+    """Whether the mirror rule (mirror_rule) may be added to a pattern of free moves, the
+    first fixed by break_symmetry: on every grid of thin walls. A square's case set the
+    left-right mirror (E <-> W, N and S kept) maps onto itself: a string that solves every
+    case, turned to begin with N and mirrored if its first E or W is a W, still solves
+    every case and obeys the rule, so the rule halves the strings without losing any answer
+    (bench/RESULTS.md, session 30). A rectangle's first move is free, but both its flips
+    (N <-> S, and E <-> W) map its case set onto itself: flipped where its first N or S is
+    an S, and where its first E or W is a W, any universal string obeys the flip rule,
+    which keeps a quarter of the strings. Not the blocked-cell 4x4, whose goal is a
+    corner."""
+    return size != 4
+
+
+def mirror_rule(size: Size) -> np.ndarray:
+    """The automaton of the rule ``mirrors(size)`` allows: the mirror rule on a square, the
+    flip rule on a rectangle that is not one."""
     rows, cols = dims(size)
-    return size != 4 and rows == cols
+    return MIRROR_RULE if rows == cols else FLIP_RULE
 
 
 def break_symmetry(pattern: str, size: Size) -> str:
