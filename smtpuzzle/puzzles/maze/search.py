@@ -94,7 +94,7 @@ class SearchResult:
     def as_json(self) -> dict[str, Any]:
         data = {"status": self.status.value, "string": self.string, "mazes_added": self.mazes_added,
                 "searched_pattern": self.searched,
-                "first_n_or_s": "N" if self.mirror else "any",
+                "first_n_or_s": "N" if self.mirror or self.searched[:1] == "N" else "any",
                 "first_e_or_w": "E" if self.mirror else "any",
                 "time_s": round(self.time_s, 4), "solver_time_s": round(self.solver_time_s, 4),
                 "backend": self.backend}
@@ -146,12 +146,13 @@ class Encoder:
         if self.mirror:  # a W at move t only after an E or a W
             parts.append(Groups.of([np.concatenate([[-x[t, 3]], x[:t, [1, 3]].ravel()])
                                     for t in range(self.length)]))
-            # and an S only after an N or an S: said by the first move where it is fixed
-            # to N (a square's), so clauses only up to the first fixed letter
-            free = next((t for t, ch in enumerate(self.pattern) if ch != "*"), self.length)
-            if free:
+            # and an S only after an N or an S, which a fixed N or S already says from
+            # there on (a square's first move is N: no clause)
+            known = next((t for t, ch in enumerate(self.pattern) if ch in "NS"), self.length)
+            moves = [t for t in range(min(known + 1, self.length)) if self.pattern[t] != "N"]
+            if moves:
                 parts.append(Groups.of([np.concatenate([[-x[t, 2]], x[:t, [0, 2]].ravel()])
-                                        for t in range(free)]))
+                                        for t in moves]))
         return parts
 
     def case(self, cases: Cases, k: int) -> list[Groups]:

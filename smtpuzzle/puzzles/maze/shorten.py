@@ -114,10 +114,9 @@ def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
     try:
         first = _first_searched(cases, string, max_cases, deadline, lambda unsolved: progress(
             len(string), widths[0], 0, 0, unsolved) if progress else None)
-        for width in widths:
-            if first is None:
-                result.note = "time limit"
-                break
+        if first is None:
+            result.note = "time limit"
+        for width in widths if first is not None else ():
             if result.minimal_at == len(result.string):
                 break  # the whole string was one window: a wider one is the same
             width = min(width, len(result.string))
