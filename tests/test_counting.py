@@ -17,6 +17,7 @@ import pytest
 from smtpuzzle import Board, Piece, Tiling, get_backend, load, parse_picture, piece_set
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.tiling.counting import (
+    _decode_state,
     _encode_state,
     _progress_digest,
     canonical_key,
@@ -337,6 +338,26 @@ def test_a_damaged_search_state_is_refused(tmp_path, long_subproblems):
     assert p.returncode == 2 and "not a count checkpoint" in p.stderr
     assert "Traceback" not in p.stderr
 
+
+
+def test_a_search_state_edited_under_a_new_checksum_is_searched_again(tmp_path,
+                                                                      long_subproblems):
+    """The checksum catches accidents; an edit made with its checksum made anew reaches
+    the state check, which refuses a row past the rows (the compiled kernel would read
+    outside its arrays), so the sub-problem is searched from its start: the count is right."""
+    t, path = load("pentomino-8x8-square"), tmp_path / "count.json"
+    count(t, distinct=False, checkpoint=path, time_limit=0.3, solver="sweep")
+    saved = json.loads(path.read_text())
+    part = next(p for p in saved["running"].values())
+    state = _decode_state(part["state"])
+    depth = int(state["st"][0])
+    assert depth > 0
+    state["stack_choice"][depth - 1] = 10**12
+    part["state"] = _encode_state(state)
+    path.write_text(json.dumps({**saved, "check": _progress_digest(saved["done"],
+                                                                   saved["running"])}))
+    full = count(t, distinct=False, checkpoint=path, solver="sweep")
+    assert full.complete and full.count == 129168
 
 def _cut_then_resumed(tmp_path, cut, done: int) -> tuple[int, str, str]:
     """Count pentacube-3x4x5 raw with two workers and a checkpoint; once ``done``

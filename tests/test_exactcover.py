@@ -131,6 +131,71 @@ def test_a_snapshot_of_another_kernel_or_problem_is_refused():
         other.resume(sweep.snapshot())
 
 
+
+def _edits(state: dict, branching: str) -> dict[str, dict]:
+    """One edit per kind a hand (or a damaged file with its checksum made anew) could make
+    to a snapshot's arrays, each leaving their shapes and types as they were."""
+    def edited(key: str, change) -> dict:
+        out = {k: v.copy() for k, v in state.items()}
+        change(out[key])
+        return out
+
+    def top(a):  # the top frame's row, or the frame below's
+        d = int(state["st"][0])
+        return d - 1 if a[d - 1] >= 0 else d - 2
+
+    def at(i, v):
+        def change(a):
+            a[i(a) if callable(i) else i] = v
+        return change
+
+    edits = {
+        "depth past the stack": edited("st", at(0, len(state["stack_choice"]) + 5)),
+        "a negative count": edited("st", at(5, -1)),
+        "a row number past the rows": edited("stack_choice", at(top, 10**9)),
+        "another row at a frame": edited("stack_choice", lambda a: a.__setitem__(
+            top(a), (a[top(a)] + 1) % 50)),
+        "a piece count": edited("used", lambda a: a.__setitem__(0, a[0] + 1)),
+    }
+    if branching == "sweep":
+        edits["an occupied cell freed"] = edited("occ", lambda a: a.__setitem__(
+            0, a[0] & (a[0] - np.uint64(1))))
+        edits["a frame's candidates"] = edited("stack_end", at(0, 10**9))
+        edits["a frame's place in them"] = edited("stack_ptr", lambda a: a.__setitem__(
+            0, a[0] + 1))
+    else:
+        edits["a covered cell freed"] = edited("covered", lambda a: a.__setitem__(
+            np.flatnonzero(a)[-1], False))
+        edits["a level's live rows"] = edited("alive", lambda a: a.__setitem__(
+            (1, 0), ~a[1, 0]))
+        edits["an item past the items"] = edited("stack_item", at(0, 10**6))
+        # the second level's row at the first (live there, but it cannot cover the first
+        # level's item, which the first row did), its place in the rows to match
+        other = edited("stack_choice", at(0, state["stack_choice"][1]))
+        other["stack_ptr"][0] = other["stack_choice"][0] + 1
+        edits["a row that is no live option"] = other
+    return edits
+
+
+@pytest.mark.parametrize("branching", ["sweep", "mrv"])
+def test_a_snapshot_edited_in_any_array_is_refused(branching):
+    """The compiled kernels trust their indices, so a snapshot is checked against its own
+    choices before they run on it: every edit is refused, the honest one goes on."""
+    problem = from_model(load("pentomino-6x10").build_model())
+    search = CoverSearch(problem, branching=branching, dead_ends=False)
+    search.step(20_000)
+    state = search.snapshot()
+    assert int(state["st"][0]) >= 3 and not search.done
+    for what, bad in _edits(state, branching).items():
+        other = CoverSearch(problem, branching=branching, dead_ends=False)
+        with pytest.raises(ValueError, match="no search of this problem could have left"):
+            other.resume(bad)
+        assert other.nodes == 0, what  # left as restarted
+    honest = CoverSearch(problem, branching=branching, dead_ends=False)
+    honest.resume(state)
+    whole = CoverSearch(problem, branching=branching, dead_ends=False)
+    assert honest.run() == whole.run() == 9356 and honest.nodes == whole.nodes
+
 def untouchable_nets(k: int, size: list[int]) -> Tiling:
     nets = piece_set("cube-nets")
     return Tiling(Board(size), [Piece(n, nets[n]) for n in list(nets)[:k]], cover="pack",

@@ -133,7 +133,9 @@ class CoverSearch:
 
     def resume(self, state: dict[str, np.ndarray]) -> None:
         """Continue from a :meth:`snapshot` of this problem, after :meth:`restart` with the
-        same forced and forbidden rows. A snapshot of another kernel or shape is refused
+        same forced and forbidden rows. A snapshot of another kernel or shape, or one whose
+        arrays do not agree with its own choices (edited, say, with its file's checksum
+        made anew: the compiled kernels do not check their indices), is refused
         (ValueError) and the search is left as restarted."""
         e = self._engine
         if str(state.get("kernel")) != self.branching:
@@ -145,6 +147,11 @@ class CoverSearch:
             mine, theirs = getattr(e, k), state.get(k)
             if theirs is None or theirs.shape != mine.shape or theirs.dtype != mine.dtype:
                 raise ValueError(f"snapshot array {k} does not fit this search")
+        n_sols = int(state["st"][kernel.N_SOLS])
+        wrong = (e.inconsistency(state) if 0 <= n_sols <= self.sols.shape[0]
+                 else "solutions waiting in no buffer")
+        if wrong:
+            raise ValueError(f"a snapshot no search of this problem could have left: {wrong}")
         for k in e.STATE:
             getattr(e, k)[...] = state[k]
 
@@ -218,6 +225,7 @@ class _Sweep:
         row_area = np.zeros(p.n_rows, dtype=np.int64)
         row_area[grouped] = group_min[p.row_group[grouped]]
         self._masks, self._row_size = masks, row_size
+        self._keys, self._list_start, self._list_rows = keys, list_start, list_rows
         self._group_area = np.where(group_min == np.iinfo(np.int64).max, 0, group_min)
         self._args = (n_cells, p.primary.astype(np.bool_), keys, list_start, list_rows,
                       list_skip, masks, p.row_group.astype(np.int64),
@@ -289,6 +297,49 @@ class _Sweep:
         completed = np.where(choice == kernel.EMPTY, total,
                              ptr - start - (choice >= 0))
         return completed, total
+
+    def inconsistency(self, state: dict[str, np.ndarray]) -> str:
+        """What in ``state`` (a snapshot's arrays, shapes checked) no run of this search
+        from its restart could have left, or "": its frames' cells, candidate runs and
+        choices in range, and its occupancy, piece counts and totals those its choices
+        make from the arrays restart left."""
+        p, st = self.problem, state["st"]
+        n_cells = len(p.cells)
+        depth = int(st[kernel.DEPTH])
+        if not 0 <= depth <= n_cells:
+            return f"depth {depth} outside 0..{n_cells}"
+        if _bad_totals(st, state["stack_count"][:depth], state["stack_nodes"][:depth]):
+            return "its flags or counts out of range"
+        cell, choice = state["stack_cell"][:depth], state["stack_choice"][:depth]
+        start, ptr, end = (state[k][:depth] for k in ("stack_start", "stack_ptr", "stack_end"))
+        if depth and (cell.min() < 0 or cell.max() >= n_cells or (np.diff(cell) <= 0).any()):
+            return "its frames' cells out of order or range"
+        slots = cell[:, None] * (1 << self._keys.shape[1]) + np.arange(1 << self._keys.shape[1])
+        runs = self._list_start
+        if not ((runs[slots] == start[:, None]) & (runs[slots + 1] == end[:, None])).any(
+                axis=1).all() or (ptr < start).any() or (ptr > end).any():
+            return "a frame's candidates are none of its cell's lists"
+        if _bad_choices(choice, empty=True):
+            return "a choice out of range"
+        rows, empty = choice[choice >= 0], cell[choice == kernel.EMPTY]
+        if (rows >= p.n_rows).any() or (self._list_rows[ptr[choice >= 0] - 1] != rows).any():
+            return "a frame's row is not the candidate it stopped at"
+        if not self._row_ok[rows].all() or p.primary[empty].any():
+            return "a forbidden row chosen, or a cell that must be covered left empty"
+        occ = self.occ | np.bitwise_or.reduce(self._masks[rows], axis=0)
+        np.bitwise_or.at(occ, empty >> 6, np.left_shift(np.uint64(1), (empty & 63).astype(
+            np.uint64)))
+        filled = int(self.st[kernel.FILLED] + self._row_size[rows].sum() + len(empty))
+        used = self.used + np.bincount(p.row_group[rows][p.row_group[rows] >= 0],
+                                       minlength=len(self.used))
+        if (not np.array_equal(occ, state["occ"]) or _popcount(occ) != filled
+                or not np.array_equal(used, state["used"]) or (used > p.group_cap).any()):
+            return "its cells or piece counts are not those of its choices"
+        area = int((np.maximum(np.maximum(p.group_need, 0) - used, 0) * self._group_area).sum())
+        if (st[kernel.FILLED], st[kernel.AREA_NEEDED], st[kernel.USED_KEY]) != (
+                filled, area, deadends.used_key(used, self._dead.shifts)):
+            return "its totals are not those of its choices"
+        return ""
 
 
 class _Mrv:
@@ -379,6 +430,78 @@ class _Mrv:
             upto = choice if choice >= 0 else int(self.stack_ptr[f])
             total[f], completed[f] = bits.sum(), bits[:max(upto, 0)].sum()
         return completed, total
+
+
+    def inconsistency(self, state: dict[str, np.ndarray]) -> str:
+        """Like the sweep's: what in ``state`` no run of this search from its restart could
+        have left, or "" (each level's live rows replayed from the choices above it)."""
+        st, n_cells, n_rows = state["st"], len(self.covered), len(self._ours)
+        depth = int(st[kernel.DEPTH])
+        if not 0 <= depth <= len(self.stack_item):
+            return f"depth {depth} outside 0..{len(self.stack_item)}"
+        if _bad_totals(st):
+            return "its flags or counts out of range"
+        item, ptr, choice = (state[k][:depth] for k in ("stack_item", "stack_ptr",
+                                                         "stack_choice"))
+        if ((item < 0) | (item >= n_cells + len(self.used))).any() or _bad_choices(
+                choice) or (choice >= n_rows).any() or (ptr < 0).any() or (
+                ptr > 64 * self.alive.shape[1]).any() or (ptr[choice >= 0] != choice[
+                    choice >= 0] + 1).any():
+            return "an item, choice or place in its rows out of range"
+        alive = state["alive"]
+        if not np.array_equal(alive[0], self.alive[0]):
+            return "its live rows are not those restart left"
+        start, cells = self._row_cells
+        covered, used = self.covered.copy(), self.used.copy()
+        for f in range(depth):
+            r = int(choice[f])
+            if r < 0:
+                continue
+            word, bit = r >> 6, np.uint64(1) << np.uint64(r & 63)
+            options = (self._cell_rows[item[f]] if item[f] < n_cells
+                       else self._group_rows[item[f] - n_cells])
+            if not options[word] & alive[f, word] & bit:
+                return f"a choice at level {f} is no live row of its item"
+            mine, g = cells[start[r]:start[r + 1]], self._row_group[r]
+            if covered[mine].any():
+                return f"the row chosen at level {f} covers a covered cell"
+            covered[mine] = True
+            gone = np.bitwise_or.reduce(self._cell_rows[mine], axis=0)
+            if g >= 0:
+                used[g] += 1
+                if used[g] >= self._cap[g]:
+                    gone |= self._group_rows[g]
+            if not np.array_equal(alive[f + 1], alive[f] & ~gone):
+                return f"its live rows at level {f + 1} are not those of its choices"
+        if not (np.array_equal(covered, state["covered"]) and np.array_equal(
+                used, state["used"])) or (used > self._cap).any():
+            return "its cells or piece counts are not those of its choices"
+        return ""
+
+def _bad_totals(st: np.ndarray, counts: np.ndarray | None = None,
+                nodes: np.ndarray | None = None) -> bool:
+    """Whether a snapshot's flags are not 0 or 1, or its counts negative (or, per frame, the
+    counts and nodes it was entered at, past the totals)."""
+    flags = st[[kernel.DESCEND, kernel.DONE]]
+    bad = ((flags < 0) | (flags > 1)).any() or min(st[kernel.COUNT], st[kernel.NODES]) < 0
+    if counts is not None and nodes is not None:
+        bad = bad or ((counts < 0) | (counts > st[kernel.COUNT])).any() or (
+            (nodes < 0) | (nodes > st[kernel.NODES])).any()
+    return bool(bad)
+
+
+def _bad_choices(choice: np.ndarray, empty: bool = False) -> bool:
+    """Whether some frame's choice is neither a row (>= 0) nor, with ``empty``, the sweep's
+    EMPTY; the top frame may also not have chosen yet (NONE)."""
+    allowed = [kernel.EMPTY] if empty else []
+    bad = (choice < 0) & ~np.isin(choice, allowed)
+    if len(choice) and choice[-1] == kernel.NONE:
+        bad[-1] = False
+    return bool(bad.any())
+
+
+def _popcount(words: np.ndarray) -> int:
+    return int(np.unpackbits(words.view(np.uint8)).sum())
 
 
 def _neighbours(p: CoverProblem, n_cells: int, incid_rows: np.ndarray,

@@ -296,7 +296,8 @@ def _slice(model: Model, sp: SubProblem, engine: Backend, state: dict | None,
     sub = submodel(model, sp)
     try:
         return engine.count_part(sub, state, until, progress)
-    except ValueError:  # a state of another version or kernel: start the sub-problem over
+    except ValueError:  # a state of another version or kernel, or one that contradicts its
+        # own choices (CoverSearch.resume): start the sub-problem over
         return engine.count_part(sub, None, until, progress)
 
 
@@ -333,7 +334,8 @@ def _decode_state(text: str) -> dict[str, np.ndarray]:
 
 def _progress_digest(done: object, running: object) -> str:
     """A checksum of a checkpoint's progress (keyed by strings, as JSON reads it back),
-    which catches a file damaged or edited by accident; the file is trusted otherwise."""
+    which catches a file damaged or edited by accident. Past it the counts are trusted; a
+    search state is still checked against its own choices before a kernel runs on it."""
     def keyed(d: object) -> object:
         return {str(k): v for k, v in d.items()} if isinstance(d, dict) else d
 
