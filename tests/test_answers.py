@@ -74,6 +74,29 @@ def test_list_tilings_streams_each_solution_verified():
         tiling.verify(s)
 
 
+@pytest.mark.parametrize("group,classes", [("board", 2), ("rotations", 4)])
+def test_a_distinct_listing_that_shows_a_class_twice_is_caught(monkeypatch, group, classes):
+    """The classes are re-checked apart from the plan that de-duplicates them: a plan
+    that let every raw solution through (pentomino-3x20 has 8: 2 classes under the board's
+    4 symmetries, 4 under its 2 rotations) is stopped at the first repeat."""
+    from smtpuzzle.errors import VerificationError
+    from smtpuzzle.puzzles.tiling import counting
+
+    tiling = load("pentomino-3x20")
+    honest = list_tilings(tiling, distinct=True, group=group)
+    assert honest.count == classes and honest.complete
+    assert list_tilings(tiling, "exact-cover", keep=False).count == 8
+    monkeypatch.setattr(counting, "iter_distinct", lambda model, plan, engine, left:
+                        engine.solutions(model, time_limit=left))
+    seen: list[int] = []
+    words = "rotations" if group == "rotations" else "symmetries"
+    with pytest.raises(VerificationError, match=rf"distinct solutions \d and \d are one up "
+                                                rf"to the board's {words}") as caught:
+        list_tilings(tiling, distinct=True, group=group, on_solution=lambda n, s:
+                     seen.append(n))
+    # the solution after one per class, at the latest, repeats one
+    assert len(seen) <= classes and f"and {len(seen) + 1} are" in str(caught.value)
+
 def test_list_tilings_stops_at_the_limit_and_keeps_nothing_if_asked():
     listing = list_tilings(load("pentomino-6x10"), "exact-cover", limit=3, keep=False)
     assert listing.count == 3 and listing.stopped_at_limit and not listing.complete

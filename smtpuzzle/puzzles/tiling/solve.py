@@ -7,14 +7,17 @@ on. Counting without listing is smtpuzzle.puzzles.tiling.counting.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from smtpuzzle.backends import Backend, get_backend
 from smtpuzzle.backends.base import checked_limit, checked_time_limit
-from smtpuzzle.errors import PuzzleError
+from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.puzzles.tiling.index_model import index_model
 from smtpuzzle.puzzles.tiling.puzzle import Tiling, TilingSolution, require_tiling
 from smtpuzzle.result import Result, Stats, Status
@@ -188,6 +191,7 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
         enum = engine.solutions(model, limit=None if limit is None else limit + 1,
                                 time_limit=_left(time_limit, started))
     listing = TilingListing(tiling.name, engine.label(), distinct, limit, puzzle=tiling)
+    classes = _Classes(tiling, group) if distinct else None
     if distinct:
         listing.group, listing.up_to = count_plan.group, count_plan.up_to
     exhausted = False
@@ -199,6 +203,8 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
             solution = tiling.decode(result.values)
             tiling.verify(solution)
             listing.count += 1
+            if classes is not None:
+                classes.add(result.values, listing.count)
             if keep:
                 listing.solutions.append(solution)
             if on_solution is not None:
@@ -210,6 +216,27 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
     listing.time_s = time.perf_counter() - started
     listing.complete = exhausted and enum.complete
     return listing
+
+
+class _Classes:
+    """The symmetry classes of the solutions a distinct listing has shown, to check, apart
+    from the search's plan (sub-problems, orbits, stabilizers), that it shows each class
+    once: a solution's class is the least of its images' sorted placements, kept as a
+    16-byte digest (about 100 bytes a solution in all, so a listing of millions fits)."""
+
+    def __init__(self, tiling: Tiling, group: str) -> None:
+        self.perms = np.stack([p for _, p in tiling.symmetries(group)])
+        self.group = "rotations" if group == "rotations" else "symmetries"
+        self.seen: dict[bytes, int] = {}
+
+    def add(self, values: np.ndarray, n: int) -> None:
+        images = np.sort(self.perms[:, np.flatnonzero(values)], axis=1)
+        least = images[np.lexsort(images.T[::-1])[0]]
+        key = hashlib.blake2b(least.tobytes(), digest_size=16).digest()
+        first = self.seen.setdefault(key, n)
+        if first != n:
+            raise VerificationError(f"distinct solutions {first} and {n} are one up to the "
+                                    f"board's {self.group}")
 
 
 def _tiling_svg(tiling: Tiling | None, solutions: list[TilingSolution],
