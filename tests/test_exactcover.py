@@ -156,6 +156,10 @@ def _edits(state: dict, branching: str) -> dict[str, dict]:
         "another row at a frame": edited("stack_choice", lambda a: a.__setitem__(
             top(a), (a[top(a)] + 1) % 50)),
         "a piece count": edited("used", lambda a: a.__setitem__(0, a[0] + 1)),
+        # between steps every frame has chosen: a frame without, whose level below nothing
+        # could check, would let forged live rows or cells through
+        "the top frame's choice taken back": edited("stack_choice", at(
+            int(state["st"][0]) - 1, -1)),
     }
     if branching == "sweep":
         edits["an occupied cell freed"] = edited("occ", lambda a: a.__setitem__(
@@ -191,6 +195,13 @@ def test_a_snapshot_edited_in_any_array_is_refused(branching):
         with pytest.raises(ValueError, match="no search of this problem could have left"):
             other.resume(bad)
         assert other.nodes == 0, what  # left as restarted
+    # a finished search (restart finds the forced rows clash) is no state a kernel runs on
+    clash = CoverSearch(problem, branching=branching, dead_ends=False)
+    clash.restart(np.array([0, 1]), np.array([], dtype=np.int64))
+    assert clash.done
+    again = CoverSearch(problem, branching=branching, dead_ends=False)
+    again.resume(clash.snapshot())
+    assert again.done and again.count == 0
     honest = CoverSearch(problem, branching=branching, dead_ends=False)
     honest.resume(state)
     whole = CoverSearch(problem, branching=branching, dead_ends=False)

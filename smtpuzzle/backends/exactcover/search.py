@@ -310,6 +310,8 @@ class _Sweep:
             return f"depth {depth} outside 0..{n_cells}"
         if _bad_totals(st, state["stack_count"][:depth], state["stack_nodes"][:depth]):
             return "its flags or counts out of range"
+        if st[kernel.DONE]:  # no kernel runs on a finished search (restart may leave one)
+            return ""
         cell, choice = state["stack_cell"][:depth], state["stack_choice"][:depth]
         start, ptr, end = (state[k][:depth] for k in ("stack_start", "stack_ptr", "stack_end"))
         if depth and (cell.min() < 0 or cell.max() >= n_cells or (np.diff(cell) <= 0).any()):
@@ -441,6 +443,8 @@ class _Mrv:
             return f"depth {depth} outside 0..{len(self.stack_item)}"
         if _bad_totals(st):
             return "its flags or counts out of range"
+        if st[kernel.DONE]:
+            return ""
         item, ptr, choice = (state[k][:depth] for k in ("stack_item", "stack_ptr",
                                                          "stack_choice"))
         if ((item < 0) | (item >= n_cells + len(self.used))).any() or _bad_choices(
@@ -455,8 +459,6 @@ class _Mrv:
         covered, used = self.covered.copy(), self.used.copy()
         for f in range(depth):
             r = int(choice[f])
-            if r < 0:
-                continue
             word, bit = r >> 6, np.uint64(1) << np.uint64(r & 63)
             options = (self._cell_rows[item[f]] if item[f] < n_cells
                        else self._group_rows[item[f] - n_cells])
@@ -492,12 +494,10 @@ def _bad_totals(st: np.ndarray, counts: np.ndarray | None = None,
 
 def _bad_choices(choice: np.ndarray, empty: bool = False) -> bool:
     """Whether some frame's choice is neither a row (>= 0) nor, with ``empty``, the sweep's
-    EMPTY; the top frame may also not have chosen yet (NONE)."""
-    allowed = [kernel.EMPTY] if empty else []
-    bad = (choice < 0) & ~np.isin(choice, allowed)
-    if len(choice) and choice[-1] == kernel.NONE:
-        bad[-1] = False
-    return bool(bad.any())
+    EMPTY. Between two steps no frame is without a choice (NONE): a frame pushed chooses,
+    or is popped, in the same turn of the kernel's loop, so a NONE frame (whose level past
+    it nothing could check) is an edit."""
+    return bool(((choice < 0) & ~np.isin(choice, [kernel.EMPTY] if empty else [])).any())
 
 
 def _popcount(words: np.ndarray) -> int:
