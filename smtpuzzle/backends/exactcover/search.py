@@ -324,7 +324,9 @@ class _Sweep:
         if _bad_choices(choice, empty=True):
             return "a choice out of range"
         rows, empty = choice[choice >= 0], cell[choice == kernel.EMPTY]
-        if (rows >= p.n_rows).any() or (self._list_rows[ptr[choice >= 0] - 1] != rows).any():
+        chose = choice >= 0
+        if (rows >= p.n_rows).any() or (ptr[chose] <= start[chose]).any() or (
+                self._list_rows[ptr[chose] - 1] != rows).any():
             return "a frame's row is not the candidate it stopped at"
         if not self._row_ok[rows].all() or p.primary[empty].any():
             return "a forbidden row chosen, or a cell that must be covered left empty"
