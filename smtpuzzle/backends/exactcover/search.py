@@ -316,15 +316,16 @@ class _Sweep:
         start, ptr, end = (state[k][:depth] for k in ("stack_start", "stack_ptr", "stack_end"))
         if depth and (cell.min() < 0 or cell.max() >= n_cells or (np.diff(cell) <= 0).any()):
             return "its frames' cells out of order or range"
-        slots = cell[:, None] * (1 << self._keys.shape[1]) + np.arange(1 << self._keys.shape[1])
+        per_cell = 1 << self._keys.shape[1]  # lists of a cell, one per pattern of its keys
+        slots = cell[:, None] * per_cell + np.arange(per_cell)
         runs = self._list_start
         if not ((runs[slots] == start[:, None]) & (runs[slots + 1] == end[:, None])).any(
                 axis=1).all() or (ptr < start).any() or (ptr > end).any():
             return "a frame's candidates are none of its cell's lists"
         if _bad_choices(choice, empty=True):
             return "a choice out of range"
-        rows, empty = choice[choice >= 0], cell[choice == kernel.EMPTY]
         chose = choice >= 0
+        rows, empty = choice[chose], cell[choice == kernel.EMPTY]
         if (rows >= p.n_rows).any() or (ptr[chose] <= start[chose]).any() or (
                 self._list_rows[ptr[chose] - 1] != rows).any():
             return "a frame's row is not the candidate it stopped at"
@@ -334,9 +335,10 @@ class _Sweep:
         np.bitwise_or.at(occ, empty >> 6, np.left_shift(np.uint64(1), (empty & 63).astype(
             np.uint64)))
         filled = int(self.st[kernel.FILLED] + self._row_size[rows].sum() + len(empty))
-        used = self.used + np.bincount(p.row_group[rows][p.row_group[rows] >= 0],
-                                       minlength=len(self.used))
-        if (not np.array_equal(occ, state["occ"]) or _popcount(occ) != filled
+        groups = p.row_group[rows]
+        used = self.used + np.bincount(groups[groups >= 0], minlength=len(self.used))
+        if (not np.array_equal(occ, state["occ"])
+                or int(np.unpackbits(occ.view(np.uint8)).sum()) != filled
                 or not np.array_equal(used, state["used"]) or (used > p.group_cap).any()):
             return "its cells or piece counts are not those of its choices"
         area = int((np.maximum(np.maximum(p.group_need, 0) - used, 0) * self._group_area).sum())
@@ -435,7 +437,6 @@ class _Mrv:
             total[f], completed[f] = bits.sum(), bits[:max(upto, 0)].sum()
         return completed, total
 
-
     def inconsistency(self, state: dict[str, np.ndarray]) -> str:
         """Like the sweep's: what in ``state`` no run of this search from its restart could
         have left, or "" (each level's live rows replayed from the choices above it)."""
@@ -450,9 +451,7 @@ class _Mrv:
         item, ptr, choice = (state[k][:depth] for k in ("stack_item", "stack_ptr",
                                                          "stack_choice"))
         if ((item < 0) | (item >= n_cells + len(self.used))).any() or _bad_choices(
-                choice) or (choice >= n_rows).any() or (ptr < 0).any() or (
-                ptr > 64 * self.alive.shape[1]).any() or (ptr[choice >= 0] != choice[
-                    choice >= 0] + 1).any():
+                choice) or (choice >= n_rows).any() or (ptr != choice + 1).any():
             return "an item, choice or place in its rows out of range"
         alive = state["alive"]
         if not np.array_equal(alive[0], self.alive[0]):
@@ -482,6 +481,7 @@ class _Mrv:
             return "its cells or piece counts are not those of its choices"
         return ""
 
+
 def _bad_totals(st: np.ndarray, counts: np.ndarray | None = None,
                 nodes: np.ndarray | None = None) -> bool:
     """Whether a snapshot's flags are not 0 or 1, or its counts negative (or, per frame, the
@@ -500,10 +500,6 @@ def _bad_choices(choice: np.ndarray, empty: bool = False) -> bool:
     or is popped, in the same turn of the kernel's loop, so a NONE frame (whose level past
     it nothing could check) is an edit."""
     return bool(((choice < 0) & ~np.isin(choice, [kernel.EMPTY] if empty else [])).any())
-
-
-def _popcount(words: np.ndarray) -> int:
-    return int(np.unpackbits(words.view(np.uint8)).sum())
 
 
 def _neighbours(p: CoverProblem, n_cells: int, incid_rows: np.ndarray,

@@ -191,9 +191,10 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
         enum = engine.solutions(model, limit=None if limit is None else limit + 1,
                                 time_limit=_left(time_limit, started))
     listing = TilingListing(tiling.name, engine.label(), distinct, limit, puzzle=tiling)
-    classes = _Classes(tiling, group) if distinct else None
+    classes = None
     if distinct:
         listing.group, listing.up_to = count_plan.group, count_plan.up_to
+        classes = _Classes(tiling, group, counting.canonical_key)
     exhausted = False
     try:
         for result in enum:
@@ -221,18 +222,20 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
 class _Classes:
     """The symmetry classes of the solutions a distinct listing has shown, to check, apart
     from the search's plan (sub-problems, orbits, stabilizers), that it shows each class
-    once: a solution's class is the least of its images' sorted placements, kept as a
-    16-byte digest (about 100 bytes a solution in all, so a listing of millions fits)."""
+    once: a solution's class is the least of its images' sorted placements under the whole
+    group (``canonical_key``, as a stabilizer's classes are told apart), kept as a 16-byte
+    digest (about 100 bytes a solution in all, so a listing of millions fits)."""
 
-    def __init__(self, tiling: Tiling, group: str) -> None:
+    def __init__(self, tiling: Tiling, group: str,
+                 canonical_key: Callable[[np.ndarray, np.ndarray], bytes]) -> None:
         self.perms = np.stack([p for _, p in tiling.symmetries(group)])
         self.group = "rotations" if group == "rotations" else "symmetries"
+        self.canonical_key = canonical_key
         self.seen: dict[bytes, int] = {}
 
     def add(self, values: np.ndarray, n: int) -> None:
-        images = np.sort(self.perms[:, np.flatnonzero(values)], axis=1)
-        least = images[np.lexsort(images.T[::-1])[0]]
-        key = hashlib.blake2b(least.tobytes(), digest_size=16).digest()
+        least = self.canonical_key(np.flatnonzero(values), self.perms)
+        key = hashlib.blake2b(least, digest_size=16).digest()
         first = self.seen.setdefault(key, n)
         if first != n:
             raise VerificationError(f"distinct solutions {first} and {n} are one up to the "
