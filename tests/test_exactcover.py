@@ -131,7 +131,6 @@ def test_a_snapshot_of_another_kernel_or_problem_is_refused():
         other.resume(sweep.snapshot())
 
 
-
 def _edits(state: dict, branching: str) -> dict[str, dict]:
     """One edit per kind a hand (or a damaged file with its checksum made anew) could make
     to a snapshot's arrays, each leaving their shapes and types as they were."""
@@ -140,13 +139,11 @@ def _edits(state: dict, branching: str) -> dict[str, dict]:
         change(out[key])
         return out
 
-    def top(a):  # the top frame's row, or the frame below's
-        d = int(state["st"][0])
-        return d - 1 if a[d - 1] >= 0 else d - 2
+    top = int(state["st"][0]) - 1  # the top frame (every frame has chosen between steps)
 
     def at(i, v):
         def change(a):
-            a[i(a) if callable(i) else i] = v
+            a[i] = v
         return change
 
     edits = {
@@ -154,12 +151,11 @@ def _edits(state: dict, branching: str) -> dict[str, dict]:
         "a negative count": edited("st", at(5, -1)),
         "a row number past the rows": edited("stack_choice", at(top, 10**9)),
         "another row at a frame": edited("stack_choice", lambda a: a.__setitem__(
-            top(a), (a[top(a)] + 1) % 50)),
+            top, (a[top] + 1) % 50)),
         "a piece count": edited("used", lambda a: a.__setitem__(0, a[0] + 1)),
         # between steps every frame has chosen: a frame without, whose level below nothing
         # could check, would let forged live rows or cells through
-        "the top frame's choice taken back": edited("stack_choice", at(
-            int(state["st"][0]) - 1, -1)),
+        "the top frame's choice taken back": edited("stack_choice", at(top, -1)),
     }
     if branching == "sweep":
         edits["an occupied cell freed"] = edited("occ", lambda a: a.__setitem__(
@@ -206,6 +202,7 @@ def test_a_snapshot_edited_in_any_array_is_refused(branching):
     honest.resume(state)
     whole = CoverSearch(problem, branching=branching, dead_ends=False)
     assert honest.run() == whole.run() == 9356 and honest.nodes == whole.nodes
+
 
 def untouchable_nets(k: int, size: list[int]) -> Tiling:
     nets = piece_set("cube-nets")
