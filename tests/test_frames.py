@@ -267,6 +267,34 @@ def test_a_worker_killed_in_stage_2_keeps_the_answers_found(monkeypatch):
     assert {tuple(a) for a in got.answers} <= truth
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_stage_1_stopped_by_ctrl_c_keeps_the_sets_its_workers_had_listed(monkeypatch,
+                                                                        workers):
+    # On Ctrl-C the pool was closed at once: the sets its workers had listed in the
+    # sub-problems under way were lost with them, and the list came back empty.
+    import threading
+
+    search_one = frames_sets._search_one
+
+    def listed_then_waits(job, i, collector, deadline, tick=None):
+        search_one(job, i, collector, deadline, tick)
+        time.sleep(60)  # Ctrl-C comes here, with this sub-problem's sets collected
+        return True
+
+    puzzle = pentominoes_in(5, 6, 2)
+    listed = {r.tobytes() for r in enumerate_sets(puzzle, cache=False).sets}
+    monkeypatch.setattr(frames_sets, "_search_one", listed_then_waits)
+    timer = threading.Timer(3.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        got = enumerate_sets(puzzle, workers=workers, cache=False)
+    finally:
+        timer.cancel()
+    assert not got.complete and got.stopped == "interrupted"
+    assert got.tilings > 0 and len(got.sets) > 0
+    assert all(r.tobytes() in listed for r in got.sets)
+
+
 def test_a_worker_killed_in_stage_1_stops_the_frames_as_interrupted(monkeypatch, capsys,
                                                                      tmp_path):
     puzzle = pentominoes_in(5, 6, 2)

@@ -34,6 +34,7 @@ from smtpuzzle.taskpool import TaskTimeout, task_pool
 CACHE_VERSION = 1
 MERGE_EVERY = 1_000_000  # raw set rows gathered before de-duplicating
 GRACE_S = 10.0  # how long past the deadline to wait for workers' partial lists
+STOP_GRACE_S = 5.0  # after Ctrl-C: how long to wait for the workers' partial lists
 
 # (sets so far, tilings so far, sub-problems done, sub-problems)
 Stage1Progress = Callable[[int, int, int, int], None]
@@ -152,6 +153,8 @@ def _prepared(frames: Frames) -> _Job:
 
 def _work(spec: tuple[Frames, int | None], i: int, deadline: float | None,
           ) -> tuple[np.ndarray, int, bool]:
+    """One sub-problem's distinct sets, its tilings, and whether it was searched to the end.
+    Stopped (in a pool worker, Tasks.stop asks), it hands back the sets it had listed."""
     frames, max_sets = spec
     job = _prepared(frames)
     collector = _Collector(job.piece_of_row, len(job.frames.pieces))
@@ -160,7 +163,10 @@ def _work(spec: tuple[Frames, int | None], i: int, deadline: float | None,
         return max_sets is None or len(collector.kept) + collector.pending_rows <= max_sets or \
             len(collector.merge()) <= max_sets
 
-    ok = _search_one(job, i, collector, deadline, tick)
+    try:
+        ok = _search_one(job, i, collector, deadline, tick)
+    except KeyboardInterrupt:
+        ok = False
     return collector.merge(), collector.tilings, ok
 
 
@@ -217,24 +223,33 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
                     done += 1
                     report()
             else:
-                results = tasks.map(list(range(n_sub)), deadline)
-                for _ in range(n_sub):
-                    # Workers stop at the deadline and send what they found: wait for that.
-                    left = None if deadline is None else max(deadline - time.monotonic(), 0) + \
-                        GRACE_S
-                    try:
-                        kept, tilings, ok = results.next(timeout=left)
-                    except TaskTimeout:
-                        break
+                def take(kept: np.ndarray, tilings: int) -> None:
                     collector.pending.append(kept)
                     collector.pending_rows += len(kept)
                     collector.tilings += tilings
-                    if not ok:
-                        break
-                    done += 1
-                    if not tick():
-                        break
-                    report()
+
+                results = tasks.map(list(range(n_sub)), deadline)
+                try:
+                    for _ in range(n_sub):
+                        # Workers stop at the deadline and send what they found: wait for it.
+                        left = None if deadline is None else \
+                            max(deadline - time.monotonic(), 0) + GRACE_S
+                        try:
+                            kept, tilings, ok = results.next(timeout=left)
+                        except TaskTimeout:
+                            break
+                        take(kept, tilings)
+                        if not ok:
+                            break
+                        done += 1
+                        if not tick():
+                            break
+                        report()
+                except KeyboardInterrupt:  # the workers hand back the sets they had listed
+                    for kept, tilings, ok in tasks.stop(STOP_GRACE_S):
+                        take(kept, tilings)
+                        done += ok  # finished just as Ctrl-C came
+                    raise
     except KeyboardInterrupt:
         stopped = "interrupted"
     except ProcessDied as exc:  # likewise: the sets listed so far stand
