@@ -19,10 +19,11 @@ import os
 import pickle
 import signal
 import socket
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any
@@ -231,9 +232,46 @@ def task_pool(work: Work, job: Any, workers: int, ray: str | None = None) -> Ite
             with sigint_held():  # a Ctrl-C held back here is raised with the workers registered
                 tasks = _LocalTasks(workers)
                 stack.callback(tasks.close)
+            stack.enter_context(_suspended_together(tasks))
             yield tasks
     finally:
         _LOCAL = None
+
+
+@contextmanager
+def _suspended_together(tasks: _LocalTasks) -> Iterator[None]:
+    """Ctrl-Z stops the workers with the parent, and ``fg`` or ``bg`` goes on with them.
+    The terminal sends SIGTSTP to the parent's process group only (each worker has one of
+    its own, so that Ctrl-C reaches the parent alone): without this, the workers went on
+    using every core while the job was stopped."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def workers(sig: signal.Signals) -> None:
+        for child in tasks._idle + tasks._busy:
+            if child.pid is None:
+                continue
+            try:  # the worker's group: its own solver processes too
+                os.killpg(child.pid, sig)
+            except ProcessLookupError:  # not yet its own group, or gone
+                with suppress(ProcessLookupError):
+                    os.kill(child.pid, sig)
+
+    def stop(_signum: int, _frame: Any) -> None:
+        workers(signal.SIGSTOP)
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        try:
+            os.kill(os.getpid(), signal.SIGTSTP)  # stopped here until continued
+        finally:
+            signal.signal(signal.SIGTSTP, stop)
+            workers(signal.SIGCONT)
+
+    previous = signal.signal(signal.SIGTSTP, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTSTP, previous)
 
 
 def _import_ray() -> Any:

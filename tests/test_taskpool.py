@@ -2,6 +2,7 @@
 block never waits on a worker; a child that dies is reported as ProcessDied, however its
 pipe ends."""
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -167,3 +168,60 @@ def test_an_answer_read_as_ctrl_c_comes_is_handed_back_by_stop(monkeypatch):
             tasks.next(timeout=60)
         monkeypatch.undo()
         assert [r[:2] for r in tasks.stop(5.0)] == [(3, 9)]
+
+
+def _states(pids: list[int]) -> str:
+    """Each process's state letter from /proc (T: stopped)."""
+    out = ""
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as f:
+            out += f.read().rpartition(")")[2].split()[0]
+    return out
+
+
+def _wait_for_states(pids: list[int], want: str) -> str:
+    end = time.monotonic() + 10
+    while (got := _states(pids)) != want and time.monotonic() < end:
+        time.sleep(0.05)
+    return got
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc")
+def test_ctrl_z_stops_the_workers_with_the_parent_and_fg_goes_on_with_them():
+    # The terminal's SIGTSTP reaches the parent's process group alone: the workers, in
+    # groups of their own, went on using every core while the job was stopped.
+    script = textwrap.dedent("""
+        import time
+        from smtpuzzle.taskpool import task_pool
+
+        def spin(job, item, deadline):
+            end = time.monotonic() + 60
+            while time.monotonic() < end:
+                pass
+            return item
+
+        with task_pool(spin, None, 2) as tasks:
+            tasks.map([0, 1], None)
+            print(*[c.pid for c in tasks._busy], flush=True)
+            tasks.next()
+    """)
+    # A group of its own in this session: a stop signal to an orphaned group is ignored.
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                            text=True, process_group=0)
+    workers: list[int] = []
+    try:
+        workers = [int(p) for p in proc.stdout.readline().split()]
+        assert len(workers) == 2
+        assert _wait_for_states(workers, "RR") == "RR"
+        os.kill(proc.pid, signal.SIGTSTP)  # what Ctrl-Z sends the job's process group
+        assert _wait_for_states([proc.pid, *workers], "TTT") == "TTT"
+        time.sleep(0.5)
+        assert _states(workers) == "TT"  # and they stay stopped
+        os.kill(proc.pid, signal.SIGCONT)  # what fg sends
+        assert _wait_for_states([proc.pid, *workers], "SRR")[1:] == "RR"
+    finally:
+        proc.kill()
+        proc.wait()
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

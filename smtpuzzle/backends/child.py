@@ -105,6 +105,10 @@ class Child:
     def alive(self) -> bool:
         return self._proc.pid is not None and self._proc.exitcode is None
 
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid
+
     def fileno(self) -> int:
         return self._conn.fileno()
 
