@@ -7,6 +7,7 @@ import itertools
 import json
 import random
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -146,6 +147,119 @@ def test_the_formula_holds_exactly_the_strings_that_solve_its_cases():
                 assert solver.solve(assumptions=letters) == want, string
 
 
+RECTANGLES = [(2, 3), (3, 2), (2, 4), (3, 4), (4, 4)]
+
+
+def _rect_solves(size: str, maze: int, start: int, string: str) -> bool:
+    """By the search's own move tables (cases.py), not the certificate's code."""
+    from smtpuzzle.puzzles.maze.cases import _thin_wall_table
+
+    rows, cols = map(int, size.split("x"))
+    moves = _thin_wall_table(np.array([maze]), rows, cols)[0].tolist()
+    reach, todo = {start}, [start]
+    while todo:
+        for nxt in moves[todo.pop()]:
+            if nxt not in reach:
+                reach.add(nxt)
+                todo.append(nxt)
+    cell, seen = start, {start}
+    for ch in string:
+        cell = moves[cell]["NESW".index(ch)]
+        seen.add(cell)
+    return seen == reach
+
+
+@pytest.mark.parametrize("rows,cols", RECTANGLES)
+def test_a_rectangles_mazes_and_flips_are_the_searchs(rows, cols):
+    from smtpuzzle.puzzles.maze.cases import _thin_wall_table
+    from smtpuzzle.puzzles.maze.certificate import Grid, flip_case
+
+    grid, size = Grid(rows, cols), f"{rows}x{cols}"
+    rng = random.Random(rows * 10 + cols)
+    flip = str.maketrans("NS", "SN")
+    edges = len(grid.edges())
+    for _ in range(300):
+        maze, start = rng.randrange(1 << edges), rng.randrange(grid.cells)
+        want = _thin_wall_table(np.array([maze]), rows, cols)[0].tolist()
+        assert maze_moves(maze, grid) == want
+        string = "".join(rng.choice("NESW") for _ in range(rng.randrange(3, 30)))
+        solved = _rect_solves(size, maze, start, string)
+        assert solved == _rect_solves(size, *flip_case(maze, start, grid),
+                                      string.translate(flip))
+        assert solved == _rect_solves(size, *mirror_case(maze, start, grid),
+                                      string.translate(MIRROR))
+        closed = rotation_closure([(maze, start)], True, grid)
+        assert rotation_closure(closed, True, grid) == closed and len(closed) in (
+            (1, 2, 4) if rows != cols else (1, 2, 4, 8))
+        assert rotation_closure([(maze, start)], False, grid) == (
+            [(maze, start)] if rows != cols else rotation_closure([(maze, start)], grid=grid))
+
+
+def test_a_rectangles_formula_holds_exactly_the_strings_that_solve_its_cases():
+    # The first move is free; with the rule, the first N or S is an N and the first E or
+    # W an E (the flip rule), and the cases are closed under both flips.
+    from pysat.solvers import Solver
+
+    from smtpuzzle.puzzles.maze.certificate import Grid
+
+    grid = Grid(2, 3)
+    length = 6
+    for mirror in (False, True):
+        cases = rotation_closure([(0b1111111, 0), (0b0010011, 1)], mirror, grid)
+        assert len(cases) == (8 if mirror else 2)  # neither is its own flip
+        clauses = encode(length, cases, mirror, grid=grid).clauses.as_lists()
+        with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+            for string in map("".join, itertools.product("NESW", repeat=length)):
+                letters = [4 * t + "NESW".index(ch) + 1 for t, ch in enumerate(string)]
+                want = all(_rect_solves("2x3", m, s, string) for m, s in cases) and (
+                    not mirror or (string.translate(str.maketrans("", "", "NS"))[:1] != "W"
+                                   and string.translate(str.maketrans("", "", "EW"))[:1]
+                                   != "S"))
+                assert solver.solve(assumptions=letters) == want, (mirror, string)
+
+
+def test_cli_bound_writes_a_rectangles_certificate_and_check_bound_verifies_it(tmp_path):
+    # With the flip rule and without it. (2x3 needs 25 moves; the proof of 24 checks in
+    # minutes, not seconds: bench/RESULTS.md.)
+    out = run("maze", "bound", "--size", "2x3", "--start", "18", "--up-to", "18",
+              "--certificate", str(tmp_path / "c"), "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["bound"] == 18 and data["first_n_or_s"] == "N"
+    meta = json.loads((tmp_path / "c" / JSON).read_text())
+    assert meta["size"] == "2x3" and meta["symmetry"] == "flips"
+    assert meta["first_move"] == "any" and data["certificate_cases"] == len(meta["cases"])
+    out = run("maze", "check-bound", str(tmp_path / "c"), "--json")
+    assert out.returncode == 0, out.stdout + out.stderr
+    checked = json.loads(out.stdout)
+    assert checked["verdict"] == "verified" and "every 2x3 case" in checked["reason"]
+    plain = run("maze", "bound", "--size", "2x3", "--start", "14", "--up-to", "14",
+                "--no-mirror", "--certificate", str(tmp_path / "p"))
+    assert plain.returncode == 0 and "wrote" in plain.stdout, plain.stderr
+    assert json.loads((tmp_path / "p" / JSON).read_text())["symmetry"] == "none"
+    assert check_certificate(tmp_path / "p", time_limit=120).verdict == "verified"
+    # Tampered: a case dropped from the flips' closure, the rule dropped, the rule's name
+    # taken from the square.
+    for edit, reason in ((lambda d: {**d, "cases": d["cases"][1:], "proof_cases": 1},
+                          "not closed under the flips"),
+                         (lambda d: {**d, "symmetry": "none"}, "is not the formula"),
+                         (lambda d: {**d, "symmetry": "rotations and mirror"},
+                          "the symmetry of size 2x3 is"),
+                         (lambda d: {**d, "first_move": "N"}, "first_move any")):
+        shutil.rmtree(tmp_path / "tampered", ignore_errors=True)
+        checked = check_certificate(_tampered(tmp_path / "c", tmp_path, data=edit),
+                                    time_limit=120)
+        assert checked.verdict == "rejected" and reason in checked.reason, checked.reason
+    # Too few cases for the length: no proof (a string solves them).
+    fake = json.loads((tmp_path / "c" / JSON).read_text())
+    from smtpuzzle.puzzles.maze.certificate import write_certificate
+
+    write_certificate(tmp_path / "few", 18, [tuple(c) for c in fake["cases"][:2]], True,
+                      size="2x3")
+    few = check_certificate(tmp_path / "few", time_limit=120)
+    assert few.verdict == "rejected" and "solves" in few.reason, few.reason
+
+
 def test_the_bound_rises_past_the_trivial_one_and_the_known_string_is_consistent():
     heard = []
     result = prove_bound(3, start=14, up_to=24, time_limit=60,
@@ -228,7 +342,12 @@ def _drop_last_clause(text: str) -> str:
      "two integers"),
     (dict(data=lambda d: {**d, "first_move": "E"}), "first_move N"),
     (dict(data=lambda d: {**d, "symmetry": "rotations"}), "is not the formula"),
-    (dict(data=lambda d: {**d, "symmetry": "none"}), "the symmetry is"),
+    (dict(data=lambda d: {**d, "symmetry": "none"}), "the symmetry of size 3 is"),
+    (dict(data=lambda d: {**d, "symmetry": "flips"}), "the symmetry of size 3 is"),
+    (dict(data=lambda d: {**d, "size": 4}), "the size is 3 or"),
+    (dict(data=lambda d: {**d, "size": "1x17"}), "the size is 3 or"),
+    (dict(data=lambda d: {**d, "size": "3x4"}), "first_move any"),
+    (dict(data=lambda d: {**d, "size": "4x4"}), "not closed under the rotations and mirror"),
     (dict(data=lambda d: {**d, "length": 5000}), "is not the formula"),  # not built in full
     (dict(data=lambda d: {**d, "length": 2**63 - 1}), "is not the formula"),  # nor at all
     (dict(data=lambda d: {**d, "length": 10**7},  # a header raised to match: still not built
@@ -316,8 +435,8 @@ def test_a_lemma_that_does_not_follow_is_rejected(certificate: Path, monkeypatch
 
     real = cert.diagram_proof
 
-    def forged(length, cases, top):
-        blocks = real(length, cases, top)
+    def forged(length, cases, top, first_n):
+        blocks = real(length, cases, top, first_n)
         first = next(blocks)
         yield first
         yield Block("lemma", [[-5]], "forged", first.level)
@@ -372,7 +491,8 @@ def test_cli_bound_writes_a_certificate_and_check_bound_verifies_it(tmp_path: Pa
     assert json.loads((tmp_path / "r" / JSON).read_text())["symmetry"] == "rotations"
     assert run("maze", "check-bound", str(tmp_path / "r")).returncode == 0
     bad = run("maze", "bound", "--size", "4", "--certificate", str(tmp_path / "d"))
-    assert bad.returncode == 2 and "for size 3" in bad.stderr
+    assert bad.returncode == 2 and "for the thin-wall sizes (3 or RxC), not size 4" in \
+        bad.stderr
 
 
 def _states_by_the_rules(length: int, maze: int, start: int) -> tuple[list[int], list]:

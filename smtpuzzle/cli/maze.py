@@ -184,13 +184,15 @@ def bound(
         "to write the certificate of its last proof (an estimate), and the writing stops "
         "at the limit.")] = None,
     certificate: Annotated[Path | None, typer.Option(
-        help="Write the last proof as a certificate here (size 3): the cases and the CNF "
-             "that no string satisfies; `maze check-bound DIR` re-checks it.",
+        help="Write the last proof as a certificate here (thin walls: size 3 or RxC): the "
+             "cases and the CNF that no string satisfies; `maze check-bound DIR` re-checks "
+             "it.",
         parser=cli_path)] = None,
     max_states: MaxStatesOpt = MAX_STATES,
     mirror: Annotated[bool, typer.Option(
-        help="On square grids, search only strings whose first E or W is an E (any "
-             "universal string mirrors into one): about half the time.")] = True,
+        help="On thin walls, search only strings whose first E or W is an E (any universal "
+             "string mirrors into one), and on a rectangle whose first N or S is an N too "
+             "(the flip rule): about half the time, a quarter on rectangles.")] = True,
     split_depth: Annotated[int, typer.Option(
         help="How many free moves a diagram that outgrows --max-states may be split on (a "
              "cube a letter, each searched on from its part of the diagram): more time, and "
@@ -210,14 +212,13 @@ def bound(
     """Prove that no universal string has L moves, for the largest L reached in time."""
     from smtpuzzle.backends.rup import OutOfTime
     from smtpuzzle.puzzles.maze.bound import prove_bound
-    from smtpuzzle.puzzles.maze.certificate import write_certificate, write_seconds
+    from smtpuzzle.puzzles.maze.certificate import grid_of, write_certificate, write_seconds
 
     size = cases.parse_size(size)
     if up_to is not None and up_to < start:
         raise PuzzleError(f"--up-to {up_to} is below --start {start}: nothing to prove")
-    if certificate is not None and size != 3:
-        raise PuzzleError("--certificate: for size 3 (its formula fixes the first move by the "
-                          "square's rotations)")
+    if certificate is not None:
+        grid_of(size)  # size 4 (blocked cells) has none: said before any search
     if checkpoint is not None:  # before the certificate's directory is made
         writable(checkpoint)
     if certificate is not None:
@@ -241,12 +242,12 @@ def bound(
                              max_states=max_states, mirror=mirror, checkpoint=checkpoint,
                              split_depth=split_depth, pick=pick,
                              reserve=None if certificate is None else
-                             lambda n, found: write_seconds(n, found, mirror))
+                             lambda n, found: write_seconds(n, found, mirror, size))
     written, cut, late = 0, False, False
     if certificate is not None and result.bound:
         try:
             written = write_certificate(certificate, result.bound, result.cases, result.mirror,
-                                        deadline)
+                                        deadline, size)
         except KeyboardInterrupt:  # the bound stands; only its certificate is lost
             cut = True
         except OutOfTime:
@@ -263,17 +264,20 @@ def bound(
             out.print(f"resumed {r['file']}: {r['length']} moves, {r['cases']} cases{cubes}, "
                       f"{r['seconds']:,.1f} s before this run")
         if result.bound:
-            fixed = ("no move fixed" if result.first_move == "*" else
-                     f"first move {result.first_move}"
-                     + (", first E or W an E," if result.mirror else ""))
+            fixed = ", ".join(([] if result.first_move == "*" else
+                               [f"first move {result.first_move}"])
+                              + (["first N or S an N"] if result.mirror
+                                 and result.first_move == "*" else [])
+                              + (["first E or W an E"] if result.mirror else [])) \
+                or "no move fixed"
             split = result.steps[-1].cubes if result.steps[-1].status == "unsat" else \
                 result.steps[-2].cubes
             cubes = f" in {split} cubes" if split > 1 else ""
             out.print(f"no string of {result.bound} moves or fewer solves every "
                       f"{cases.describe(size)} case: a universal string has at least "
                       f"{result.bound + 1} (proved with {len(result.cases)} cases{cubes}, "
-                      f"{fixed} by "
-                      f"symmetry; {result.time_s:.1f} s)")
+                      f"{fixed}{',' if result.mirror else ''} by symmetry; "
+                      f"{result.time_s:.1f} s)")
         else:
             out.print(f"nothing proved ({result.time_s:.1f} s)")
         out.print(f"stopped: {result.note}")
@@ -289,8 +293,10 @@ def bound(
             out.print(f"saved the search at {r['length']} moves ({r['cases']} cases{left}) to "
                       f"{r['file']}: run again with --checkpoint {r['file']}{larger} to go on")
         if written:
-            images = "turns and mirror images" if result.mirror else "turns"
-            out.print(f"wrote {certificate} ({written} cases with their {images}); check it with "
+            images = {"rotations": " with their turns", "none": "",
+                      "rotations and mirror": " with their turns and mirror images",
+                      "flips": " with their flips"}[grid_of(size).symmetry(result.mirror)]
+            out.print(f"wrote {certificate} ({written} cases{images}); check it with "
                       f"`smtpuzzle maze check-bound {certificate}`")
         if cut:
             out.print(f"interrupted while writing the certificate: {certificate} was not "

@@ -1,20 +1,26 @@
 """Certificates of maze lower bounds, written and checked from scratch.
 
-A certificate (a directory) holds ``bound.json``: the size (3), the length L, the
-symmetry, the cases as (maze id, start) pairs, closed under the square's rotations and (with
-the symmetry "rotations and mirror") the left-right mirror, the ``proof_cases`` listed
-first in the order the proof intersects them; and ``bound.cnf``: "a string of L moves, the
-first N (and the first E or W an E), solves every one of these cases" in DIMACS, written
-and read as export-cnf does (``c user`` lines name the letter variables, ``m1=N``...). The
-first move may be N because the cases are closed under the rotations: any string that
-solved them would solve them again turned so that its first move is N; and mirrored (E <->
-W) where its first E or W is a W, as the cases are closed under the mirror too. A SAT
-solver's refutation of the CNF proves that no string of L moves (nor fewer) solves every
-case. Certificates with the symmetry "rotations" (no mirror rule) are still checked.
+A certificate (a directory) holds ``bound.json``: the size (3, or "RxC" for another
+thin-wall grid), the length L, the symmetry, the cases as (maze id, start) pairs, closed
+under it, the ``proof_cases`` listed first in the order the proof intersects them; and
+``bound.cnf``: "a string of L moves solves every one of these cases", with the rule the
+symmetry allows, in DIMACS, written and read as export-cnf does (``c user`` lines name the
+letter variables, ``m1=N``...). A SAT solver's refutation of the CNF proves that no string
+of L moves (nor fewer) solves every case.
+
+The symmetries. A square's cases are closed under its rotations, so its first move may be
+N: any string that solved them would solve them again turned so that its first move is N.
+With the symmetry "rotations and mirror" they are closed under the left-right mirror too,
+and the string obeys the mirror rule, "the first E or W is an E" (mirrored, E <-> W, where
+its first E or W is a W). A rectangle that is not square has no quarter turns, so its first
+move is free; with the symmetry "flips" its cases are closed under both flips (N <-> S, and
+E <-> W), and the string obeys the flip rule: the first N or S is an N, and the first E or
+W an E (flipped where it is not). Certificates without a rule (symmetries "rotations" and
+"none") are still checked.
 
 The check uses nothing of the search: it rebuilds each case's moves from its maze id by the
 rules (bit e of the id set = inner edge e open, the left-right edges row by row, then the
-up-down ones; a move into a wall or off the grid stays put), checks the rotations, rebuilds
+up-down ones; a move into a wall or off the grid stays put), checks the symmetry, rebuilds
 the CNF, compares it clause by clause with the file, and refutes it: the decision diagrams'
 proof of the proof cases, written out as definitions and lemmas (proof.py), each lemma
 derived by CaDiCaL from the formula and the clauses before it (backends/rup.py), the last
@@ -24,9 +30,9 @@ The encoding, per case: one variable per (move t, state) for the states the walk
 after t moves of some string and still finish, a state being (position, target cells not yet
 visited); the start state; one state at least per move; a state and a letter imply the next
 state (or are incompatible, when the next state cannot finish); each state follows from some
-state before it. Letters: one per move, exactly. The mirror rule is encoded the same way,
-as one more automaton whose states are "no E or W yet" and "an E seen", and the proof
-intersects it first.
+state before it. Letters: one per move, exactly. The rule is encoded the same way, as one
+more automaton whose states say which of its first letters were seen ("no E or W yet", "an
+E seen"; for the flip rule, the same for N or S too), and the proof intersects it first.
 """
 
 from __future__ import annotations
@@ -48,29 +54,75 @@ from smtpuzzle.puzzles.maze.proof import CaseStates, NotEmpty, diagram_proof, le
 
 LETTERS = "NESW"
 _STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N E S W on (row, column)
-N = 3  # the certificate's maze size
 JSON, CNF = "bound.json", "bound.cnf"
-SYMMETRIES = {False: "rotations", True: "rotations and mirror"}  # by the mirror rule's use
+# The symmetry a certificate's cases are closed under, by its shape and the rule's use: a
+# square's by the rotations (its first move N) and with the rule the mirror; a rectangle's
+# with the rule by both flips (N <-> S, E <-> W), without by nothing.
+SYMMETRIES = {(True, False): "rotations", (True, True): "rotations and mirror",
+              (False, False): "none", (False, True): "flips"}
+MAX_CELLS = 16  # a state is (position, cells still to visit): a 16-bit mask
 
 
-def _edges() -> list[tuple[int, int]]:
-    """The inner edges of the 3x3 grid in maze-id bit order."""
-    across = [(r * N + c, r * N + c + 1) for r in range(N) for c in range(N - 1)]
-    down = [(r * N + c, (r + 1) * N + c) for r in range(N - 1) for c in range(N)]
-    return across + down
+@dataclass(frozen=True)
+class Grid:
+    """A thin-wall grid of ``rows`` x ``cols`` cells, numbered row by row."""
+
+    rows: int
+    cols: int
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def square(self) -> bool:
+        return self.rows == self.cols
+
+    @property
+    def name(self) -> int | str:
+        """As ``bound.json`` gives it: 3 for 3x3 (as certificates always had), else "RxC"."""
+        return 3 if (self.rows, self.cols) == (3, 3) else f"{self.rows}x{self.cols}"
+
+    @classmethod
+    def of(cls, size: object) -> Grid | None:
+        """The grid of a thin-wall size (3, or "RxC" of 2 to 16 cells); None for anything
+        else, the blocked-cell size 4 included."""
+        if size == 3:
+            return cls(3, 3)
+        if not isinstance(size, str):
+            return None
+        rows, sep, cols = size.partition("x")
+        if not sep or not (rows.isascii() and rows.isdigit() and cols.isascii()
+                           and cols.isdigit()) or len(rows + cols) > 4:
+            return None
+        grid = cls(int(rows), int(cols))
+        return grid if 2 <= grid.cells <= MAX_CELLS and grid.rows and grid.cols else None
+
+    def edges(self) -> list[tuple[int, int]]:
+        """The inner edges in maze-id bit order: left-right pairs row by row, then up-down."""
+        r, c = self.rows, self.cols
+        across = [(i * c + j, i * c + j + 1) for i in range(r) for j in range(c - 1)]
+        down = [(i * c + j, (i + 1) * c + j) for i in range(r - 1) for j in range(c)]
+        return across + down
+
+    def symmetry(self, rule: bool) -> str:
+        return SYMMETRIES[self.square, rule]
 
 
-def maze_moves(maze: int) -> list[list[int]]:
+GRID3 = Grid(3, 3)
+
+
+def maze_moves(maze: int, grid: Grid = GRID3) -> list[list[int]]:
     """Per cell, the cell each move N, E, S, W leads to in maze ``maze``."""
-    open_edges = {frozenset(e) for b, e in enumerate(_edges()) if maze >> b & 1}
+    open_edges = {frozenset(e) for b, e in enumerate(grid.edges()) if maze >> b & 1}
     out = []
-    for cell in range(N * N):
-        r, c = divmod(cell, N)
+    for cell in range(grid.cells):
+        r, c = divmod(cell, grid.cols)
         row = []
         for dr, dc in _STEP:
             rr, cc = r + dr, c + dc
-            nxt = rr * N + cc
-            inside = 0 <= rr < N and 0 <= cc < N
+            nxt = rr * grid.cols + cc
+            inside = 0 <= rr < grid.rows and 0 <= cc < grid.cols
             row.append(nxt if inside and frozenset((cell, nxt)) in open_edges else cell)
         out.append(row)
     return out
@@ -86,63 +138,87 @@ def _reachable(moves: list[list[int]], start: int) -> int:
     return seen
 
 
-def _turn_cell(cell: int) -> int:
-    """The cell a quarter turn clockwise takes ``cell`` to."""
-    r, c = divmod(cell, N)
-    return c * N + (N - 1 - r)
+def _turn_cell(cell: int, grid: Grid) -> int:
+    """The cell a quarter turn clockwise takes ``cell`` to (a square's)."""
+    r, c = divmod(cell, grid.cols)
+    return c * grid.cols + (grid.rows - 1 - r)
 
 
-def _mirror_cell(cell: int) -> int:
+def _mirror_cell(cell: int, grid: Grid) -> int:
     """The cell the left-right mirror takes ``cell`` to."""
-    r, c = divmod(cell, N)
-    return r * N + (N - 1 - c)
+    r, c = divmod(cell, grid.cols)
+    return r * grid.cols + (grid.cols - 1 - c)
 
 
-def _moved_case(maze: int, start: int, move: Callable[[int], int]) -> tuple[int, int]:
+def _flip_cell(cell: int, grid: Grid) -> int:
+    """The cell the top-bottom flip takes ``cell`` to."""
+    r, c = divmod(cell, grid.cols)
+    return (grid.rows - 1 - r) * grid.cols + c
+
+
+def _moved_case(maze: int, start: int, move: Callable[[int, Grid], int], grid: Grid
+                ) -> tuple[int, int]:
     """The case whose open edges and start are those of (maze, start) with each cell
-    taken to ``move(cell)`` (a symmetry of the square)."""
-    edges = _edges()
+    taken to ``move(cell)`` (a symmetry of the grid)."""
+    edges = grid.edges()
     index = {frozenset(e): b for b, e in enumerate(edges)}
-    moved = sum(1 << index[frozenset((move(a), move(c)))]
+    moved = sum(1 << index[frozenset((move(a, grid), move(c, grid)))]
                 for b, (a, c) in enumerate(edges) if maze >> b & 1)
-    return moved, move(start)
+    return moved, move(start, grid)
 
 
-def turn_case(maze: int, start: int) -> tuple[int, int]:
-    """A case turned a quarter clockwise: a string solves (maze, start) exactly when the
-    string turned (N -> E -> S -> W -> N) solves the turned case."""
-    return _moved_case(maze, start, _turn_cell)
+def turn_case(maze: int, start: int, grid: Grid = GRID3) -> tuple[int, int]:
+    """A case of a square turned a quarter clockwise: a string solves (maze, start)
+    exactly when the string turned (N -> E -> S -> W -> N) solves the turned case."""
+    return _moved_case(maze, start, _turn_cell, grid)
 
 
-def mirror_case(maze: int, start: int) -> tuple[int, int]:
+def mirror_case(maze: int, start: int, grid: Grid = GRID3) -> tuple[int, int]:
     """A case mirrored left-right: a string solves (maze, start) exactly when the string
     mirrored (E <-> W) solves the mirrored case."""
-    return _moved_case(maze, start, _mirror_cell)
+    return _moved_case(maze, start, _mirror_cell, grid)
 
 
-def rotation_closure(cases: list[tuple[int, int]], mirror: bool = False
-                     ) -> list[tuple[int, int]]:
-    """The cases and all their turns (and with ``mirror``, their mirror images' turns),
-    sorted, each once."""
+def flip_case(maze: int, start: int, grid: Grid = GRID3) -> tuple[int, int]:
+    """A case flipped top to bottom: a string solves (maze, start) exactly when the string
+    flipped (N <-> S) solves the flipped case."""
+    return _moved_case(maze, start, _flip_cell, grid)
+
+
+def rotation_closure(cases: list[tuple[int, int]], mirror: bool = False,
+                     grid: Grid = GRID3) -> list[tuple[int, int]]:
+    """The cases closed under the symmetry ``grid.symmetry(mirror)``, sorted, each once: a
+    square's under its turns (and with ``mirror``, its mirror images' turns), a
+    rectangle's with ``mirror`` (the flip rule) under both flips, without as they are."""
+    if grid.square:
+        images = [lambda c: c] + ([lambda c: mirror_case(*c, grid)] if mirror else [])
+        turns = 4
+    else:
+        images = [lambda c: c] + ([lambda c: mirror_case(*c, grid),
+                                   lambda c: flip_case(*c, grid),
+                                   lambda c: flip_case(*mirror_case(*c, grid), grid)]
+                                  if mirror else [])
+        turns = 1
     out = set()
     for case in cases:
-        for image in [case, mirror_case(*case)] if mirror else [case]:
-            for _ in range(4):
+        for image in (f(case) for f in images):
+            out.add(image)
+            for _ in range(turns - 1):
+                image = turn_case(*image, grid)
                 out.add(image)
-                image = turn_case(*image)
     return sorted(out)
 
 
 def case_states(length: int, maze: int, start: int, top: int,
-                deadline: float | None = None) -> CaseStates:
+                deadline: float | None = None, grid: Grid = GRID3) -> CaseStates:
     """The states of case (``maze``, ``start``) that can still finish in ``length`` moves,
     layer by layer, numbered as variables from ``top + 1``. Past ``deadline``, OutOfTime.
 
-    A state (position p, cells still to visit m) is the key p * 512 + m, so that sorting
-    the keys sorts the states by (p, m): the order the variables are numbered in."""
-    moves = np.array(maze_moves(maze), dtype=np.int64)
-    bits = np.left_shift(1, np.arange(N * N, dtype=np.int64))
-    width = 1 << N * N
+    A state (position p, cells still to visit m) is the key p * 2**cells + m, so that
+    sorting the keys sorts the states by (p, m): the order the variables are numbered in."""
+    moves = np.array(maze_moves(maze, grid), dtype=np.int64)
+    bits = np.left_shift(1, np.arange(grid.cells, dtype=np.int64))
+    width = 1 << grid.cells
 
     def step(keys: np.ndarray) -> np.ndarray:
         """(states, 4): the key each letter leads each state to."""
@@ -180,17 +256,28 @@ def _member(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
     return sorted_keys[at] == keys
 
 
-def rule_states(length: int, top: int) -> CaseStates:
-    """The mirror rule's states over ``length`` moves, numbered from ``top + 1``: layer 0
-    "no E or W yet" (0), every later layer that and "an E seen" (1); each can still finish.
-    Built here from the rule's words, not taken from the search."""
-    def step(seen: int, d: int) -> int:
-        if seen or LETTERS[d] in "NS":
-            return seen
-        return 1 if LETTERS[d] == "E" else -1  # a W first breaks the rule
+def rule_states(length: int, top: int, grid: Grid = GRID3) -> CaseStates:
+    """The rule's states over ``length`` moves, numbered from ``top + 1``, layer by layer
+    the states some string reaches, each of which can still finish. A square's mirror rule:
+    "the first E or W is E" (states: no E or W yet, an E seen). A rectangle's flip rule:
+    that, and "the first N or S is N" (a bit for each pair seen). Built here from the rule's
+    words, not taken from the search."""
+    ruled = ["EW"] if grid.square else ["NS", "EW"]  # (the letter kept, its image)
 
-    rule = np.array([[step(q, d) for d in range(4)] for q in (0, 1)], dtype=np.int64)
-    return _numbered([rule[:1]] + [rule] * (length - 1), [1] + [2] * length, top)
+    def step(seen: int, d: int) -> int:
+        for b, (kept, image) in enumerate(ruled):
+            if LETTERS[d] in (kept, image) and not seen >> b & 1:
+                return seen | 1 << b if LETTERS[d] == kept else -1  # the image first: lost
+        return seen
+
+    layers, tables = [[0]], []
+    for _ in range(length):
+        nxt = sorted({step(q, d) for q in layers[-1] for d in range(4)} - {-1})
+        index = {q: i for i, q in enumerate(nxt)}
+        tables.append(np.array([[index.get(step(q, d), -1) for d in range(4)]
+                                for q in layers[-1]], dtype=np.int64))
+        layers.append(nxt)
+    return _numbered(tables, [len(layer) for layer in layers], top)
 
 
 def _numbered(tables: list[np.ndarray], sizes: list[int], top: int) -> CaseStates:
@@ -216,24 +303,26 @@ class Formula:
 
 
 def encode(length: int, cases: list[tuple[int, int]], mirror: bool = False,
-           deadline: float | None = None, most: int | None = None) -> Formula:
-    """"A string of ``length`` moves, the first N, solves every case" (and with ``mirror``,
-    "obeys the mirror rule": its automaton follows the cases, as ``formula.cases[-1]``).
-    Letter variables first: move t, letter d is 4t + d + 1. Past ``deadline`` (a
-    ``time.perf_counter()`` moment), OutOfTime. Once past ``most`` variables it stops and
-    returns the formula so far (for a comparison that has already failed). Built with
-    arrays, a case at a time: 680 cases of 44 moves make a CNF of 410 MB."""
-    letters: list[list[int]] = [[letter(0, 0)]]
+           deadline: float | None = None, most: int | None = None, grid: Grid = GRID3
+           ) -> Formula:
+    """"A string of ``length`` moves, the first N (on a square), solves every case" (and
+    with ``mirror``, "obeys the rule", a square's mirror rule or a rectangle's flip rule:
+    its automaton follows the cases, as ``formula.cases[-1]``). Letter variables first:
+    move t, letter d is 4t + d + 1. Past ``deadline`` (a ``time.perf_counter()`` moment),
+    OutOfTime. Once past ``most`` variables it stops and returns the formula so far (for a
+    comparison that has already failed). Built with arrays, a case at a time: 680 cases of
+    44 moves make a CNF of 410 MB."""
+    letters: list[list[int]] = [[letter(0, 0)]] if grid.square else []
     for t in range(length):
         if t % 4096 == 4095:
             _in_time(deadline)
         letters.append([letter(t, d) for d in range(4)])
         letters += [[-letter(t, a), -letter(t, b)] for a in range(4) for b in range(a + 1, 4)]
     formula = Formula(4 * length, letters, [], [], [])
-    automata = [lambda top, m=m, s=s: case_states(length, m, s, top, deadline)
+    automata = [lambda top, m=m, s=s: case_states(length, m, s, top, deadline, grid)
                 for m, s in cases]
     if mirror:
-        automata.append(lambda top: rule_states(length, top))
+        automata.append(lambda top: rule_states(length, top, grid))
     for automaton in automata:
         _in_time(deadline)
         if most is not None and formula.variables > most:
@@ -294,6 +383,12 @@ def _groups(flat: list[np.ndarray], sizes: list[np.ndarray]) -> Groups:
                   np.concatenate([[0], np.cumsum(lengths)]), owned=True)
 
 
+def _first_move(grid: Grid) -> str:
+    """A square's first move is N (its turns take any first move there); a rectangle's is
+    any."""
+    return "N" if grid.square else "any"
+
+
 def _in_time(deadline: float | None) -> None:
     if deadline is not None and time.perf_counter() > deadline:
         raise OutOfTime
@@ -337,19 +432,33 @@ def _model(length: int, variables: int, clauses: Any) -> Model:
 WRITE_SECONDS = 1.5e-3
 
 
-def write_seconds(length: int, cases: list[tuple[int, int]], mirror: bool = True) -> float:
+def grid_of(size: int | str) -> Grid:
+    """The grid of a maze size that has certificates (thin walls: 3 or "RxC")."""
+    grid = Grid.of(size)
+    if grid is None:
+        raise PuzzleError(f"--certificate: for the thin-wall sizes (3 or RxC), not size "
+                          f"{size} (its blocked cells have no certificate)")
+    return grid
+
+
+def write_seconds(length: int, cases: list[tuple[int, int]], mirror: bool = True,
+                  size: int | str = 3) -> float:
     """About how long writing the certificate of ``cases`` at ``length`` moves takes."""
-    return WRITE_SECONDS * length * len(rotation_closure(cases, mirror))
+    return WRITE_SECONDS * length * len(rotation_closure(cases, mirror, grid_of(size)))
 
 
 def write_certificate(directory: Path, length: int, cases: list[tuple[int, int]],
-                      mirror: bool = True, deadline: float | None = None) -> int:
-    """Write the certificate of "no string of ``length`` moves solves ``cases`` (and their
-    turns, and with ``mirror`` their mirror images)": ``cases`` in the order the proof
-    intersects them, then the others; returns the number of cases in it. ``mirror`` must
-    be what the proof of ``cases`` used (BoundResult.mirror). Past ``deadline`` (a
-    ``time.perf_counter()`` moment) it stops with OutOfTime and writes nothing."""
-    closed = rotation_closure(cases, mirror)
+                      mirror: bool = True, deadline: float | None = None,
+                      size: int | str = 3) -> int:
+    """Write the certificate of "no string of ``length`` moves solves ``cases`` (closed
+    under the symmetry: a square's turns, and with ``mirror`` its mirror images; a
+    rectangle's flips, with ``mirror``)": ``cases`` in the order the proof intersects
+    them, then the others; returns the number of cases in it. ``mirror`` must be what the
+    proof of ``cases`` used (BoundResult.mirror: the mirror or flip rule). Past
+    ``deadline`` (a ``time.perf_counter()`` moment) it stops with OutOfTime and writes
+    nothing."""
+    grid = grid_of(size)
+    closed = rotation_closure(cases, mirror, grid)
     proof = list(dict.fromkeys(cases))
     listed = proof + [c for c in closed if c not in set(proof)]
     directory.mkdir(parents=True, exist_ok=True)
@@ -359,10 +468,12 @@ def write_certificate(directory: Path, length: int, cases: list[tuple[int, int]]
     parts = {name: directory / f".{name}.partial" for name in (JSON, CNF)}
     try:
         parts[JSON].write_text(json.dumps({
-            "size": N, "length": length, "first_move": "N", "symmetry": SYMMETRIES[mirror],
-            "claim": f"no string of {length} moves solves every 3x3 case, nor any shorter one",
+            "size": grid.name, "length": length, "first_move": _first_move(grid),
+            "symmetry": grid.symmetry(mirror),
+            "claim": f"no string of {length} moves solves every {grid.rows}x{grid.cols} "
+                     "case, nor any shorter one",
             "proof_cases": len(proof), "cases": [list(c) for c in listed]}, indent=1) + "\n")
-        formula = encode(length, closed, mirror, deadline)
+        formula = encode(length, closed, mirror, deadline, grid=grid)
         write_dimacs(_model(length, formula.variables, formula.clauses), parts[CNF],
                      between=lambda: _in_time(deadline))
         for name, part in parts.items():
@@ -389,9 +500,9 @@ class CheckedBound:
                 **({"interrupted": True} if self.interrupted else {})}
 
 
-def solves(maze: int, start: int, string: str) -> bool:
+def solves(maze: int, start: int, string: str, grid: Grid = GRID3) -> bool:
     """Whether the walk of ``string`` from ``start`` visits every cell it can reach."""
-    moves, cell = maze_moves(maze), start
+    moves, cell = maze_moves(maze, grid), start
     seen = 1 << cell
     for ch in string:
         cell = moves[cell][LETTERS.index(ch)]
@@ -404,7 +515,8 @@ CheckProgress = Callable[[int, int, int], None]
 
 
 def _check_proof(length: int, formula: Formula, order: list[int], deadline: float | None,
-                 progress: CheckProgress | None, checker_name: str) -> tuple[str | None, int]:
+                 progress: CheckProgress | None, checker_name: str, first_n: bool
+                 ) -> tuple[str | None, int]:
     """(None, lemmas) if every lemma of the diagram proof of the cases ``order`` (indices
     into the formula's cases) follows by unit propagation, down to the empty clause; else
     (why not, lemmas checked). Each level is checked with only the clauses it needs (see
@@ -414,7 +526,7 @@ def _check_proof(length: int, formula: Formula, order: list[int], deadline: floa
     checked, level, checker, carried, kept = 0, 0, None, [], []
     try:
         for block in diagram_proof(length, [formula.cases[i] for i in order],
-                                   formula.variables):
+                                   formula.variables, first_n):
             if block.level != level:
                 if checker is not None:
                     checker.close()
@@ -478,10 +590,15 @@ def check_certificate(directory: Path, time_limit: float | None = None,
     if not isinstance(data, dict):
         return answer("rejected", "bound.json is not a JSON object")
     length, cases = data.get("length"), data.get("cases")
-    if data.get("size") != N or data.get("first_move") != "N" or not isinstance(length, int) \
-            or length < 1 or not isinstance(cases, list):
-        return answer("rejected", "bound.json: size 3, first_move N, a length >= 1 and the "
-                      "cases are required")
+    grid = Grid.of(data.get("size"))
+    if grid is None:
+        return answer("rejected", "bound.json: the size is 3 or \"RxC\", a thin-wall grid of "
+                      f"2 to {MAX_CELLS} cells")
+    first = _first_move(grid)
+    if data.get("first_move") != first or not isinstance(length, int) or length < 1 \
+            or not isinstance(cases, list):
+        return answer("rejected", f"bound.json: first_move {first} (size {grid.name}), a "
+                      "length >= 1 and the cases are required")
     def whole(x: object) -> bool:  # 2.5, "2" or true are no case field (int() took them)
         return isinstance(x, int) and not isinstance(x, bool)
 
@@ -489,15 +606,19 @@ def check_certificate(directory: Path, time_limit: float | None = None,
         return answer("rejected", "bound.json: each case is [maze id, start], two integers",
                       length)
     pairs = [(m, s) for m, s in cases]
-    bad = [c for c in pairs if not (0 <= c[0] < 1 << len(_edges()) and 0 <= c[1] < N * N)]
+    bad = [c for c in pairs if not (0 <= c[0] < 1 << len(grid.edges())
+                                    and 0 <= c[1] < grid.cells)]
     if bad:
-        return answer("rejected", f"case {list(bad[0])} is no 3x3 maze and start", length)
-    symmetry = data.get("symmetry", SYMMETRIES[False])
-    if symmetry not in SYMMETRIES.values():
-        return answer("rejected", "bound.json: the symmetry is "
-                      f"{' or '.join(map(repr, SYMMETRIES.values()))}", length, len(pairs))
-    mirror = symmetry == SYMMETRIES[True]
-    if rotation_closure(pairs, mirror) != sorted(set(pairs)) or len(set(pairs)) != len(pairs):
+        return answer("rejected", f"case {list(bad[0])} is no {grid.rows}x{grid.cols} maze "
+                      "and start", length)
+    allowed = [grid.symmetry(False), grid.symmetry(True)]
+    symmetry = data.get("symmetry", allowed[0])
+    if symmetry not in allowed:
+        return answer("rejected", f"bound.json: the symmetry of size {grid.name} is "
+                      f"{' or '.join(map(repr, allowed))}", length, len(pairs))
+    mirror = symmetry == allowed[1]
+    if rotation_closure(pairs, mirror, grid) != sorted(set(pairs)) \
+            or len(set(pairs)) != len(pairs):
         return answer("rejected", f"the cases are not closed under the {symmetry} (so "
                       "the first moves may not be fixed)", length, len(pairs))
     used = data.get("proof_cases", len(pairs))
@@ -517,15 +638,15 @@ def check_certificate(directory: Path, time_limit: float | None = None,
                       "length", length, len(pairs))
     try:
         # no larger than the file: cases tampered to need more are not built in full
-        formula = encode(length, sorted(pairs), mirror, deadline, given.num_vars)
+        formula = encode(length, sorted(pairs), mirror, deadline, given.num_vars, grid)
         _in_time(deadline)
         if given.num_vars != formula.variables or not _same_clauses(given.clauses,
                                                                     formula.clauses):
             return answer("rejected", "bound.cnf is not the formula of these cases and this "
                           "length", length, len(pairs))
-        rule = [len(pairs)] if mirror else []  # the mirror rule's automaton: intersected first
+        rule = [len(pairs)] if mirror else []  # the rule's automaton: intersected first
         why, checked = _check_proof(length, formula, rule + [index[c] for c in pairs[:used]],
-                                    deadline, seen, checker)
+                                    deadline, seen, checker, grid.square)
     except (OutOfTime, KeyboardInterrupt) as exc:
         # the limit given here is what the command line's --time-limit left, so its
         # seconds are not the user's: name the limit, not a number
@@ -541,10 +662,10 @@ def check_certificate(directory: Path, time_limit: float | None = None,
     except NotEmpty as exc:
         # the proof intersects only the first ``used`` cases: the string found solves
         # those, which refutes the proof, and the formula too only if it solves them all
-        if all(solves(m, s, exc.string) for m, s in pairs):
+        if all(solves(m, s, exc.string, grid) for m, s in pairs):
             return answer("rejected", f"the formula is satisfiable: {exc.string} solves "
                           "every case it lists", length, len(pairs))
-        if all(solves(m, s, exc.string) for m, s in pairs[:used]):
+        if all(solves(m, s, exc.string, grid) for m, s in pairs[:used]):
             return answer("rejected", f"the cases the proof uses ({used} of {len(pairs)}) "
                           f"admit a string: {exc.string} solves them", length, len(pairs))
         why = "the proof's diagrams do not run empty"
@@ -552,5 +673,5 @@ def check_certificate(directory: Path, time_limit: float | None = None,
         return answer("rejected", why, length, len(pairs))
     who = "CaDiCaL derives" if checker == "cadical" else "MiniSat's unit propagation derives"
     return answer("verified", f"{who} the proof's {checked:,} lemmas, down to the "
-                  f"empty clause: no string of {length} moves (nor fewer) solves every 3x3 "
-                  "case", length, len(pairs))
+                  f"empty clause: no string of {length} moves (nor fewer) solves every "
+                  f"{grid.rows}x{grid.cols} case", length, len(pairs))

@@ -9,8 +9,8 @@ extension variables, as DRAT checkers take it), so that a SAT solver checks the 
 without searching.
 
 Level k intersects D(k-1), the minimised diagram of the first k-1 cases (D(0) holds every
-string whose first move is N), with the states of case k. For each pair (state s of
-D(k-1), state q of case k) reachable after t moves:
+string; on a square, every string whose first move is N), with the states of case k. For
+each pair (state s of D(k-1), state q of case k) reachable after t moves:
 - a new variable a = y(k-1, t, s) AND x(k, t, q) (at level 1, a is x itself), and for each
   state m of the minimised product D(k), a new variable y(k, t, m) = the OR of the a of the
   pairs that merged into m. Both are definitions (Tseitin clauses of fresh variables), so
@@ -76,8 +76,8 @@ def letter(t: int | np.ndarray, d: int | np.ndarray) -> int | np.ndarray:
     return 4 * t + d + 1
 
 
-def _letters(t: int) -> range:
-    return range(1) if t == 0 else range(4)  # the first move is N
+def _letters(t: int, first_n: bool) -> range:
+    return range(1) if t == 0 and first_n else range(4)  # a square's first move is N
 
 
 def _clauses(*columns: np.ndarray | int) -> list[list[int]]:
@@ -86,16 +86,19 @@ def _clauses(*columns: np.ndarray | int) -> list[list[int]]:
     return np.column_stack([np.broadcast_to(c, n) for c in columns]).tolist()
 
 
-def _start_diagram(length: int) -> list[np.ndarray]:
-    """D(0): one state per layer; the first move N, then anything."""
-    first = np.array([[0, -1, -1, -1]])
+def _start_diagram(length: int, first_n: bool) -> list[np.ndarray]:
+    """D(0): one state per layer; the first move N (with ``first_n``) or any, then
+    anything."""
+    first = np.array([[0, -1, -1, -1]]) if first_n else np.zeros((1, 4), dtype=np.int64)
     return [first] + [np.zeros((1, 4), dtype=np.int64) for _ in range(length - 1)]
 
 
-def diagram_proof(length: int, cases: list[CaseStates], top: int) -> Iterator[Block]:
+def diagram_proof(length: int, cases: list[CaseStates], top: int, first_n: bool = True
+                  ) -> Iterator[Block]:
     """The proof's blocks, level after level, ending with the empty clause; new variables
-    from ``top + 1`` on. Raises NotEmpty if the cases admit a string of ``length`` moves."""
-    diagram, y_prev = _start_diagram(length), None  # y_prev[t]: variable of state 0
+    from ``top + 1`` on. ``first_n``: the formula fixes the first move to N (a square's).
+    Raises NotEmpty if the cases admit a string of ``length`` moves."""
+    diagram, y_prev = _start_diagram(length, first_n), None  # y_prev[t]: state 0's variable
     for k, case in enumerate(cases, start=1):
         if case.sizes[0] == 0:
             return  # the case alone cannot be solved: the formula holds an empty clause
@@ -157,7 +160,7 @@ def diagram_proof(length: int, cases: list[CaseStates], top: int) -> Iterator[Bl
             alive, a = alive[merged_with], a_lit[t][merged_with]
             nxt = np.append(classes[t + 1], -1)[moves[t][alive]]
             steps = []
-            for d in _letters(t):
+            for d in _letters(t, first_n):
                 go = nxt[:, d] >= 0
                 steps += _clauses(-a[go], y_new[t + 1] + nxt[go, d], -letter(t, d))
                 if not go.all():
@@ -165,7 +168,7 @@ def diagram_proof(length: int, cases: list[CaseStates], top: int) -> Iterator[Bl
             yield Block("lemma", steps, f"level {k}, move {t}: pair steps", k)
             steps = []
             here = y_new[t] + np.arange(len(merged[t]))
-            for d in _letters(t):
+            for d in _letters(t, first_n):
                 to = merged[t][:, d]
                 go = to >= 0
                 steps += _clauses(-here[go], y_new[t + 1] + to[go], -letter(t, d))
