@@ -162,7 +162,7 @@ def proofs(lengths: list[int], check_too: bool) -> None:
     from smtpuzzle.puzzles.maze.certificate import (
         check_certificate,
         encode,
-        rotation_closure,
+        symmetry_closure,
         write_certificate,
     )
     from smtpuzzle.puzzles.maze.proof import diagram_proof
@@ -172,7 +172,7 @@ def proofs(lengths: list[int], check_too: bool) -> None:
     print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for length in lengths:
         cases = prove_bound(3, start=length, up_to=length).cases
-        closed = rotation_closure(cases, mirror=True)
+        closed = symmetry_closure(cases, mirror=True)
         formula = encode(length, closed, mirror=True)
         index = {c: i for i, c in enumerate(closed)}
         order = [formula.cases[-1]] + [formula.cases[index[c]] for c in cases]  # rule first

@@ -23,7 +23,7 @@ from smtpuzzle.puzzles.maze.certificate import (
     encode,
     maze_moves,
     mirror_case,
-    rotation_closure,
+    symmetry_closure,
     turn_case,
     write_certificate,
 )
@@ -56,11 +56,11 @@ def test_a_turned_string_solves_the_turned_case():
                                                        string.translate(turn))
         assert _solves(maze, start, string) == _solves(*mirror_case(maze, start),
                                                        string.translate(MIRROR))
-    assert len(rotation_closure([(4095, 4)])) == 1  # the open maze from the centre
-    assert len(rotation_closure([(4095, 0)])) == 4
-    assert len(rotation_closure([(4095, 0)], mirror=True)) == 4  # its mirror is a turn
+    assert len(symmetry_closure([(4095, 4)])) == 1  # the open maze from the centre
+    assert len(symmetry_closure([(4095, 0)])) == 4
+    assert len(symmetry_closure([(4095, 0)], mirror=True)) == 4  # its mirror is a turn
     path = (0b000011110011, 4)  # a path whose mirror images are not its turns
-    assert len(rotation_closure([path], mirror=True)) == 2 * len(rotation_closure([path]))
+    assert len(symmetry_closure([path], mirror=True)) == 2 * len(symmetry_closure([path]))
 
 
 def test_the_mirror_rule_keeps_exactly_the_strings_whose_first_e_or_w_is_e():
@@ -134,7 +134,7 @@ def test_the_formula_holds_exactly_the_strings_that_solve_its_cases():
     from pysat.solvers import Solver
 
     # With the mirror rule, also exactly when the first E or W is an E.
-    cases = rotation_closure([(0b111111111111, 0), (0b000011110011, 4)])
+    cases = symmetry_closure([(0b111111111111, 0), (0b000011110011, 4)])
     length = 7
     for mirror in (False, True):
         clauses = encode(length, cases, mirror).clauses.as_lists()
@@ -188,11 +188,11 @@ def test_a_rectangles_mazes_and_flips_are_the_searchs(rows, cols):
                                       string.translate(flip))
         assert solved == _rect_solves(size, *mirror_case(maze, start, grid),
                                       string.translate(MIRROR))
-        closed = rotation_closure([(maze, start)], True, grid)
-        assert rotation_closure(closed, True, grid) == closed and len(closed) in (
+        closed = symmetry_closure([(maze, start)], True, grid)
+        assert symmetry_closure(closed, True, grid) == closed and len(closed) in (
             (1, 2, 4) if rows != cols else (1, 2, 4, 8))
-        assert rotation_closure([(maze, start)], False, grid) == (
-            [(maze, start)] if rows != cols else rotation_closure([(maze, start)], grid=grid))
+        assert symmetry_closure([(maze, start)], False, grid) == (
+            [(maze, start)] if rows != cols else symmetry_closure([(maze, start)], grid=grid))
 
 
 def test_a_rectangles_formula_holds_exactly_the_strings_that_solve_its_cases():
@@ -205,7 +205,7 @@ def test_a_rectangles_formula_holds_exactly_the_strings_that_solve_its_cases():
     grid = Grid(2, 3)
     length = 6
     for mirror in (False, True):
-        cases = rotation_closure([(0b1111111, 0), (0b0010011, 1)], mirror, grid)
+        cases = symmetry_closure([(0b1111111, 0), (0b0010011, 1)], mirror, grid)
         assert len(cases) == (8 if mirror else 2)  # neither is its own flip
         clauses = encode(length, cases, mirror, grid=grid).clauses.as_lists()
         with Solver(name="cadical195", bootstrap_with=clauses) as solver:
@@ -346,6 +346,8 @@ def _drop_last_clause(text: str) -> str:
     (dict(data=lambda d: {**d, "symmetry": "flips"}), "the symmetry of size 3 is"),
     (dict(data=lambda d: {**d, "size": 4}), "the size is 3 or"),
     (dict(data=lambda d: {**d, "size": "1x17"}), "the size is 3 or"),
+    (dict(data=lambda d: {**d, "size": "3x3"}), "the size is 3 or"),  # one name a grid
+    (dict(data=lambda d: {**d, "size": "03x3"}), "the size is 3 or"),
     (dict(data=lambda d: {**d, "size": "3x4"}), "first_move any"),
     (dict(data=lambda d: {**d, "size": "4x4"}), "not closed under the rotations and mirror"),
     (dict(data=lambda d: {**d, "length": 5000}), "is not the formula"),  # not built in full

@@ -192,7 +192,7 @@ def bound(
     mirror: Annotated[bool, typer.Option(
         help="On thin walls, search only strings whose first E or W is an E (any universal "
              "string mirrors into one), and on a rectangle whose first N or S is an N too "
-             "(the flip rule): about half the time, a quarter on rectangles.")] = True,
+             "(the flip rule): half the strings, a quarter on rectangles.")] = True,
     split_depth: Annotated[int, typer.Option(
         help="How many free moves a diagram that outgrows --max-states may be split on (a "
              "cube a letter, each searched on from its part of the diagram): more time, and "
@@ -273,7 +273,7 @@ def bound(
             split = result.steps[-1].cubes if result.steps[-1].status == "unsat" else \
                 result.steps[-2].cubes
             cubes = f" in {split} cubes" if split > 1 else ""
-            out.print(f"no string of {result.bound} moves or fewer solves every "
+            out.print(f"no string of {plural(result.bound, 'move')} or fewer solves every "
                       f"{cases.describe(size)} case: a universal string has at least "
                       f"{result.bound + 1} (proved with {len(result.cases)} cases{cubes}, "
                       f"{fixed}{',' if result.mirror else ''} by symmetry; "
@@ -293,10 +293,11 @@ def bound(
             out.print(f"saved the search at {r['length']} moves ({r['cases']} cases{left}) to "
                       f"{r['file']}: run again with --checkpoint {r['file']}{larger} to go on")
         if written:
-            images = {"rotations": " with their turns", "none": "",
-                      "rotations and mirror": " with their turns and mirror images",
-                      "flips": " with their flips"}[grid_of(size).symmetry(result.mirror)]
-            out.print(f"wrote {certificate} ({written} cases{images}); check it with "
+            images = {"rotations": " and their turns", "none": "",
+                      "rotations and mirror": " and their turns and mirror images",
+                      "flips": " and their flips"}[grid_of(size).symmetry(result.mirror)]
+            out.print(f"wrote {certificate} ({written} cases: the proof's "
+                      f"{len(set(result.cases))}{images}); check it with "
                       f"`smtpuzzle maze check-bound {certificate}`")
         if cut:
             out.print(f"interrupted while writing the certificate: {certificate} was not "

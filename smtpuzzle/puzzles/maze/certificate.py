@@ -96,7 +96,7 @@ class Grid:
                            and cols.isdigit()) or len(rows + cols) > 4:
             return None
         grid = cls(int(rows), int(cols))
-        return grid if 2 <= grid.cells <= MAX_CELLS and grid.rows and grid.cols else None
+        return grid if 2 <= grid.cells <= MAX_CELLS else None
 
     def edges(self) -> list[tuple[int, int]]:
         """The inner edges in maze-id bit order: left-right pairs row by row, then up-down."""
@@ -140,6 +140,8 @@ def _reachable(moves: list[list[int]], start: int) -> int:
 
 def _turn_cell(cell: int, grid: Grid) -> int:
     """The cell a quarter turn clockwise takes ``cell`` to (a square's)."""
+    if not grid.square:
+        raise ValueError(f"a {grid.rows}x{grid.cols} grid has no quarter turn")
     r, c = divmod(cell, grid.cols)
     return c * grid.cols + (grid.rows - 1 - r)
 
@@ -185,7 +187,7 @@ def flip_case(maze: int, start: int, grid: Grid = GRID3) -> tuple[int, int]:
     return _moved_case(maze, start, _flip_cell, grid)
 
 
-def rotation_closure(cases: list[tuple[int, int]], mirror: bool = False,
+def symmetry_closure(cases: list[tuple[int, int]], mirror: bool = False,
                      grid: Grid = GRID3) -> list[tuple[int, int]]:
     """The cases closed under the symmetry ``grid.symmetry(mirror)``, sorted, each once: a
     square's under its turns (and with ``mirror``, its mirror images' turns), a
@@ -383,6 +385,10 @@ def _groups(flat: list[np.ndarray], sizes: list[np.ndarray]) -> Groups:
                   np.concatenate([[0], np.cumsum(lengths)]), owned=True)
 
 
+def _moves(n: int) -> str:
+    return f"{n} move{'' if n == 1 else 's'}"
+
+
 def _first_move(grid: Grid) -> str:
     """A square's first move is N (its turns take any first move there); a rectangle's is
     any."""
@@ -444,7 +450,7 @@ def grid_of(size: int | str) -> Grid:
 def write_seconds(length: int, cases: list[tuple[int, int]], mirror: bool = True,
                   size: int | str = 3) -> float:
     """About how long writing the certificate of ``cases`` at ``length`` moves takes."""
-    return WRITE_SECONDS * length * len(rotation_closure(cases, mirror, grid_of(size)))
+    return WRITE_SECONDS * length * len(symmetry_closure(cases, mirror, grid_of(size)))
 
 
 def write_certificate(directory: Path, length: int, cases: list[tuple[int, int]],
@@ -458,7 +464,7 @@ def write_certificate(directory: Path, length: int, cases: list[tuple[int, int]]
     ``deadline`` (a ``time.perf_counter()`` moment) it stops with OutOfTime and writes
     nothing."""
     grid = grid_of(size)
-    closed = rotation_closure(cases, mirror, grid)
+    closed = symmetry_closure(cases, mirror, grid)
     proof = list(dict.fromkeys(cases))
     listed = proof + [c for c in closed if c not in set(proof)]
     directory.mkdir(parents=True, exist_ok=True)
@@ -591,9 +597,9 @@ def check_certificate(directory: Path, time_limit: float | None = None,
         return answer("rejected", "bound.json is not a JSON object")
     length, cases = data.get("length"), data.get("cases")
     grid = Grid.of(data.get("size"))
-    if grid is None:
-        return answer("rejected", "bound.json: the size is 3 or \"RxC\", a thin-wall grid of "
-                      f"2 to {MAX_CELLS} cells")
+    if grid is None or grid.name != data.get("size"):  # one name a grid: 3, else "RxC"
+        return answer("rejected", "bound.json: the size is 3 or \"RxC\" (R rows, C columns, "
+                      f"no leading zeros), a thin-wall grid of 2 to {MAX_CELLS} cells")
     first = _first_move(grid)
     if data.get("first_move") != first or not isinstance(length, int) or length < 1 \
             or not isinstance(cases, list):
@@ -617,7 +623,7 @@ def check_certificate(directory: Path, time_limit: float | None = None,
         return answer("rejected", f"bound.json: the symmetry of size {grid.name} is "
                       f"{' or '.join(map(repr, allowed))}", length, len(pairs))
     mirror = symmetry == allowed[1]
-    if rotation_closure(pairs, mirror, grid) != sorted(set(pairs)) \
+    if symmetry_closure(pairs, mirror, grid) != sorted(set(pairs)) \
             or len(set(pairs)) != len(pairs):
         return answer("rejected", f"the cases are not closed under the {symmetry} (so "
                       "the first moves may not be fixed)", length, len(pairs))
@@ -673,5 +679,5 @@ def check_certificate(directory: Path, time_limit: float | None = None,
         return answer("rejected", why, length, len(pairs))
     who = "CaDiCaL derives" if checker == "cadical" else "MiniSat's unit propagation derives"
     return answer("verified", f"{who} the proof's {checked:,} lemmas, down to the "
-                  f"empty clause: no string of {length} moves (nor fewer) solves every "
+                  f"empty clause: no string of {_moves(length)} (nor fewer) solves every "
                   f"{grid.rows}x{grid.cols} case", length, len(pairs))
