@@ -264,18 +264,18 @@ def bound(
             out.print(f"resumed {r['file']}: {r['length']} moves, {r['cases']} cases{cubes}, "
                       f"{r['seconds']:,.1f} s before this run")
         if result.bound:
-            fixed = ", ".join(([] if result.first_move == "*" else
-                               [f"first move {result.first_move}"])
-                              + (["first N or S an N"] if result.mirror
-                                 and result.first_move == "*" else [])
-                              + (["first E or W an E"] if result.mirror else [])) \
-                or "no move fixed"
+            rules = [f"first move {result.first_move}"] if result.first_move != "*" else []
+            if result.mirror:  # a rectangle's flip rule fixes the first N or S too
+                rules += ["first N or S an N"] * (result.first_move == "*") + \
+                    ["first E or W an E"]
+            fixed = ", ".join(rules) or "no move fixed"
             split = result.steps[-1].cubes if result.steps[-1].status == "unsat" else \
                 result.steps[-2].cubes
             cubes = f" in {split} cubes" if split > 1 else ""
             out.print(f"no string of {plural(result.bound, 'move')} or fewer solves every "
                       f"{cases.describe(size)} case: a universal string has at least "
-                      f"{result.bound + 1} (proved with {len(result.cases)} cases{cubes}, "
+                      f"{result.bound + 1} (proved with "
+                      f"{plural(len(result.cases), 'case')}{cubes}, "
                       f"{fixed}{',' if result.mirror else ''} by symmetry; "
                       f"{result.time_s:.1f} s)")
         else:
