@@ -259,15 +259,20 @@ def _suspended_together(tasks: _LocalTasks) -> Iterator[None]:
                     os.kill(child.pid, sig)
 
     def stop(_signum: int, _frame: Any) -> None:
-        workers(signal.SIGSTOP)
-        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        signal.signal(signal.SIGTSTP, signal.SIG_IGN)  # a second Ctrl-Z meanwhile: one stop
         try:
+            workers(signal.SIGSTOP)
+            signal.signal(signal.SIGTSTP, signal.SIG_DFL)
             os.kill(os.getpid(), signal.SIGTSTP)  # stopped here until continued
         finally:
             signal.signal(signal.SIGTSTP, stop)
             workers(signal.SIGCONT)
 
-    previous = signal.signal(signal.SIGTSTP, stop)
+    previous = signal.getsignal(signal.SIGTSTP)
+    if previous is None or previous == signal.SIG_IGN:  # ignored on purpose, or set in C
+        yield
+        return
+    signal.signal(signal.SIGTSTP, stop)
     try:
         yield
     finally:

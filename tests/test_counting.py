@@ -416,6 +416,24 @@ def test_ctrl_c_takes_the_workers_counts_so_far(monkeypatch):
     assert result.count == 5 * (subs[0].weight + subs[1].weight)
 
 
+def test_workers_late_past_the_deadline_are_asked_for_their_counts_so_far(monkeypatch):
+    """As after Ctrl-Z: the clock ran on while the job was stopped, and the workers, just
+    continued, had not answered by the deadline's grace. Their counts were dropped."""
+    from smtpuzzle.puzzles.tiling import counting
+
+    def slow(model, sp, engine, state, deadline, progress=None):
+        progress(5)
+        time.sleep(120)  # past the deadline, as a stopped worker is
+
+    monkeypatch.setattr(counting, "_slice", slow)
+    monkeypatch.setattr(counting, "GRACE_S", 0.5)
+    tiling = load("pentomino-6x10")
+    subs = plan(tiling, True).subproblems
+    result = count(tiling, "sat", workers=2, time_limit=2.0)
+    assert not result.interrupted and not result.complete
+    assert result.count == 5 * (subs[0].weight + subs[1].weight)
+
+
 def test_a_worker_killed_mid_count_stops_it_with_the_checkpoint_kept(tmp_path):
     """A worker killed from outside (as the kernel does out of memory): exit 1, one line
     saying so, INCOMPLETE, and a second run from the checkpoint ends with the total."""

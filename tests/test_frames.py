@@ -295,6 +295,26 @@ def test_stage_1_stopped_by_ctrl_c_keeps_the_sets_its_workers_had_listed(monkeyp
     assert all(r.tobytes() in listed for r in got.sets)
 
 
+def test_stage_1_workers_late_past_the_deadline_are_asked_for_their_sets(monkeypatch):
+    # As after Ctrl-Z: the clock ran on while the job was stopped, and the workers, just
+    # continued, had not answered by the deadline's grace. Their sets were dropped.
+    search_one = frames_sets._search_one
+
+    def listed_then_late(job, i, collector, deadline, tick=None):
+        search_one(job, i, collector, None, tick)
+        time.sleep(60)  # past the deadline, as a stopped worker is
+        return True
+
+    puzzle = pentominoes_in(5, 6, 2)
+    listed = {r.tobytes() for r in enumerate_sets(puzzle, cache=False).sets}
+    monkeypatch.setattr(frames_sets, "_search_one", listed_then_late)
+    monkeypatch.setattr(frames_sets, "GRACE_S", 0.5)
+    got = enumerate_sets(puzzle, workers=2, cache=False, time_limit=2.0)
+    assert not got.complete and got.stopped == "time limit"
+    assert got.tilings > 0 and len(got.sets) > 0
+    assert all(r.tobytes() in listed for r in got.sets)
+
+
 def test_a_worker_killed_in_stage_1_stops_the_frames_as_interrupted(monkeypatch, capsys,
                                                                      tmp_path):
     puzzle = pentominoes_in(5, 6, 2)

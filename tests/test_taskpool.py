@@ -220,8 +220,24 @@ def test_ctrl_z_stops_the_workers_with_the_parent_and_fg_goes_on_with_them():
         os.kill(proc.pid, signal.SIGCONT)  # what fg sends
         assert _wait_for_states([proc.pid, *workers], "SRR")[1:] == "RR"
     finally:
-        proc.kill()
-        proc.wait()
-        for pid in workers:
+        for pid in workers:  # before the parent, which reaps them: no pid is reused yet
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+        proc.kill()
+        proc.wait()
+
+
+def test_a_pool_leaves_an_ignored_ctrl_z_alone_and_restores_the_handler_it_replaced():
+    before = signal.getsignal(signal.SIGTSTP)
+    try:
+        signal.signal(signal.SIGTSTP, signal.SIG_IGN)  # ignored on purpose: stays so
+        with task_pool(_square, 0, 1) as tasks:
+            assert signal.getsignal(signal.SIGTSTP) == signal.SIG_IGN
+            tasks.submit(2, None)
+            assert tasks.next(timeout=60)[:2] == (2, 4)
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        with task_pool(_square, 0, 1):
+            assert signal.getsignal(signal.SIGTSTP) not in (signal.SIG_DFL, signal.SIG_IGN)
+        assert signal.getsignal(signal.SIGTSTP) == signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGTSTP, before)

@@ -29,7 +29,7 @@ from smtpuzzle.errors import ProcessDied
 from smtpuzzle.model import Model, headed_groups
 from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
-from smtpuzzle.taskpool import TaskTimeout, task_pool
+from smtpuzzle.taskpool import TaskTimeout, stop_asked, task_pool
 
 CACHE_VERSION = 1
 MERGE_EVERY = 1_000_000  # raw set rows gathered before de-duplicating
@@ -166,6 +166,8 @@ def _work(spec: tuple[Frames, int | None], i: int, deadline: float | None,
     try:
         ok = _search_one(job, i, collector, deadline, tick)
     except KeyboardInterrupt:
+        if not stop_asked():  # not the pool's request: a failure, as it was
+            raise
         ok = False
     return collector.merge(), collector.tilings, ok
 
@@ -228,6 +230,13 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
                     collector.pending_rows += len(kept)
                     collector.tilings += tilings
 
+                def handed_back(grace: float) -> None:
+                    """Ask the busy workers to stop, and keep the sets they hand back."""
+                    nonlocal done
+                    for kept, tilings, ok in tasks.stop(grace):
+                        take(kept, tilings)
+                        done += ok  # finished just as they were asked
+
                 results = tasks.map(list(range(n_sub)), deadline)
                 try:
                     for _ in range(n_sub):
@@ -237,6 +246,9 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
                         try:
                             kept, tilings, ok = results.next(timeout=left)
                         except TaskTimeout:
+                            # the clock ran on while the job was stopped (Ctrl-Z): the
+                            # workers, just continued, are asked for their sets
+                            handed_back(STOP_GRACE_S)
                             break
                         take(kept, tilings)
                         if not ok:
@@ -246,9 +258,7 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
                             break
                         report()
                 except KeyboardInterrupt:  # the workers hand back the sets they had listed
-                    for kept, tilings, ok in tasks.stop(STOP_GRACE_S):
-                        take(kept, tilings)
-                        done += ok  # finished just as Ctrl-C came
+                    handed_back(STOP_GRACE_S)
                     raise
     except KeyboardInterrupt:
         stopped = "interrupted"
@@ -257,7 +267,7 @@ def enumerate_sets(frames: Frames, workers: int = 1, time_limit: float | None = 
     finally:
         _PREPARED.clear()
     packed = collector.merge()
-    complete = done == n_sub
+    complete = done == n_sub and not stopped  # a Ctrl-C at the very end stops it all the same
     if not complete and not stopped:
         stopped = "too many" if over() else "time limit"
     sets = _filtered(frames, np.unpackbits(packed, axis=1, count=len(frames.pieces)).astype(bool))

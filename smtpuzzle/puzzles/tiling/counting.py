@@ -498,6 +498,16 @@ def count(tiling: Tiling, backend: str | Backend = "exact-cover", solver: str | 
             workers = min(workers, max(len(waiting), 1))  # an idle process is no help
             limit = len(waiting) if ray else workers
             with task_pool(_work, (model, count_plan, backend, solver), workers, ray) as tasks:
+                def handed_back(grace: float) -> None:
+                    """Ask the busy workers to stop, and keep what they hand back."""
+                    nonlocal unsaved
+                    for i, part in tasks.stop(grace):
+                        if isinstance(part, PartialCount):
+                            take(i, part)
+                        elif part is not None:  # a count so far, beyond the state kept
+                            unsaved += (part - (running[i].count if i in running else 0)) \
+                                * subs[i].weight
+
                 try:
                     while waiting or tasks.pending:
                         while waiting and tasks.pending < limit:
@@ -507,16 +517,14 @@ def count(tiling: Tiling, backend: str | Backend = "exact-cover", solver: str | 
                         try:
                             i, part = tasks.next(timeout=left)
                         except TaskTimeout:
+                            # the clock ran on while the job was stopped (Ctrl-Z): the
+                            # workers, just continued, are asked for their states
+                            handed_back(STOP_GRACE_S)
                             break
                         if take(i, part):
                             waiting.appendleft((i, part.state))
                 except KeyboardInterrupt:  # the workers hand back what they found
-                    for i, part in tasks.stop(STOP_GRACE_S):
-                        if isinstance(part, PartialCount):
-                            take(i, part)
-                        elif part is not None:  # a count so far, beyond the state kept
-                            unsaved += (part - (running[i].count if i in running else 0)) \
-                                * subs[i].weight
+                    handed_back(STOP_GRACE_S)
                     raise
                 if ray:
                     ray_nodes, ray_reruns = len(tasks.nodes), tasks.reruns
