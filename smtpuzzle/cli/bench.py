@@ -20,12 +20,12 @@ from smtpuzzle.cli.common import (
     friendly,
     interactive,
     out,
-    plural,
     progress,
     time_limit_option,
     winding_down,
 )
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.text import plural
 from smtpuzzle.outputs import output_directory
 
 

@@ -182,11 +182,6 @@ def clipped(message: str, most: int = 500) -> str:
         f"{message[:most]}... ({len(message):,} characters in all)")
 
 
-def plural(n: int, noun: str) -> str:
-    """``n`` and ``noun``, with an s unless ``n`` is 1: "1 solution", "2 solutions"."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
 def listed(found: int, complete: bool, limit: int | None, interrupted: bool = False
            ) -> tuple[int, str, bool]:
     """A count or listing of solutions that decides uniqueness (so it searches for two at

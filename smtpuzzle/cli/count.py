@@ -24,7 +24,6 @@ from smtpuzzle.cli.common import (
     interactive,
     named,
     out,
-    plural,
     print_json,
     progress,
     report_stopped,
@@ -34,6 +33,7 @@ from smtpuzzle.cli.common import (
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.cli.solve import list_solutions
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.text import plural
 from smtpuzzle.library import load, model_file
 from smtpuzzle.puzzles.tiling.puzzle import GROUPS
 

@@ -12,7 +12,8 @@ import numpy as np
 import typer
 from rich.markup import escape
 
-from smtpuzzle.cli.common import EXIT_UNKNOWN, listed, out, plural, print_json
+from smtpuzzle.cli.common import EXIT_UNKNOWN, listed, out, print_json
+from smtpuzzle.formats.text import plural
 from smtpuzzle.result import Status
 
 

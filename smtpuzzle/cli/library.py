@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 from rich.table import Table
 
-from smtpuzzle.cli.common import JsonOpt, ModelArg, friendly, out, plural, print_json
+from smtpuzzle.cli.common import JsonOpt, ModelArg, friendly, out, print_json
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.text import plural
 from smtpuzzle.library import list_models, load_puzzle
 from smtpuzzle.render.text import board_picture, pieces_picture
 

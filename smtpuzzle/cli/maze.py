@@ -23,7 +23,6 @@ from smtpuzzle.cli.common import (
     interactive,
     named,
     out,
-    plural,
     print_json,
     progress,
     time_limit_option,
@@ -32,7 +31,7 @@ from smtpuzzle.cli.common import (
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import is_digits
+from smtpuzzle.formats.text import is_digits, plural
 from smtpuzzle.outputs import distinct_files, output_directory, writable
 from smtpuzzle.puzzles.maze import cases
 from smtpuzzle.puzzles.maze.mdd import MAX_STATES, SPLIT_DEPTH

@@ -22,7 +22,6 @@ from smtpuzzle.cli.common import (
     listed,
     named,
     out,
-    plural,
     print_json,
     spinner,
     time_limit_option,
@@ -30,6 +29,7 @@ from smtpuzzle.cli.common import (
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.text import plural
 from smtpuzzle.library import load_puzzle, model_file
 
 if TYPE_CHECKING:

@@ -42,6 +42,11 @@ def is_digits(word: str) -> bool:
     return word.isascii() and word.isdecimal()
 
 
+def plural(n: int, noun: str) -> str:
+    """``n`` and ``noun``, with an s unless ``n`` is 1: "1 solution", "2 solutions"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def is_directory(path: Path) -> bool:
     """Whether ``path`` is a directory; False for a name the system cannot even look up
     (too long: a mistyped environment variable is no directory, not a traceback)."""

@@ -49,6 +49,7 @@ import numpy as np
 from smtpuzzle.backends.rup import CHECKERS, OutOfTime
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.dimacs import read_cnf, write_dimacs
+from smtpuzzle.formats.text import is_digits, plural
 from smtpuzzle.model import Groups, Model
 from smtpuzzle.puzzles.maze.proof import CaseStates, NotEmpty, diagram_proof, letter
 
@@ -78,6 +79,9 @@ class Grid:
     def square(self) -> bool:
         return self.rows == self.cols
 
+    def __str__(self) -> str:
+        return f"{self.rows}x{self.cols}"
+
     @property
     def name(self) -> int | str:
         """As ``bound.json`` gives it: 3 for 3x3 (as certificates always had), else "RxC"."""
@@ -92,8 +96,7 @@ class Grid:
         if not isinstance(size, str):
             return None
         rows, sep, cols = size.partition("x")
-        if not sep or not (rows.isascii() and rows.isdigit() and cols.isascii()
-                           and cols.isdigit()) or len(rows + cols) > 4:
+        if not sep or not (is_digits(rows) and is_digits(cols)) or len(rows + cols) > 4:
             return None
         grid = cls(int(rows), int(cols))
         return grid if 2 <= grid.cells <= MAX_CELLS else None
@@ -141,7 +144,7 @@ def _reachable(moves: list[list[int]], start: int) -> int:
 def _turn_cell(cell: int, grid: Grid) -> int:
     """The cell a quarter turn clockwise takes ``cell`` to (a square's)."""
     if not grid.square:
-        raise ValueError(f"a {grid.rows}x{grid.cols} grid has no quarter turn")
+        raise ValueError(f"a {grid} grid has no quarter turn")
     r, c = divmod(cell, grid.cols)
     return c * grid.cols + (grid.rows - 1 - r)
 
@@ -192,22 +195,16 @@ def symmetry_closure(cases: list[tuple[int, int]], mirror: bool = False,
     """The cases closed under the symmetry ``grid.symmetry(mirror)``, sorted, each once: a
     square's under its turns (and with ``mirror``, its mirror images' turns), a
     rectangle's with ``mirror`` (the flip rule) under both flips, without as they are."""
-    if grid.square:
-        images = [lambda c: c] + ([lambda c: mirror_case(*c, grid)] if mirror else [])
-        turns = 4
-    else:
-        images = [lambda c: c] + ([lambda c: mirror_case(*c, grid),
-                                   lambda c: flip_case(*c, grid),
-                                   lambda c: flip_case(*mirror_case(*c, grid), grid)]
-                                  if mirror else [])
-        turns = 1
-    out = set()
-    for case in cases:
-        for image in (f(case) for f in images):
-            out.add(image)
-            for _ in range(turns - 1):
-                image = turn_case(*image, grid)
+    square = [turn_case] if grid.square else []
+    ruled = ([mirror_case] + ([] if grid.square else [flip_case])) if mirror else []
+    out, todo = set(cases), list(cases)
+    while todo:  # every image under the group the maps generate
+        case = todo.pop()
+        for move in square + ruled:
+            image = move(*case, grid)
+            if image not in out:
                 out.add(image)
+                todo.append(image)
     return sorted(out)
 
 
@@ -385,10 +382,6 @@ def _groups(flat: list[np.ndarray], sizes: list[np.ndarray]) -> Groups:
                   np.concatenate([[0], np.cumsum(lengths)]), owned=True)
 
 
-def _moves(n: int) -> str:
-    return f"{n} move{'' if n == 1 else 's'}"
-
-
 def _first_move(grid: Grid) -> str:
     """A square's first move is N (its turns take any first move there); a rectangle's is
     any."""
@@ -476,8 +469,8 @@ def write_certificate(directory: Path, length: int, cases: list[tuple[int, int]]
         parts[JSON].write_text(json.dumps({
             "size": grid.name, "length": length, "first_move": _first_move(grid),
             "symmetry": grid.symmetry(mirror),
-            "claim": f"no string of {length} moves solves every {grid.rows}x{grid.cols} "
-                     "case, nor any shorter one",
+            "claim": f"no string of {length} moves solves every {grid} case, nor any "
+                     "shorter one",
             "proof_cases": len(proof), "cases": [list(c) for c in listed]}, indent=1) + "\n")
         formula = encode(length, closed, mirror, deadline, grid=grid)
         write_dimacs(_model(length, formula.variables, formula.clauses), parts[CNF],
@@ -615,8 +608,7 @@ def check_certificate(directory: Path, time_limit: float | None = None,
     bad = [c for c in pairs if not (0 <= c[0] < 1 << len(grid.edges())
                                     and 0 <= c[1] < grid.cells)]
     if bad:
-        return answer("rejected", f"case {list(bad[0])} is no {grid.rows}x{grid.cols} maze "
-                      "and start", length)
+        return answer("rejected", f"case {list(bad[0])} is no {grid} maze and start", length)
     allowed = [grid.symmetry(False), grid.symmetry(True)]
     symmetry = data.get("symmetry", allowed[0])
     if symmetry not in allowed:
@@ -679,5 +671,5 @@ def check_certificate(directory: Path, time_limit: float | None = None,
         return answer("rejected", why, length, len(pairs))
     who = "CaDiCaL derives" if checker == "cadical" else "MiniSat's unit propagation derives"
     return answer("verified", f"{who} the proof's {checked:,} lemmas, down to the "
-                  f"empty clause: no string of {_moves(length)} (nor fewer) solves every "
-                  f"{grid.rows}x{grid.cols} case", length, len(pairs))
+                  f"empty clause: no string of {plural(length, 'move')} (nor fewer) solves "
+                  f"every {grid} case", length, len(pairs))
