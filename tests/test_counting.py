@@ -20,10 +20,10 @@ from smtpuzzle.puzzles.tiling.counting import (
     _decode_state,
     _encode_state,
     _progress_digest,
-    canonical_key,
     count,
     plan,
 )
+from smtpuzzle.puzzles.tiling.solve import canonical_key
 from tests.helpers import ROOT, cli
 
 FAST = [  # (model, distinct, raw)

@@ -37,7 +37,7 @@ from smtpuzzle.formats.text import read_text
 from smtpuzzle.model import Model
 from smtpuzzle.outputs import writable
 from smtpuzzle.puzzles.tiling.puzzle import Tiling, require_tiling
-from smtpuzzle.puzzles.tiling.solve import engine_for
+from smtpuzzle.puzzles.tiling.solve import canonical_key, engine_for
 from smtpuzzle.result import Enumeration, Result, Stats
 from smtpuzzle.taskpool import TaskTimeout, stop_asked, task_pool
 
@@ -202,10 +202,6 @@ def _refine(tiling: Tiling, sp: SubProblem, by: str = "auto") -> list[SubProblem
 def submodel(model: Model, sp: SubProblem) -> Model:
     user = model.user_vars
     return model.with_units(np.concatenate([-user[sp.forbidden], user[sp.forced]]))
-
-
-def canonical_key(rows: np.ndarray, stabilizer: np.ndarray) -> bytes:
-    return min(np.sort(p[rows]).tobytes() for p in stabilizer)
 
 
 def _distinct_stream(model: Model, sp: SubProblem, backend: Backend,

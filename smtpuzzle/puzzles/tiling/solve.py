@@ -194,7 +194,7 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
     classes = None
     if distinct:
         listing.group, listing.up_to = count_plan.group, count_plan.up_to
-        classes = _Classes(tiling, group, counting.canonical_key)
+        classes = _Classes(tiling, group)
     exhausted = False
     try:
         for result in enum:
@@ -219,6 +219,12 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
     return listing
 
 
+def canonical_key(rows: np.ndarray, perms: np.ndarray) -> bytes:
+    """A solution's class under the placement permutations ``perms`` (a group, or a
+    sub-problem's stabilizer): the least of its images' sorted placements."""
+    return min(np.sort(p[rows]).tobytes() for p in perms)
+
+
 class _Classes:
     """The symmetry classes of the solutions a distinct listing has shown, to check, apart
     from the search's plan (sub-problems, orbits, stabilizers), that it shows each class
@@ -226,15 +232,13 @@ class _Classes:
     group (``canonical_key``, as a stabilizer's classes are told apart), kept as a 16-byte
     digest (about 100 bytes a solution in all, so a listing of millions fits)."""
 
-    def __init__(self, tiling: Tiling, group: str,
-                 canonical_key: Callable[[np.ndarray, np.ndarray], bytes]) -> None:
+    def __init__(self, tiling: Tiling, group: str) -> None:
         self.perms = np.stack([p for _, p in tiling.symmetries(group)])
         self.group = "rotations" if group == "rotations" else "symmetries"
-        self.canonical_key = canonical_key
         self.seen: dict[bytes, int] = {}
 
     def add(self, values: np.ndarray, n: int) -> None:
-        least = self.canonical_key(np.flatnonzero(values), self.perms)
+        least = canonical_key(np.flatnonzero(values), self.perms)
         key = hashlib.blake2b(least, digest_size=16).digest()
         first = self.seen.setdefault(key, n)
         if first != n:
