@@ -156,17 +156,22 @@ def _rect_solves(size: str, maze: int, start: int, string: str) -> bool:
 
     rows, cols = map(int, size.split("x"))
     moves = _thin_wall_table(np.array([maze]), rows, cols)[0].tolist()
+    cell, seen = start, {start}
+    for ch in string:
+        cell = moves[cell]["NESW".index(ch)]
+        seen.add(cell)
+    return seen == _reached(moves, start)
+
+
+def _reached(moves: list[list[int]], start: int) -> set[int]:
+    """The cells a walk on ``moves`` (per cell, its next cell per letter) can reach."""
     reach, todo = {start}, [start]
     while todo:
         for nxt in moves[todo.pop()]:
             if nxt not in reach:
                 reach.add(nxt)
                 todo.append(nxt)
-    cell, seen = start, {start}
-    for ch in string:
-        cell = moves[cell]["NESW".index(ch)]
-        seen.add(cell)
-    return seen == reach
+    return reach
 
 
 @pytest.mark.parametrize("rows,cols", RECTANGLES)
@@ -501,12 +506,7 @@ def _states_by_the_rules(length: int, maze: int, start: int) -> tuple[list[int],
     """case_states as plain Python sets of (cell, cells left) by the rules, for comparison:
     (states per layer, per layer the successor index of each state and letter)."""
     moves = maze_moves(maze)
-    reach, stack = {start}, [start]
-    while stack:
-        for nxt in moves[stack.pop()]:
-            if nxt not in reach:
-                reach.add(nxt)
-                stack.append(nxt)
+    reach = _reached(moves, start)
 
     def step(state, d):
         nxt = moves[state[0]][d]
