@@ -28,7 +28,7 @@ from smtpuzzle.puzzles.maze.certificate import (
     write_certificate,
 )
 from smtpuzzle.puzzles.maze.mdd import samples
-from smtpuzzle.puzzles.maze.resume import load
+from smtpuzzle.puzzles.maze.resume import FORMAT, load, load_cube
 from tests.helpers import cli as run
 
 MIRROR = str.maketrans("EW", "WE")
@@ -707,8 +707,9 @@ def test_a_checkpoint_is_taken_up_only_by_its_own_search(saved_search: Path):
         prove_bound(3, start=27, checkpoint=saved_search)
 
 
-def test_cli_bound_saves_at_the_time_limit_and_goes_on_from_there(tmp_path: Path):
-    path = tmp_path / "search.npz"
+@pytest.mark.parametrize("name", ["search.npz", "search.json"])
+def test_cli_bound_saves_at_the_time_limit_and_goes_on_from_there(tmp_path: Path, name: str):
+    path = tmp_path / name
     first = run("maze", "bound", "--start", "36", "--up-to", "36", "--time-limit", "2",
                 "--checkpoint", str(path))
     assert first.returncode == 1 and path.exists(), first.stdout + first.stderr
@@ -836,16 +837,15 @@ def test_split_search_lets_go_of_each_cubes_first_diagram(monkeypatch):
 def _refuted(length: int, pairs: list[tuple[int, int]], size=3) -> bool:
     """Whether no string of ``length`` moves (the first move fixed, the mirror rule where
     it holds) solves every case of ``pairs``, by diagrams built from scratch."""
-    from smtpuzzle.puzzles.maze.bound import ANY
     from smtpuzzle.puzzles.maze.cases import reduced_cases
     from smtpuzzle.puzzles.maze.mdd import case_diagram, intersect, rule_diagram
-    from smtpuzzle.puzzles.maze.search import break_symmetry, mirror_rule, mirrors
+    from smtpuzzle.puzzles.maze.search import break_symmetry, mirrors, strings_rule
 
     pattern = break_symmetry("*" * length, size)
     cases = reduced_cases(size)
     index = {(int(m), int(s)): k for k, (m, s) in enumerate(zip(cases.maze, cases.start,
                                                                       strict=True))}
-    diagram = rule_diagram(pattern, mirror_rule(size) if mirrors(size) else ANY)
+    diagram = rule_diagram(pattern, strings_rule(size, mirrors(size)))
     for pair in pairs:
         diagram = intersect(diagram, case_diagram(pattern, cases, index[pair]),
                             max_states=10**9)
@@ -892,6 +892,50 @@ def test_a_bound_split_into_cubes_proves_the_length_with_the_union_of_their_case
     assert out.returncode == 0, out.stdout + out.stderr
     assert f"{len(split.cases)} cases in {split.steps[0].cubes} cubes" in " ".join(
         out.stdout.split())
+
+
+def test_a_checkpoint_of_cases_alone_is_taken_up_by_building_its_diagrams(tmp_path: Path):
+    whole = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8)
+    path = tmp_path / "s.json"
+    first = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
+                        checkpoint=path, progress=_stop_at(len(whole.cases) - 3))
+    saved = load(path, 3, True)
+    assert first.interrupted and saved.proved and len(saved.cubes) > 1
+    assert all(c.diagram is None for c in saved.cubes) and path.stat().st_size < 10_000
+    # the cube's diagram, built from its cases, is the one the search had (which a file of
+    # diagrams, saved at the same point, holds)
+    npz = tmp_path / "s.npz"
+    prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, checkpoint=npz,
+                progress=_stop_at(len(whole.cases) - 3))
+    had = load(npz, 3, True).cubes[0]
+    built = load_cube(path, 3, 26, True, saved.cubes[0])
+    assert had.added == saved.cubes[0].added and built is not None and had.diagram is not None
+    assert [t.shape for t in built.trans] == [t.shape for t in had.diagram.trans]
+    assert built.count_strings() == had.diagram.count_strings() > 0
+    second = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
+                         checkpoint=path)
+    assert second.bound == 26 and second.cases == whole.cases and not path.exists()
+    assert second.steps[0].cubes == whole.steps[0].cubes
+    # A cap below the one it was saved under, and a deadline, while a diagram is built.
+    prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, checkpoint=path,
+                progress=_stop_at(len(whole.cases) - 3))
+    with pytest.raises(PuzzleError, match="take the search up with the --max-states it was"):
+        prove_bound(3, start=26, up_to=26, max_states=50, split_depth=8, checkpoint=path)
+    late = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
+                       checkpoint=path, time_limit=1e-9)
+    assert late.bound == 0 and late.note == "time limit" and late.saved is not None
+    assert load(path, 3, True).cubes[0].added == saved.cubes[0].added
+    # refused: not a checkpoint of cases, another size, a foreign case
+    head = json.loads(path.read_text())
+    for change, reason in [({"format": FORMAT}, "its format"),
+                           ({"size": "2x3"}, "it searches size 2x3"),
+                           ({"proved": {"N" + "*" * 25: [[1, 9]]}}, "not one of the search")]:
+        (tmp_path / "bad.json").write_text(json.dumps({**head, **change}))
+        with pytest.raises(PuzzleError, match=reason):
+            prove_bound(3, start=26, up_to=26, checkpoint=tmp_path / "bad.json")
+    (tmp_path / "bad.json").write_text("[1, 2]")
+    with pytest.raises(PuzzleError, match="its format is None"):
+        load(tmp_path / "bad.json", 3, True)
 
 
 def test_a_checkpoint_of_the_first_format_is_taken_up(saved_search: Path, tmp_path: Path):

@@ -195,13 +195,15 @@ def bound(
     split_depth: Annotated[int, typer.Option(
         help="How many free moves a diagram that outgrows --max-states may be split on (a "
              "cube a letter, each searched on from its part of the diagram): more time, and "
-             "less memory with --checkpoint, where the cubes waiting their turn wait. 0: stop "
-             "there.", min=0)] = 0,
+             "less memory with a --checkpoint that is not .json, where the cubes waiting their "
+             "turn wait. 0: stop there.", min=0)] = 0,
     checkpoint: Annotated[Path | None, typer.Option(
         help="Save the search in progress to this file as each length begins, every 10 "
              "minutes, as a diagram is split and when the run stops short of a proof; a run "
              "given the same file goes on from it (at its length). Removed when the run ends "
-             "with nothing left to search.", parser=cli_path)] = None,
+             "with nothing left to search. A .json file keeps the cases alone (kilobytes, to "
+             "carry; the run taking it up builds the diagrams again from them), any other "
+             "name the diagrams too (GBs near the frontier).", parser=cli_path)] = None,
     pick: Annotated[str, typer.Option(
         help="The failing case each proof adds next: first (the first in the case list), "
              "sampled (the one that cuts most from strings drawn at random) or auto (sampled "

@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.outputs import writable
 from smtpuzzle.puzzles.maze.cases import Size, listing_too_slow, reduced_cases, segments
@@ -27,6 +25,7 @@ from smtpuzzle.puzzles.maze.mdd import (
     MAX_STATES,
     Diagram,
     DiagramTooLarge,
+    PastDeadline,
     cube_parts,
     mdd_search,
     rule_diagram,
@@ -35,15 +34,15 @@ from smtpuzzle.puzzles.maze.mdd import (
 from smtpuzzle.puzzles.maze.resume import (
     Cube,
     Saves,
+    cases_only,
     covers,
     load,
     load_cube,
     save,
 )
-from smtpuzzle.puzzles.maze.search import break_symmetry, mirror_rule, mirrors
+from smtpuzzle.puzzles.maze.search import break_symmetry, mirrors, strings_rule
 from smtpuzzle.puzzles.maze.verify import verify_string
 
-ANY = np.zeros((1, 4), dtype=np.int64)  # the rule that every string obeys
 PICKS = ("auto", "first", "sampled")  # how the case a candidate fails is chosen
 
 SAVE_EVERY = 600.0  # seconds between two saves of a checkpoint (one takes seconds at 45)
@@ -170,8 +169,8 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                                       live["proved"],
                                       live["before"] + time.perf_counter() - live["began"]))
         last_save[0] = time.perf_counter()
-        if done:  # the cubes waiting their turn wait in the file, not in memory
-            for cube in live["cubes"][1:]:
+        if done and not cases_only(checkpoint):
+            for cube in live["cubes"][1:]:  # the cubes waiting their turn wait in the file
                 cube.diagram = None
         return done
 
@@ -191,7 +190,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                             length=length, began=began)
                 saved = None  # held nowhere else: the search frees it for the next diagram
             else:
-                first = rule_diagram(pattern, mirror_rule(size) if mirror else ANY)
+                first = rule_diagram(pattern, strings_rule(size, mirror))
                 assert first is not None  # every rule leaves strings of every length
                 live.update(cubes=[Cube(pattern, [], first)], proved={}, before=0.0,
                             length=length, began=began)
@@ -201,9 +200,19 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
             status = "unsat"
             while live["cubes"] and status == "unsat":
                 cube = live["cubes"][0]
+                search_deadline = None if deadline is None else deadline - kept_back
                 if cube.diagram is None:
                     assert checkpoint is not None
-                    cube.diagram = load_cube(checkpoint, size, length, cube)
+                    try:
+                        cube.diagram = load_cube(checkpoint, size, length, mirror, cube,
+                                                 search_deadline, max_states)
+                    except PastDeadline:
+                        status = "unknown"
+                        break
+                    if cube.diagram is None:  # built from its cases: they rule it out
+                        live["proved"][cube.pattern] = cube.added
+                        live["cubes"].pop(0)
+                        continue
                 done = set(_union([], live["proved"]))
                 added = list(cube.added)  # the search appends to it
 
@@ -214,7 +223,6 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                                  False)
 
                 outgrown = None
-                search_deadline = None if deadline is None else deadline - kept_back
                 try:
                     status, string, added, _ = mdd_search(
                         pattern, size, search_deadline, added_one, sampled=sampled,

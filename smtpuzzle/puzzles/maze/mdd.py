@@ -66,7 +66,7 @@ class DiagramTooLarge(Exception):
     added: tuple[int, ...] = ()
 
 
-class _OutOfTime(Exception):
+class PastDeadline(Exception):
     """The deadline passed while a product was being built."""
 
 
@@ -180,7 +180,7 @@ def case_diagram(pattern: str, cases: Cases, k: int) -> Diagram | None:
 def intersect(a: Diagram, b: Diagram, deadline: float | None = None,
               max_states: int = MAX_STATES) -> Diagram | None:
     """The strings of both diagrams; None if there are none. A large product takes a while:
-    past ``deadline`` (a ``time.perf_counter()`` value) it raises _OutOfTime, and past
+    past ``deadline`` (a ``time.perf_counter()`` value) it raises PastDeadline, and past
     ``max_states`` DiagramTooLarge."""
     total = 0
 
@@ -190,11 +190,32 @@ def intersect(a: Diagram, b: Diagram, deadline: float | None = None,
         if total > max_states:
             raise DiagramTooLarge(f"the decision diagram outgrew {max_states:,} states")
         if deadline is not None and time.perf_counter() > deadline:
-            raise _OutOfTime
+            raise PastDeadline
 
     widths = [t.shape[0] for t in b.trans[1:]] + [1]
     pairs, trans = product(a.trans, b.trans, widths, grown, keep_pairs=False)
     return _minimize(trans, np.ones(len(pairs[-1][0]), dtype=bool))
+
+
+def cube_diagram(pattern: str, cube: str, rule: np.ndarray, cases: Cases, added: list[int],
+                 deadline: float | None = None, max_states: int = MAX_STATES
+                 ) -> Diagram | None:
+    """The strings of ``cube`` (``pattern`` with some of its free moves fixed) that obey
+    ``rule`` and solve the cases ``added``, built from scratch; None if there are none.
+    Its fixed moves are fixed first, so each product is no larger than the one the search
+    built on its way to the cube (within the same ``max_states``). Past ``deadline`` it
+    raises PastDeadline, and past ``max_states`` DiagramTooLarge."""
+    diagram = rule_diagram(pattern, rule)
+    layer_of = {a: i for i, (a, _, free) in enumerate(segments(pattern)) if free}
+    for at, (c, p) in enumerate(zip(cube, pattern, strict=True)):
+        if c != p and diagram is not None:
+            diagram = diagram.fixed(layer_of[at], LETTERS.index(c))
+    for k in added:
+        one = None if diagram is None else case_diagram(pattern, cases, k)
+        if one is None:
+            return None
+        diagram = intersect(diagram, one, deadline, max_states)
+    return diagram
 
 
 def product(a: list[np.ndarray], b: list[np.ndarray], widths: list[int],
@@ -393,7 +414,7 @@ def mdd_search(pattern: str, size: Size, deadline: float | None,
         try:
             diagram = one if diagram is None or one is None else \
                 intersect(diagram, one, deadline, max_states)
-        except _OutOfTime:
+        except PastDeadline:
             return "unknown", None, added, time.perf_counter() - t0
         except DiagramTooLarge as exc:
             exc.diagram, exc.added = diagram, tuple(added)

@@ -10,6 +10,13 @@ cube's diagram, and a JSON header with the size, the length, the mirror rule, th
 with their cases as (maze id, start) pairs, and the seconds spent. Files of the first
 format (one diagram, before cubes) are taken up as one cube.
 
+A diagram near the frontier is GBs, too large to carry from one machine to the next. A
+checkpoint named ``.json`` keeps the header alone: the cubes with their cases, and the cubes
+proved. The run writing it keeps the cubes waiting their turn in memory (as a run with no
+checkpoint does), and a run taking it up builds each cube's diagram again from its cases
+(mdd.cube_diagram) when its turn comes: the products the search made, without its choosing
+of the cases. The cubes proved cost nothing to take up.
+
 A search split into cubes (mdd.split_search: the windows of the known string) keeps less:
 the cubes proved to admit no string and the cases of each proof, as JSON. A later run takes
 them as proved and searches the rest; the diagrams on the way to them are rebuilt as far
@@ -41,11 +48,12 @@ import numpy as np
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.text import check_file, read_text
 from smtpuzzle.puzzles.maze.cases import LETTERS, Size, reduced_cases, segments, solved_by
-from smtpuzzle.puzzles.maze.mdd import Diagram
-from smtpuzzle.puzzles.maze.search import break_symmetry
+from smtpuzzle.puzzles.maze.mdd import MAX_STATES, Diagram, DiagramTooLarge, cube_diagram
+from smtpuzzle.puzzles.maze.search import break_symmetry, strings_rule
 
 FORMAT = "smtpuzzle maze bound checkpoint 2"
 OLD_FORMAT = "smtpuzzle maze bound checkpoint 1"  # one diagram, no cubes: still taken up
+CASES_FORMAT = "smtpuzzle maze bound checkpoint 2, cases only"  # a .json file
 CUBES_FORMAT = "smtpuzzle maze search checkpoint 1"
 SAMPLES = 64  # strings drawn from a loaded diagram (and its first) walked through its cases
 
@@ -100,7 +108,8 @@ def save(path: Path, size: Size, length: int, mirror: bool, cubes: list[Cube],
     """Write the search to ``path`` whole or not at all (a temporary file, then a rename: a
     run stopped while saving leaves the last good file). A cube whose diagram is not in
     memory is copied from the file at ``path``, a layer at a time; once written, each cube
-    knows its place in the file (``stored``), so the caller may let go of its diagram."""
+    knows its place in the file (``stored``), so the caller may let go of its diagram.
+    A ``.json`` file (cases_only) keeps no diagrams: the caller keeps them."""
     layers = len(segments(break_symmetry("*" * length, size)))
     header = {"format": FORMAT, "size": size, "length": length, "mirror": mirror,
               "cubes": [{"pattern": c.pattern, "cases": _pairs(size, c.added),
@@ -108,6 +117,13 @@ def save(path: Path, size: Size, length: int, mirror: bool, cubes: list[Cube],
               "proved": {cube: _pairs(size, ks) for cube, ks in proved.items()},
               "seconds": round(seconds, 3)}
     tmp = path.with_name(path.name + ".tmp")
+    if cases_only(path):
+        try:
+            tmp.write_text(json.dumps({**header, "format": CASES_FORMAT}, indent=0))
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+        return
     try:
         with contextlib.ExitStack() as stack:
             old = None
@@ -135,15 +151,28 @@ def _put(zf: zipfile.ZipFile, name: str, array: np.ndarray) -> None:
         np.lib.format.write_array(f, np.asanyarray(array), allow_pickle=False)
 
 
+def cases_only(path: Path) -> bool:
+    """Whether the checkpoint at ``path`` keeps the cases alone (a ``.json`` file, small
+    enough to carry: every diagram is built again from its cases) or the diagrams too."""
+    return path.suffix.lower() == ".json"
+
+
 def load(path: Path, size: Size, mirror: bool) -> Saved:
     """The search saved at ``path``, checked against the run taking it up (its size and
     mirror rule) and against itself. Every cube's diagram is read and checked; the first
-    one's is kept, the others are left in the file (load_cube reads each in its turn)."""
+    one's is kept, the others are left in the file (load_cube reads each in its turn). A
+    ``.json`` file holds no diagrams: load_cube builds each in its turn."""
     def refused(why: str) -> PuzzleError:
         return PuzzleError(f"not a checkpoint this run can resume: {why}", where=str(path))
 
     check_file(path)
     try:
+        if cases_only(path):
+            header = json.loads(read_text(path))
+            if not isinstance(header, dict) or header.get("format") != CASES_FORMAT:
+                got = header.get("format") if isinstance(header, dict) else None
+                raise refused(f"its format is {got!r}, not {CASES_FORMAT!r}")
+            return _saved(header, size, mirror, refused, None)
         with np.load(path, allow_pickle=False) as data:
             header = json.loads(str(data["header"]))
             if header.get("format") == OLD_FORMAT:  # one diagram of the whole pattern
@@ -152,52 +181,70 @@ def load(path: Path, size: Size, mirror: bool) -> Saved:
                 header["proved"] = {}
             elif header.get("format") != FORMAT:
                 raise refused(f"its format is {header.get('format')!r}, not {FORMAT!r}")
-            theirs = (header["size"], bool(header["mirror"]))
-            length, seconds = int(header["length"]), float(header["seconds"])
-            cubes = [(c["pattern"], c["cases"], int(c["layers"])) for c in header["cubes"]]
-            proved_pairs = dict(header["proved"].items())
-            if theirs != (size, mirror):
-                raise refused(f"it searches size {theirs[0]} "
-                              f"{'with' if theirs[1] else 'without'} the mirror rule, this "
-                              f"run size {size} {'with' if mirror else 'without'} it")
-            if length < 1:
-                raise refused(f"a length of {length} moves")
-            pattern = break_symmetry("*" * length, size)
-            proved = {}
-            for cube, pairs in proved_pairs.items():
-                _check_cube(cube, pattern, refused)
-                proved[cube] = _indices(size, pairs, refused, f" of cube {cube}")
-            first_format = header["format"] == OLD_FORMAT
-            if first_format:
-                cubes = [(pattern, pairs, layers) for _, pairs, layers in cubes]
-            for cube, _, _ in cubes:
-                _check_cube(cube, pattern, refused)
-            if not covers([c for c, _, _ in cubes] + list(proved), pattern):
-                raise refused("its cubes, to search and proved, leave strings of the pattern "
-                              "out")
-            loaded = []
-            for j, (cube, pairs, layers) in enumerate(cubes):
-                added = _indices(size, pairs, refused,
-                                 "" if cube == pattern else f" of cube {cube}")
-                names = [f"layer{i}" if first_format else f"cube{j}_layer{i}"
-                         for i in range(layers)]
-                loaded.append(Cube(cube, added, None, None if first_format else j))
-                diagram = _checked_diagram([data[name] for name in names], pattern, loaded[-1],
-                                           size, refused)
-                if j == 0:
-                    loaded[0].diagram = diagram
-                del diagram
+            return _saved(header, size, mirror, refused, data)
     except (OSError, ValueError, KeyError, TypeError, AttributeError, zipfile.BadZipFile) as exc:
         raise refused(f"unreadable ({type(exc).__name__}: {exc})") from None
+
+
+def _saved(header: dict[str, Any], size: Size, mirror: bool,
+           refused: Callable[[str], PuzzleError], data: Any) -> Saved:
+    """The search a checkpoint's header describes, checked; ``data``: the ``.npz`` file's
+    arrays, whose first cube's diagram is read (each cube's is checked), or None."""
+    theirs = (header["size"], bool(header["mirror"]))
+    length, seconds = int(header["length"]), float(header["seconds"])
+    cubes = [(c["pattern"], c["cases"], int(c["layers"])) for c in header["cubes"]]
+    proved_pairs = dict(header["proved"].items())
+    if theirs != (size, mirror):
+        raise refused(f"it searches size {theirs[0]} "
+                      f"{'with' if theirs[1] else 'without'} the mirror rule, this "
+                      f"run size {size} {'with' if mirror else 'without'} it")
+    if length < 1:
+        raise refused(f"a length of {length} moves")
+    pattern = break_symmetry("*" * length, size)
+    proved = {}
+    for cube, pairs in proved_pairs.items():
+        _check_cube(cube, pattern, refused)
+        proved[cube] = _indices(size, pairs, refused, f" of cube {cube}")
+    first_format = header["format"] == OLD_FORMAT
+    if first_format:
+        cubes = [(pattern, pairs, layers) for _, pairs, layers in cubes]
+    for cube, _, _ in cubes:
+        _check_cube(cube, pattern, refused)
+    if not covers([c for c, _, _ in cubes] + list(proved), pattern):
+        raise refused("its cubes, to search and proved, leave strings of the pattern out")
+    loaded = []
+    for j, (cube, pairs, layers) in enumerate(cubes):
+        added = _indices(size, pairs, refused, "" if cube == pattern else f" of cube {cube}")
+        loaded.append(Cube(cube, added, None, None if first_format or data is None else j))
+        if data is None:
+            continue
+        names = [f"layer{i}" if first_format else f"cube{j}_layer{i}" for i in range(layers)]
+        diagram = _checked_diagram([data[name] for name in names], pattern, loaded[-1], size,
+                                   refused)
+        if j == 0:
+            loaded[0].diagram = diagram
+        del diagram
     return Saved(length, loaded, proved, seconds)
 
 
-def load_cube(path: Path, size: Size, length: int, cube: Cube) -> Diagram:
-    """The diagram of ``cube``, left in the checkpoint at ``path`` by the last save."""
+def load_cube(path: Path, size: Size, length: int, mirror: bool, cube: Cube,
+              deadline: float | None = None, max_states: int = MAX_STATES) -> Diagram | None:
+    """The diagram of ``cube``, left in the checkpoint at ``path`` by the last save, or
+    (cases_only) built again from its cases: None if they leave no string of the cube.
+    A build raises PastDeadline past ``deadline``, and past ``max_states`` says to take the
+    search up with the cap it was saved under."""
     def refused(why: str) -> PuzzleError:
         return PuzzleError(f"not a checkpoint this run can resume: {why}", where=str(path))
 
     pattern = break_symmetry("*" * length, size)
+    if cases_only(path):
+        try:
+            return cube_diagram(pattern, cube.pattern, strings_rule(size, mirror),
+                                reduced_cases(size), cube.added, deadline, max_states)
+        except DiagramTooLarge as exc:
+            raise PuzzleError(f"cube {cube.pattern}: built again from its "
+                              f"{len(cube.added)} cases, {exc}; take the search up with the "
+                              "--max-states it was saved under", where=str(path)) from None
     try:
         with np.load(path, allow_pickle=False) as data:
             trans = [data[f"cube{cube.stored}_layer{i}"] for i in range(len(segments(pattern)))]

@@ -572,6 +572,14 @@ def mirror_rule(size: Size) -> np.ndarray:
     return MIRROR_RULE if rows == cols else FLIP_RULE
 
 
+ANY = np.zeros((1, 4), dtype=np.int64)  # the rule that every string obeys
+
+
+def strings_rule(size: Size, mirror: bool) -> np.ndarray:
+    """The rule the strings of a search obey: mirror_rule(size) with ``mirror``, else ANY."""
+    return mirror_rule(size) if mirror else ANY
+
+
 def break_symmetry(pattern: str, size: Size) -> str:
     """From scratch (all ``*``) the first move can be fixed without loss. 3x3 (and any
     square of thin walls): the case set is closed under the square's rotations, which map
