@@ -710,14 +710,14 @@ def test_a_checkpoint_is_taken_up_only_by_its_own_search(saved_search: Path):
 @pytest.mark.parametrize("name", ["search.npz", "search.json"])
 def test_cli_bound_saves_at_the_time_limit_and_goes_on_from_there(tmp_path: Path, name: str):
     path = tmp_path / name
-    first = run("maze", "bound", "--start", "36", "--up-to", "36", "--time-limit", "2",
+    first = run("maze", "bound", "--start", "35", "--up-to", "35", "--time-limit", "2",
                 "--checkpoint", str(path))
     assert first.returncode == 1 and path.exists(), first.stdout + first.stderr
     assert f"run again with --checkpoint {path}" in " ".join(first.stdout.split())
-    second = run("maze", "bound", "--start", "36", "--up-to", "36", "--checkpoint", str(path),
+    second = run("maze", "bound", "--start", "35", "--up-to", "35", "--checkpoint", str(path),
                  "--json")
     data = json.loads(second.stdout)
-    assert second.returncode == 0 and data["bound"] == 36 and data["resumed"]["length"] == 36
+    assert second.returncode == 0 and data["bound"] == 35 and data["resumed"]["length"] == 35
     assert not path.exists()
     path.write_text("not a checkpoint")
     bad = run("maze", "bound", "--checkpoint", str(path))
@@ -894,7 +894,8 @@ def test_a_bound_split_into_cubes_proves_the_length_with_the_union_of_their_case
         out.stdout.split())
 
 
-def test_a_checkpoint_of_cases_alone_is_taken_up_by_building_its_diagrams(tmp_path: Path):
+def test_a_checkpoint_of_cases_alone_is_taken_up_by_building_its_diagrams(tmp_path: Path,
+                                                                         monkeypatch):
     whole = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8)
     path = tmp_path / "s.json"
     first = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
@@ -916,17 +917,39 @@ def test_a_checkpoint_of_cases_alone_is_taken_up_by_building_its_diagrams(tmp_pa
                          checkpoint=path)
     assert second.bound == 26 and second.cases == whole.cases and not path.exists()
     assert second.steps[0].cubes == whole.steps[0].cubes
-    # A cap below the one it was saved under, and a deadline, while a diagram is built.
+    # A cap below the one it was saved under, and a deadline, while a diagram is built:
+    # the run stops there, searches nothing, and leaves the file as it was.
+    from smtpuzzle.puzzles.maze import bound
+
     prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, checkpoint=path,
                 progress=_stop_at(len(whole.cases) - 3))
-    with pytest.raises(PuzzleError, match="take the search up with the --max-states it was"):
-        prove_bound(3, start=26, up_to=26, max_states=50, split_depth=8, checkpoint=path)
+    kept = path.read_text()
+    search = bound.mdd_search
+    monkeypatch.setattr(bound, "mdd_search", lambda *a, **k: pytest.fail("searched"))
+    small = prove_bound(3, start=26, up_to=26, max_states=50, split_depth=8,
+                        checkpoint=path)
+    assert small.outgrown and small.bound == 0 and small.saved is not None
+    assert "take the search up with the --max-states it was saved under" in small.note
     late = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
                        checkpoint=path, time_limit=1e-9)
-    assert late.bound == 0 and late.note == "time limit" and late.saved is not None
-    assert load(path, 3, True).cubes[0].added == saved.cubes[0].added
+    assert late.bound == 0 and late.saved is not None
+    assert late.note.startswith(f"time limit while cube {saved.cubes[0].pattern}'s diagram")
+    head = json.loads(kept)
+    assert json.loads(path.read_text())["cubes"] == head["cubes"]
+    # A cube its own cases rule out is proved as its diagram is built: no search for it.
+    calls = []
+    monkeypatch.setattr(bound, "mdd_search", lambda *a, **k: calls.append(1) or search(*a, **k))
+    prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, checkpoint=path)
+    searched = len(calls)
+    cube, pairs = next(iter(head["proved"].items()))
+    moved = {**head, "cubes": [{"pattern": cube, "cases": pairs}, *head["cubes"]],
+             "proved": {c: ks for c, ks in head["proved"].items() if c != cube}}
+    path.write_text(json.dumps(moved))
+    calls.clear()
+    again = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, checkpoint=path)
+    assert again.bound == 26 and len(calls) == searched > 0 and not path.exists()
+    monkeypatch.setattr(bound, "mdd_search", search)
     # refused: not a checkpoint of cases, another size, a foreign case
-    head = json.loads(path.read_text())
     for change, reason in [({"format": FORMAT}, "its format"),
                            ({"size": "2x3"}, "it searches size 2x3"),
                            ({"proved": {"N" + "*" * 25: [[1, 9]]}}, "not one of the search")]:
@@ -936,6 +959,69 @@ def test_a_checkpoint_of_cases_alone_is_taken_up_by_building_its_diagrams(tmp_pa
     (tmp_path / "bad.json").write_text("[1, 2]")
     with pytest.raises(PuzzleError, match="its format is None"):
         load(tmp_path / "bad.json", 3, True)
+    for change, reason in [({"length": 1e20}, "a length of 1e\\+20 moves, not a whole"),
+                           ({"length": 26.5}, "a length of 26.5"),
+                           ({"mirror": "false"}, "its mirror rule is 'false'")]:
+        (tmp_path / "bad.json").write_text(json.dumps({**head, **change}))
+        with pytest.raises(PuzzleError, match=reason):
+            load(tmp_path / "bad.json", 3, True)
+    (tmp_path / "bad.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(PuzzleError, match="unreadable"):
+        load(tmp_path / "bad.json", 3, True)
+    shutil.copy(npz, tmp_path / "diagrams.json")
+    with pytest.raises(PuzzleError, match="name it .npz"):
+        load(tmp_path / "diagrams.json", 3, True)
+
+
+def test_a_run_with_a_checkpoint_of_cases_keeps_its_diagrams_and_builds_none(
+        tmp_path: Path, monkeypatch):
+    from smtpuzzle.puzzles.maze import resume
+
+    monkeypatch.setattr(resume, "cube_diagram", lambda *a, **k: pytest.fail("built"))
+    result = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
+                         checkpoint=tmp_path / "s.json", save_every=0)
+    assert result.bound == 26 and result.steps[0].cubes > 3
+
+
+@pytest.mark.parametrize("size, mirror, cube", [(3, False, "NE*S"), ("2x3", True, "*W*N"),
+                                                 ("2x3", False, "S**E"), (3, True, "N*WW")])
+def test_a_cubes_diagram_built_from_scratch_is_its_part_of_the_searchs(size, mirror, cube):
+    from smtpuzzle.puzzles.maze.cases import reduced_cases, segments
+    from smtpuzzle.puzzles.maze.mdd import case_diagram, cube_diagram, intersect, rule_diagram
+    from smtpuzzle.puzzles.maze.search import break_symmetry, strings_rule
+
+    length = 16
+    pattern = break_symmetry("*" * length, size)
+    cube = (cube + "*" * length)[:length]
+    cube = "".join(p if p != "*" else c for p, c in zip(pattern, cube, strict=True))
+    cases = reduced_cases(size)
+    layer_of = {a: i for i, (a, _, free) in enumerate(segments(pattern)) if free}
+
+    def fixed(d):
+        for at, (c, p) in enumerate(zip(cube, pattern, strict=True)):
+            if c != p and d is not None:
+                d = d.fixed(layer_of[at], "NESW".index(c))
+        return d
+
+    part = fixed(rule_diagram(pattern, strings_rule(size, mirror)))
+    added = []  # five cases that leave strings of the cube, spread over the case list
+    for k in range(0, len(cases.maze), max(1, len(cases.maze) // 200)):
+        one = case_diagram(pattern, cases, k)
+        both = None if one is None or part is None else intersect(part, one)
+        if both is not None and len(added) < 5:
+            part = both
+            added.append(k)
+    assert len(added) == 5
+    # the search's order: the cases on the whole pattern, then the cube's part of it
+    whole = rule_diagram(pattern, strings_rule(size, mirror))
+    for k in added:
+        whole = intersect(whole, case_diagram(pattern, cases, k))
+    whole = fixed(whole)
+    built = cube_diagram(pattern, cube, strings_rule(size, mirror), cases, added)
+    assert built is not None and whole is not None
+    assert built.count_strings() == whole.count_strings() > 0
+    assert [t.shape for t in built.trans] == [t.shape for t in whole.trans]
+    assert intersect(built, whole).count_strings() == whole.count_strings()
 
 
 def test_a_checkpoint_of_the_first_format_is_taken_up(saved_search: Path, tmp_path: Path):

@@ -123,7 +123,9 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     begins, every ``save_every`` seconds, as a diagram is split, and when the run stops
     short of a proof; the file is removed when the run ends with nothing left to search
     (its last length proved, or a string found). A save that fails is noted in the result;
-    the search goes on.
+    the search goes on. A ``.json`` checkpoint keeps the cases alone (resume.cases_only):
+    the cubes waiting their turn stay in memory, and a run taking it up builds each cube's
+    diagram again from its cases in its turn (within the same ``max_states``).
 
     ``reserve(length, cases)``: seconds kept back from the time limit for what the caller
     does with the last proof after (maze bound writes its certificate): once a length is
@@ -197,17 +199,24 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 del first
                 if checkpoint is not None:  # a proved length is never searched again
                     save_live()
-            status = "unsat"
+            status, late = "unsat", ""
             while live["cubes"] and status == "unsat":
                 cube = live["cubes"][0]
                 search_deadline = None if deadline is None else deadline - kept_back
                 if cube.diagram is None:
                     assert checkpoint is not None
+                    building = (f"cube {cube.pattern}'s diagram was built again from its "
+                                f"{len(cube.added)} cases")
                     try:
                         cube.diagram = load_cube(checkpoint, size, length, mirror, cube,
                                                  search_deadline, max_states)
                     except PastDeadline:
-                        status = "unknown"
+                        status, late = "unknown", f" while {building}"
+                        break
+                    except DiagramTooLarge as exc:
+                        result.note = (f"{exc} as {building}, at {length} moves: take the "
+                                       "search up with the --max-states it was saved under")
+                        result.outgrown, status = True, "outgrown"
                         break
                     if cube.diagram is None:  # built from its cases: they rule it out
                         live["proved"][cube.pattern] = cube.added
@@ -261,9 +270,9 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                     verify_string(string, size)
                     result.string = string
                 result.note = ("a string of this length exists" if status == "sat"
-                               else "time limit" + (f" ({kept_back:.1f} s of it kept to "
-                                                    "write the certificate)" if kept_back
-                                                    else ""))
+                               else "time limit" + late + (f" ({kept_back:.1f} s of it kept "
+                                                           "to write the certificate)"
+                                                           if kept_back else ""))
                 break
             assert covers(list(live["proved"]), pattern)  # every string refuted, by a cube
             result.bound = length

@@ -200,7 +200,8 @@ def intersect(a: Diagram, b: Diagram, deadline: float | None = None,
 def cube_diagram(pattern: str, cube: str, rule: np.ndarray, cases: Cases, added: list[int],
                  deadline: float | None = None, max_states: int = MAX_STATES
                  ) -> Diagram | None:
-    """The strings of ``cube`` (``pattern`` with some of its free moves fixed) that obey
+    """The strings of ``cube`` (``pattern`` with some of its free moves fixed: a letter
+    where the pattern has a fixed move is a KeyError) that obey
     ``rule`` and solve the cases ``added``, built from scratch; None if there are none.
     Its fixed moves are fixed first, so each product is no larger than the one the search
     built on its way to the cube (within the same ``max_states``). Past ``deadline`` it

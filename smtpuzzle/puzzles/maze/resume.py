@@ -47,8 +47,15 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.text import check_file, read_text
-from smtpuzzle.puzzles.maze.cases import LETTERS, Size, reduced_cases, segments, solved_by
-from smtpuzzle.puzzles.maze.mdd import MAX_STATES, Diagram, DiagramTooLarge, cube_diagram
+from smtpuzzle.puzzles.maze.cases import (
+    LETTERS,
+    MAX_MOVES,
+    Size,
+    reduced_cases,
+    segments,
+    solved_by,
+)
+from smtpuzzle.puzzles.maze.mdd import MAX_STATES, Diagram, cube_diagram
 from smtpuzzle.puzzles.maze.search import break_symmetry, strings_rule
 
 FORMAT = "smtpuzzle maze bound checkpoint 2"
@@ -66,7 +73,8 @@ class Cube:
 
     pattern: str
     added: list[int]  # indices into reduced_cases(size)
-    diagram: Diagram | None  # None: only in the checkpoint file, at ``stored``
+    # None: only in the checkpoint file, at ``stored``, or (a .json file) to be built again
+    diagram: Diagram | None
     stored: int | None = None  # its place among the cubes of the checkpoint last written
 
 
@@ -118,6 +126,8 @@ def save(path: Path, size: Size, length: int, mirror: bool, cubes: list[Cube],
               "seconds": round(seconds, 3)}
     tmp = path.with_name(path.name + ".tmp")
     if cases_only(path):
+        for c in header["cubes"]:
+            del c["layers"]  # no layers are kept
         try:
             tmp.write_text(json.dumps({**header, "format": CASES_FORMAT}, indent=0))
             os.replace(tmp, path)
@@ -166,6 +176,9 @@ def load(path: Path, size: Size, mirror: bool) -> Saved:
         return PuzzleError(f"not a checkpoint this run can resume: {why}", where=str(path))
 
     check_file(path)
+    if cases_only(path) and zipfile.is_zipfile(path):
+        raise refused("it keeps diagrams (a zip file), which a checkpoint named .json does "
+                      "not: name it .npz")
     try:
         if cases_only(path):
             header = json.loads(read_text(path))
@@ -182,7 +195,8 @@ def load(path: Path, size: Size, mirror: bool) -> Saved:
             elif header.get("format") != FORMAT:
                 raise refused(f"its format is {header.get('format')!r}, not {FORMAT!r}")
             return _saved(header, size, mirror, refused, data)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, zipfile.BadZipFile) as exc:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError,
+            OverflowError, zipfile.BadZipFile) as exc:
         raise refused(f"unreadable ({type(exc).__name__}: {exc})") from None
 
 
@@ -190,16 +204,20 @@ def _saved(header: dict[str, Any], size: Size, mirror: bool,
            refused: Callable[[str], PuzzleError], data: Any) -> Saved:
     """The search a checkpoint's header describes, checked; ``data``: the ``.npz`` file's
     arrays, whose first cube's diagram is read (each cube's is checked), or None."""
-    theirs = (header["size"], bool(header["mirror"]))
-    length, seconds = int(header["length"]), float(header["seconds"])
-    cubes = [(c["pattern"], c["cases"], int(c["layers"])) for c in header["cubes"]]
+    theirs = (header["size"], header["mirror"])
+    length, seconds = header["length"], float(header["seconds"])
+    cubes = [(c["pattern"], c["cases"], 0 if data is None else int(c["layers"]))
+             for c in header["cubes"]]
     proved_pairs = dict(header["proved"].items())
+    if not isinstance(theirs[1], bool):
+        raise refused(f"its mirror rule is {theirs[1]!r}, not true or false")
     if theirs != (size, mirror):
         raise refused(f"it searches size {theirs[0]} "
                       f"{'with' if theirs[1] else 'without'} the mirror rule, this "
                       f"run size {size} {'with' if mirror else 'without'} it")
-    if length < 1:
-        raise refused(f"a length of {length} moves")
+    if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MAX_MOVES:
+        raise refused(f"a length of {length!r} moves, not a whole number from 1 to "
+                      f"{MAX_MOVES}")
     pattern = break_symmetry("*" * length, size)
     proved = {}
     for cube, pairs in proved_pairs.items():
@@ -231,20 +249,15 @@ def load_cube(path: Path, size: Size, length: int, mirror: bool, cube: Cube,
               deadline: float | None = None, max_states: int = MAX_STATES) -> Diagram | None:
     """The diagram of ``cube``, left in the checkpoint at ``path`` by the last save, or
     (cases_only) built again from its cases: None if they leave no string of the cube.
-    A build raises PastDeadline past ``deadline``, and past ``max_states`` says to take the
-    search up with the cap it was saved under."""
+    A build raises PastDeadline past ``deadline``, and DiagramTooLarge past ``max_states``
+    (below the cap the search was saved under)."""
     def refused(why: str) -> PuzzleError:
         return PuzzleError(f"not a checkpoint this run can resume: {why}", where=str(path))
 
     pattern = break_symmetry("*" * length, size)
     if cases_only(path):
-        try:
-            return cube_diagram(pattern, cube.pattern, strings_rule(size, mirror),
-                                reduced_cases(size), cube.added, deadline, max_states)
-        except DiagramTooLarge as exc:
-            raise PuzzleError(f"cube {cube.pattern}: built again from its "
-                              f"{len(cube.added)} cases, {exc}; take the search up with the "
-                              "--max-states it was saved under", where=str(path)) from None
+        return cube_diagram(pattern, cube.pattern, strings_rule(size, mirror),
+                            reduced_cases(size), cube.added, deadline, max_states)
     try:
         with np.load(path, allow_pickle=False) as data:
             trans = [data[f"cube{cube.stored}_layer{i}"] for i in range(len(segments(pattern)))]
