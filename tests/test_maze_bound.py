@@ -838,20 +838,15 @@ def _refuted(length: int, pairs: list[tuple[int, int]], size=3) -> bool:
     """Whether no string of ``length`` moves (the first move fixed, the mirror rule where
     it holds) solves every case of ``pairs``, by diagrams built from scratch."""
     from smtpuzzle.puzzles.maze.cases import reduced_cases
-    from smtpuzzle.puzzles.maze.mdd import case_diagram, intersect, rule_diagram
+    from smtpuzzle.puzzles.maze.mdd import cube_diagram
     from smtpuzzle.puzzles.maze.search import break_symmetry, mirrors, strings_rule
 
     pattern = break_symmetry("*" * length, size)
     cases = reduced_cases(size)
     index = {(int(m), int(s)): k for k, (m, s) in enumerate(zip(cases.maze, cases.start,
                                                                       strict=True))}
-    diagram = rule_diagram(pattern, strings_rule(size, mirrors(size)))
-    for pair in pairs:
-        diagram = intersect(diagram, case_diagram(pattern, cases, index[pair]),
-                            max_states=10**9)
-        if diagram is None:
-            return True
-    return False
+    return cube_diagram(pattern, pattern, strings_rule(size, mirrors(size)), cases,
+                        [index[pair] for pair in pairs], max_states=10**9) is None
 
 
 def test_a_bound_split_into_cubes_proves_the_length_with_the_union_of_their_cases(
@@ -986,7 +981,7 @@ def test_a_run_with_a_checkpoint_of_cases_keeps_its_diagrams_and_builds_none(
 @pytest.mark.parametrize("size, mirror, cube", [(3, False, "NE*S"), ("2x3", True, "*W*N"),
                                                  ("2x3", False, "S**E"), (3, True, "N*WW")])
 def test_a_cubes_diagram_built_from_scratch_is_its_part_of_the_searchs(size, mirror, cube):
-    from smtpuzzle.puzzles.maze.cases import reduced_cases, segments
+    from smtpuzzle.puzzles.maze.cases import free_layers, reduced_cases
     from smtpuzzle.puzzles.maze.mdd import case_diagram, cube_diagram, intersect, rule_diagram
     from smtpuzzle.puzzles.maze.search import break_symmetry, strings_rule
 
@@ -995,7 +990,7 @@ def test_a_cubes_diagram_built_from_scratch_is_its_part_of_the_searchs(size, mir
     cube = (cube + "*" * length)[:length]
     cube = "".join(p if p != "*" else c for p, c in zip(pattern, cube, strict=True))
     cases = reduced_cases(size)
-    layer_of = {a: i for i, (a, _, free) in enumerate(segments(pattern)) if free}
+    layer_of = free_layers(pattern)
 
     def fixed(d):
         for at, (c, p) in enumerate(zip(cube, pattern, strict=True)):

@@ -20,7 +20,7 @@ from typing import Any
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.outputs import writable
-from smtpuzzle.puzzles.maze.cases import Size, listing_too_slow, reduced_cases, segments
+from smtpuzzle.puzzles.maze.cases import Size, free_layers, listing_too_slow, reduced_cases
 from smtpuzzle.puzzles.maze.mdd import (
     MAX_STATES,
     Diagram,
@@ -186,7 +186,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
         while True:
             began = time.perf_counter()
             pattern = break_symmetry("*" * length, size)
-            layer_of = {a: i for i, (a, _, free) in enumerate(segments(pattern)) if free}
+            layer_of = free_layers(pattern)
             if saved is not None and saved.length == length:
                 live.update(cubes=saved.cubes, proved=saved.proved, before=saved.seconds,
                             length=length, began=began)

@@ -128,6 +128,12 @@ def segments(pattern: str) -> list[tuple[int, int, bool]]:
     return out
 
 
+def free_layers(pattern: str) -> dict[int, int]:
+    """Each free move of ``pattern`` -> its layer in a diagram of the pattern's strings (its
+    place among the segments)."""
+    return {a: i for i, (a, _, free) in enumerate(segments(pattern)) if free}
+
+
 def case_moves(cases: Cases, k: int) -> np.ndarray:
     """Case ``k``'s move table (cells x 4). Where the case has one goal cell, the goal
     absorbs: once there, the case is solved whatever follows."""

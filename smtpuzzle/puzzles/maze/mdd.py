@@ -35,6 +35,7 @@ from smtpuzzle.puzzles.maze.cases import (
     Size,
     case_moves,
     failing,
+    free_layers,
     reduced_cases,
     segments,
     solved_by,
@@ -207,7 +208,7 @@ def cube_diagram(pattern: str, cube: str, rule: np.ndarray, cases: Cases, added:
     built on its way to the cube (within the same ``max_states``). Past ``deadline`` it
     raises PastDeadline, and past ``max_states`` DiagramTooLarge."""
     diagram = rule_diagram(pattern, rule)
-    layer_of = {a: i for i, (a, _, free) in enumerate(segments(pattern)) if free}
+    layer_of = free_layers(pattern)
     for at, (c, p) in enumerate(zip(cube, pattern, strict=True)):
         if c != p and diagram is not None:
             diagram = diagram.fixed(layer_of[at], LETTERS.index(c))
@@ -452,7 +453,7 @@ def split_search(pattern: str, size: Size, deadline: float | None,
     t0 = time.perf_counter()
     added: list[int] = []
     cubes = 0
-    layer_of = {a: i for i, (a, _, free) in enumerate(segments(pattern)) if free}
+    layer_of = free_layers(pattern)
     cube_cases: list[int] = []  # the cases of the cube being searched
     proved = proved or {}
 

@@ -118,18 +118,18 @@ def save(path: Path, size: Size, length: int, mirror: bool, cubes: list[Cube],
     memory is copied from the file at ``path``, a layer at a time; once written, each cube
     knows its place in the file (``stored``), so the caller may let go of its diagram.
     A ``.json`` file (cases_only) keeps no diagrams: the caller keeps them."""
+    light = cases_only(path)
     layers = len(segments(break_symmetry("*" * length, size)))
-    header = {"format": FORMAT, "size": size, "length": length, "mirror": mirror,
+    header = {"format": CASES_FORMAT if light else FORMAT, "size": size, "length": length,
+              "mirror": mirror,
               "cubes": [{"pattern": c.pattern, "cases": _pairs(size, c.added),
-                         "layers": layers} for c in cubes],
+                         **({} if light else {"layers": layers})} for c in cubes],
               "proved": {cube: _pairs(size, ks) for cube, ks in proved.items()},
               "seconds": round(seconds, 3)}
     tmp = path.with_name(path.name + ".tmp")
-    if cases_only(path):
-        for c in header["cubes"]:
-            del c["layers"]  # no layers are kept
+    if light:
         try:
-            tmp.write_text(json.dumps({**header, "format": CASES_FORMAT}, indent=0))
+            tmp.write_text(json.dumps(header, indent=0))
             os.replace(tmp, path)
         finally:
             tmp.unlink(missing_ok=True)
