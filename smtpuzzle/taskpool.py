@@ -238,12 +238,18 @@ def task_pool(work: Work, job: Any, workers: int, ray: str | None = None) -> Ite
         _LOCAL = None
 
 
+# Ctrl-Z, and a job in the background that reads the terminal (or writes to it under
+# ``stty tostop``): each stops the parent's process group alone.
+_STOPS = (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)
+
+
 @contextmanager
 def _suspended_together(tasks: _LocalTasks) -> Iterator[None]:
-    """Ctrl-Z stops the workers with the parent, and ``fg`` or ``bg`` goes on with them.
-    The terminal sends SIGTSTP to the parent's process group only (each worker has one of
-    its own, so that Ctrl-C reaches the parent alone): without this, the workers went on
-    using every core while the job was stopped."""
+    """Ctrl-Z stops the workers with the parent, and ``fg`` or ``bg`` goes on with them; so
+    does a stop for reading or writing the terminal from the background.
+    The terminal sends these signals to the parent's process group only (each worker has
+    one of its own, so that Ctrl-C reaches the parent alone): without this, the workers went
+    on using every core while the job was stopped."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -258,25 +264,28 @@ def _suspended_together(tasks: _LocalTasks) -> Iterator[None]:
                 with suppress(ProcessLookupError):
                     os.kill(child.pid, sig)
 
-    def stop(_signum: int, _frame: Any) -> None:
-        signal.signal(signal.SIGTSTP, signal.SIG_IGN)  # a second Ctrl-Z meanwhile: one stop
+    def stop(signum: int, _frame: Any) -> None:
+        for sig in handled:  # another stop signal meanwhile: one stop
+            signal.signal(sig, signal.SIG_IGN)
         try:
             workers(signal.SIGSTOP)
-            signal.signal(signal.SIGTSTP, signal.SIG_DFL)
-            os.kill(os.getpid(), signal.SIGTSTP)  # stopped here until continued
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)  # stopped here until continued
         finally:
-            signal.signal(signal.SIGTSTP, stop)
+            for sig in handled:
+                signal.signal(sig, stop)
             workers(signal.SIGCONT)
 
-    previous = signal.getsignal(signal.SIGTSTP)
-    if previous is None or previous == signal.SIG_IGN:  # ignored on purpose, or set in C
-        yield
-        return
-    signal.signal(signal.SIGTSTP, stop)
+    previous = {sig: signal.getsignal(sig) for sig in _STOPS}
+    # Ignored on purpose, or set in C: left alone (an ignored SIGTTOU lets the write through).
+    handled = [sig for sig, was in previous.items() if was is not None and was != signal.SIG_IGN]
+    for sig in handled:
+        signal.signal(sig, stop)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTSTP, previous)
+        for sig in handled:
+            signal.signal(sig, previous[sig])
 
 
 def _import_ray() -> Any:

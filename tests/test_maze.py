@@ -530,7 +530,9 @@ def test_the_independent_walk_counts_the_failures_the_case_tables_count(size):
 
     rng = np.random.default_rng(3)
     strings = ["".join(rng.choice(list("NESW"), n)) for n in (1, 5, 20, 60, 200)]
-    universal = build_string(size, time_limit=60).string
+    # 3x4 grows its string in a few seconds and then drops letters until the limit; a
+    # string that is not yet the shortest serves as well.
+    universal = build_string(size, time_limit=20).string
     assert universal is not None
     strings += [universal, universal[:-1], universal[1:]]
     for s in strings:

@@ -187,9 +187,13 @@ def _wait_for_states(pids: list[int], want: str) -> str:
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc")
-def test_ctrl_z_stops_the_workers_with_the_parent_and_fg_goes_on_with_them():
-    # The terminal's SIGTSTP reaches the parent's process group alone: the workers, in
-    # groups of their own, went on using every core while the job was stopped.
+@pytest.mark.parametrize("stop", [signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU],
+                         ids=lambda sig: sig.name)
+def test_ctrl_z_stops_the_workers_with_the_parent_and_fg_goes_on_with_them(stop):
+    # The terminal's SIGTSTP (Ctrl-Z), or SIGTTIN / SIGTTOU (a job in the background that
+    # reads the terminal, or writes to it under stty tostop), reaches the parent's process
+    # group alone: the workers, in groups of their own, went on using every core while
+    # the job was stopped.
     script = textwrap.dedent("""
         import time
         from smtpuzzle.taskpool import task_pool
@@ -213,7 +217,7 @@ def test_ctrl_z_stops_the_workers_with_the_parent_and_fg_goes_on_with_them():
         workers = [int(p) for p in proc.stdout.readline().split()]
         assert len(workers) == 2
         assert _wait_for_states(workers, "RR") == "RR"
-        os.kill(proc.pid, signal.SIGTSTP)  # what Ctrl-Z sends the job's process group
+        os.kill(proc.pid, stop)  # what the terminal sends the job's process group
         assert _wait_for_states([proc.pid, *workers], "TTT") == "TTT"
         time.sleep(0.5)
         assert _states(workers) == "TT"  # and they stay stopped
@@ -228,16 +232,23 @@ def test_ctrl_z_stops_the_workers_with_the_parent_and_fg_goes_on_with_them():
 
 
 def test_a_pool_leaves_an_ignored_ctrl_z_alone_and_restores_the_handler_it_replaced():
-    before = signal.getsignal(signal.SIGTSTP)
+    stops = (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)
+    before = {sig: signal.getsignal(sig) for sig in stops}
     try:
         signal.signal(signal.SIGTSTP, signal.SIG_IGN)  # ignored on purpose: stays so
+        signal.signal(signal.SIGTTOU, signal.SIG_DFL)
         with task_pool(_square, 0, 1) as tasks:
             assert signal.getsignal(signal.SIGTSTP) == signal.SIG_IGN
+            assert signal.getsignal(signal.SIGTTOU) not in (signal.SIG_DFL, signal.SIG_IGN)
             tasks.submit(2, None)
             assert tasks.next(timeout=60)[:2] == (2, 4)
-        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        assert signal.getsignal(signal.SIGTTOU) == signal.SIG_DFL
+        for sig in stops:
+            signal.signal(sig, signal.SIG_DFL)
         with task_pool(_square, 0, 1):
-            assert signal.getsignal(signal.SIGTSTP) not in (signal.SIG_DFL, signal.SIG_IGN)
-        assert signal.getsignal(signal.SIGTSTP) == signal.SIG_DFL
+            for sig in stops:
+                assert signal.getsignal(sig) not in (signal.SIG_DFL, signal.SIG_IGN)
+        assert all(signal.getsignal(sig) == signal.SIG_DFL for sig in stops)
     finally:
-        signal.signal(signal.SIGTSTP, before)
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
