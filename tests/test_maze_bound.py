@@ -978,6 +978,86 @@ def test_a_run_with_a_checkpoint_of_cases_keeps_its_diagrams_and_builds_none(
     assert result.bound == 26 and result.steps[0].cubes > 3
 
 
+def test_workers_search_a_split_lengths_cubes_and_prove_what_one_process_does(tmp_path: Path):
+    from smtpuzzle.puzzles.maze.resume import covers
+
+    one = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8)
+    two = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, workers=2)
+    # a cube's search is the same in whichever process: the same cubes and the same cases
+    assert two.bound == 26 and two.steps[0].cubes == one.steps[0].cubes > 3
+    assert sorted(two.cases) == sorted(one.cases) and _refuted(26, two.cases)
+    # Ctrl-C: the cubes being searched come back with their cases so far, and the file
+    # holds every cube not proved
+    path = tmp_path / "s.json"
+
+    def stop(_: int, __: float, k: int, done: bool) -> None:
+        if k >= len(one.cases) - 6 and not done:
+            raise KeyboardInterrupt
+
+    first = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, workers=2,
+                        checkpoint=path, progress=stop)
+    saved = load(path, 3, True)
+    assert first.interrupted and first.bound == 0 and saved.proved and len(saved.cubes) > 1
+    assert covers([*saved.proved, *(c.pattern for c in saved.cubes)], "N" + "*" * 25)
+    assert not set(saved.proved) & {c.pattern for c in saved.cubes}
+    kept = path.read_text()
+    # past the deadline, no cube is sent, and the file stays as it was
+    late = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, workers=2,
+                       checkpoint=path, time_limit=1e-9)
+    assert late.bound == 0 and late.note == "time limit"
+    assert json.loads(path.read_text())["cubes"] == json.loads(kept)["cubes"]
+    # taken up by two processes (each builds its cube's diagram from its cases), or by one
+    shutil.copy(path, tmp_path / "t.json")
+    for file, workers in [(path, 2), (tmp_path / "t.json", 1)]:
+        again = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
+                            workers=workers, checkpoint=file)
+        assert again.bound == 26 and sorted(again.cases) == sorted(one.cases)
+        assert again.steps[0].cubes == one.steps[0].cubes and not file.exists()
+    out = run("maze", "bound", "--start", "26", "--up-to", "26", "--max-states", "6000",
+              "--split-depth", "8", "--workers", "2")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert f"{len(one.cases)} cases in {one.steps[0].cubes} cubes" in " ".join(
+        out.stdout.split())
+
+
+def test_workers_stop_at_a_string_past_the_split_depth_and_when_one_dies(tmp_path: Path,
+                                                                         monkeypatch):
+    import os
+
+    from smtpuzzle.puzzles.maze import bound
+
+    found = prove_bound("2x2", start=10, max_states=50, split_depth=8, workers=2)
+    assert found.bound == 10 and found.complete and found.string is not None
+    assert len(found.string) == 11 and check(found.string, "2x2").unsolved == 0
+    deep = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=1, workers=2)
+    assert deep.outgrown and deep.bound == 0
+    assert deep.note == "the decision diagram outgrew 6,000 states at 26 moves"
+    for kwargs, reason in [({}, "only --split-depth makes cubes"),
+                           ({"split_depth": 8, "checkpoint": tmp_path / "s.npz"},
+                            "name it .json")]:
+        with pytest.raises(PuzzleError, match=reason):
+            prove_bound(3, start=26, up_to=26, workers=2, **kwargs)
+    # a worker killed (by the kernel, out of memory): the length is left unknown, and its
+    # cube waits in the checkpoint with the cases it was sent with
+    search = bound._search_cube
+
+    def dies(job, cube, deadline):
+        if cube.pattern.startswith("NS"):
+            os._exit(9)
+        return search(job, cube, deadline)
+
+    monkeypatch.setattr(bound, "_search_cube", dies)
+    path = tmp_path / "s.json"
+    died = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, workers=2,
+                       checkpoint=path)
+    assert died.bound == 0 and not died.complete and "a worker process died" in died.note
+    saved = load(path, 3, True)
+    assert any(c.pattern.startswith("NS") for c in saved.cubes)
+    monkeypatch.setattr(bound, "_search_cube", search)
+    assert prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, workers=2,
+                       checkpoint=path).bound == 26
+
+
 @pytest.mark.parametrize("size, mirror, cube", [(3, False, "NE*S"), ("2x3", True, "*W*N"),
                                                  ("2x3", False, "S**E"), (3, True, "N*WW")])
 def test_a_cubes_diagram_built_from_scratch_is_its_part_of_the_searchs(size, mirror, cube):

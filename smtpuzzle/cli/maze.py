@@ -18,6 +18,7 @@ from smtpuzzle.cli.common import (
     EXIT_UNVERIFIED,
     JsonOpt,
     budget,
+    check_workers,
     cli_path,
     friendly,
     interactive,
@@ -208,6 +209,10 @@ def bound(
         help="The failing case each proof adds next: first (the first in the case list), "
              "sampled (the one that cuts most from strings drawn at random) or auto (sampled "
              "on --size 4, first elsewhere: the better, as measured).")] = "auto",
+    workers: Annotated[int, typer.Option(
+        help="Processes searching a split length's cubes at once (with --split-depth; a "
+             "--checkpoint must then be .json). Each holds the diagram of its cube.",
+        min=1)] = 1,
     as_json: JsonOpt = False,
 ) -> None:
     """Prove that no universal string has L moves, for the largest L reached in time."""
@@ -216,6 +221,7 @@ def bound(
     from smtpuzzle.puzzles.maze.certificate import grid_of, write_certificate, write_seconds
 
     size = cases.parse_size(size)
+    check_workers(workers, None)
     if up_to is not None and up_to < start:
         raise PuzzleError(f"--up-to {up_to} is below --start {start}: nothing to prove")
     if certificate is not None:
@@ -241,7 +247,7 @@ def bound(
         deadline = None if left is None else time.perf_counter() + left
         result = prove_bound(size, start, left, up_to, progress=shown,
                              max_states=max_states, mirror=mirror, checkpoint=checkpoint,
-                             split_depth=split_depth, pick=pick,
+                             split_depth=split_depth, pick=pick, workers=workers,
                              reserve=None if certificate is None else
                              lambda n, found: write_seconds(n, found, mirror, size))
     written, cut, late = 0, False, False

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from smtpuzzle.errors import PuzzleError
+from smtpuzzle.errors import ProcessDied, PuzzleError
 from smtpuzzle.outputs import writable
 from smtpuzzle.puzzles.maze.cases import Size, free_layers, listing_too_slow, reduced_cases
 from smtpuzzle.puzzles.maze.mdd import (
@@ -42,10 +42,15 @@ from smtpuzzle.puzzles.maze.resume import (
 )
 from smtpuzzle.puzzles.maze.search import break_symmetry, mirrors, strings_rule
 from smtpuzzle.puzzles.maze.verify import verify_string
+from smtpuzzle.taskpool import TaskTimeout, task_pool
 
 PICKS = ("auto", "first", "sampled")  # how the case a candidate fails is chosen
 
 SAVE_EVERY = 600.0  # seconds between two saves of a checkpoint (one takes seconds at 45)
+# workers: how long past the deadline to wait for the cubes they stop at it on their own
+# (a product checks the deadline between its layers), and how long for those asked to stop
+DEADLINE_GRACE_S = 60.0
+STOP_GRACE_S = 10.0
 # (length, seconds, cases, proved): after each case a length's proof adds (proved false),
 # and once the length is proven (true)
 BoundProgress = Callable[[int, float, int, bool], None]
@@ -101,7 +106,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 max_states: int = MAX_STATES, mirror: bool = True,
                 checkpoint: Path | None = None, save_every: float = SAVE_EVERY,
                 split_depth: int = 0, pick: str = "auto",
-                reserve: Reserve | None = None) -> BoundResult:
+                reserve: Reserve | None = None, workers: int = 1) -> BoundResult:
     """Raise L from ``start`` while the case diagrams prove that no string of L moves
     solves every case; stop at the time limit, on Ctrl-C, when a diagram grows past
     ``max_states`` states, when a string of L moves exists or once ``up_to`` is proved.
@@ -130,7 +135,11 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     ``reserve(length, cases)``: seconds kept back from the time limit for what the caller
     does with the last proof after (maze bound writes its certificate): once a length is
     proved, the next is searched only until the limit less ``reserve(next length, the
-    cases just proved with)``."""
+    cases just proved with)``.
+
+    ``workers`` > 1 (with ``split_depth``): once a length's search is split, its cubes are
+    searched by that many processes at once (_cubes_in_parallel), each cube's diagram
+    sent to the process searching it; a ``checkpoint`` must then be a ``.json`` file."""
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     kept_back = 0.0  # seconds of the limit reserve() keeps for the last proof
@@ -138,6 +147,13 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     if pick not in PICKS:
         raise PuzzleError(f"--pick is {', '.join(PICKS)}, not {pick!r}")
     sampled = pick == "sampled" or (pick == "auto" and samples(size))
+    if workers > 1 and not split_depth:
+        raise PuzzleError("--workers shares a length's cubes among processes, and only "
+                          "--split-depth makes cubes: give it too")
+    if workers > 1 and checkpoint is not None and not cases_only(checkpoint):
+        raise PuzzleError("with --workers, each cube's diagram is in the process searching "
+                          "it, so the checkpoint keeps the cases alone: name it .json",
+                          where=str(checkpoint))
     result = BoundResult(size, 0, [], 0.0, False, break_symmetry("*", size), mirror,
                          pick="sampled" if sampled else "first")
     if why := listing_too_slow(size, time_limit):
@@ -176,6 +192,15 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 cube.diagram = None
         return done
 
+    def save_due() -> None:
+        if checkpoint is not None and time.perf_counter() - last_save[0] >= save_every:
+            save_live()
+
+    def heard() -> None:
+        if progress:
+            progress(live["length"], time.perf_counter() - t0,
+                     len(_union(live["cubes"], live["proved"])), False)
+
     def keep(diagram: Diagram, added: list[int]) -> None:
         cube = live["cubes"][0]
         cube.diagram, cube.added = diagram, added
@@ -199,10 +224,19 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 del first
                 if checkpoint is not None:  # a proved length is never searched again
                     save_live()
-            status, late = "unsat", ""
+            status, late, why = "unsat", "", ""
             while live["cubes"] and status == "unsat":
-                cube = live["cubes"][0]
                 search_deadline = None if deadline is None else deadline - kept_back
+                if workers > 1 and len(live["cubes"]) > 1:
+                    job = _CubeJob(size, length, mirror, sampled, max_states, split_depth,
+                                   checkpoint)
+                    status, string, why = _cubes_in_parallel(
+                        live, job, workers, search_deadline,
+                        lambda: checkpoint is not None and save_live(), save_due, heard)
+                    if status == "outgrown":
+                        result.note, result.outgrown = why, True
+                    break
+                cube = live["cubes"][0]
                 if cube.diagram is None:
                     assert checkpoint is not None
                     building = (f"cube {cube.pattern}'s diagram was built again from its "
@@ -270,9 +304,9 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                     verify_string(string, size)
                     result.string = string
                 result.note = ("a string of this length exists" if status == "sat"
-                               else "time limit" + late + (f" ({kept_back:.1f} s of it kept "
-                                                           "to write the certificate)"
-                                                           if kept_back else ""))
+                               else why or "time limit" + late + (
+                                   f" ({kept_back:.1f} s of it kept to write the "
+                                   "certificate)" if kept_back else ""))
                 break
             assert covers(list(live["proved"]), pattern)  # every string refuted, by a cube
             result.bound = length
@@ -327,3 +361,141 @@ def _union(cubes: list[Cube], proved: dict[str, list[int]]) -> list[int]:
     """The cases of the proved cubes and of ``cubes``, each once, in the order added."""
     return list(dict.fromkeys(k for ks in [*proved.values(), *(c.added for c in cubes)]
                               for k in ks))
+
+
+@dataclass
+class _CubeJob:
+    """What every worker searching a length's cubes shares (inherited as it is forked)."""
+
+    size: Size
+    length: int
+    mirror: bool
+    sampled: bool
+    max_states: int
+    split_depth: int
+    checkpoint: Path | None  # .json: a cube sent without its diagram is built from its cases
+
+
+def _search_cube(job: _CubeJob, cube: Cube, deadline: float | None) -> tuple[Any, ...]:
+    """One cube, in a worker: ("unsat", cube, its cases), ("sat", cube, a string),
+    ("unknown", cube, its cases so far) at the deadline or when the pool asks it to stop,
+    ("split", cube, its parts with their diagrams, the parts proved at once with their
+    cases) when its diagram outgrew the cap, or ("outgrown", cube, its cases, why) where
+    it may not be split deeper. The deadline is a time.perf_counter() value, as the search
+    keeps time (a local pool hands it on as given)."""
+    pattern = break_symmetry("*" * job.length, job.size)
+    added = list(cube.added)  # the search appends to it: the cases so far, if stopped
+    diagram, cube.diagram = cube.diagram, None
+    outgrown, before = "", cube
+    try:
+        if diagram is None:
+            assert job.checkpoint is not None
+            try:
+                diagram = load_cube(job.checkpoint, job.size, job.length, job.mirror, cube,
+                                    deadline, job.max_states)
+            except PastDeadline:
+                return "unknown", cube.pattern, added
+            except DiagramTooLarge as exc:
+                return ("outgrown", cube.pattern, added,
+                        f"{exc} as cube {cube.pattern}'s diagram was built again from its "
+                        f"{len(added)} cases, at {job.length} moves: take the search up with "
+                        "the --max-states it was saved under")
+            if diagram is None:  # built from its cases: they rule it out
+                return "unsat", cube.pattern, added
+        try:
+            status, string, added, _ = mdd_search(
+                pattern, job.size, deadline, sampled=job.sampled, max_states=job.max_states,
+                start=diagram, added=added)
+        except DiagramTooLarge as exc:
+            outgrown, before = str(exc), Cube(cube.pattern, list(exc.added), exc.diagram)
+        del diagram
+    except KeyboardInterrupt:  # the pool asked: the cases so far are saved
+        return "unknown", cube.pattern, added
+    if not outgrown:
+        return status, cube.pattern, string if status == "sat" else added
+    # out of the except block: the outgrown product is gone
+    free = cube.pattern.find("*")
+    if before.diagram is None or free < 0 or job.split_depth <= _depth(cube.pattern, pattern):
+        return "outgrown", cube.pattern, before.added, f"{outgrown} at {job.length} moves"
+    proved: dict[str, list[int]] = {}
+    parts = _split(before, free, free_layers(pattern)[free], proved)
+    return "split", cube.pattern, parts, proved
+
+
+def _cubes_in_parallel(live: dict[str, Any], job: _CubeJob, workers: int,
+                       deadline: float | None, save: Callable[[], Any],
+                       save_due: Callable[[], None], heard: Callable[[], None]
+                       ) -> tuple[str, str | None, str]:
+    """The cubes of ``live["cubes"]`` searched by ``workers`` processes, a cube each, in
+    their order; the parts of a cube split are searched before the cubes after it (depth
+    first, as one process does: the cubes waiting hold their diagrams here). Throughout,
+    ``live["cubes"]`` holds every cube not yet decided (those being searched, with the
+    cases they were sent with, then those waiting) and ``live["proved"]`` the cubes proved,
+    so that ``save()`` (after a split) and ``save_due()`` (every SAVE_EVERY) write a true
+    checkpoint; a cube stopped (at the deadline, on Ctrl-C) comes back with its cases so
+    far. (status, string, why): ``unsat`` once every cube is, ``sat`` with a verified-to-be
+    string of a worker, ``unknown`` at the deadline or when a worker dies (why: that), or
+    ``outgrown`` (why: the cap) where a cube may not be split deeper."""
+    waiting: list[Cube] = live["cubes"]
+    running: dict[str, Cube] = {}  # being searched: each with the cases it was sent with
+    state = {"status": "unsat", "string": None, "why": ""}
+    rank = {"unsat": 0, "unknown": 1, "outgrown": 2, "sat": 3}
+
+    def take(answer: tuple[Any, ...]) -> None:
+        kind, pattern = answer[:2]
+        running.pop(pattern)
+        if kind == "unsat":
+            live["proved"][pattern] = answer[2]
+        elif kind == "split":
+            live["proved"].update(answer[3])
+            waiting[:0] = answer[2]
+        elif kind != "sat":  # unknown, outgrown: its cases so far wait in the checkpoint
+            waiting.insert(0, Cube(pattern, answer[2], None))
+        if rank.get(kind, 0) > rank[state["status"]]:
+            state.update(status=kind, why=answer[3] if kind == "outgrown" else "")
+            if kind == "sat":
+                state["string"] = answer[2]
+        live["cubes"] = [*running.values(), *waiting]
+
+    def past(grace: float) -> bool:
+        return deadline is not None and time.perf_counter() > deadline + grace
+
+    with task_pool(_search_cube, job, workers) as tasks:
+        try:
+            while True:
+                while state["status"] == "unsat" and waiting and len(running) < workers \
+                        and not past(0.0):
+                    cube = waiting.pop(0)
+                    running[cube.pattern] = Cube(cube.pattern, list(cube.added), None)
+                    live["cubes"] = [*running.values(), *waiting]
+                    tasks.submit(cube, deadline)
+                    del cube  # sent: the worker holds its diagram now
+                if not running:
+                    if waiting and state["status"] == "unsat":
+                        state["status"] = "unknown"  # the deadline passed
+                    break
+                if state["status"] != "unsat" or past(DEADLINE_GRACE_S):
+                    for answer in tasks.stop(STOP_GRACE_S):
+                        take(answer)
+                    state["status"] = max(state["status"], "unknown", key=rank.__getitem__)
+                    break
+                try:
+                    answer = tasks.next(timeout=1.0)
+                except TaskTimeout:
+                    save_due()
+                    continue
+                take(answer)
+                heard()
+                if answer[0] == "split":
+                    save()
+                else:
+                    save_due()
+        except KeyboardInterrupt:
+            for answer in tasks.stop(STOP_GRACE_S):
+                take(answer)
+            raise
+        except ProcessDied as exc:  # its cube waits with the cases it was sent with
+            for answer in tasks.stop(STOP_GRACE_S):
+                take(answer)
+            state.update(status="unknown", why=str(exc))
+    return state["status"], state["string"], state["why"]
