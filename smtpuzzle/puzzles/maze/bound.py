@@ -433,8 +433,8 @@ def _cubes_in_parallel(live: dict[str, Any], job: _CubeJob, workers: int,
     cases they were sent with, then those waiting) and ``live["proved"]`` the cubes proved,
     so that ``save()`` (after a split) and ``save_due()`` (every SAVE_EVERY) write a true
     checkpoint; a cube stopped (at the deadline, on Ctrl-C) comes back with its cases so
-    far. (status, string, why): ``unsat`` once every cube is, ``sat`` with a verified-to-be
-    string of a worker, ``unknown`` at the deadline or when a worker dies (why: that), or
+    far. (status, string, why): ``unsat`` once every cube is, ``sat`` with a worker's string
+    (the caller verifies it), ``unknown`` at the deadline or when a worker dies (why: that), or
     ``outgrown`` (why: the cap) where a cube may not be split deeper."""
     waiting: list[Cube] = live["cubes"]
     running: dict[str, Cube] = {}  # being searched: each with the cases it was sent with
