@@ -239,8 +239,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 cube = live["cubes"][0]
                 if cube.diagram is None:
                     assert checkpoint is not None
-                    building = (f"cube {cube.pattern}'s diagram was built again from its "
-                                f"{len(cube.added)} cases")
+                    building = _building(cube)
                     try:
                         cube.diagram = load_cube(checkpoint, size, length, mirror, cube,
                                                  search_deadline, max_states)
@@ -248,8 +247,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                         status, late = "unknown", f" while {building}"
                         break
                     except DiagramTooLarge as exc:
-                        result.note = (f"{exc} as {building}, at {length} moves: take the "
-                                       "search up with the --max-states it was saved under")
+                        result.note = _rebuilt_too_large(exc, cube, length)
                         result.outgrown, status = True, "outgrown"
                         break
                     if cube.diagram is None:  # built from its cases: they rule it out
@@ -363,6 +361,16 @@ def _union(cubes: list[Cube], proved: dict[str, list[int]]) -> list[int]:
                               for k in ks))
 
 
+def _building(cube: Cube) -> str:
+    return f"cube {cube.pattern}'s diagram was built again from its {len(cube.added)} cases"
+
+
+def _rebuilt_too_large(exc: DiagramTooLarge, cube: Cube, length: int) -> str:
+    """Why a search stopped where a cube's diagram outgrew the cap as it was built again."""
+    return (f"{exc} as {_building(cube)}, at {length} moves: take the search up with the "
+            "--max-states it was saved under")
+
+
 @dataclass
 class _CubeJob:
     """What every worker searching a length's cubes shares (inherited as it is forked)."""
@@ -396,10 +404,7 @@ def _search_cube(job: _CubeJob, cube: Cube, deadline: float | None) -> tuple[Any
             except PastDeadline:
                 return "unknown", cube.pattern, added
             except DiagramTooLarge as exc:
-                return ("outgrown", cube.pattern, added,
-                        f"{exc} as cube {cube.pattern}'s diagram was built again from its "
-                        f"{len(added)} cases, at {job.length} moves: take the search up with "
-                        "the --max-states it was saved under")
+                return "outgrown", cube.pattern, added, _rebuilt_too_large(exc, cube, job.length)
             if diagram is None:  # built from its cases: they rule it out
                 return "unsat", cube.pattern, added
         try:
@@ -455,6 +460,9 @@ def _cubes_in_parallel(live: dict[str, Any], job: _CubeJob, workers: int,
             state.update(status=kind, why=answer[3] if kind == "outgrown" else "")
             if kind == "sat":
                 state["string"] = answer[2]
+        undecided()
+
+    def undecided() -> None:
         live["cubes"] = [*running.values(), *waiting]
 
     def past(grace: float) -> bool:
@@ -467,7 +475,7 @@ def _cubes_in_parallel(live: dict[str, Any], job: _CubeJob, workers: int,
                         and not past(0.0):
                     cube = waiting.pop(0)
                     running[cube.pattern] = Cube(cube.pattern, list(cube.added), None)
-                    live["cubes"] = [*running.values(), *waiting]
+                    undecided()
                     tasks.submit(cube, deadline)
                     del cube  # sent: the worker holds its diagram now
                 if not running:
