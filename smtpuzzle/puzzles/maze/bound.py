@@ -201,17 +201,10 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
             progress(live["length"], time.perf_counter() - t0,
                      len(_union(live["cubes"], live["proved"])), False)
 
-    def keep(diagram: Diagram, added: list[int]) -> None:
-        cube = live["cubes"][0]
-        cube.diagram, cube.added = diagram, added
-        if checkpoint is not None and time.perf_counter() - last_save[0] >= save_every:
-            save_live()
-
     try:
         while True:
             began = time.perf_counter()
             pattern = break_symmetry("*" * length, size)
-            layer_of = free_layers(pattern)
             if saved is not None and saved.length == length:
                 live.update(cubes=saved.cubes, proved=saved.proved, before=saved.seconds,
                             length=length, began=began)
@@ -225,69 +218,43 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 if checkpoint is not None:  # a proved length is never searched again
                     save_live()
             status, late, why = "unsat", "", ""
+            job = _CubeJob(size, length, mirror, sampled, max_states, split_depth, checkpoint)
             while live["cubes"] and status == "unsat":
                 search_deadline = None if deadline is None else deadline - kept_back
                 if workers > 1 and len(live["cubes"]) > 1:
-                    job = _CubeJob(size, length, mirror, sampled, max_states, split_depth,
-                                   checkpoint)
                     status, string, why = _cubes_in_parallel(
                         live, job, workers, search_deadline,
                         lambda: checkpoint is not None and save_live(), save_due, heard)
                     if status == "outgrown":
                         result.note, result.outgrown = why, True
                     break
-                cube = live["cubes"][0]
-                if cube.diagram is None:
-                    assert checkpoint is not None
-                    building = _building(cube)
-                    try:
-                        cube.diagram = load_cube(checkpoint, size, length, mirror, cube,
-                                                 search_deadline, max_states)
-                    except PastDeadline:
-                        status, late = "unknown", f" while {building}"
-                        break
-                    except DiagramTooLarge as exc:
-                        result.note = _rebuilt_too_large(exc, cube, length)
-                        result.outgrown, status = True, "outgrown"
-                        break
-                    if cube.diagram is None:  # built from its cases: they rule it out
-                        live["proved"][cube.pattern] = cube.added
-                        live["cubes"].pop(0)
-                        continue
                 done = set(_union([], live["proved"]))
-                added = list(cube.added)  # the search appends to it
 
-                def added_one(_: int, __: float, length: int = length, done: set[int] = done,
-                              added: list[int] = added) -> None:
+                def added_one(added: list[int], length: int = length,
+                              done: set[int] = done) -> None:
                     if progress:
                         progress(length, time.perf_counter() - t0, len(done.union(added)),
                                  False)
 
-                outgrown = None
-                try:
-                    status, string, added, _ = mdd_search(
-                        pattern, size, search_deadline, added_one, sampled=sampled,
-                        max_states=max_states, start=cube.diagram, added=added, kept=keep)
-                except DiagramTooLarge as exc:
-                    outgrown = str(exc)
-                if outgrown is not None:
-                    # out of the except block: the outgrown product is gone. The cube holds
-                    # the diagram before it (kept after each case).
-                    free = cube.pattern.find("*")
-                    if split_depth <= _depth(cube.pattern, pattern) or free < 0:
-                        result.note = f"{outgrown} at {length} moves"
-                        result.outgrown = True
-                        status = "outgrown"
-                        break
-                    live["cubes"][:1] = _split(cube, free, layer_of[free], live["proved"])
-                    del cube
+                answer = _cube_answer(job, live["cubes"][0], search_deadline, added_one,
+                                      save_due)
+                kind = answer[0]
+                if kind == "unsat":
+                    live["proved"][answer[1]] = answer[2]
+                    live["cubes"].pop(0)
+                elif kind == "split":
+                    live["proved"].update(answer[3])
+                    live["cubes"][:1] = answer[2]
                     if checkpoint is not None:
                         save_live()
-                    continue
-                if status == "unsat":
-                    live["proved"][cube.pattern] = added
-                    live["cubes"].pop(0)
-                del cube
+                else:
+                    status = kind
+                    if kind == "sat":
+                        string = answer[2]
+                    elif kind == "unknown":
+                        late = answer[3]
+                    else:
+                        result.note, result.outgrown = answer[3], True
             if status == "outgrown":
                 break
             proof = _union([], live["proved"])
@@ -385,45 +352,68 @@ class _CubeJob:
 
 
 def _search_cube(job: _CubeJob, cube: Cube, deadline: float | None) -> tuple[Any, ...]:
-    """One cube, in a worker: ("unsat", cube, its cases), ("sat", cube, a string),
-    ("unknown", cube, its cases so far) at the deadline or when the pool asks it to stop,
-    ("split", cube, its parts with their diagrams, the parts proved at once with their
-    cases) when its diagram outgrew the cap, or ("outgrown", cube, its cases, why) where
-    it may not be split deeper. The deadline is a time.perf_counter() value, as the search
-    keeps time (a local pool hands it on as given)."""
-    pattern = break_symmetry("*" * job.length, job.size)
-    added = list(cube.added)  # the search appends to it: the cases so far, if stopped
-    diagram, cube.diagram = cube.diagram, None
-    outgrown, before = "", cube
+    """One cube, in a worker: _cube_answer's answer, or ("unknown", cube, its cases so far,
+    "") when the pool asks it to stop. The deadline is a time.perf_counter() value, as the
+    search keeps time (a local pool hands it on as given)."""
     try:
-        if diagram is None:
-            assert job.checkpoint is not None
-            try:
-                diagram = load_cube(job.checkpoint, job.size, job.length, job.mirror, cube,
-                                    deadline, job.max_states)
-            except PastDeadline:
-                return "unknown", cube.pattern, added
-            except DiagramTooLarge as exc:
-                return "outgrown", cube.pattern, added, _rebuilt_too_large(exc, cube, job.length)
-            if diagram is None:  # built from its cases: they rule it out
-                return "unsat", cube.pattern, added
-        try:
-            status, string, added, _ = mdd_search(
-                pattern, job.size, deadline, sampled=job.sampled, max_states=job.max_states,
-                start=diagram, added=added)
-        except DiagramTooLarge as exc:
-            outgrown, before = str(exc), Cube(cube.pattern, list(exc.added), exc.diagram)
-        del diagram
+        return _cube_answer(job, cube, deadline)
     except KeyboardInterrupt:  # the pool asked: the cases so far are saved
-        return "unknown", cube.pattern, added
-    if not outgrown:
-        return status, cube.pattern, string if status == "sat" else added
-    # out of the except block: the outgrown product is gone
+        return "unknown", cube.pattern, cube.added, ""
+
+
+def _cube_answer(job: _CubeJob, cube: Cube, deadline: float | None,
+                 progress: Callable[[list[int]], None] | None = None,
+                 save_due: Callable[[], None] | None = None) -> tuple[Any, ...]:
+    """One cube searched from its diagram (built from its cases first if it has none):
+    ("unsat", cube, its cases), ("sat", cube, a string), ("unknown", cube, its cases so far,
+    why: "" or what was being built) at the deadline, ("split", cube, its parts with their
+    diagrams, the parts proved at once with their cases) when its diagram outgrew the cap,
+    or ("outgrown", cube, its cases, why) where it may not be split deeper. Throughout,
+    ``cube`` holds the search's latest diagram and its cases (what a checkpoint saves):
+    ``progress`` hears of each case added (the cases so far), then ``save_due`` is asked
+    to save if due."""
+    pattern = break_symmetry("*" * job.length, job.size)
+    if cube.diagram is None:
+        assert job.checkpoint is not None
+        try:
+            cube.diagram = load_cube(job.checkpoint, job.size, job.length, job.mirror, cube,
+                                     deadline, job.max_states)
+        except PastDeadline:
+            return "unknown", cube.pattern, cube.added, f" while {_building(cube)}"
+        except DiagramTooLarge as exc:
+            return "outgrown", cube.pattern, cube.added, _rebuilt_too_large(exc, cube,
+                                                                            job.length)
+        if cube.diagram is None:  # built from its cases: they rule it out
+            return "unsat", cube.pattern, cube.added
+
+    def kept(diagram: Diagram, added: list[int]) -> None:
+        cube.diagram, cube.added = diagram, added
+        if save_due:
+            save_due()
+
+    added = list(cube.added)  # the search appends to it
+    outgrown = ""
+    try:
+        # the cube, not this frame, holds the diagram: kept() lets the first one go
+        status, string, _, _ = mdd_search(
+            pattern, job.size, deadline, progress and (lambda *_: progress(added)),
+            sampled=job.sampled, max_states=job.max_states, start=cube.diagram, added=added,
+            kept=kept)
+    except DiagramTooLarge as exc:
+        outgrown = str(exc)
+    if not outgrown:  # the last case added, the one that empties the diagram, is in added alone
+        if status == "sat":
+            return status, cube.pattern, string
+        return (status, cube.pattern, added) if status == "unsat" else \
+            (status, cube.pattern, added, "")
+    # out of the except block: the outgrown product is gone, and the cube holds the diagram
+    # before it
     free = cube.pattern.find("*")
-    if before.diagram is None or free < 0 or job.split_depth <= _depth(cube.pattern, pattern):
-        return "outgrown", cube.pattern, before.added, f"{outgrown} at {job.length} moves"
+    if free < 0 or job.split_depth <= _depth(cube.pattern, pattern):
+        return "outgrown", cube.pattern, cube.added, f"{outgrown} at {job.length} moves"
     proved: dict[str, list[int]] = {}
-    parts = _split(before, free, free_layers(pattern)[free], proved)
+    parts = _split(cube, free, free_layers(pattern)[free], proved)
+    cube.diagram = None  # its parts hold it now
     return "split", cube.pattern, parts, proved
 
 
