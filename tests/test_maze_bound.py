@@ -747,6 +747,39 @@ def test_the_search_lets_go_of_its_first_diagram():
     assert status == "unsat" and len(alive) > 3 and not any(alive)
 
 
+def test_a_workers_cube_search_lets_go_of_its_first_diagram(monkeypatch):
+    # a worker once held its cube's first diagram all search long: twice the memory
+    import gc
+    import weakref
+
+    from smtpuzzle.puzzles.maze import bound, mdd
+    from smtpuzzle.puzzles.maze.mdd import MAX_STATES, rule_diagram
+    from smtpuzzle.puzzles.maze.resume import Cube
+    from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry
+
+    pattern = break_symmetry("*" * 20, 3)
+    refs = []
+
+    def first():
+        d = rule_diagram(pattern, MIRROR_RULE)
+        refs.append(weakref.ref(d))
+        return d
+
+    alive = []
+    product = mdd.intersect
+
+    def watched(diagram, *args):  # each product: from the second on, of a later diagram
+        gc.collect()
+        alive.append(refs[0]() is not None)
+        return product(diagram, *args)
+
+    monkeypatch.setattr(mdd, "intersect", watched)
+    cube = Cube(pattern, [], first())
+    answer = bound._search_cube(bound._CubeJob(3, 20, True, False, MAX_STATES, 0, None),
+                                cube, None)
+    assert answer[0] == "unsat" and len(alive) > 3 and alive[0] and not any(alive[1:])
+
+
 def test_a_checkpoint_that_cannot_be_written_is_refused_or_noted(tmp_path: Path, monkeypatch):
     with pytest.raises(PuzzleError, match="no directory"):
         prove_bound(3, start=20, up_to=20, checkpoint=tmp_path / "missing" / "s.npz")
