@@ -1064,7 +1064,8 @@ def test_workers_stop_at_a_string_past_the_split_depth_and_when_one_dies(tmp_pat
     assert len(found.string) == 11 and check(found.string, "2x2").unsolved == 0
     deep = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=1, workers=2)
     assert deep.outgrown and deep.bound == 0
-    assert deep.note == "the decision diagram outgrew 6,000 states at 26 moves"
+    assert deep.note == ("the decision diagram outgrew 6,000 states at 26 moves, in cube NE* "
+                         "split 1 move deep, as deep as --split-depth 1 allows")
     for kwargs, reason in [({}, "only --split-depth makes cubes"),
                            ({"split_depth": 8, "checkpoint": tmp_path / "s.npz"},
                             "name it .json")]:

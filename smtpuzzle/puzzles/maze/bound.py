@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from smtpuzzle.errors import ProcessDied, PuzzleError
+from smtpuzzle.formats.text import plural
 from smtpuzzle.outputs import writable
 from smtpuzzle.puzzles.maze.cases import Size, free_layers, listing_too_slow, reduced_cases
 from smtpuzzle.puzzles.maze.mdd import (
@@ -408,9 +409,13 @@ def _cube_answer(job: _CubeJob, cube: Cube, deadline: float | None,
             (status, cube.pattern, added, "")
     # out of the except block: the outgrown product is gone, and the cube holds the diagram
     # before it
-    free = cube.pattern.find("*")
-    if free < 0 or job.split_depth <= _depth(cube.pattern, pattern):
-        return "outgrown", cube.pattern, cube.added, f"{outgrown} at {job.length} moves"
+    free, depth = cube.pattern.find("*"), _depth(cube.pattern, pattern)
+    if free < 0 or job.split_depth <= depth:
+        # which cube, and how deep, so that the user knows what to raise
+        named = cube.pattern.rstrip("*") + ("*" if free >= 0 else "")
+        return "outgrown", cube.pattern, cube.added, (
+            f"{outgrown} at {job.length} moves, in cube {named} split "
+            f"{plural(depth, 'move')} deep, as deep as --split-depth {job.split_depth} allows")
     proved: dict[str, list[int]] = {}
     parts = _split(cube, free, free_layers(pattern)[free], proved)
     cube.diagram = None  # its parts hold it now
