@@ -1053,8 +1053,7 @@ def test_workers_search_a_split_lengths_cubes_and_prove_what_one_process_does(tm
         out.stdout.split())
 
 
-def test_workers_stop_at_a_string_past_the_split_depth_and_when_one_dies(tmp_path: Path,
-                                                                         monkeypatch):
+def test_workers_stop_at_a_string_and_when_one_dies(tmp_path: Path, monkeypatch):
     import os
 
     from smtpuzzle.puzzles.maze import bound
@@ -1062,10 +1061,6 @@ def test_workers_stop_at_a_string_past_the_split_depth_and_when_one_dies(tmp_pat
     found = prove_bound("2x2", start=10, max_states=50, split_depth=8, workers=2)
     assert found.bound == 10 and found.complete and found.string is not None
     assert len(found.string) == 11 and check(found.string, "2x2").unsolved == 0
-    deep = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=1, workers=2)
-    assert deep.outgrown and deep.bound == 0
-    assert deep.note == ("the decision diagram outgrew 6,000 states at 26 moves, in cube NE* "
-                         "split 1 move deep, as deep as --split-depth 1 allows")
     for kwargs, reason in [({}, "only --split-depth makes cubes"),
                            ({"split_depth": 8, "checkpoint": tmp_path / "s.npz"},
                             "name it .json")]:
@@ -1090,6 +1085,35 @@ def test_workers_stop_at_a_string_past_the_split_depth_and_when_one_dies(tmp_pat
     monkeypatch.setattr(bound, "_search_cube", search)
     assert prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, workers=2,
                        checkpoint=path).bound == 26
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_cube_that_may_not_be_split_deeper_is_set_aside_while_the_rest_are_searched(
+        tmp_path: Path, workers: int):
+    # at 26 moves and 6,000 states, NE* (searched first) outgrows the cap one move deep; NN*,
+    # NS* and NW* do not
+    path = tmp_path / "s.json"
+    deep = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=1, workers=workers,
+                       checkpoint=path)
+    assert deep.outgrown and deep.bound == 0 and not deep.complete
+    assert deep.note == ("the decision diagram outgrew 6,000 states at 26 moves, in cube NE* "
+                         "split 1 move deep, as deep as --split-depth 1 allows")
+    saved = load(path, 3, True)
+    assert [c.pattern[:2] for c in saved.cubes] == ["NE"]
+    assert sorted(p[:2] for p in saved.proved) == ["NN", "NS", "NW"]
+    assert deep.saved == {"file": str(path), "length": 26, "cubes_left": 1,
+                          "cases": len({k for c in saved.cubes for k in c.added}
+                                       | {k for ks in saved.proved.values() for k in ks})}
+    # taken up a move deeper, only NE* is searched, and the length is proved
+    again = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
+                        workers=workers, checkpoint=path)
+    assert again.bound == 26 and not again.outgrown and not path.exists()
+    assert _refuted(26, again.cases)
+    out = run("maze", "bound", "--start", "26", "--up-to", "26", "--max-states", "6000",
+              "--split-depth", "1", "--workers", str(workers))
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "stopped: the decision diagram outgrew 6,000 states at 26 moves, in cube NE*" \
+        in out.stdout
 
 
 @pytest.mark.parametrize("size, mirror, cube", [(3, False, "NE*S"), ("2x3", True, "*W*N"),

@@ -120,7 +120,10 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     stopping the search: its strings are parted by their first free move not yet fixed
     (cubes: the pattern with that move fixed to each letter), and each cube is searched on
     from its part of the diagram, up to D moves deep. The length is proved when every cube
-    is; its proof is the union of the cubes' cases. A cube's diagram is a part of its
+    is; its proof is the union of the cubes' cases. A cube that outgrows the cap D moves
+    deep is set aside (last in the checkpoint, with its cases so far) while the other
+    cubes are searched on: the search then stops there, outgrown, having proved what it
+    could for the run that takes it up with a larger D or cap. A cube's diagram is a part of its
     parent's, so the split trades time (each cube needs nearly as many cases as the whole,
     bench/RESULTS.md) for memory.
 
@@ -220,14 +223,14 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                     save_live()
             status, late, why = "unsat", "", ""
             job = _CubeJob(size, length, mirror, sampled, max_states, split_depth, checkpoint)
-            while live["cubes"] and status == "unsat":
+            outgrew: list[str] = []  # why, for each cube set aside at the end of the cubes
+            while len(live["cubes"]) > len(outgrew) and status == "unsat":
                 search_deadline = None if deadline is None else deadline - kept_back
-                if workers > 1 and len(live["cubes"]) > 1:
+                if workers > 1 and len(live["cubes"]) > len(outgrew) + 1:
                     status, string, why = _cubes_in_parallel(
                         live, job, workers, search_deadline,
-                        lambda: checkpoint is not None and save_live(), save_due, heard)
-                    if status == "outgrown":
-                        result.note, result.outgrown = why, True
+                        lambda: checkpoint is not None and save_live(), save_due, heard,
+                        outgrew)
                     break
                 done = set(_union([], live["proved"]))
 
@@ -248,16 +251,23 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                     live["cubes"][:1] = answer[2]
                     if checkpoint is not None:
                         save_live()
+                elif kind == "outgrown":  # set aside, last in the checkpoint
+                    outgrew.append(answer[3])
+                    cube = live["cubes"].pop(0)
+                    if checkpoint is None or cases_only(checkpoint):
+                        cube.diagram = None  # never searched again in this run
+                    live["cubes"].append(cube)
                 else:
                     status = kind
                     if kind == "sat":
                         string = answer[2]
-                    elif kind == "unknown":
-                        late = answer[3]
                     else:
-                        result.note, result.outgrown = answer[3], True
-            if status == "outgrown":
-                break
+                        late = answer[3]
+            if outgrew and status != "sat":
+                result.outgrown = True
+                if status == "unsat":
+                    result.note = _set_aside(outgrew)
+                    break
             proof = _union([], live["proved"])
             result.steps.append(Step(length, status, len(proof) if status == "unsat" else
                                      len(_union(live["cubes"], live["proved"])),
@@ -273,6 +283,8 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                                else why or "time limit" + late + (
                                    f" ({kept_back:.1f} s of it kept to write the "
                                    "certificate)" if kept_back else ""))
+                if outgrew and status != "sat":
+                    result.note += "; " + _set_aside(outgrew)
                 break
             assert covers(list(live["proved"]), pattern)  # every string refuted, by a cube
             result.bound = length
@@ -327,6 +339,12 @@ def _union(cubes: list[Cube], proved: dict[str, list[int]]) -> list[int]:
     """The cases of the proved cubes and of ``cubes``, each once, in the order added."""
     return list(dict.fromkeys(k for ks in [*proved.values(), *(c.added for c in cubes)]
                               for k in ks))
+
+
+def _set_aside(outgrew: list[str]) -> str:
+    """Why a search stopped with cubes set aside, the first named."""
+    more = len(outgrew) - 1
+    return outgrew[0] + (f" (and {plural(more, 'cube')} more set aside)" if more else "")
 
 
 def _building(cube: Cube) -> str:
@@ -424,8 +442,8 @@ def _cube_answer(job: _CubeJob, cube: Cube, deadline: float | None,
 
 def _cubes_in_parallel(live: dict[str, Any], job: _CubeJob, workers: int,
                        deadline: float | None, save: Callable[[], Any],
-                       save_due: Callable[[], None], heard: Callable[[], None]
-                       ) -> tuple[str, str | None, str]:
+                       save_due: Callable[[], None], heard: Callable[[], None],
+                       outgrew: list[str]) -> tuple[str, str | None, str]:
     """The cubes of ``live["cubes"]`` searched by ``workers`` processes, a cube each, in
     their order; the parts of a cube split are searched before the cubes after it (depth
     first, as one process does: the cubes waiting hold their diagrams here). Throughout,
@@ -433,13 +451,17 @@ def _cubes_in_parallel(live: dict[str, Any], job: _CubeJob, workers: int,
     cases they were sent with, then those waiting) and ``live["proved"]`` the cubes proved,
     so that ``save()`` (after a split) and ``save_due()`` (every SAVE_EVERY) write a true
     checkpoint; a cube stopped (at the deadline, on Ctrl-C) comes back with its cases so
-    far. (status, string, why): ``unsat`` once every cube is, ``sat`` with a worker's string
-    (the caller verifies it), ``unknown`` at the deadline or when a worker dies (why: that), or
-    ``outgrown`` (why: the cap) where a cube may not be split deeper."""
-    waiting: list[Cube] = live["cubes"]
+    far. A cube that outgrows the cap where it may not be split deeper is set aside, as
+    the serial loop does: last in ``live["cubes"]`` (the last ``len(outgrew)`` cubes are
+    those set aside before), why appended to ``outgrew``. (status, string, why): ``unsat``
+    once every cube not set aside is, ``sat`` with a worker's string (the caller verifies
+    it), or ``unknown`` at the deadline or when a worker dies (why: that)."""
+    kept = len(live["cubes"]) - len(outgrew)
+    waiting: list[Cube] = live["cubes"][:kept]
+    aside: list[Cube] = live["cubes"][kept:]
     running: dict[str, Cube] = {}  # being searched: each with the cases it was sent with
     state = {"status": "unsat", "string": None, "why": ""}
-    rank = {"unsat": 0, "unknown": 1, "outgrown": 2, "sat": 3}
+    rank = {"unsat": 0, "unknown": 1, "sat": 2}
 
     def take(answer: tuple[Any, ...]) -> None:
         kind, pattern = answer[:2]
@@ -449,16 +471,19 @@ def _cubes_in_parallel(live: dict[str, Any], job: _CubeJob, workers: int,
         elif kind == "split":
             live["proved"].update(answer[3])
             waiting[:0] = answer[2]
-        elif kind != "sat":  # unknown, outgrown: its cases so far wait in the checkpoint
+        elif kind == "outgrown":
+            aside.append(Cube(pattern, answer[2], None))
+            outgrew.append(answer[3])
+        elif kind != "sat":  # unknown: its cases so far wait in the checkpoint
             waiting.insert(0, Cube(pattern, answer[2], None))
         if rank.get(kind, 0) > rank[state["status"]]:
-            state.update(status=kind, why=answer[3] if kind == "outgrown" else "")
+            state["status"] = kind
             if kind == "sat":
                 state["string"] = answer[2]
         undecided()
 
     def undecided() -> None:
-        live["cubes"] = [*running.values(), *waiting]
+        live["cubes"] = [*running.values(), *waiting, *aside]
 
     def past(grace: float) -> bool:
         return deadline is not None and time.perf_counter() > deadline + grace
