@@ -223,14 +223,17 @@ def test_a_diagram_search_stops_at_its_time_limit():
 
 
 def test_a_diagram_too_large_answers_unknown_and_says_why():
-    r = search("*" * 30, 4, "mdd", max_states=50)
+    # every cube outgrows the cap: each is set aside at the split depth, and the search goes
+    # on to the next
+    r = search("*" * 30, 4, "mdd", max_states=50, split_depth=1)
     assert r.status == "unknown" and "outgrew 50 states" in r.note
-    assert r.cubes == 4  # the pattern, then one cube at each of the three split levels
-    assert r.as_json()["note"] == r.note and "3 moves deep" in r.note
+    assert r.cubes == 1 + 4  # the pattern, then its four cubes
+    assert r.as_json()["note"] == r.note
+    assert "in 4 of the 5 cubes searched, split 1 move deep" in r.note
     deeper = json.loads(run("maze", "search", "*" * 30, "--size", "4", "--max-states", "50",
-                            "--split-depth", "5", "--json").stdout)
-    assert deeper["status"] == "unknown" and deeper["cubes"] == 6
-    assert "5 moves deep" in deeper["note"]
+                            "--split-depth", "2", "--json").stdout)
+    assert deeper["status"] == "unknown" and deeper["cubes"] == 1 + 4 + 16
+    assert "in 16 of the 21 cubes searched, split 2 moves deep" in deeper["note"]
     p = run("maze", "bound", "--start", "20", "--max-states", "50", "--json")
     assert p.returncode == 1 and "outgrew 50 states at 20 moves" in json.loads(p.stdout)["stopped"]
 
@@ -258,6 +261,23 @@ def test_a_diagram_too_large_is_split_and_its_cubes_decide(tmp_path: Path):
                          "--max-states", "300", "--json").stdout)
     assert out["status"] == "sat" and out["cubes"] > 4  # the string is verified before
     assert len(failing(reduced_cases(3), out["string"])) == 0
+
+
+def test_a_cube_past_the_split_depth_is_set_aside_and_the_cubes_after_it_kept(
+        tmp_path: Path):
+    from smtpuzzle.puzzles.maze.resume import load_cubes
+
+    # at 100 states, the window's cube with E first outgrows the cap one move deep; N*, S*
+    # and W* do not, and the two after E are searched and kept all the same
+    window = KNOWN_79[:20] + "*" * 11 + KNOWN_79[32:]  # 12 letters to 11 moves
+    path = tmp_path / "cubes.json"
+    first = search(window, 3, "mdd", max_states=100, split_depth=1, checkpoint=path)
+    assert first.status == "unknown" and first.cubes == 5
+    assert "in 1 of the 5 cubes searched, split 1 move deep" in first.note
+    assert sorted(c[20] for c in load_cubes(path, window, 3, False)) == ["N", "S", "W"]
+    again = search(window, 3, "mdd", max_states=100, split_depth=3, checkpoint=path)
+    assert again.status == "unsat" and again.checkpoint["resumed_cubes"] == 3
+    assert search(window, 3, "sat").status == "unsat"
 
 
 def test_a_split_search_stopped_and_resumed_takes_its_proved_cubes(tmp_path: Path):

@@ -60,9 +60,10 @@ STATE = np.int32
 class DiagramTooLarge(Exception):
     """The product outgrew its state cap. ``diagram`` and ``added``: the search's diagram
     and cases before that product, for split_search to go on from; ``cubes``: the patterns
-    split_search had begun."""
+    split_search had begun; ``aside``: how many of them it set aside, past its depth."""
 
     cubes = 1
+    aside = 1
     diagram: Diagram | None = None
     added: tuple[int, ...] = ()
 
@@ -443,9 +444,12 @@ def split_search(pattern: str, size: Size, deadline: float | None,
     diagram its parent had before the product that outgrew the cap, restricted to the
     cube's letter, so the parent's work is kept. (status, string, cases added, seconds,
     cubes searched): ``sat`` with the first string found, ``unsat`` when every cube is (the
-    union of their cases admits no string), ``unknown`` at the deadline. Past ``depth`` it
-    raises DiagramTooLarge. A cube's diagram holds a quarter of the strings or fewer, and it
-    decides windows whose whole diagram outgrows the cap (bench/RESULTS.md, session 23).
+    union of their cases admits no string), ``unknown`` at the deadline. A cube that
+    outgrows the cap ``depth`` moves deep is set aside and the cubes after it are searched
+    on (each proved heard of); a search with one set aside and no string found then raises
+    the first one's DiagramTooLarge. A cube's diagram holds a quarter of the strings or
+    fewer, and it decides windows whose whole diagram outgrows the cap (bench/RESULTS.md,
+    session 23).
     ``start``: the pattern's strings to begin from, as in mdd_search. ``on_proved(cube,
     cases)`` hears of each cube (the pattern itself too) proved to admit no string, with the
     cases that prove it; a cube in ``proved`` (an earlier run's) is taken as proved with its
@@ -456,6 +460,7 @@ def split_search(pattern: str, size: Size, deadline: float | None,
     layer_of = free_layers(pattern)
     cube_cases: list[int] = []  # the cases of the cube being searched
     proved = proved or {}
+    outgrew: list[DiagramTooLarge] = []  # a cube each, set aside past the depth
 
     def tracked(_: int, __: float) -> None:
         if progress:  # two cubes may take the same case: count it once
@@ -489,11 +494,14 @@ def split_search(pattern: str, size: Size, deadline: float | None,
             return status, string, more
         except DiagramTooLarge as exc:
             if level >= depth or free < 0:
-                raise
+                # its message alone: the exception's traceback holds the outgrown product
+                outgrew.append(DiagramTooLarge(*exc.args))
+                return "outgrown", None, []
             parent, seeded = exc.diagram, exc.added
         # out of the except block: the traceback and the outgrown product it holds are gone
         assert parent is not None
         cases: dict[int, None] = {}
+        aside = False
         parts = cube_parts(cube, free, layer_of[free], [parent])
         del parent  # held by cube_parts alone, which lets go of it before the last part
         for sub_cube, sub in parts:
@@ -502,17 +510,18 @@ def split_search(pattern: str, size: Size, deadline: float | None,
                 status, string, more = unsat(sub_cube, list(seeded))
             else:
                 status, string, more = go(sub_cube, sub, seeded, level + 1)
-            if status != "unsat":
+            if status == "outgrown":
+                aside = True
+            elif status != "unsat":
                 return status, string, more
             cases.update(dict.fromkeys(more))
-        return unsat(cube, list(cases))
+        return ("outgrown", None, []) if aside else unsat(cube, list(cases))
 
-    try:
-        root, start = [start], None
-        status, string, _ = go(pattern, root, (), 0)
-    except DiagramTooLarge as exc:
-        exc.cubes = cubes
-        raise
+    root, start = [start], None
+    status, string, _ = go(pattern, root, (), 0)
+    if outgrew and status != "sat":
+        outgrew[0].cubes, outgrew[0].aside = cubes, len(outgrew)
+        raise outgrew[0]
     return status, string, added, time.perf_counter() - t0, cubes
 
 

@@ -32,6 +32,7 @@ from smtpuzzle.backends import Backend, get_backend
 from smtpuzzle.backends.base import MAX_SEED, checked_time_limit, checked_whole
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.dimacs import write_dimacs
+from smtpuzzle.formats.text import plural
 from smtpuzzle.model import Groups, Model
 from smtpuzzle.outputs import writable
 from smtpuzzle.puzzles.maze.cases import (
@@ -486,8 +487,10 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     except DiagramTooLarge as exc:
         status, string, added, solver_time = "unknown", None, [], seen[1]
         cubes = exc.cubes
-        note = (f"{exc} after {seen[0]} mazes, split {split_depth} moves deep; "
-                "try a larger --split-depth or --backend sat")
+        aside = f", in {exc.aside:,} of the {exc.cubes:,} cubes searched, split " \
+            f"{plural(split_depth, 'move')} deep" if split_depth else ""
+        note = f"{exc} after {plural(seen[0], 'maze')}{aside}; try a larger --split-depth " \
+            "or --backend sat"
     if string is not None:
         verify_string(string, size, pattern)
     kept_at = None
