@@ -280,6 +280,27 @@ def test_a_cube_past_the_split_depth_is_set_aside_and_the_cubes_after_it_kept(
     assert search(window, 3, "sat").status == "unsat"
 
 
+def test_a_time_limit_after_a_cube_was_set_aside_says_both(monkeypatch):
+    from smtpuzzle.puzzles.maze import mdd
+
+    # the searches: the window whole (outgrown, split), N* (proved), E* (set aside), then
+    # S*, stopped by the deadline
+    window = KNOWN_79[:20] + "*" * 11 + KNOWN_79[32:]
+    real, calls = mdd.mdd_search, []
+
+    def late_at_the_fourth(*args, **kwargs):
+        calls.append(1)
+        if len(calls) < 4:
+            return real(*args, **kwargs)
+        return "unknown", None, kwargs["added"], 0.0
+
+    monkeypatch.setattr(mdd, "mdd_search", late_at_the_fourth)
+    r = search(window, 3, "mdd", max_states=100, split_depth=1)
+    assert r.status == "unknown" and r.cubes == 4
+    assert r.note.startswith("time limit; the decision diagram outgrew 100 states after ")
+    assert "in 1 of the 4 cubes searched, split 1 move deep" in r.note
+
+
 def test_a_split_search_stopped_and_resumed_takes_its_proved_cubes(tmp_path: Path):
     from smtpuzzle.errors import PuzzleError
     from smtpuzzle.puzzles.maze.resume import load_cubes, save_cubes

@@ -1116,6 +1116,34 @@ def test_a_cube_that_may_not_be_split_deeper_is_set_aside_while_the_rest_are_sea
         in out.stdout
 
 
+@pytest.mark.parametrize("stop", ["time limit", "interrupted"])
+def test_a_search_stopped_after_a_cube_was_set_aside_still_names_it(tmp_path: Path,
+                                                                    monkeypatch, stop: str):
+    from smtpuzzle.puzzles.maze import bound
+
+    # the searches: the length whole (outgrown, split), NN* (proved), NE* (set aside), then
+    # NS*, stopped
+    search, calls = bound.mdd_search, []
+
+    def stopped_at_the_fourth(*args, **kwargs):
+        calls.append(1)
+        if len(calls) < 4:
+            return search(*args, **kwargs)
+        if stop == "interrupted":
+            raise KeyboardInterrupt
+        return "unknown", None, kwargs["added"], 0.0
+
+    monkeypatch.setattr(bound, "mdd_search", stopped_at_the_fourth)
+    path = tmp_path / "s.json"
+    late = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=1,
+                       checkpoint=path)
+    assert late.outgrown and late.bound == 0 and late.interrupted == (stop == "interrupted")
+    assert late.note == (f"{stop}; the decision diagram outgrew 6,000 states at 26 moves, in "
+                         "cube NE* split 1 move deep, as deep as --split-depth 1 allows")
+    # NS* first, NE* set aside last (NW* was ruled out at the split)
+    assert [c.pattern[:2] for c in load(path, 3, True).cubes] == ["NS", "NE"]
+
+
 @pytest.mark.parametrize("size, mirror, cube", [(3, False, "NE*S"), ("2x3", True, "*W*N"),
                                                  ("2x3", False, "S**E"), (3, True, "N*WW")])
 def test_a_cubes_diagram_built_from_scratch_is_its_part_of_the_searchs(size, mirror, cube):

@@ -80,7 +80,7 @@ class BoundResult:
     interrupted: bool = False
     note: str = ""  # why it stopped
     steps: list[Step] = field(default_factory=list)
-    outgrown: bool = False  # stopped by the diagram's state cap
+    outgrown: bool = False  # stopped by the diagram's state cap, or with cubes set aside by it
     resumed: dict[str, Any] | None = None  # the checkpoint taken up: file, length, cases, s
     saved: dict[str, Any] | None = None  # the search left in the checkpoint: file, length, cases
     string: str | None = None  # with complete: a string of bound + 1 moves, verified
@@ -205,6 +205,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
             progress(live["length"], time.perf_counter() - t0,
                      len(_union(live["cubes"], live["proved"])), False)
 
+    outgrew: list[str] = []  # why, for each cube of the length set aside (last in its cubes)
     try:
         while True:
             began = time.perf_counter()
@@ -223,7 +224,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                     save_live()
             status, late, why = "unsat", "", ""
             job = _CubeJob(size, length, mirror, sampled, max_states, split_depth, checkpoint)
-            outgrew: list[str] = []  # why, for each cube set aside at the end of the cubes
+            outgrew.clear()
             while len(live["cubes"]) > len(outgrew) and status == "unsat":
                 search_deadline = None if deadline is None else deadline - kept_back
                 if workers > 1 and len(live["cubes"]) > len(outgrew) + 1:
@@ -257,12 +258,19 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                     if checkpoint is None or cases_only(checkpoint):
                         cube.diagram = None  # never searched again in this run
                     live["cubes"].append(cube)
+                    if checkpoint is not None and not cases_only(checkpoint):
+                        save_live()  # its diagram to the file, and out of memory
                 else:
                     status = kind
                     if kind == "sat":
                         string = answer[2]
-                    else:
+                    elif kind == "unknown":
                         late = answer[3]
+                    else:  # capped: rebuilt past the cap, so every cube may be
+                        why = answer[3]
+            if status == "capped":
+                result.note, result.outgrown = why, True
+                break
             if outgrew and status != "sat":
                 result.outgrown = True
                 if status == "unsat":
@@ -302,6 +310,9 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
             length += 1
     except KeyboardInterrupt:
         result.interrupted, result.note = True, "interrupted"
+        if outgrew:
+            result.note += "; " + _set_aside(outgrew)
+            result.outgrown = True
     if checkpoint is not None:
         if live and not result.complete:
             if save_live():
@@ -387,7 +398,9 @@ def _cube_answer(job: _CubeJob, cube: Cube, deadline: float | None,
     ("unsat", cube, its cases), ("sat", cube, a string), ("unknown", cube, its cases so far,
     why: "" or what was being built) at the deadline, ("split", cube, its parts with their
     diagrams, the parts proved at once with their cases) when its diagram outgrew the cap,
-    or ("outgrown", cube, its cases, why) where it may not be split deeper. Throughout,
+    ("outgrown", cube, its cases, why) where it may not be split deeper, or ("capped", cube,
+    its cases, why) when its diagram, built again, outgrew the cap (the wrong cap for the
+    checkpoint, so the search stops). Throughout,
     ``cube`` holds the search's latest diagram and its cases (what a checkpoint saves):
     ``progress`` hears of each case added (the cases so far), then ``save_due`` is asked
     to save if due."""
@@ -400,8 +413,8 @@ def _cube_answer(job: _CubeJob, cube: Cube, deadline: float | None,
         except PastDeadline:
             return "unknown", cube.pattern, cube.added, f" while {_building(cube)}"
         except DiagramTooLarge as exc:
-            return "outgrown", cube.pattern, cube.added, _rebuilt_too_large(exc, cube,
-                                                                            job.length)
+            return "capped", cube.pattern, cube.added, _rebuilt_too_large(exc, cube,
+                                                                          job.length)
         if cube.diagram is None:  # built from its cases: they rule it out
             return "unsat", cube.pattern, cube.added
 
@@ -431,9 +444,10 @@ def _cube_answer(job: _CubeJob, cube: Cube, deadline: float | None,
     if free < 0 or job.split_depth <= depth:
         # which cube, and how deep, so that the user knows what to raise
         named = cube.pattern.rstrip("*") + ("*" if free >= 0 else "")
-        return "outgrown", cube.pattern, cube.added, (
-            f"{outgrown} at {job.length} moves, in cube {named} split "
-            f"{plural(depth, 'move')} deep, as deep as --split-depth {job.split_depth} allows")
+        where = f", in cube {named} split {plural(depth, 'move')} deep, as deep as " \
+            f"--split-depth {job.split_depth} allows" if job.split_depth else \
+            " (--split-depth splits it)"
+        return "outgrown", cube.pattern, cube.added, f"{outgrown} at {job.length} moves{where}"
     proved: dict[str, list[int]] = {}
     parts = _split(cube, free, free_layers(pattern)[free], proved)
     cube.diagram = None  # its parts hold it now
@@ -455,13 +469,14 @@ def _cubes_in_parallel(live: dict[str, Any], job: _CubeJob, workers: int,
     the serial loop does: last in ``live["cubes"]`` (the last ``len(outgrew)`` cubes are
     those set aside before), why appended to ``outgrew``. (status, string, why): ``unsat``
     once every cube not set aside is, ``sat`` with a worker's string (the caller verifies
-    it), or ``unknown`` at the deadline or when a worker dies (why: that)."""
+    it), ``unknown`` at the deadline or when a worker dies (why: that), or ``capped`` (why:
+    the cap) when a cube's diagram built again outgrew the cap."""
     kept = len(live["cubes"]) - len(outgrew)
     waiting: list[Cube] = live["cubes"][:kept]
     aside: list[Cube] = live["cubes"][kept:]
     running: dict[str, Cube] = {}  # being searched: each with the cases it was sent with
     state = {"status": "unsat", "string": None, "why": ""}
-    rank = {"unsat": 0, "unknown": 1, "sat": 2}
+    rank = {"unsat": 0, "unknown": 1, "capped": 2, "sat": 3}
 
     def take(answer: tuple[Any, ...]) -> None:
         kind, pattern = answer[:2]
@@ -474,10 +489,10 @@ def _cubes_in_parallel(live: dict[str, Any], job: _CubeJob, workers: int,
         elif kind == "outgrown":
             aside.append(Cube(pattern, answer[2], None))
             outgrew.append(answer[3])
-        elif kind != "sat":  # unknown: its cases so far wait in the checkpoint
+        elif kind != "sat":  # unknown, capped: its cases so far wait in the checkpoint
             waiting.insert(0, Cube(pattern, answer[2], None))
         if rank.get(kind, 0) > rank[state["status"]]:
-            state["status"] = kind
+            state.update(status=kind, why=answer[3] if kind == "capped" else "")
             if kind == "sat":
                 state["string"] = answer[2]
         undecided()

@@ -60,10 +60,12 @@ STATE = np.int32
 class DiagramTooLarge(Exception):
     """The product outgrew its state cap. ``diagram`` and ``added``: the search's diagram
     and cases before that product, for split_search to go on from; ``cubes``: the patterns
-    split_search had begun; ``aside``: how many of them it set aside, past its depth."""
+    split_search had begun; ``aside``: how many of them it set aside, past its depth;
+    ``late``: whether the deadline then passed in a cube after them."""
 
     cubes = 1
     aside = 1
+    late = False
     diagram: Diagram | None = None
     added: tuple[int, ...] = ()
 
@@ -447,9 +449,9 @@ def split_search(pattern: str, size: Size, deadline: float | None,
     union of their cases admits no string), ``unknown`` at the deadline. A cube that
     outgrows the cap ``depth`` moves deep is set aside and the cubes after it are searched
     on (each proved heard of); a search with one set aside and no string found then raises
-    the first one's DiagramTooLarge. A cube's diagram holds a quarter of the strings or
-    fewer, and it decides windows whose whole diagram outgrows the cap (bench/RESULTS.md,
-    session 23).
+    the first one's DiagramTooLarge (``late`` if the deadline came after). A cube's diagram
+    holds a quarter of the strings or fewer, and it decides windows whose whole diagram
+    outgrows the cap (bench/RESULTS.md, session 23).
     ``start``: the pattern's strings to begin from, as in mdd_search. ``on_proved(cube,
     cases)`` hears of each cube (the pattern itself too) proved to admit no string, with the
     cases that prove it; a cube in ``proved`` (an earlier run's) is taken as proved with its
@@ -496,6 +498,7 @@ def split_search(pattern: str, size: Size, deadline: float | None,
             if level >= depth or free < 0:
                 # its message alone: the exception's traceback holds the outgrown product
                 outgrew.append(DiagramTooLarge(*exc.args))
+                added[:] = dict.fromkeys(added + cube_cases)
                 return "outgrown", None, []
             parent, seeded = exc.diagram, exc.added
         # out of the except block: the traceback and the outgrown product it holds are gone
@@ -520,8 +523,9 @@ def split_search(pattern: str, size: Size, deadline: float | None,
     root, start = [start], None
     status, string, _ = go(pattern, root, (), 0)
     if outgrew and status != "sat":
-        outgrew[0].cubes, outgrew[0].aside = cubes, len(outgrew)
-        raise outgrew[0]
+        first = outgrew[0]
+        first.cubes, first.aside, first.late = cubes, len(outgrew), status == "unknown"
+        raise first
     return status, string, added, time.perf_counter() - t0, cubes
 
 

@@ -489,8 +489,8 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         cubes = exc.cubes
         aside = f", in {exc.aside:,} of the {exc.cubes:,} cubes searched, split " \
             f"{plural(split_depth, 'move')} deep" if split_depth else ""
-        note = f"{exc} after {plural(seen[0], 'maze')}{aside}; try a larger --split-depth " \
-            "or --backend sat"
+        note = ("time limit; " if exc.late else "") + f"{exc} after " \
+            f"{plural(seen[0], 'maze')}{aside}; try a larger --split-depth or --backend sat"
     if string is not None:
         verify_string(string, size, pattern)
     kept_at = None
