@@ -255,11 +255,11 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 elif kind == "outgrown":  # set aside, last in the checkpoint
                     outgrew.append(answer[3])
                     cube = live["cubes"].pop(0)
-                    if checkpoint is None or cases_only(checkpoint):
-                        cube.diagram = None  # never searched again in this run
                     live["cubes"].append(cube)
                     if checkpoint is not None and not cases_only(checkpoint):
                         save_live()  # its diagram to the file, and out of memory
+                    else:
+                        cube.diagram = None  # never searched again in this run
                 else:
                     status = kind
                     if kind == "sat":
