@@ -466,14 +466,14 @@ def _cubes_in_parallel(live: dict[str, Any], job: _CubeJob, workers: int,
     so that ``save()`` (after a split) and ``save_due()`` (every SAVE_EVERY) write a true
     checkpoint; a cube stopped (at the deadline, on Ctrl-C) comes back with its cases so
     far. A cube that outgrows the cap where it may not be split deeper is set aside, as
-    the serial loop does: last in ``live["cubes"]`` (the last ``len(outgrew)`` cubes are
-    those set aside before), why appended to ``outgrew``. (status, string, why): ``unsat``
-    once every cube not set aside is, ``sat`` with a worker's string (the caller verifies
-    it), ``unknown`` at the deadline or when a worker dies (why: that), or ``capped`` (why:
-    the cap) when a cube's diagram built again outgrew the cap."""
-    kept = len(live["cubes"]) - len(outgrew)
-    waiting: list[Cube] = live["cubes"][:kept]
-    aside: list[Cube] = live["cubes"][kept:]
+    the serial loop does: last in ``live["cubes"]``, why appended to ``outgrew`` (empty
+    on entry: the serial loop hands over before it sets any cube aside). (status, string,
+    why): ``unsat`` once every cube not set aside is, ``sat`` with a worker's string (the
+    caller verifies it), ``unknown`` at the deadline or when a worker dies (why: that),
+    or ``capped`` (why: the cap) when a cube's diagram built again outgrew the cap."""
+    assert not outgrew
+    waiting: list[Cube] = list(live["cubes"])
+    aside: list[Cube] = []
     running: dict[str, Cube] = {}  # being searched: each with the cases it was sent with
     state = {"status": "unsat", "string": None, "why": ""}
     rank = {"unsat": 0, "unknown": 1, "capped": 2, "sat": 3}
