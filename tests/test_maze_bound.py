@@ -9,6 +9,7 @@ import random
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -724,57 +725,58 @@ def test_cli_bound_saves_at_the_time_limit_and_goes_on_from_there(tmp_path: Path
     assert bad.returncode == 2 and "unreadable" in bad.stderr and len(bad.stderr.splitlines()) == 1
 
 
+class _WatchedFirstDiagram:
+    """A 20-move 3x3 pattern's first diagram, made once, and whether it is still held
+    (collected first): the searches must let it go once they have a later one."""
+
+    def __init__(self) -> None:
+        from smtpuzzle.puzzles.maze.search import break_symmetry
+
+        self.pattern = break_symmetry("*" * 20, 3)
+        self._ref: Any = None
+
+    def make(self) -> Any:
+        import weakref
+
+        from smtpuzzle.puzzles.maze.mdd import rule_diagram
+        from smtpuzzle.puzzles.maze.search import MIRROR_RULE
+
+        diagram = rule_diagram(self.pattern, MIRROR_RULE)
+        self._ref = weakref.ref(diagram)
+        return diagram
+
+    def held(self) -> bool:
+        import gc
+
+        gc.collect()
+        return self._ref() is not None
+
+
 def test_the_search_lets_go_of_its_first_diagram():
     # a resumed 45-move diagram is over a GB: held all search long, it doubled the peak
-    import gc
-    import weakref
+    from smtpuzzle.puzzles.maze.mdd import mdd_search
 
-    from smtpuzzle.puzzles.maze.mdd import mdd_search, rule_diagram
-    from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry
-
-    pattern = break_symmetry("*" * 20, 3)
-    refs = []
-
-    def first():
-        d = rule_diagram(pattern, MIRROR_RULE)
-        refs.append(weakref.ref(d))
-        return d
-
-    alive = []
-    status, *_ = mdd_search(pattern, 3, None, sampled=False, start=first(),
-                            kept=lambda *_: alive.append(refs[0]() is not None))
-    gc.collect()
+    first, alive = _WatchedFirstDiagram(), []
+    status, *_ = mdd_search(first.pattern, 3, None, sampled=False, start=first.make(),
+                            kept=lambda *_: alive.append(first.held()))
     assert status == "unsat" and len(alive) > 3 and not any(alive)
 
 
 def test_a_workers_cube_search_lets_go_of_its_first_diagram(monkeypatch):
     # a worker once held its cube's first diagram all search long: twice the memory
-    import gc
-    import weakref
-
     from smtpuzzle.puzzles.maze import bound, mdd
-    from smtpuzzle.puzzles.maze.mdd import MAX_STATES, rule_diagram
+    from smtpuzzle.puzzles.maze.mdd import MAX_STATES
     from smtpuzzle.puzzles.maze.resume import Cube
-    from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry
 
-    pattern = break_symmetry("*" * 20, 3)
-    refs = []
-
-    def first():
-        d = rule_diagram(pattern, MIRROR_RULE)
-        refs.append(weakref.ref(d))
-        return d
-
-    alive = []
+    first, alive = _WatchedFirstDiagram(), []
     product = mdd.intersect
 
     def watched(diagram, *args):  # each product: from the second on, of a later diagram
-        gc.collect()
-        alive.append(refs[0]() is not None)
+        alive.append(first.held())
         return product(diagram, *args)
 
     monkeypatch.setattr(mdd, "intersect", watched)
-    cube = Cube(pattern, [], first())
+    cube = Cube(first.pattern, [], first.make())
     answer = bound._search_cube(bound._CubeJob(3, 20, True, False, MAX_STATES, 0, None),
                                 cube, None)
     assert answer[0] == "unsat" and len(alive) > 3 and alive[0] and not any(alive[1:])
