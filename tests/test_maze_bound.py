@@ -1106,6 +1106,7 @@ def test_a_cube_that_may_not_be_split_deeper_is_set_aside_while_the_rest_are_sea
     assert deep.saved == {"file": str(path), "length": 26, "cubes_left": 1,
                           "cases": len({k for c in saved.cubes for k in c.added}
                                        | {k for ks in saved.proved.values() for k in ks})}
+    assert deep.undecided == {"length": 26, "cubes_proved": 3, "cubes_left": 1}
     # taken up a move deeper, only NE* is searched, and the length is proved
     again = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
                         workers=workers, checkpoint=path)
@@ -1116,6 +1117,9 @@ def test_a_cube_that_may_not_be_split_deeper_is_set_aside_while_the_rest_are_sea
     assert out.returncode == 1, out.stdout + out.stderr
     assert "stopped: the decision diagram outgrew 6,000 states at 26 moves, in cube NE*" \
         in out.stdout
+    # no checkpoint, and still how far the split came
+    assert "nothing proved" in out.stdout
+    assert "at 26 moves, split: 3 of 4 cubes proved, 1 left" in out.stdout
 
 
 @pytest.mark.parametrize("stop", ["time limit", "interrupted"])

@@ -287,6 +287,11 @@ def bound(
                       f"{result.time_s:.1f} s)")
         else:
             out.print(f"nothing proved ({result.time_s:.1f} s)")
+        if result.undecided:
+            u = result.undecided
+            out.print(f"at {u['length']} moves, split: {u['cubes_proved']} of "
+                      f"{u['cubes_proved'] + u['cubes_left']} cubes proved, "
+                      f"{u['cubes_left']} left")
         out.print(f"stopped: {result.note}")
         if result.string:
             least = ", so it is the least length" if result.bound == len(result.string) - 1 \

@@ -85,6 +85,9 @@ class BoundResult:
     saved: dict[str, Any] | None = None  # the search left in the checkpoint: file, length, cases
     string: str | None = None  # with complete: a string of bound + 1 moves, verified
     pick: str = "first"  # the failing case added: the first, or the sampled one
+    # the length left undecided, split: its cubes proved and those left (with or without a
+    # checkpoint, so that a long split run says how far it came)
+    undecided: dict[str, int] | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {"size": self.size, "bound": self.bound, "shortest_at_least": self.bound + 1,
@@ -99,7 +102,8 @@ class BoundResult:
                            **({"cubes": s.cubes} if s.cubes > 1 else {})}
                           for s in self.steps],
                 **({"resumed": self.resumed} if self.resumed else {}),
-                **({"saved": self.saved} if self.saved else {})}
+                **({"saved": self.saved} if self.saved else {}),
+                **({"undecided": self.undecided} if self.undecided else {})}
 
 
 def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
@@ -313,6 +317,9 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
         if outgrew:
             result.note += "; " + _set_aside(outgrew)
             result.outgrown = True
+    if live and not result.complete and (live["proved"] or len(live["cubes"]) > 1):
+        result.undecided = {"length": live["length"], "cubes_proved": len(live["proved"]),
+                            "cubes_left": len(live["cubes"])}
     if checkpoint is not None:
         if live and not result.complete:
             if save_live():
