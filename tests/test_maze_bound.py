@@ -1089,6 +1089,38 @@ def test_workers_stop_at_a_string_and_when_one_dies(tmp_path: Path, monkeypatch)
                        checkpoint=path).bound == 26
 
 
+def test_an_npz_checkpoint_carried_as_json_is_taken_up_to_a_proof(tmp_path: Path):
+    split = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8)
+    heavy, light = tmp_path / "s.npz", tmp_path / "s.json"
+    prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, checkpoint=heavy,
+                progress=_stop_at(len(split.cases) - 3))
+    saved = load(heavy, 3, True)
+    assert saved.proved and len(saved.cubes) > 1
+    out = run("maze", "checkpoint-json", str(heavy), str(light))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert f"wrote {light}: 26 moves, {len(split.cases) - 3} cases, {len(saved.cubes)} cubes " \
+        f"to search and {len(saved.proved)} proved" in " ".join(out.stdout.split())
+    carried = load(light, 3, True)
+    shutil.copy(light, tmp_path / "kept.json")  # the run below removes it when done
+    assert [(c.pattern, c.added) for c in carried.cubes] == \
+        [(c.pattern, c.added) for c in saved.cubes]
+    assert carried.proved == saved.proved and carried.seconds == saved.seconds
+    assert all(c.diagram is None for c in carried.cubes)
+    again = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
+                        checkpoint=light)
+    assert again.bound == 26 and again.resumed["cubes"] == len(saved.cubes) + len(saved.proved)
+    assert _refuted(26, again.cases) and not light.exists()
+    # what it refuses: one line each, exit 2, and no file written
+    (tmp_path / "junk.npz").write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip
+    for args, why in [((tmp_path / "kept.json", tmp_path / "t.json"), "not a zip file"),
+                      ((heavy, tmp_path / "t.txt"), "is named .json"),
+                      ((tmp_path / "junk.npz", tmp_path / "t.json"), "unreadable"),
+                      ((tmp_path / "none.npz", tmp_path / "t.json"), "")]:
+        bad = run("maze", "checkpoint-json", *map(str, args))
+        assert bad.returncode == 2 and why in bad.stderr, bad.stderr
+        assert len(bad.stderr.splitlines()) == 1 and not args[1].exists()
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_cube_that_may_not_be_split_deeper_is_set_aside_while_the_rest_are_searched(
         tmp_path: Path, workers: int):

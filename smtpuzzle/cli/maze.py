@@ -1,7 +1,8 @@
 """`maze check`, `maze stats`, `maze search`, `maze build`, `maze shorten`, `maze bound`,
-`maze check-bound`, `maze show`: universal move strings for mazes (one string that solves
-every maze of a size), checked, searched for or proved impossible, built greedily and
-shortened, lower bounds on their length proved and re-checked, and walked on one maze."""
+`maze check-bound`, `maze checkpoint-json`, `maze show`: universal move strings for mazes
+(one string that solves every maze of a size), checked, searched for or proved impossible,
+built greedily and shortened, lower bounds on their length proved and re-checked (their
+checkpoints made light enough to carry), and walked on one maze."""
 
 from __future__ import annotations
 
@@ -462,6 +463,29 @@ def check_bound(
                   f"{result.time_s:.1f} s)")
     if result.verdict != "verified":
         raise typer.Exit(EXIT_UNKNOWN if result.verdict == "unknown" else EXIT_UNVERIFIED)
+
+
+@app.command("checkpoint-json")
+@friendly
+def checkpoint_json(
+    source: Annotated[Path, typer.Argument(
+        help="An .npz checkpoint of maze bound (diagrams and cases).", parser=cli_path)],
+    target: Annotated[Path, typer.Argument(
+        help="The .json checkpoint to write (the cases alone).", parser=cli_path)],
+) -> None:
+    """Write a bound checkpoint's cases without its diagrams: a .json file of kilobytes, to
+    carry to another machine or commit, which `maze bound --checkpoint` takes up by
+    building each cube's diagram again from its cases (give it the same --max-states).
+    Only the header is read and checked. Exit 0 written, 2 unreadable or not a checkpoint."""
+    from smtpuzzle.puzzles.maze.resume import to_cases_only
+
+    writable(target)
+    saved = to_cases_only(source, target)
+    cases_in = len({k for c in saved.cubes for k in c.added}
+                   | {k for ks in saved.proved.values() for k in ks})
+    out.print(f"wrote {target}: {saved.length} moves, {plural(cases_in, 'case')}, "
+              f"{plural(len(saved.cubes), 'cube')} to search and {len(saved.proved)} proved, "
+              f"{saved.seconds:,.1f} s before")
 
 
 @app.command("show")

@@ -51,6 +51,7 @@ from smtpuzzle.puzzles.maze.cases import (
     LETTERS,
     MAX_MOVES,
     Size,
+    parse_size,
     reduced_cases,
     segments,
     solved_by,
@@ -187,17 +188,53 @@ def load(path: Path, size: Size, mirror: bool) -> Saved:
                 raise refused(f"its format is {got!r}, not {CASES_FORMAT!r}")
             return _saved(header, size, mirror, refused, None)
         with np.load(path, allow_pickle=False) as data:
-            header = json.loads(str(data["header"]))
-            if header.get("format") == OLD_FORMAT:  # one diagram of the whole pattern
-                header["cubes"] = [{"pattern": None, "cases": header["cases"],
-                                    "layers": len(data.files) - 1}]
-                header["proved"] = {}
-            elif header.get("format") != FORMAT:
-                raise refused(f"its format is {header.get('format')!r}, not {FORMAT!r}")
-            return _saved(header, size, mirror, refused, data)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError,
-            OverflowError, zipfile.BadZipFile) as exc:
+            return _saved(_header(data, refused), size, mirror, refused, data)
+    except UNREADABLE as exc:
         raise refused(f"unreadable ({type(exc).__name__}: {exc})") from None
+
+
+# what a damaged or foreign file raises as it is read
+UNREADABLE = (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError,
+              OverflowError, zipfile.BadZipFile)
+
+
+def _header(data: Any, refused: Callable[[str], PuzzleError]) -> dict[str, Any]:
+    """An ``.npz`` checkpoint's header, one of the first format read as one cube."""
+    header = json.loads(str(data["header"]))
+    if header.get("format") == OLD_FORMAT:  # one diagram of the whole pattern
+        header["cubes"] = [{"pattern": None, "cases": header["cases"],
+                            "layers": len(data.files) - 1}]
+        header["proved"] = {}
+    elif header.get("format") != FORMAT:
+        raise refused(f"its format is {header.get('format')!r}, not {FORMAT!r}")
+    return header
+
+
+def to_cases_only(source: Path, target: Path) -> Saved:
+    """The ``.npz`` checkpoint at ``source`` written to the ``.json`` one ``target``: its
+    cubes with their cases and the cubes proved, no diagrams (kilobytes, to carry to another
+    machine or commit; a run taking it up builds each diagram again from its cases). Only
+    the header is read and checked, not the diagrams the file holds. The search as saved."""
+    def refused(why: str) -> PuzzleError:
+        return PuzzleError(f"not a checkpoint with diagrams: {why}", where=str(source))
+
+    check_file(source)
+    if cases_only(source) or not zipfile.is_zipfile(source):
+        raise refused("it is not a zip file (an .npz written by maze bound --checkpoint)")
+    if not cases_only(target):
+        raise PuzzleError("a checkpoint of the cases alone is named .json", where=str(target))
+    try:
+        with np.load(source, allow_pickle=False) as data:
+            header = _header(data, refused)
+            try:
+                size, mirror = parse_size(header["size"]), header["mirror"]
+            except PuzzleError as exc:
+                raise refused(str(exc)) from None
+            saved = _saved(header, size, mirror, refused, None)
+    except UNREADABLE as exc:
+        raise refused(f"unreadable ({type(exc).__name__}: {exc})") from None
+    save(target, size, saved.length, mirror, saved.cubes, saved.proved, saved.seconds)
+    return saved
 
 
 def _saved(header: dict[str, Any], size: Size, mirror: bool,
