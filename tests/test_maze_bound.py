@@ -1112,13 +1112,25 @@ def test_an_npz_checkpoint_carried_as_json_is_taken_up_to_a_proof(tmp_path: Path
     assert _refuted(26, again.cases) and not light.exists()
     # what it refuses: one line each, exit 2, and no file written
     (tmp_path / "junk.npz").write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip
-    for args, why in [((tmp_path / "kept.json", tmp_path / "t.json"), "not a zip file"),
-                      ((heavy, tmp_path / "t.txt"), "is named .json"),
+    (tmp_path / "w.json.tmp").mkdir()  # where the write's temporary file goes
+    (tmp_path / "text.npz").write_text("not a zip")
+    for args, why in [((tmp_path / "kept.json", tmp_path / "t.json"), "it is named .json"),
+                      ((heavy, tmp_path / "t.txt"), "cases alone is named .json"),
+                      ((heavy, tmp_path / "w.json"), "cannot write the checkpoint"),
+                      ((tmp_path / "text.npz", tmp_path / "t.json"), "not a zip file"),
                       ((tmp_path / "junk.npz", tmp_path / "t.json"), "unreadable"),
                       ((tmp_path / "none.npz", tmp_path / "t.json"), "")]:
         bad = run("maze", "checkpoint-json", *map(str, args))
         assert bad.returncode == 2 and why in bad.stderr, bad.stderr
         assert len(bad.stderr.splitlines()) == 1 and not args[1].exists()
+
+
+def test_a_length_proved_as_the_run_is_stopped_is_not_called_undecided():
+    def stop(_: int, __: list) -> float:  # Ctrl-C as the next length's certificate is reckoned
+        raise KeyboardInterrupt
+
+    result = prove_bound(3, start=20, up_to=21, time_limit=600, reserve=stop)
+    assert result.bound == 20 and result.interrupted and result.undecided is None
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -317,7 +317,9 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
         if outgrew:
             result.note += "; " + _set_aside(outgrew)
             result.outgrown = True
-    if live and not result.complete and (live["proved"] or len(live["cubes"]) > 1):
+    # live["cubes"] empty: the length was proved as the run stopped (not yet cleared)
+    if live and live["cubes"] and not result.complete and \
+            (live["proved"] or len(live["cubes"]) > 1):
         result.undecided = {"length": live["length"], "cubes_proved": len(live["proved"]),
                             "cubes_left": len(live["cubes"])}
     if checkpoint is not None:

@@ -219,21 +219,30 @@ def to_cases_only(source: Path, target: Path) -> Saved:
         return PuzzleError(f"not a checkpoint with diagrams: {why}", where=str(source))
 
     check_file(source)
-    if cases_only(source) or not zipfile.is_zipfile(source):
-        raise refused("it is not a zip file (an .npz written by maze bound --checkpoint)")
+    if cases_only(source):
+        raise refused("it is named .json, as a checkpoint of the cases alone is")
     if not cases_only(target):
         raise PuzzleError("a checkpoint of the cases alone is named .json", where=str(target))
     try:
+        with open(source, "rb") as f:  # is_zipfile says False for a file it cannot read
+            if not zipfile.is_zipfile(f):
+                raise refused("it is not a zip file (an .npz written by maze bound "
+                              "--checkpoint)")
         with np.load(source, allow_pickle=False) as data:
             header = _header(data, refused)
             try:
                 size, mirror = parse_size(header["size"]), header["mirror"]
             except PuzzleError as exc:
                 raise refused(str(exc)) from None
+            header["size"] = size  # "4" is 4, as the run taking it up will call it
             saved = _saved(header, size, mirror, refused, None)
     except UNREADABLE as exc:
         raise refused(f"unreadable ({type(exc).__name__}: {exc})") from None
-    save(target, size, saved.length, mirror, saved.cubes, saved.proved, saved.seconds)
+    try:
+        save(target, size, saved.length, mirror, saved.cubes, saved.proved, saved.seconds)
+    except OSError as exc:  # a full disk, or a directory where its temporary file goes
+        raise PuzzleError(f"cannot write the checkpoint ({exc.strerror or exc})",
+                          where=str(target)) from None
     return saved
 
 
