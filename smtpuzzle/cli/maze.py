@@ -477,12 +477,11 @@ def checkpoint_json(
     carry to another machine or commit, which `maze bound --checkpoint` takes up by
     building each cube's diagram again from its cases (give it the same --max-states).
     Only the header is read and checked. Exit 0 written, 2 unreadable or not a checkpoint."""
-    from smtpuzzle.puzzles.maze.resume import to_cases_only
+    from smtpuzzle.puzzles.maze.resume import cases_of, to_cases_only
 
     writable(target)
     saved = to_cases_only(source, target)
-    cases_in = len({k for c in saved.cubes for k in c.added}
-                   | {k for ks in saved.proved.values() for k in ks})
+    cases_in = len(cases_of(saved.cubes, saved.proved))
     out.print(f"wrote {target}: {saved.length} moves, {plural(cases_in, 'case')}, "
               f"{plural(len(saved.cubes), 'cube')} to search and {len(saved.proved)} proved, "
               f"{saved.seconds:,.1f} s before")

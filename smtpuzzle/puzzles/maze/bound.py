@@ -35,6 +35,7 @@ from smtpuzzle.puzzles.maze.mdd import (
 from smtpuzzle.puzzles.maze.resume import (
     Cube,
     Saves,
+    cases_of,
     cases_only,
     covers,
     load,
@@ -177,7 +178,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
             raise PuzzleError(f"holds a search at {saved.length} moves; --start {start} is "
                               "past it (remove the file to start afresh)", where=str(checkpoint))
         result.resumed = {"file": str(checkpoint), "length": saved.length,
-                          "cases": len(_union(saved.cubes, saved.proved)),
+                          "cases": len(cases_of(saved.cubes, saved.proved)),
                           "seconds": saved.seconds,
                           **({"cubes": len(saved.cubes) + len(saved.proved)}
                              if saved.proved or len(saved.cubes) > 1 else {})}
@@ -207,7 +208,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     def heard() -> None:
         if progress:
             progress(live["length"], time.perf_counter() - t0,
-                     len(_union(live["cubes"], live["proved"])), False)
+                     len(cases_of(live["cubes"], live["proved"])), False)
 
     outgrew: list[str] = []  # why, for each cube of the length set aside (last in its cubes)
     try:
@@ -237,7 +238,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                         lambda: checkpoint is not None and save_live(), save_due, heard,
                         outgrew)
                     break
-                done = set(_union([], live["proved"]))
+                done = set(cases_of([], live["proved"]))
 
                 def added_one(added: list[int], length: int = length,
                               done: set[int] = done) -> None:
@@ -280,9 +281,9 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 if status == "unsat":
                     result.note = _set_aside(outgrew)
                     break
-            proof = _union([], live["proved"])
+            proof = cases_of([], live["proved"])
             result.steps.append(Step(length, status, len(proof) if status == "unsat" else
-                                     len(_union(live["cubes"], live["proved"])),
+                                     len(cases_of(live["cubes"], live["proved"])),
                                      live["before"] + time.perf_counter() - began,
                                      len(live["proved"]) + len(live["cubes"])))
             if status != "unsat":
@@ -317,18 +318,17 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
         if outgrew:
             result.note += "; " + _set_aside(outgrew)
             result.outgrown = True
+    split = bool(live) and (bool(live["proved"]) or len(live["cubes"]) > 1)
     # live["cubes"] empty: the length was proved as the run stopped (not yet cleared)
-    if live and live["cubes"] and not result.complete and \
-            (live["proved"] or len(live["cubes"]) > 1):
+    if split and live["cubes"] and not result.complete:
         result.undecided = {"length": live["length"], "cubes_proved": len(live["proved"]),
                             "cubes_left": len(live["cubes"])}
     if checkpoint is not None:
         if live and not result.complete:
             if save_live():
                 result.saved = {"file": str(checkpoint), "length": live["length"],
-                                "cases": len(_union(live["cubes"], live["proved"])),
-                                **({"cubes_left": len(live["cubes"])}
-                                   if live["proved"] or len(live["cubes"]) > 1 else {})}
+                                "cases": len(cases_of(live["cubes"], live["proved"])),
+                                **({"cubes_left": len(live["cubes"])} if split else {})}
         else:
             checkpoint.unlink(missing_ok=True)
         result.note = saves.note(result.note)
@@ -353,12 +353,6 @@ def _split(cube: Cube, free: int, layer: int, proved: dict[str, list[int]]) -> l
         else:
             parts.append(Cube(pattern, list(cube.added), part.pop()))
     return parts
-
-
-def _union(cubes: list[Cube], proved: dict[str, list[int]]) -> list[int]:
-    """The cases of the proved cubes and of ``cubes``, each once, in the order added."""
-    return list(dict.fromkeys(k for ks in [*proved.values(), *(c.added for c in cubes)]
-                              for k in ks))
 
 
 def _set_aside(outgrew: list[str]) -> str:

@@ -162,6 +162,12 @@ def _put(zf: zipfile.ZipFile, name: str, array: np.ndarray) -> None:
         np.lib.format.write_array(f, np.asanyarray(array), allow_pickle=False)
 
 
+def cases_of(cubes: list[Cube], proved: dict[str, list[int]]) -> list[int]:
+    """The cases of the proved cubes and of ``cubes``, each once, in the order added."""
+    return list(dict.fromkeys(k for ks in [*proved.values(), *(c.added for c in cubes)]
+                              for k in ks))
+
+
 def cases_only(path: Path) -> bool:
     """Whether the checkpoint at ``path`` keeps the cases alone (a ``.json`` file, small
     enough to carry: every diagram is built again from its cases) or the diagrams too."""
