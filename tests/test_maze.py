@@ -339,6 +339,14 @@ def test_a_split_search_stopped_and_resumed_takes_its_proved_cubes(tmp_path: Pat
         search(window, 3, "mdd", checkpoint=path)
     with pytest.raises(PuzzleError, match="not sat"):
         search(window, 3, "sat", checkpoint=path)
+    # its size and mirror rule as a run names them: "3x3" is 3, "false" is no rule
+    save_cubes(path, window, 3, False, kept)
+    head = json.loads(path.read_text())
+    path.write_text(json.dumps({**head, "size": "3x3"}))
+    assert load_cubes(path, window, 3, False) == kept
+    path.write_text(json.dumps({**head, "mirror": "false"}))
+    with pytest.raises(PuzzleError, match="its mirror rule is 'false', not true or false"):
+        load_cubes(path, window, 3, False)
     path.write_text("{")
     bad = run("maze", "search", window, "--checkpoint", str(path))
     assert bad.returncode == 2 and "unreadable" in bad.stderr

@@ -991,10 +991,16 @@ def test_a_checkpoint_of_cases_alone_is_taken_up_by_building_its_diagrams(tmp_pa
         load(tmp_path / "bad.json", 3, True)
     for change, reason in [({"length": 1e20}, "a length of 1e\\+20 moves, not a whole"),
                            ({"length": 26.5}, "a length of 26.5"),
-                           ({"mirror": "false"}, "its mirror rule is 'false'")]:
+                           ({"mirror": "false"}, "its mirror rule is 'false'"),
+                           ({"size": "5"}, "its size: maze size is 3, 4 or RxC")]:
         (tmp_path / "bad.json").write_text(json.dumps({**head, **change}))
         with pytest.raises(PuzzleError, match=reason):
             load(tmp_path / "bad.json", 3, True)
+    # a size written as a run would take it ("3x3" is 3) is that size
+    (tmp_path / "named.json").write_text(json.dumps({**head, "size": "3x3"}))
+    (tmp_path / "as-saved.json").write_text(json.dumps(head))
+    assert [(c.pattern, c.added) for c in load(tmp_path / "named.json", 3, True).cubes] == [
+        (c.pattern, c.added) for c in load(tmp_path / "as-saved.json", 3, True).cubes]
     (tmp_path / "bad.json").write_text("[" * 100_000 + "]" * 100_000)
     with pytest.raises(PuzzleError, match="unreadable"):
         load(tmp_path / "bad.json", 3, True)

@@ -236,11 +236,7 @@ def to_cases_only(source: Path, target: Path) -> Saved:
                               "--checkpoint)")
         with np.load(source, allow_pickle=False) as data:
             header = _header(data, refused)
-            try:
-                size, mirror = parse_size(header["size"]), header["mirror"]
-            except PuzzleError as exc:
-                raise refused(str(exc)) from None
-            header["size"] = size  # "4" is 4, as the run taking it up will call it
+            size, mirror = _size_and_mirror(header, refused)
             saved = _saved(header, size, mirror, refused, None)
     except UNREADABLE as exc:
         raise refused(f"unreadable ({type(exc).__name__}: {exc})") from None
@@ -256,13 +252,11 @@ def _saved(header: dict[str, Any], size: Size, mirror: bool,
            refused: Callable[[str], PuzzleError], data: Any) -> Saved:
     """The search a checkpoint's header describes, checked; ``data``: the ``.npz`` file's
     arrays, whose first cube's diagram is read (each cube's is checked), or None."""
-    theirs = (header["size"], header["mirror"])
+    theirs = _size_and_mirror(header, refused)
     length, seconds = header["length"], float(header["seconds"])
     cubes = [(c["pattern"], c["cases"], 0 if data is None else int(c["layers"]))
              for c in header["cubes"]]
     proved_pairs = dict(header["proved"].items())
-    if not isinstance(theirs[1], bool):
-        raise refused(f"its mirror rule is {theirs[1]!r}, not true or false")
     if theirs != (size, mirror):
         raise refused(f"it searches size {theirs[0]} "
                       f"{'with' if theirs[1] else 'without'} the mirror rule, this "
@@ -295,6 +289,19 @@ def _saved(header: dict[str, Any], size: Size, mirror: bool,
             loaded[0].diagram = diagram
         del diagram
     return Saved(length, loaded, proved, seconds)
+
+
+def _size_and_mirror(header: dict[str, Any],
+                     refused: Callable[[str], PuzzleError]) -> tuple[Size, bool]:
+    """The maze size and mirror rule a saved search names, as a run calls them ("4" is 4,
+    "3x3" is 3); refused when either is not one."""
+    try:
+        size = parse_size(header["size"])
+    except PuzzleError as exc:
+        raise refused(f"its size: {exc}") from None
+    if not isinstance(header["mirror"], bool):
+        raise refused(f"its mirror rule is {header['mirror']!r}, not true or false")
+    return size, header["mirror"]
 
 
 def load_cube(path: Path, size: Size, length: int, mirror: bool, cube: Cube,
@@ -395,9 +402,9 @@ def load_cubes(path: Path, pattern: str, size: Size, mirror: bool) -> dict[str, 
         data = json.loads(read_text(path))
         if data.get("format") != CUBES_FORMAT:
             raise refused(f"its format is {data.get('format')!r}, not {CUBES_FORMAT!r}")
-        theirs = (data["pattern"], data["size"], bool(data["mirror"]))
+        theirs = (data["pattern"], *_size_and_mirror(data, refused))
         cubes = dict(data["cubes"].items())
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+    except UNREADABLE as exc:
         raise refused(f"unreadable ({type(exc).__name__}: {exc})") from None
     if theirs != (pattern, size, mirror):
         raise refused(f"it searches {theirs[0]} (size {theirs[1]}, mirror rule "
