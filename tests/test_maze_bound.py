@@ -29,7 +29,7 @@ from smtpuzzle.puzzles.maze.certificate import (
     write_certificate,
 )
 from smtpuzzle.puzzles.maze.mdd import samples
-from smtpuzzle.puzzles.maze.resume import FORMAT, load, load_cube
+from smtpuzzle.puzzles.maze.resume import FORMAT, covers, load, load_cube
 from tests.helpers import cli as run
 
 MIRROR = str.maketrans("EW", "WE")
@@ -706,6 +706,8 @@ def test_a_checkpoint_is_taken_up_only_by_its_own_search(saved_search: Path):
         prove_bound(3, start=26, checkpoint=saved_search, mirror=False)
     with pytest.raises(PuzzleError, match="--start 27 is past it"):
         prove_bound(3, start=27, checkpoint=saved_search)
+    with pytest.raises(PuzzleError, match="holds a search at 26 moves; --up-to 25 is below"):
+        prove_bound(3, start=20, up_to=25, checkpoint=saved_search)
 
 
 @pytest.mark.parametrize("name", ["search.npz", "search.json"])
@@ -1020,8 +1022,6 @@ def test_a_run_with_a_checkpoint_of_cases_keeps_its_diagrams_and_builds_none(
 
 
 def test_workers_search_a_split_lengths_cubes_and_prove_what_one_process_does(tmp_path: Path):
-    from smtpuzzle.puzzles.maze.resume import covers
-
     one = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8)
     two = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, workers=2)
     # a cube's search is the same in whichever process: the same cubes and the same cases
@@ -1437,3 +1437,104 @@ def test_a_check_or_a_build_stopped_by_ctrl_c_says_so_in_its_json(certificate: P
     monkeypatch.setattr(greedy, "shortest_completion", cut)
     built = greedy.build_string(3, time_limit=60)
     assert built.string is None and built.as_json()["interrupted"] is True
+
+
+def test_a_run_stopped_as_a_length_is_proved_saves_it_and_goes_on_from_the_next(
+        tmp_path: Path):
+    path = tmp_path / "search.json"
+
+    def stop_once_proved(length: int, _: float, __: int, done: bool) -> None:
+        if done and length == 6:
+            raise KeyboardInterrupt
+
+    first = prove_bound("2x2", start=5, up_to=8, checkpoint=path, progress=stop_once_proved)
+    assert first.interrupted and first.bound == 6 and path.exists()
+    assert first.saved is not None and first.saved["length"] == 6
+    assert first.saved["cubes_left"] == 0 and first.undecided is None
+    # taken up without --start: the length saved holds nothing to search, then 7 and 8
+    second = prove_bound("2x2", up_to=8, checkpoint=path)
+    assert second.resumed["length"] == 6 and second.bound == 8
+    assert [s.length for s in second.steps] == [6, 7, 8] and not path.exists()
+    assert second.cases == prove_bound("2x2", start=8, up_to=8).cases
+
+
+def test_an_error_in_a_split_search_saves_what_was_proved_first(tmp_path: Path,
+                                                                monkeypatch):
+    from smtpuzzle.puzzles.maze import bound
+
+    search = bound.mdd_search
+    calls = []
+
+    def fails_third(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 3:
+            raise MemoryError
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(bound, "mdd_search", fails_third)
+    path = tmp_path / "s.json"
+    with pytest.raises(MemoryError):
+        prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, checkpoint=path)
+    saved = load(path, 3, True)
+    assert len(saved.proved) == 2 and saved.cubes
+    monkeypatch.setattr(bound, "mdd_search", search)
+    again = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
+                        checkpoint=path)
+    assert again.bound == 26 and again.resumed["cubes"] >= 3
+
+
+def test_covers_says_whether_split_cubes_hold_every_string():
+    """Against every string of the pattern, on random split trees with cubes taken out,
+    put twice, or put in that no split makes."""
+    rng = random.Random(25)
+    pattern = "N*S***"
+    free = [i for i, p in enumerate(pattern) if p == "*"]
+    strings = ["".join(t) for t in itertools.product(*[
+        "NESW" if p == "*" else p for p in pattern])]
+
+    def fits(string: str, cube: str) -> bool:
+        return all(c in ("*", s) for s, c in zip(string, cube, strict=True))
+
+    for _ in range(300):
+        leaves, open_ = [], [pattern]
+        while open_:
+            cube = open_.pop()
+            at = cube.find("*")
+            if at >= 0 and rng.random() < 0.6:
+                open_ += [cube[:at] + m + cube[at + 1:] for m in "NESW"]
+            else:
+                leaves.append(cube)
+        cubes = list(leaves)
+        if rng.random() < 0.5:
+            cubes.remove(rng.choice(cubes))
+        if cubes and rng.random() < 0.3:
+            cubes.append(rng.choice(cubes))
+        stray = rng.random() < 0.5
+        if stray:  # its fixed moves not the first free ones: never made by a split
+            made = list(pattern)
+            for i in rng.sample(free, 2):
+                made[i] = rng.choice("NESW")
+            cubes.append("".join(made))
+        truth = all(any(fits(s, c) for c in cubes) for s in strings)
+        got = covers(cubes, pattern)
+        assert got <= truth and (stray or got == truth), cubes
+
+
+def test_a_checkpoint_save_that_fails_leaves_the_cubes_where_the_file_has_them(
+        tmp_path: Path):
+    from smtpuzzle.puzzles.maze.resume import Cube, save
+
+    pattern = "N" + "*" * 25
+    waiting = [Cube(pattern[:1] + m + pattern[2:], [], None, stored=j + 1)
+               for j, m in enumerate("NESW")]
+    # its diagrams are to be copied from a file that is not there
+    with pytest.raises(OSError):
+        save(tmp_path / "gone.npz", 3, 26, True, waiting, {}, 1.0)
+    assert [c.stored for c in waiting] == [1, 2, 3, 4] and not list(tmp_path.iterdir())
+    # cubes that leave strings out are never written: the last good file stays
+    path = tmp_path / "s.json"
+    save(path, 3, 26, True, waiting, {}, 1.0)
+    kept = path.read_text()
+    with pytest.raises(ValueError, match="would leave strings out"):
+        save(path, 3, 26, True, waiting[1:], {}, 2.0)
+    assert path.read_text() == kept and len(list(tmp_path.iterdir())) == 1

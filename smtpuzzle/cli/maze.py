@@ -303,6 +303,8 @@ def bound(
             r = result.saved
             larger = " and a larger --max-states or --split-depth" if result.outgrown else ""
             left = f", {r['cubes_left']} cubes left" if "cubes_left" in r else ""
+            if r.get("cubes_left") == 0:  # stopped as the next length was to begin
+                left = f", proved: a run taking it up begins at {r['length'] + 1}"
             out.print(f"saved the search at {r['length']} moves ({r['cases']} cases{left}) to "
                       f"{r['file']}: run again with --checkpoint {r['file']}{larger} to go on")
         if written:

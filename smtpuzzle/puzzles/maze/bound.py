@@ -177,6 +177,9 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
         if start > saved.length:
             raise PuzzleError(f"holds a search at {saved.length} moves; --start {start} is "
                               "past it (remove the file to start afresh)", where=str(checkpoint))
+        if up_to is not None and up_to < saved.length:
+            raise PuzzleError(f"holds a search at {saved.length} moves; --up-to {up_to} is "
+                              "below it", where=str(checkpoint))
         result.resumed = {"file": str(checkpoint), "length": saved.length,
                           "cases": len(cases_of(saved.cubes, saved.proved)),
                           "seconds": saved.seconds,
@@ -259,8 +262,9 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                         save_live()
                 elif kind == "outgrown":  # set aside, last in the checkpoint
                     outgrew.append(answer[3])
-                    cube = live["cubes"].pop(0)
-                    live["cubes"].append(cube)
+                    cube = live["cubes"][0]
+                    live["cubes"].append(cube)  # then out of first place: never missing
+                    live["cubes"].pop(0)
                     if checkpoint is not None and not cases_only(checkpoint):
                         save_live()  # its diagram to the file, and out of memory
                     else:
@@ -306,11 +310,13 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 # the next length's proof, if it comes, is what will be written: reckoned
                 # at that length from this one's cases (each length adds a few)
                 kept_back = reserve(length + 1, result.cases)
-            live.clear()
+            # live keeps the length proved (no cubes left) until the next one begins: a run
+            # stopped before then saves it, and the run taking that up goes on from there
             if progress:
                 progress(length, time.perf_counter() - t0, len(proof), True)
             if up_to is not None and length >= up_to:
                 result.note = f"--up-to {up_to} reached"
+                live.clear()
                 break
             length += 1
     except KeyboardInterrupt:
@@ -318,6 +324,10 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
         if outgrew:
             result.note += "; " + _set_aside(outgrew)
             result.outgrown = True
+    except Exception:  # a MemoryError, or a bug: what was proved is kept for the next run
+        if checkpoint is not None and live:
+            save_live()
+        raise
     split = bool(live) and (bool(live["proved"]) or len(live["cubes"]) > 1)
     # live["cubes"] empty: the length was proved as the run stopped (not yet cleared)
     if split and live["cubes"] and not result.complete:
@@ -482,8 +492,9 @@ def _cubes_in_parallel(live: dict[str, Any], job: _CubeJob, workers: int,
     rank = {"unsat": 0, "unknown": 1, "capped": 2, "sat": 3}
 
     def take(answer: tuple[Any, ...]) -> None:
+        # each cube is put where it goes before it leaves where it was: a Ctrl-C between
+        # leaves it in both (searched again), never in neither
         kind, pattern = answer[:2]
-        running.pop(pattern)
         if kind == "unsat":
             live["proved"][pattern] = answer[2]
         elif kind == "split":
@@ -498,10 +509,12 @@ def _cubes_in_parallel(live: dict[str, Any], job: _CubeJob, workers: int,
             state.update(status=kind, why=answer[3] if kind == "capped" else "")
             if kind == "sat":
                 state["string"] = answer[2]
+        running.pop(pattern)
         undecided()
 
     def undecided() -> None:
-        live["cubes"] = [*running.values(), *waiting, *aside]
+        live["cubes"] = list({c.pattern: c for c in [*running.values(), *waiting,
+                                                      *aside]}.values())
 
     def past(grace: float) -> bool:
         return deadline is not None and time.perf_counter() > deadline + grace
@@ -511,8 +524,9 @@ def _cubes_in_parallel(live: dict[str, Any], job: _CubeJob, workers: int,
             while True:
                 while state["status"] == "unsat" and waiting and len(running) < workers \
                         and not past(0.0):
-                    cube = waiting.pop(0)
+                    cube = waiting[0]
                     running[cube.pattern] = Cube(cube.pattern, list(cube.added), None)
+                    waiting.pop(0)
                     undecided()
                     tasks.submit(cube, deadline)
                     del cube  # sent: the worker holds its diagram now

@@ -120,7 +120,11 @@ def save(path: Path, size: Size, length: int, mirror: bool, cubes: list[Cube],
     knows its place in the file (``stored``), so the caller may let go of its diagram.
     A ``.json`` file (cases_only) keeps no diagrams: the caller keeps them."""
     light = cases_only(path)
-    layers = len(segments(break_symmetry("*" * length, size)))
+    pattern = break_symmetry("*" * length, size)
+    if not covers([c.pattern for c in cubes] + list(proved), pattern):
+        # a file no run could take up: the last good one stays
+        raise ValueError("its cubes, to search and proved, would leave strings out")
+    layers = len(segments(pattern))
     header = {"format": CASES_FORMAT if light else FORMAT, "size": size, "length": length,
               "mirror": mirror,
               "cubes": [{"pattern": c.pattern, "cases": _pairs(size, c.added),
@@ -135,12 +139,14 @@ def save(path: Path, size: Size, length: int, mirror: bool, cubes: list[Cube],
         finally:
             tmp.unlink(missing_ok=True)
         return
+    begun = False  # the temporary file made: once it is gone, it was renamed into place
     try:
         with contextlib.ExitStack() as stack:
             old = None
             if any(c.diagram is None for c in cubes):
                 old = stack.enter_context(np.load(path, allow_pickle=False))
             zf = stack.enter_context(zipfile.ZipFile(tmp, "w", allowZip64=True))
+            begun = True
             _put(zf, "header", np.array(json.dumps(header)))
             for j, c in enumerate(cubes):
                 for i in range(layers):
@@ -151,7 +157,7 @@ def save(path: Path, size: Size, length: int, mirror: bool, cubes: list[Cube],
     finally:
         if tmp.exists():  # not written (a full disk keeps no half file)
             tmp.unlink()
-        else:  # in place, even if Ctrl-C came right after: the cubes' places are the new ones
+        elif begun:  # in place, even if Ctrl-C came right after: the cubes' places are new
             for j, c in enumerate(cubes):
                 c.stored = j
 
@@ -330,14 +336,25 @@ def covers(cubes: list[str], pattern: str) -> bool:
     """Whether every string of ``pattern`` lies in one of ``cubes`` (the cubes the splits of
     a search made: each fixes the first free move of the one it was split from)."""
     made = set(cubes)
+    free = [i for i, p in enumerate(pattern) if p == "*"]
+    # the cubes a split can reach (each fixes the first free moves) with a cube of ``made``
+    # strictly inside: each cube's moves at the first k free places, for k short of its last
+    above = set()
+    for c in made:
+        if len(c) != len(pattern) or not _inside(c, pattern):
+            continue
+        fixed = [k for k, i in enumerate(free) if c[i] != "*"]
+        part = list(pattern)
+        for k in range(fixed[-1] + 1 if fixed else 0):
+            above.add("".join(part))
+            part[free[k]] = c[free[k]]
 
     def covered(cube: str) -> bool:
         if cube in made:
             return True
-        free = cube.find("*")
-        deeper = free >= 0 and any(c != cube and _inside(c, cube) for c in made)
-        return deeper and all(covered(cube[:free] + letter + cube[free + 1:])
-                              for letter in LETTERS)
+        at = cube.find("*")
+        return cube in above and at >= 0 and all(
+            covered(cube[:at] + letter + cube[at + 1:]) for letter in LETTERS)
 
     return covered(pattern)
 
