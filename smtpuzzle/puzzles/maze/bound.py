@@ -135,8 +135,9 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     With ``checkpoint``, a search saved there is taken up where it stopped (at its length;
     ``start`` may not be past it). The search in progress is saved there as each length
     begins, every ``save_every`` seconds, as a diagram is split, and when the run stops
-    short of a proof; the file is removed when the run ends with nothing left to search
-    (its last length proved, or a string found). A save that fails is noted in the result;
+    short of a proof (stopped as a length was proved, before the next began: that length,
+    no cube left, so the run taking it up goes on at the next); the file is removed when
+    the run ends with nothing left to search (its last length proved, or a string found). A save that fails is noted in the result;
     the search goes on. A ``.json`` checkpoint keeps the cases alone (resume.cases_only):
     the cubes waiting their turn stay in memory, and a run taking it up builds each cube's
     diagram again from its cases in its turn (within the same ``max_states``).
