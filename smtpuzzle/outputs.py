@@ -62,3 +62,35 @@ def distinct_files(outputs: dict[str, Path | None],
         if key in seen:
             raise PuzzleError(f"{what} names the same file as {seen[key]}", where=str(path))
         seen[key] = what
+
+
+def replace_whole(tmp: Path, path: Path) -> None:
+    """Put the finished file ``tmp`` in ``path``'s place, its bytes on disk first: a crash or
+    a power cut then leaves the old file or the new one, never an empty or torn one."""
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    try:  # the rename itself, where the system allows a directory to be synced
+        fd = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_whole(path: Path, text: str) -> None:
+    """``text`` to ``path`` whole or not at all: a temporary file beside it, then
+    replace_whole; a write that fails leaves the old file and no temporary one."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(text)
+        replace_whole(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)

@@ -347,6 +347,26 @@ def test_a_split_search_stopped_and_resumed_takes_its_proved_cubes(tmp_path: Pat
     path.write_text(json.dumps({**head, "mirror": "false"}))
     with pytest.raises(PuzzleError, match="its mirror rule is 'false', not true or false"):
         load_cubes(path, window, 3, False)
+
+
+def test_a_checkpoint_write_that_fails_leaves_the_old_file_and_no_other(tmp_path: Path,
+                                                                         monkeypatch):
+    from smtpuzzle import outputs
+    from smtpuzzle.puzzles.maze.resume import save_cubes
+
+    window = KNOWN_79[:30] + "*" * 11 + KNOWN_79[42:]
+    path = tmp_path / "cubes.json"
+    save_cubes(path, window, 3, False, {window.replace("*", "N", 1): [0]})
+    kept = path.read_text()
+
+    def full_disk(tmp: Path, _: Path) -> None:
+        assert tmp.read_text()  # written whole, then the disk fills as it is synced
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(outputs, "replace_whole", full_disk)
+    with pytest.raises(OSError):
+        save_cubes(path, window, 3, False, {window.replace("*", "E", 1): [0]})
+    assert path.read_text() == kept and [p.name for p in tmp_path.iterdir()] == ["cubes.json"]
     path.write_text("{")
     bad = run("maze", "search", window, "--checkpoint", str(path))
     assert bad.returncode == 2 and "unreadable" in bad.stderr

@@ -137,10 +137,11 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     begins, every ``save_every`` seconds, as a diagram is split, and when the run stops
     short of a proof (stopped as a length was proved, before the next began: that length,
     no cube left, so the run taking it up goes on at the next); the file is removed when
-    the run ends with nothing left to search (its last length proved, or a string found). A save that fails is noted in the result;
-    the search goes on. A ``.json`` checkpoint keeps the cases alone (resume.cases_only):
-    the cubes waiting their turn stay in memory, and a run taking it up builds each cube's
-    diagram again from its cases in its turn (within the same ``max_states``).
+    the run ends with nothing left to search (its last length proved, or a string found).
+    A save that fails is noted in the result; the search goes on. A ``.json`` checkpoint
+    keeps the cases alone (resume.cases_only): the cubes waiting their turn stay in memory,
+    and a run taking it up builds each cube's diagram again from its cases in its turn
+    (within the same ``max_states``).
 
     ``reserve(length, cases)``: seconds kept back from the time limit for what the caller
     does with the last proof after (maze bound writes its certificate): once a length is

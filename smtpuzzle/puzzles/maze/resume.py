@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import zipfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -47,6 +46,7 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.text import check_file, read_text
+from smtpuzzle.outputs import replace_whole, write_whole
 from smtpuzzle.puzzles.maze.cases import (
     LETTERS,
     MAX_MOVES,
@@ -131,14 +131,10 @@ def save(path: Path, size: Size, length: int, mirror: bool, cubes: list[Cube],
                          **({} if light else {"layers": layers})} for c in cubes],
               "proved": {cube: _pairs(size, ks) for cube, ks in proved.items()},
               "seconds": round(seconds, 3)}
-    tmp = path.with_name(path.name + ".tmp")
     if light:
-        try:
-            tmp.write_text(json.dumps(header, indent=0))
-            os.replace(tmp, path)
-        finally:
-            tmp.unlink(missing_ok=True)
+        write_whole(path, json.dumps(header, indent=0))
         return
+    tmp = path.with_name(path.name + ".tmp")
     begun = False  # the temporary file made: once it is gone, it was renamed into place
     try:
         with contextlib.ExitStack() as stack:
@@ -153,7 +149,7 @@ def save(path: Path, size: Size, length: int, mirror: bool, cubes: list[Cube],
                     t = c.diagram.trans[i] if c.diagram is not None else \
                         old[f"cube{c.stored}_layer{i}"]  # type: ignore[index]
                     _put(zf, f"cube{j}_layer{i}", t)
-        os.replace(tmp, path)
+        replace_whole(tmp, path)
     finally:
         if tmp.exists():  # not written (a full disk keeps no half file)
             tmp.unlink()
@@ -404,9 +400,7 @@ def save_cubes(path: Path, pattern: str, size: Size, mirror: bool,
             if not any(other != cube and _inside(cube, other) for other in proved)}
     data = {"format": CUBES_FORMAT, "pattern": pattern, "size": size, "mirror": mirror,
             "cubes": {cube: _pairs(size, ks) for cube, ks in kept.items()}}
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=0))
-    os.replace(tmp, path)
+    write_whole(path, json.dumps(data, indent=0))
 
 
 def load_cubes(path: Path, pattern: str, size: Size, mirror: bool) -> dict[str, list[int]]:

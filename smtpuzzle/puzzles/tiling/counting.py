@@ -14,7 +14,6 @@ import base64
 import hashlib
 import io
 import json
-import os
 import time
 import zipfile
 import zlib
@@ -35,7 +34,7 @@ from smtpuzzle.backends.base import (
 from smtpuzzle.errors import ProcessDied, PuzzleError
 from smtpuzzle.formats.text import read_text
 from smtpuzzle.model import Model
-from smtpuzzle.outputs import writable
+from smtpuzzle.outputs import writable, write_whole
 from smtpuzzle.puzzles.tiling.puzzle import Tiling, require_tiling
 from smtpuzzle.puzzles.tiling.solve import canonical_key, engine_for
 from smtpuzzle.result import Enumeration, Result, Stats
@@ -406,9 +405,7 @@ class Checkpoint:
                                 "state": _encode_state(r.state)}
                             for i, r in self.running.items() if r.state is not None}}
         data["check"] = _progress_digest(data["done"], data["running"])
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(json.dumps(data, indent=0))
-        os.replace(tmp, self.path)  # a stop mid-write leaves the old file whole
+        write_whole(self.path, json.dumps(data, indent=0))
 
 
 def count(tiling: Tiling, backend: str | Backend = "exact-cover", solver: str | None = None,
