@@ -75,14 +75,12 @@ def replace_whole(tmp: Path, path: Path) -> None:
     os.replace(tmp, path)
     try:  # the rename itself, where the system allows a directory to be synced
         fd = os.open(path.parent, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
     except OSError:
         pass
-    finally:
-        os.close(fd)
 
 
 def write_whole(path: Path, text: str) -> None:

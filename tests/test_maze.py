@@ -347,6 +347,9 @@ def test_a_split_search_stopped_and_resumed_takes_its_proved_cubes(tmp_path: Pat
     path.write_text(json.dumps({**head, "mirror": "false"}))
     with pytest.raises(PuzzleError, match="its mirror rule is 'false', not true or false"):
         load_cubes(path, window, 3, False)
+    path.write_text("{")
+    bad = run("maze", "search", window, "--checkpoint", str(path))
+    assert bad.returncode == 2 and "unreadable" in bad.stderr
 
 
 def test_a_checkpoint_write_that_fails_leaves_the_old_file_and_no_other(tmp_path: Path,
@@ -367,9 +370,6 @@ def test_a_checkpoint_write_that_fails_leaves_the_old_file_and_no_other(tmp_path
     with pytest.raises(OSError):
         save_cubes(path, window, 3, False, {window.replace("*", "E", 1): [0]})
     assert path.read_text() == kept and [p.name for p in tmp_path.iterdir()] == ["cubes.json"]
-    path.write_text("{")
-    bad = run("maze", "search", window, "--checkpoint", str(path))
-    assert bad.returncode == 2 and "unreadable" in bad.stderr
 
 
 def test_export_cnf_of_the_final_formula(tmp_path: Path):
