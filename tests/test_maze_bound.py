@@ -1538,3 +1538,29 @@ def test_a_checkpoint_save_that_fails_leaves_the_cubes_where_the_file_has_them(
     with pytest.raises(ValueError, match="would leave strings out"):
         save(path, 3, 26, True, waiting[1:], {}, 2.0)
     assert path.read_text() == kept and len(list(tmp_path.iterdir())) == 1
+
+
+def test_the_cli_says_a_checkpoint_saved_as_a_length_is_proved_goes_on_from_the_next(
+        tmp_path: Path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from smtpuzzle.cli.app import app
+    from smtpuzzle.puzzles.maze import bound
+
+    real = bound.prove_bound
+
+    def stopped_at_6(*args: Any, progress: Any = None, **kwargs: Any) -> Any:
+        def shown(length: int, seconds: float, k: int, done: bool) -> None:
+            progress(length, seconds, k, done)
+            if done and length == 6:
+                raise KeyboardInterrupt
+        return real(*args, progress=shown, **kwargs)
+
+    monkeypatch.setattr(bound, "prove_bound", stopped_at_6)
+    path = tmp_path / "search.json"
+    out = CliRunner().invoke(app, ["maze", "bound", "--size", "2x2", "--start", "5",
+                                   "--up-to", "8", "--checkpoint", str(path)])
+    assert out.exit_code == 1, out.output
+    assert "saved the search at 6 moves" in out.output
+    assert "proved: a run taking it up begins at 7" in out.output
+    assert "cubes left" not in out.output and path.exists()
