@@ -473,7 +473,8 @@ def checkpoint_json(
     source: Annotated[Path, typer.Argument(
         help="An .npz checkpoint of maze bound (diagrams and cases).", parser=cli_path)],
     target: Annotated[Path, typer.Argument(
-        help="The .json checkpoint to write (the cases alone).", parser=cli_path)],
+        help="The .json checkpoint to write (the cases alone); replaced whole if it "
+             "exists, as every file the tool writes is.", parser=cli_path)],
 ) -> None:
     """Write a bound checkpoint's cases without its diagrams: a .json file of kilobytes, to
     carry to another machine or commit, which `maze bound --checkpoint` takes up by
