@@ -219,3 +219,24 @@ def test_solve_model_index_prints_a_verified_tiling_and_refuses_lists():
     assert sorted(cells) == sorted(itertools.product(range(3), repeat=3))  # each cell once
     p = run("solve", "soma-3x3x3", "--model", "index", "--all")
     assert p.returncode == 2 and "for one solution" in p.stderr
+
+
+def test_every_command_listed_in_help_reads_as_one_line():
+    """A command's summary in `smtpuzzle --help` and `smtpuzzle maze --help` is the first
+    paragraph of its help, shown with its line breaks: it must be one line."""
+    import inspect
+
+    import typer.main
+
+    from smtpuzzle.cli.app import app
+
+    def commands(group, prefix=""):
+        for name, command in getattr(group, "commands", {}).items():
+            yield prefix + name, command
+            yield from commands(command, prefix + name + " ")
+
+    listed = dict(commands(typer.main.get_command(app)))
+    assert {"count", "frames", "maze", "maze bound", "maze check-bound"} <= set(listed)
+    broken = {name: command.help for name, command in listed.items()
+              if "\n" in inspect.cleandoc(command.help or "").split("\n\n")[0]}
+    assert not broken

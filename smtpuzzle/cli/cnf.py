@@ -38,6 +38,7 @@ def export_cnf(
         help="Nonograms: order (default), runs or automaton.")] = None,
 ) -> None:
     """Write the model as DIMACS CNF for any SAT solver (comments name the user variables).
+
     A puzzle impossible on its face is written too (a solver then refutes it), with a
     warning that says why."""
     distinct_files({"-o": output}, {"the puzzle": model_file(model)})

@@ -78,8 +78,9 @@ def count(
     cell_size: CellSizeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Count solutions, distinct up to the board's symmetries (or --group rotations, or
-    --raw)."""
+    """Count solutions, distinct up to the board's symmetries.
+
+    --group rotations counts mirror images apart, --raw every placement-distinct solution."""
     files = PictureFiles(svg, png, html, cell_size)
     files.check({"the puzzle": model_file(model)}, {"--checkpoint": checkpoint})
     if group not in GROUPS:

@@ -92,8 +92,10 @@ def frames_cmd(
     cell_size: CellSizeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Pack one piece set into n identical frames, in two stages: list the piece sets that
-    fill one frame, choose n disjoint ones that use every piece, lay each one out."""
+    """Pack one piece set into n identical frames.
+
+    In stages: list the piece sets that fill one frame, choose n disjoint ones that use
+    every piece, lay each one out."""
     from smtpuzzle.puzzles.frames.solve import FramesOptions, solve_frames  # scipy: on use
 
     files = PictureFiles(svg, png, html, cell_size)

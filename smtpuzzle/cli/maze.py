@@ -336,8 +336,9 @@ def build(
                                       max=MAX_SEED)] = 0,
     as_json: JsonOpt = False,
 ) -> None:
-    """Build a universal string greedily (an upper bound on the least length, for any size),
-    verified on every case; then drop letters while time is left."""
+    """Build a universal string greedily: an upper bound on the least length, for any size.
+
+    The string is verified on every case; then letters are dropped while time is left."""
     from smtpuzzle.puzzles.maze.greedy import build_string
 
     size = cases.parse_size(size)
@@ -398,8 +399,10 @@ def shorten_string(
         "Seconds; then the shortest string so far.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Shorten a universal string: rewrite its windows in one move fewer with the decision
-    diagrams while any can be; the string printed is verified on every case."""
+    """Shorten a universal string by rewriting its windows in one move fewer.
+
+    The decision diagrams rewrite windows while any can be; the string printed is verified
+    on every case."""
     from smtpuzzle.puzzles.maze.shorten import shorten
 
     size = cases.parse_size(size)
@@ -441,8 +444,10 @@ def check_bound(
              "propagation alone, faster on long proofs).")] = "cadical",
     as_json: JsonOpt = False,
 ) -> None:
-    """Re-check a bound certificate from scratch: its cases, its formula, and the diagram
-    proof, every lemma derived by CaDiCaL down to the empty clause. Exit 0 verified, 1
+    """Re-check a bound certificate from scratch.
+
+    Its cases, its formula, and the diagram proof are rebuilt, every lemma derived by
+    CaDiCaL down to the empty clause. Exit 0 verified, 1
     unknown (not checked in time, or interrupted), 2 unreadable (no such directory or
     file), 3 rejected (whatever is wrong in the files)."""
     from smtpuzzle.puzzles.maze.certificate import check_certificate
@@ -476,9 +481,11 @@ def checkpoint_json(
         help="The .json checkpoint to write (the cases alone); replaced whole if it "
              "exists, as every file the tool writes is.", parser=cli_path)],
 ) -> None:
-    """Write a bound checkpoint's cases without its diagrams: a .json file of kilobytes, to
-    carry to another machine or commit, which `maze bound --checkpoint` takes up by
-    building each cube's diagram again from its cases (give it the same --max-states).
+    """Write a bound checkpoint's cases without its diagrams.
+
+    The .json file of kilobytes can be carried to another machine or committed; `maze bound
+    --checkpoint` takes it up by building each cube's diagram again from its cases (give it
+    the same --max-states).
     Only the header is read and checked. Exit 0 written, 2 unreadable or not a checkpoint."""
     from smtpuzzle.puzzles.maze.resume import cases_of, to_cases_only
 
