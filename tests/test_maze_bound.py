@@ -1564,3 +1564,27 @@ def test_the_cli_says_a_checkpoint_saved_as_a_length_is_proved_goes_on_from_the_
     assert "saved the search at 6 moves" in out.output
     assert "proved: a run taking it up begins at 7" in out.output
     assert "cubes left" not in out.output and path.exists()
+
+
+def test_public_api_takes_sizes_as_the_command_line_writes_them(tmp_path):
+    import smtpuzzle
+
+    square = smtpuzzle.prove_maze_bound("3x3", up_to=16)
+    assert square.size == 3 and square.bound == 16 and square.first_move == "N"
+    assert square.cases == prove_bound(3, up_to=16).cases
+    assert square.write_certificate(tmp_path / "c") >= len(square.cases)
+    checked = smtpuzzle.check_maze_bound(tmp_path / "c")
+    assert isinstance(checked, smtpuzzle.MazeBoundCheck)
+    assert (checked.verdict, checked.length) == ("verified", 16)
+    for call in (lambda: smtpuzzle.prove_maze_bound("3by3"),
+                 lambda: smtpuzzle.build_maze_string("1x1"),
+                 lambda: smtpuzzle.shorten_maze_string(KNOWN_79, "big")):
+        with pytest.raises(PuzzleError, match="maze size is|maze rectangle"):
+            call()
+    nothing = smtpuzzle.prove_maze_bound(3, time_limit=1e-9)
+    with pytest.raises(PuzzleError, match="no bound was proved"):
+        nothing.write_certificate(tmp_path / "none")
+    blocked = smtpuzzle.prove_maze_bound(4, up_to=3)
+    with pytest.raises(PuzzleError, match="blocked cells have no certificate"):
+        blocked.write_certificate(tmp_path / "blocked")
+    assert not (tmp_path / "none").exists() and not (tmp_path / "blocked").exists()

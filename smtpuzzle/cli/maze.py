@@ -219,7 +219,7 @@ def bound(
     """Prove that no universal string has L moves, for the largest L reached in time."""
     from smtpuzzle.backends.rup import OutOfTime
     from smtpuzzle.puzzles.maze.bound import prove_bound
-    from smtpuzzle.puzzles.maze.certificate import grid_of, write_certificate, write_seconds
+    from smtpuzzle.puzzles.maze.certificate import grid_of, write_seconds
 
     size = cases.parse_size(size)
     check_workers(workers, None)
@@ -254,8 +254,7 @@ def bound(
     written, cut, late = 0, False, False
     if certificate is not None and result.bound:
         try:
-            written = write_certificate(certificate, result.bound, result.cases, result.mirror,
-                                        deadline, size)
+            written = result.write_certificate(certificate, deadline)
         except KeyboardInterrupt:  # the bound stands; only its certificate is lost
             cut = True
         except OutOfTime:

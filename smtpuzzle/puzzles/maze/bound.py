@@ -21,7 +21,13 @@ from typing import Any
 from smtpuzzle.errors import ProcessDied, PuzzleError
 from smtpuzzle.formats.text import plural
 from smtpuzzle.outputs import writable
-from smtpuzzle.puzzles.maze.cases import Size, free_layers, listing_too_slow, reduced_cases
+from smtpuzzle.puzzles.maze.cases import (
+    Size,
+    free_layers,
+    listing_too_slow,
+    parse_size,
+    reduced_cases,
+)
 from smtpuzzle.puzzles.maze.mdd import (
     MAX_STATES,
     Diagram,
@@ -106,6 +112,19 @@ class BoundResult:
                 **({"saved": self.saved} if self.saved else {}),
                 **({"undecided": self.undecided} if self.undecided else {})}
 
+    def write_certificate(self, directory: Path, deadline: float | None = None) -> int:
+        """Write the certificate of the last proof to ``directory`` (certificate.py: its
+        cases closed under the symmetry, and the CNF that ``maze check-bound`` refutes);
+        returns the number of cases in it. Past ``deadline`` (a ``time.perf_counter()``
+        moment) it stops with backends.rup.OutOfTime and writes nothing."""
+        from smtpuzzle.puzzles.maze.certificate import grid_of, write_certificate
+
+        grid_of(self.size)  # the blocked-cell size 4 has none
+        if not self.bound:
+            raise PuzzleError("no bound was proved, so there is no certificate to write")
+        return write_certificate(directory, self.bound, self.cases, self.mirror, deadline,
+                                 self.size)
+
 
 def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 up_to: int | None = None, progress: BoundProgress | None = None,
@@ -154,6 +173,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     kept_back = 0.0  # seconds of the limit reserve() keeps for the last proof
+    size = parse_size(size)
     mirror = mirror and mirrors(size)
     if pick not in PICKS:
         raise PuzzleError(f"--pick is {', '.join(PICKS)}, not {pick!r}")

@@ -28,6 +28,7 @@ from smtpuzzle.puzzles.maze.cases import (
     Size,
     failing,
     listing_too_slow,
+    parse_size,
     reduced_cases,
     state_step,
     step,
@@ -93,6 +94,7 @@ def build_string(size: Size = 3, time_limit: float | None = None,
     is returned. A time limit too short to list the cases answers at once, unknown."""
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
+    size = parse_size(size)
     if why := listing_too_slow(size, time_limit):
         return BuildResult(size, None, 0, 0, 0, 0, time.perf_counter() - t0, why)
     cases = reduced_cases(size)

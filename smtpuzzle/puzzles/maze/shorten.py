@@ -42,6 +42,7 @@ from smtpuzzle.puzzles.maze.cases import (
     Size,
     failing,
     listing_too_slow,
+    parse_size,
     parse_string,
     reduced_cases,
     step,
@@ -93,6 +94,7 @@ def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     string = parse_string(string)
+    size = parse_size(size)
     widths = tuple(widths)
     if not widths or any(not isinstance(w, int) or isinstance(w, bool) or w < 2
                          for w in widths):
