@@ -45,15 +45,15 @@ if TYPE_CHECKING:
     )
     from smtpuzzle.puzzles.frames.puzzle import Frames, FramesSolution
     from smtpuzzle.puzzles.frames.solve import FramesAnswer, FramesOptions, solve_frames
-    from smtpuzzle.puzzles.maze.bound import BoundResult as MazeBound
+    from smtpuzzle.puzzles.maze.bound import BoundResult as MazeBoundResult
     from smtpuzzle.puzzles.maze.bound import prove_bound as prove_maze_bound
     from smtpuzzle.puzzles.maze.certificate import CheckedBound as MazeBoundCheck
     from smtpuzzle.puzzles.maze.certificate import check_certificate as check_maze_bound
-    from smtpuzzle.puzzles.maze.greedy import BuildResult as MazeBuild
+    from smtpuzzle.puzzles.maze.greedy import BuildResult as MazeBuildResult
     from smtpuzzle.puzzles.maze.greedy import build_string as build_maze_string
     from smtpuzzle.puzzles.maze.search import SearchResult as MazeSearchResult
     from smtpuzzle.puzzles.maze.search import search as search_maze
-    from smtpuzzle.puzzles.maze.shorten import ShortenResult as MazeShortening
+    from smtpuzzle.puzzles.maze.shorten import ShortenResult as MazeShortenResult
     from smtpuzzle.puzzles.maze.shorten import shorten as shorten_maze_string
     from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
     from smtpuzzle.puzzles.nonogram.solve import NonogramAnswer, solve_nonogram
@@ -123,15 +123,15 @@ _LAZY = {
     "FramesAnswer": ("smtpuzzle.puzzles.frames.solve", "FramesAnswer"),
     "FramesOptions": ("smtpuzzle.puzzles.frames.solve", "FramesOptions"),
     "solve_frames": ("smtpuzzle.puzzles.frames.solve", "solve_frames"),
-    "MazeBound": ("smtpuzzle.puzzles.maze.bound", "BoundResult"),
+    "MazeBoundResult": ("smtpuzzle.puzzles.maze.bound", "BoundResult"),
     "prove_maze_bound": ("smtpuzzle.puzzles.maze.bound", "prove_bound"),
     "MazeBoundCheck": ("smtpuzzle.puzzles.maze.certificate", "CheckedBound"),
     "check_maze_bound": ("smtpuzzle.puzzles.maze.certificate", "check_certificate"),
-    "MazeBuild": ("smtpuzzle.puzzles.maze.greedy", "BuildResult"),
+    "MazeBuildResult": ("smtpuzzle.puzzles.maze.greedy", "BuildResult"),
     "build_maze_string": ("smtpuzzle.puzzles.maze.greedy", "build_string"),
     "MazeSearchResult": ("smtpuzzle.puzzles.maze.search", "SearchResult"),
     "search_maze": ("smtpuzzle.puzzles.maze.search", "search"),
-    "MazeShortening": ("smtpuzzle.puzzles.maze.shorten", "ShortenResult"),
+    "MazeShortenResult": ("smtpuzzle.puzzles.maze.shorten", "ShortenResult"),
     "shorten_maze_string": ("smtpuzzle.puzzles.maze.shorten", "shorten"),
     "Nonogram": ("smtpuzzle.puzzles.nonogram.puzzle", "Nonogram"),
     "NonogramAnswer": ("smtpuzzle.puzzles.nonogram.solve", "NonogramAnswer"),
@@ -172,14 +172,15 @@ __all__ = [
     "FramesAnswer",
     "FramesOptions",
     "FramesSolution",
+    "Grid",
     "Groups",
     "IntArray",
     "IntVar",
-    "MazeBound",
     "MazeBoundCheck",
-    "MazeBuild",
+    "MazeBoundResult",
+    "MazeBuildResult",
     "MazeSearchResult",
-    "MazeShortening",
+    "MazeShortenResult",
     "Model",
     "Nonogram",
     "NonogramAnswer",
@@ -192,20 +193,19 @@ __all__ = [
     "Shape",
     "Stats",
     "Status",
-    "Grid",
     "Table",
     "Tiling",
     "TilingAnswer",
     "TilingListing",
     "TilingSolution",
     "VerificationError",
+    "build_maze_string",
+    "check_maze_bound",
     "count",
     "decode_answer",
     "free_polyominoes",
-    "grid",
-    "polyforms",
-    "shaped_cells",
     "get_backend",
+    "grid",
     "list_models",
     "list_tilings",
     "load",
@@ -217,11 +217,11 @@ __all__ = [
     "parse_picture",
     "parse_puzzle",
     "piece_set",
+    "polyforms",
+    "prove_maze_bound",
     "run_suites",
     "search_maze",
-    "prove_maze_bound",
-    "check_maze_bound",
-    "build_maze_string",
+    "shaped_cells",
     "shorten_maze_string",
     "solve_frames",
     "solve_nonogram",

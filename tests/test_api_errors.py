@@ -23,6 +23,8 @@ from smtpuzzle import (
     Tiling,
     TilingSolution,
     VerificationError,
+    build_maze_string,
+    check_maze_bound,
     count,
     free_polyominoes,
     get_backend,
@@ -32,7 +34,9 @@ from smtpuzzle import (
     load_nonogram,
     parse_picture,
     parse_puzzle,
+    prove_maze_bound,
     search_maze,
+    shorten_maze_string,
     solve_frames,
     solve_nonogram,
     solve_tiling,
@@ -274,7 +278,13 @@ def test_callers_limits_are_checked_alike_by_every_entry_point():
     for call in (lambda **kw: solve_tiling(t, **kw), lambda **kw: list_tilings(t, **kw),
                  lambda **kw: count(t, **kw), lambda **kw: solve_frames(frames, **kw),
                  lambda **kw: search_maze("N*", **kw), lambda **kw: solve_nonogram(nonogram, **kw),
-                 lambda **kw: session.check(**kw), lambda **kw: session.first(**kw)):
+                 lambda **kw: session.check(**kw), lambda **kw: session.first(**kw),
+                 lambda **kw: prove_maze_bound("2x2", **kw),
+                 lambda **kw: build_maze_string("2x2", **kw),
+                 lambda **kw: shorten_maze_string("NESWNENWSEN", "2x2", **kw),
+                 lambda **kw: check_maze_bound("no-such-certificate", **kw),
+                 lambda **kw: prove_maze_bound("2x2", up_to=4).write_certificate(
+                     "never-written", **kw)):
         for bad in (-1, float("nan")):
             with pytest.raises(ValueError, match="time_limit is a number of seconds"):
                 call(time_limit=bad)
@@ -297,6 +307,20 @@ def test_callers_limits_are_checked_alike_by_every_entry_point():
         search_maze("N*", split_depth=2.5)
     with pytest.raises(ValueError, match="seed is a whole number, 0 to"):
         search_maze("N*", backend="local", seed=-1)
+    for bad, error, what in ((0, ValueError, "start"), (-1, ValueError, "max_states"),
+                             (2.5, TypeError, "split_depth"), (0, ValueError, "workers"),
+                             (-1, ValueError, "up_to")):
+        with pytest.raises(error, match=f"{what} is a whole number"):
+            prove_maze_bound("2x2", **{what: bad})
+    with pytest.raises(ValueError, match="up_to 2 is below start 5"):
+        prove_maze_bound("2x2", start=5, up_to=2)
+    with pytest.raises(ValueError, match="seed is a whole number, 0 to"):
+        build_maze_string("2x2", seed=-1)
+    for what in ("max_states", "max_cases"):
+        with pytest.raises(ValueError, match=f"{what} is a whole number, 1 or more"):
+            shorten_maze_string("NESWNENWSEN", "2x2", **{what: 0})
+    with pytest.raises(ValueError, match="time_limit is a number of seconds"):
+        shorten_maze_string("NESWNENWSEN", "2x2", window_limit=-1)
     # sizes as the CLI reads them ("1X2" once failed in int())
     assert search_maze("****", size="1X2").string == search_maze("****", size="1x2").string
 

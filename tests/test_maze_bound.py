@@ -1572,8 +1572,11 @@ def test_public_api_takes_sizes_as_the_command_line_writes_them(tmp_path):
     square = smtpuzzle.prove_maze_bound("3x3", up_to=16)
     assert square.size == 3 and square.bound == 16 and square.first_move == "N"
     assert square.cases == prove_bound(3, up_to=16).cases
-    assert square.write_certificate(tmp_path / "c") >= len(square.cases)
-    checked = smtpuzzle.check_maze_bound(tmp_path / "c")
+    assert square.write_certificate(str(tmp_path / "c")) >= len(square.cases)
+    with pytest.raises(TimeoutError, match="not written within 0.0 s"):
+        square.write_certificate(tmp_path / "late", time_limit=0)
+    assert not (tmp_path / "late" / JSON).exists() and not (tmp_path / "late" / CNF).exists()
+    checked = smtpuzzle.check_maze_bound(str(tmp_path / "c"))
     assert isinstance(checked, smtpuzzle.MazeBoundCheck)
     assert (checked.verdict, checked.length) == ("verified", 16)
     for call in (lambda: smtpuzzle.prove_maze_bound("3by3"),

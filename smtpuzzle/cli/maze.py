@@ -217,7 +217,6 @@ def bound(
     as_json: JsonOpt = False,
 ) -> None:
     """Prove that no universal string has L moves, for the largest L reached in time."""
-    from smtpuzzle.backends.rup import OutOfTime
     from smtpuzzle.puzzles.maze.bound import prove_bound
     from smtpuzzle.puzzles.maze.certificate import grid_of, write_seconds
 
@@ -254,10 +253,11 @@ def bound(
     written, cut, late = 0, False, False
     if certificate is not None and result.bound:
         try:
-            written = result.write_certificate(certificate, deadline)
+            written = result.write_certificate(
+                certificate, None if deadline is None else max(0.0, deadline - time.perf_counter()))
         except KeyboardInterrupt:  # the bound stands; only its certificate is lost
             cut = True
-        except OutOfTime:
+        except TimeoutError:
             late = True
     if as_json:
         print_json({**result.as_json(), **({"certificate": str(certificate),
@@ -337,7 +337,8 @@ def build(
 ) -> None:
     """Build a universal string greedily: an upper bound on the least length, for any size.
 
-    The string is verified on every case; then letters are dropped while time is left."""
+    Letters are then dropped while time is left; the string printed is verified on every
+    case."""
     from smtpuzzle.puzzles.maze.greedy import build_string
 
     size = cases.parse_size(size)
@@ -445,10 +446,11 @@ def check_bound(
 ) -> None:
     """Re-check a bound certificate from scratch.
 
-    Its cases, its formula, and the diagram proof are rebuilt, every lemma derived by
-    CaDiCaL down to the empty clause. Exit 0 verified, 1
-    unknown (not checked in time, or interrupted), 2 unreadable (no such directory or
-    file), 3 rejected (whatever is wrong in the files)."""
+    Its cases, its formula and the diagram proof are checked again, every lemma derived by
+    the --checker down to the empty clause.
+
+    Exit 0 verified, 1 unknown (not checked in time, or interrupted), 2 unreadable (no such
+    directory or file), 3 rejected (whatever is wrong in the files)."""
     from smtpuzzle.puzzles.maze.certificate import check_certificate
 
     columns = [TextColumn("[bold]{task.description}"), BarColumn(),
@@ -482,10 +484,11 @@ def checkpoint_json(
 ) -> None:
     """Write a bound checkpoint's cases without its diagrams.
 
-    The .json file of kilobytes can be carried to another machine or committed; `maze bound
+    The .json file is kilobytes, to carry to another machine or commit; `maze bound
     --checkpoint` takes it up by building each cube's diagram again from its cases (give it
-    the same --max-states).
-    Only the header is read and checked. Exit 0 written, 2 unreadable or not a checkpoint."""
+    the same --max-states). Only the header is read and checked.
+
+    Exit 0 written, 2 unreadable or not a checkpoint."""
     from smtpuzzle.puzzles.maze.resume import cases_of, to_cases_only
 
     writable(target)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from smtpuzzle.backends.base import checked_time_limit, checked_whole
 from smtpuzzle.errors import ProcessDied, PuzzleError
 from smtpuzzle.formats.text import plural
 from smtpuzzle.outputs import writable
@@ -112,24 +113,32 @@ class BoundResult:
                 **({"saved": self.saved} if self.saved else {}),
                 **({"undecided": self.undecided} if self.undecided else {})}
 
-    def write_certificate(self, directory: Path, deadline: float | None = None) -> int:
+    def write_certificate(self, directory: str | Path, time_limit: float | None = None
+                          ) -> int:
         """Write the certificate of the last proof to ``directory`` (certificate.py: its
-        cases closed under the symmetry, and the CNF that ``maze check-bound`` refutes);
-        returns the number of cases in it. Past ``deadline`` (a ``time.perf_counter()``
-        moment) it stops with backends.rup.OutOfTime and writes nothing."""
+        cases closed under the symmetry, and the CNF that ``check_maze_bound`` refutes);
+        returns the number of cases in it. Past ``time_limit`` seconds it raises
+        TimeoutError and writes nothing (an older certificate there stays whole)."""
+        from smtpuzzle.backends.rup import OutOfTime
         from smtpuzzle.puzzles.maze.certificate import grid_of, write_certificate
 
+        time_limit = checked_time_limit(time_limit)
         grid_of(self.size)  # the blocked-cell size 4 has none
         if not self.bound:
             raise PuzzleError("no bound was proved, so there is no certificate to write")
-        return write_certificate(directory, self.bound, self.cases, self.mirror, deadline,
-                                 self.size)
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        try:
+            return write_certificate(Path(directory), self.bound, self.cases, self.mirror,
+                                     deadline, self.size)
+        except OutOfTime as exc:
+            raise TimeoutError(f"the certificate was not written within {time_limit} s"
+                               ) from exc
 
 
 def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
                 up_to: int | None = None, progress: BoundProgress | None = None,
                 max_states: int = MAX_STATES, mirror: bool = True,
-                checkpoint: Path | None = None, save_every: float = SAVE_EVERY,
+                checkpoint: str | Path | None = None, save_every: float = SAVE_EVERY,
                 split_depth: int = 0, pick: str = "auto",
                 reserve: Reserve | None = None, workers: int = 1) -> BoundResult:
     """Raise L from ``start`` while the case diagrams prove that no string of L moves
@@ -171,9 +180,15 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     searched by that many processes at once (_cubes_in_parallel), each cube's diagram
     sent to the process searching it; a ``checkpoint`` must then be a ``.json`` file."""
     t0 = time.perf_counter()
+    time_limit, size = checked_time_limit(time_limit), parse_size(size)
+    start, max_states = checked_whole(start, "start", 1), checked_whole(max_states, "max_states", 1)
+    split_depth, workers = checked_whole(split_depth, "split_depth"), \
+        checked_whole(workers, "workers", 1)
+    if up_to is not None and checked_whole(up_to, "up_to", 1) < start:
+        raise ValueError(f"up_to {up_to} is below start {start}: nothing to prove")
+    checkpoint = None if checkpoint is None else Path(checkpoint)
     deadline = None if time_limit is None else t0 + time_limit
     kept_back = 0.0  # seconds of the limit reserve() keeps for the last proof
-    size = parse_size(size)
     mirror = mirror and mirrors(size)
     if pick not in PICKS:
         raise PuzzleError(f"--pick is {', '.join(PICKS)}, not {pick!r}")

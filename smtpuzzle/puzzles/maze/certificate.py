@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from smtpuzzle.backends.base import checked_time_limit
 from smtpuzzle.backends.rup import CHECKERS, OutOfTime
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.dimacs import read_cnf, write_dimacs
@@ -435,7 +436,7 @@ def grid_of(size: int | str) -> Grid:
     """The grid of a maze size that has certificates (thin walls: 3 or "RxC")."""
     grid = Grid.of(size)
     if grid is None:
-        raise PuzzleError(f"--certificate: for the thin-wall sizes (3 or RxC), not size "
+        raise PuzzleError(f"a certificate is for the thin-wall sizes (3 or RxC), not size "
                           f"{size} (its blocked cells have no certificate)")
     return grid
 
@@ -549,13 +550,14 @@ def _check_proof(length: int, formula: Formula, order: list[int], deadline: floa
     return None, checked
 
 
-def check_certificate(directory: Path, time_limit: float | None = None,
+def check_certificate(directory: str | Path, time_limit: float | None = None,
                       progress: CheckProgress | None = None, checker: str = "cadical"
                       ) -> CheckedBound:
     """Re-check a certificate from scratch; see the module docstring. Ctrl-C: unknown.
     ``checker``: who derives the lemmas (backends.rup.CHECKERS)."""
     if checker not in CHECKERS:
         raise PuzzleError(f"--checker: one of {', '.join(CHECKERS)}, not {checker!r}")
+    directory, time_limit = Path(directory), checked_time_limit(time_limit)
     t0 = time.perf_counter()
     checked = 0
     reached = [0, 0]  # level, levels

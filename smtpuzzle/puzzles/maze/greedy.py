@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from smtpuzzle.backends.base import MAX_SEED, checked_time_limit, checked_whole
 from smtpuzzle.errors import VerificationError
 from smtpuzzle.puzzles.maze.cases import (
     LETTERS,
@@ -93,8 +94,9 @@ def build_string(size: Size = 3, time_limit: float | None = None,
     (verify.py, which walks all mazes from all starts where they are few enough) before it
     is returned. A time limit too short to list the cases answers at once, unknown."""
     t0 = time.perf_counter()
+    time_limit, size = checked_time_limit(time_limit), parse_size(size)
+    seed = checked_whole(seed, "seed", 0, MAX_SEED)
     deadline = None if time_limit is None else t0 + time_limit
-    size = parse_size(size)
     if why := listing_too_slow(size, time_limit):
         return BuildResult(size, None, 0, 0, 0, 0, time.perf_counter() - t0, why)
     cases = reduced_cases(size)

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from smtpuzzle.backends.base import checked_time_limit, checked_whole
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.maze.cases import (
     LETTERS,
@@ -84,7 +85,7 @@ class ShortenResult:
 
 
 def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
-            time_limit: float | None = None, window_limit: float = WINDOW_LIMIT,
+            time_limit: float | None = None, window_limit: float | None = WINDOW_LIMIT,
             max_states: int = WINDOW_STATES, max_cases: int = WINDOW_CASES,
             progress: ShortenProgress | None = None) -> ShortenResult:
     """Rewrite windows of the universal ``string`` in one move fewer while any can be, a
@@ -92,9 +93,12 @@ def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
     over), or until ``time_limit``; see the module docstring. The string returned is
     verified on every case. A string that is not universal is refused."""
     t0 = time.perf_counter()
+    string, size = parse_string(string), parse_size(size)
+    time_limit = checked_time_limit(time_limit)
+    window_limit = checked_time_limit(window_limit)
+    max_states = checked_whole(max_states, "max_states", 1)
+    max_cases = checked_whole(max_cases, "max_cases", 1)
     deadline = None if time_limit is None else t0 + time_limit
-    string = parse_string(string)
-    size = parse_size(size)
     widths = tuple(widths)
     if not widths or any(not isinstance(w, int) or isinstance(w, bool) or w < 2
                          for w in widths):
@@ -149,7 +153,7 @@ def _first_searched(cases: Cases, string: str, max_cases: int, deadline: float |
 
 
 def _round(size: Size, width: int, first: _Walks, deadline: float | None,
-           window_limit: float, max_states: int, progress: ShortenProgress | None,
+           window_limit: float | None, max_states: int, progress: ShortenProgress | None,
            result: ShortenResult) -> bool:
     """Walk windows of ``width`` along ``result.string``, rewriting what can be (each
     rewrite kept in ``result.string`` at once, so that Ctrl-C loses none), until a whole
@@ -175,10 +179,11 @@ def _round(size: Size, width: int, first: _Walks, deadline: float | None,
         if progress:
             progress(len(string), width, result.windows, refuted, len(walks.idx))
         pattern = "*" * (width - 1) + string[at + width:]
-        ends = [t for t in (deadline, time.perf_counter() + window_limit) if t is not None]
+        ends = [t for t in (deadline, None if window_limit is None
+                            else time.perf_counter() + window_limit) if t is not None]
         try:
-            status, found, _, _ = mdd_search(pattern, size, min(ends), cases=walks.here(),
-                                             max_states=max_states)
+            status, found, _, _ = mdd_search(pattern, size, min(ends, default=None),
+                                             cases=walks.here(), max_states=max_states)
         except DiagramTooLarge:
             status, found = "unknown", None
         if status == "unknown" and deadline is not None and time.perf_counter() > deadline:
