@@ -3,6 +3,7 @@ a command into an exit code and at most one line on stderr."""
 
 from __future__ import annotations
 
+import inspect
 import sys
 
 import typer
@@ -26,6 +27,18 @@ app.command("export-cnf")(cnf.export_cnf)
 app.command("decode")(cnf.decode)
 app.add_typer(maze.app, name="maze")
 app.command("bench")(bench.bench)
+
+
+def _reflowed(doc: str) -> str:
+    """A docstring's paragraphs each on one line: typer's rich help keeps a paragraph's line
+    breaks (but for the first paragraph's, in a command's own help), so the source's
+    wrapping would show as lines broken mid-sentence."""
+    return "\n\n".join(" ".join(p.split()) for p in doc.split("\n\n"))
+
+
+for _commands in (app, maze.app):
+    for _info in _commands.registered_commands:
+        _info.help = _reflowed(inspect.getdoc(_info.callback) or "")
 
 # typer's click (vendored or not): the base of every usage error.
 _ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
