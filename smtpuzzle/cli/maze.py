@@ -217,8 +217,9 @@ def bound(
     as_json: JsonOpt = False,
 ) -> None:
     """Prove that no universal string has L moves, for the largest L reached in time."""
+    from smtpuzzle.backends.rup import OutOfTime
     from smtpuzzle.puzzles.maze.bound import prove_bound
-    from smtpuzzle.puzzles.maze.certificate import grid_of, write_seconds
+    from smtpuzzle.puzzles.maze.certificate import grid_of, write_certificate, write_seconds
 
     size = cases.parse_size(size)
     check_workers(workers, None)
@@ -253,11 +254,11 @@ def bound(
     written, cut, late = 0, False, False
     if certificate is not None and result.bound:
         try:
-            written = result.write_certificate(
-                certificate, None if deadline is None else max(0.0, deadline - time.perf_counter()))
+            written = write_certificate(certificate, result.bound, result.cases, result.mirror,
+                                        deadline, size)
         except KeyboardInterrupt:  # the bound stands; only its certificate is lost
             cut = True
-        except TimeoutError:
+        except OutOfTime:
             late = True
     if as_json:
         print_json({**result.as_json(), **({"certificate": str(certificate),

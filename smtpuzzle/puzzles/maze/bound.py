@@ -120,10 +120,9 @@ class BoundResult:
         returns the number of cases in it. Past ``time_limit`` seconds it raises
         TimeoutError and writes nothing (an older certificate there stays whole)."""
         from smtpuzzle.backends.rup import OutOfTime
-        from smtpuzzle.puzzles.maze.certificate import grid_of, write_certificate
+        from smtpuzzle.puzzles.maze.certificate import write_certificate
 
         time_limit = checked_time_limit(time_limit)
-        grid_of(self.size)  # the blocked-cell size 4 has none
         if not self.bound:
             raise PuzzleError("no bound was proved, so there is no certificate to write")
         deadline = None if time_limit is None else time.perf_counter() + time_limit
@@ -184,7 +183,8 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     start, max_states = checked_whole(start, "start", 1), checked_whole(max_states, "max_states", 1)
     split_depth, workers = checked_whole(split_depth, "split_depth"), \
         checked_whole(workers, "workers", 1)
-    if up_to is not None and checked_whole(up_to, "up_to", 1) < start:
+    up_to = None if up_to is None else checked_whole(up_to, "up_to", 1)
+    if up_to is not None and up_to < start:
         raise ValueError(f"up_to {up_to} is below start {start}: nothing to prove")
     checkpoint = None if checkpoint is None else Path(checkpoint)
     deadline = None if time_limit is None else t0 + time_limit

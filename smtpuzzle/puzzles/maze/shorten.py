@@ -179,8 +179,8 @@ def _round(size: Size, width: int, first: _Walks, deadline: float | None,
         if progress:
             progress(len(string), width, result.windows, refuted, len(walks.idx))
         pattern = "*" * (width - 1) + string[at + width:]
-        ends = [t for t in (deadline, None if window_limit is None
-                            else time.perf_counter() + window_limit) if t is not None]
+        window_end = None if window_limit is None else time.perf_counter() + window_limit
+        ends = [t for t in (deadline, window_end) if t is not None]
         try:
             status, found, _, _ = mdd_search(pattern, size, min(ends, default=None),
                                              cases=walks.here(), max_states=max_states)
