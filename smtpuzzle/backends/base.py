@@ -74,7 +74,10 @@ class Session(ABC):
         self.hints = hints
         self.setup_s = 0.0  # time spent loading a solver after opening (counted as build time)
         self._assumed: list[int] = []
-        self.optimal = False  # the last SAT check found a proved optimum of the objective
+        # The last SAT check found a proved optimum of the objective: one checked without
+        # assumptions (under assumptions it is only the best of what they leave).
+        self.optimal = False
+        self._optimising = False  # the back end optimises the model's objective itself
 
     # -- adding ------------------------------------------------------------------------------
 
@@ -187,9 +190,12 @@ class Session(ABC):
     # -- loops on the session ----------------------------------------------------------------
 
     def first(self, time_limit: float | None = None) -> Status:
-        """Look for a solution, guided by the hints where this back end takes them."""
+        """Look for a solution, guided by the hints where this back end takes them. With
+        an objective the check is never guided: assumed hints would bound the optimum's
+        search to what they leave, and hints never change an answer."""
         time_limit = checked_time_limit(time_limit)
-        if self.hints is None or not len(self.hints) or not self.capabilities.guided:
+        if self.hints is None or not len(self.hints) or not self.capabilities.guided \
+                or self._optimising:
             return self.check(time_limit=time_limit)
         deadline = _deadline(time_limit)
 

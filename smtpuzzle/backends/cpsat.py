@@ -409,7 +409,7 @@ class CpSatSession(Session):
             raise RuntimeError(f"CP-SAT rejected the model: {self.m.validate()}")
         if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             self._solution = solution
-            self.optimal = code == cp_model.OPTIMAL and self._optimising
+            self.optimal = code == cp_model.OPTIMAL and self._optimising and not self._assumed
             return Status.SAT
         if code == cp_model.INFEASIBLE:
             if self._assumed:

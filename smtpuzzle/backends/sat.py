@@ -234,19 +234,16 @@ class SatSession(Session):
         return self._decode(self._values)
 
     def _decode(self, full: np.ndarray) -> np.ndarray | None:
-        """The answer integers from their "x == v" literals (after the booleans)."""
+        """The answer integers from their literals (after the booleans)."""
         if self._layout is None:
             return None
-        offsets, lo = self._layout
-        picked = np.flatnonzero(full[self._n_bools:])
-        return lo + picked - offsets[:-1]
+        return self._layout.decode(full[self._n_bools:])
 
     def block(self, values: np.ndarray, ints: np.ndarray | None) -> None:
         full = np.zeros(len(self.user), dtype=bool)
         full[:self._n_bools] = values
         if ints is not None and self._layout is not None:
-            offsets, lo = self._layout
-            full[self._n_bools + offsets[:-1] + ints - lo] = True
+            full[self._n_bools:] = self._layout.encode(ints)
         self.add_clauses([self.blocking(full)])
 
     def core(self) -> list[int]:

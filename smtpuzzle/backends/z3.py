@@ -198,7 +198,8 @@ class Z3Session(Session):
             status = self._check_here(time_limit, interruptible=True)
         # Optimize answers sat with the optimum; stopped before it, this session answers
         # sat with the best model it had (_check_here), not optimal.
-        self.optimal = status is Status.SAT and self._optimising and not self._best_only
+        self.optimal = status is Status.SAT and self._optimising and not self._best_only \
+            and not self._assumed
         return status
 
     def _check_here(self, time_limit: float | None, interruptible: bool) -> Status:

@@ -122,10 +122,12 @@ def read_cnf(cnf_path: str | Path) -> CnfFile:
     lines = read_text(cnf_path).splitlines()
     user: list[tuple[str, int]] = []
     header = None
+    ours = False  # write_dimacs marks its files, a model without answer variables too
     for lineno, line in enumerate(lines, 1):
         if line.startswith("p"):
             header = lineno
             break
+        ours = ours or line.startswith("c smtpuzzle ")
         if line.startswith("c user "):
             parts = line.split(maxsplit=3)
             if len(parts) != 4 or not _small(parts[2]):
@@ -143,8 +145,9 @@ def read_cnf(cnf_path: str | Path) -> CnfFile:
                           f"'p cnf VARIABLES CLAUSES', each at most {MAX_VARIABLE:,})",
                           f"{where}:{header}")
     num_vars, num_clauses = int(words[2]), int(words[3])
-    if not user:
-        raise PuzzleError("no 'c user' comments: not a CNF exported by smtpuzzle", where)
+    if not ours and not user:
+        raise PuzzleError("no 'c smtpuzzle' or 'c user' comments: not a CNF exported by "
+                          "smtpuzzle", where)
     body = [ln for ln in lines[header:] if not ln.startswith(("c", "%"))]
     try:
         ints = np.array(" ".join(body).split(), dtype=np.int64)
@@ -333,8 +336,7 @@ def decode_answer(model: Model, cnf_path: Path, output_path: Path) -> tuple[Stat
     user = values[flat.user_vars]
     ints = None
     if flat.int_answer is not None:
-        offsets, lo = flat.int_answer
-        ints = lo + np.flatnonzero(user[bools:]) - offsets[:-1]
+        ints = flat.int_answer.decode(user[bools:])
     model.take(Result(Status.SAT, user[:bools], Stats("dimacs"), ints))
     return out.status, user[:bools]
 

@@ -161,9 +161,9 @@ class Model:
     # presolve, which costs 30x the search on such models; other back ends ignore it.
     lp_strong: bool = False
     ints: IntPart = field(default_factory=IntPart)  # bounded integers (see model/ints.py)
-    # After the integers are decomposed (model/lower.py): the answer integers' "x == v"
-    # literals are the last user variables, integer i's from offsets[i] on, for lo[i] up.
-    int_answer: tuple[np.ndarray, np.ndarray] | None = None
+    # After the integers are decomposed (model/lower.py): where the answer integers'
+    # literals sit among the last user variables (a lower.IntAnswer).
+    int_answer: Any = None
     _user_vars: list[np.ndarray] = field(default_factory=list)
     _user_names: list[Sequence[str]] = field(default_factory=list)
     _values: np.ndarray | None = field(default=None, repr=False)  # the last solution found
@@ -239,15 +239,21 @@ class Model:
     def add_cardinality(self, groups: Any, cmp: str | Cmp, bounds: Any) -> None:
         """``sum(group) cmp bound`` per group; ``bounds`` is one number or one per group."""
         g = self._groups(groups)
-        # A bound past a group's size (or below 0) means what size + 1 (or -1) means; so
-        # clipped, a bound of any size fits the back ends' 64-bit arithmetic.
+        cmp = Cmp(cmp)
         try:
             b = whole(bounds, "cardinality bounds")
-        except ValueError:  # past +-2**53
+        except ValueError:  # past +-2**53: what size + 1 (or -1) means, so clipped
             b = whole(np.clip(np.asarray(bounds, dtype=object), -1, len(g.flat) + 1),
                       "cardinality bounds")
         b = np.broadcast_to(b, (len(g),))
-        self.cardinalities.append(Cardinality(g, Cmp(cmp), np.clip(b, -1, g.sizes + 1)))
+        # A bound outside 0..size is settled here, for every back end alike: a row that no
+        # count can meet makes the model unsat, and the rest are clipped into 0..size (what
+        # they mean there), so no back end ever reads a negative or oversized bound.
+        below, above = b < 0, b > g.sizes
+        never = {Cmp.EQ: below | above, Cmp.LE: below, Cmp.GE: above}[cmp]
+        if never.any():
+            self.add_false()
+        self.cardinalities.append(Cardinality(g, cmp, np.clip(b, 0, g.sizes)))
 
     def add_implications(self, a: Any, b: Any) -> None:
         """Literal ``a[i]`` implies literal ``b[i]`` for every i."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,7 @@ import numpy as np
 from smtpuzzle.memory import check_fits_in_memory
 from smtpuzzle.model.core import Model, headed_groups
 from smtpuzzle.model.groups import Groups
-from smtpuzzle.model.ints import EQ, GE, LE, NE, IntPart, Linear
+from smtpuzzle.model.ints import EQ, GE, LE, NE, IntPart, Linear, Regular
 
 
 def unroll(model: Model, letters: np.ndarray, transitions: np.ndarray, start: int,
@@ -109,60 +110,86 @@ def lower_regular(model: Model) -> Model:
     out.ints.regulars = []
     lo, hi = out.ints.bounds()
     for r in model.ints.regulars:
-        vmin = int(lo[r.words].min())
-        vmax = int(hi[r.words].max())
-        values = np.arange(vmin, vmax + 1)
-        trans = r.transitions.copy()
-        trans[:, 1] -= vmin
-        for word in r.words:
-            inside = (values[None, :] >= lo[word][:, None]) & (values[None, :] <= hi[word][:, None])
-            w, v = np.nonzero(inside)
-            letters = np.zeros(inside.shape, dtype=np.int64)
-            letters[w, v] = out.eq_literals(word[w], values[v])
-            unroll(out, letters, trans, r.start, r.finals)
+        _regular(out, out.eq_literals, lo, hi, r)
     return out
 
 
+def _regular(out: Model, eq: Callable[[np.ndarray, np.ndarray], np.ndarray], lo: np.ndarray,
+             hi: np.ndarray, r: Regular) -> None:
+    """Each word of ``r`` accepted, unrolled over the literals ``eq(x, v)`` of the values
+    its transitions read (never over every value between two far-apart ones); a letter
+    reads one of those values."""
+    labels, label_of = np.unique(r.transitions[:, 1], return_inverse=True)
+    trans = r.transitions.copy()
+    trans[:, 1] = label_of
+    for word in r.words:
+        inside = (labels[None, :] >= lo[word][:, None]) & (labels[None, :] <= hi[word][:, None])
+        w, v = np.nonzero(inside)
+        letters = np.zeros(inside.shape, dtype=np.int64)
+        letters[w, v] = eq(word[w], labels[v])
+        out.add_clauses([row[row != 0] for row in letters])  # some value a move reads
+        unroll(out, letters, trans, r.start, r.finals)
+
+
 class _Encoding:
-    """Direct ("x == v") literals of every integer, and order ("x >= v") literals of those
-    that are compared or summed (``ordered``), laid out flat: integer x owns positions
-    ``off[x] .. off[x + 1] - 1``, one per value from lo[x] up. An integer that is only ever
-    equal or not equal to values (a placement number, a Sudoku cell) gets the direct encoding
-    alone: its exactly-one already propagates all there is, and the order literals would
-    only be more variables and clauses for the solver."""
+    """The literals of every integer, laid out flat.
+
+    A *narrow* integer (fewer than WIDE_FROM values) has direct ("x == v") literals and, if
+    it is compared or summed (``ordered``), order ("x >= v") literals: integer x owns
+    positions ``off[x] .. off[x + 1] - 1``, one per value from lo[x] up. An integer that is
+    only ever equal or not equal to values (a placement number, a Sudoku cell) gets the
+    direct encoding alone: its exactly-one already propagates all there is, and the order
+    literals would only be more variables and clauses for the solver.
+
+    A *wide* integer has binary digits of ``x - lo`` instead (a literal per value would cost
+    gigabytes for 0..10^9): its "x == v" and "x >= v" literals are made when a constraint
+    asks for one, each defined over the digits, and rows over it are sums of its digits."""
 
     def __init__(self, out: Model, ints: IntPart, ordered: np.ndarray) -> None:
         self.lo, self.hi = ints.bounds()
-        self.ordered = ordered
         size = self.hi - self.lo + 1
-        self.off = np.concatenate([[0], np.cumsum(size)]).astype(np.int64)
+        self.wide = size >= WIDE_FROM
+        self.ordered = ordered & ~self.wide
+        narrow_size = np.where(self.wide, 0, size)
+        self.off = np.concatenate([[0], np.cumsum(narrow_size)]).astype(np.int64)
         total = int(self.off[-1])
+        self._out = out
+        self.true = int(out.new_bools(1)[0])
+        out.add_clauses([[self.true]])
+        self._digits: dict[int, np.ndarray] = {}
+        self._made: dict[tuple[str, int, int], int] = {}  # wide integers' literals
+        for x in np.flatnonzero(self.wide).tolist():
+            span = int(size[x]) - 1
+            self._digits[x] = digits = out.new_bools(span.bit_length())
+            if span + 1 < 1 << len(digits):  # digits past the range: x - lo <= span
+                out.add_clauses([[-self._ge_chain(digits, span + 1)]])
         direct = np.zeros(total, dtype=np.int64)
         ci, cv, cl = ints.channels()
         inside = (cv >= self.lo[ci]) & (cv <= self.hi[ci])
-        direct[self.off[ci[inside]] + cv[inside] - self.lo[ci[inside]]] = cl[inside]
         if (~inside).any():
             out.add_clauses(-cl[~inside][:, None])  # a value outside the range
+        on_wide = inside & self.wide[ci]
+        for x, v, lit in zip(ci[on_wide].tolist(), cv[on_wide].tolist(),
+                             cl[on_wide].tolist(), strict=True):
+            self._define_eq(x, v, lit)
+        narrow = inside & ~self.wide[ci]
+        direct[self.off[ci[narrow]] + cv[narrow] - self.lo[ci[narrow]]] = cl[narrow]
         missing = direct == 0
         direct[missing] = out.new_bools(int(missing.sum()))
         self.direct = direct
-        self.true = int(out.new_bools(1)[0])
-        out.add_clauses([[self.true]])
-        out.add_exactly_one(Groups(direct, self.off))
+        out.add_exactly_one(Groups(direct, np.append(self.off[:-1][narrow_size > 0], total)))
         # order[p] = "x >= lo + k" at position p = off[x] + k; k = 0 is always true.
         # Integers without order literals keep 0 there.
-        has = np.repeat(ordered, size)
+        has = np.repeat(self.ordered, narrow_size)
         first = np.zeros(total, dtype=bool)
-        first[self.off[:-1]] = True
+        first[self.off[:-1][narrow_size > 0]] = True
         last = np.zeros(total, dtype=bool)
-        last[self.off[1:] - 1] = True
+        last[self.off[1:][narrow_size > 0] - 1] = True
         order = np.zeros(total, dtype=np.int64)
         order[has & first] = self.true
         inner = has & ~first
         order[inner] = out.new_bools(int(inner.sum()))
         self.order = order
-        self._out = out
-        self._digits: dict[int, np.ndarray] = {}
         p = np.flatnonzero(inner)
         out.add_clauses(np.stack([-order[p], order[p - 1]], axis=1))  # x >= v -> x >= v-1
         out.add_clauses(np.stack([-direct[p], order[p]], axis=1))  # x == v -> x >= v
@@ -170,33 +197,86 @@ class _Encoding:
         out.add_clauses(np.stack([-direct[p2], -order[p2 + 1]], axis=1))  # x == v -> x < v+1
         # x >= v and not x >= v+1 -> x == v
         p3 = np.flatnonzero(has)
-        nxt = np.where(last[p3], -self.true, order[np.minimum(p3 + 1, total - 1)])
+        nxt = np.where(last[p3], -self.true, order[np.minimum(p3 + 1, max(total - 1, 0))])
         out.add_clauses(np.stack([-order[p3], nxt, direct[p3]], axis=1))
 
     def eq(self, x: np.ndarray, v: np.ndarray) -> np.ndarray:
         """The literal "x == v" (false where v is out of range)."""
         x, v = np.broadcast_arrays(np.asarray(x), np.asarray(v))
+        shape, x, v = x.shape, x.reshape(-1), v.reshape(-1)
         inside = (v >= self.lo[x]) & (v <= self.hi[x])
         out = np.full(x.shape, -self.true, dtype=np.int64)
-        out[inside] = self.direct[self.off[x[inside]] + v[inside] - self.lo[x[inside]]]
-        return out
+        narrow = inside & ~self.wide[x]
+        out[narrow] = self.direct[self.off[x[narrow]] + v[narrow] - self.lo[x[narrow]]]
+        for i in np.flatnonzero(inside & self.wide[x]).tolist():
+            out[i] = self._define_eq(int(x[i]), int(v[i]))
+        return out.reshape(shape)
 
     def ge(self, x: np.ndarray, v: np.ndarray) -> np.ndarray:
         """The literal "x >= v"."""
         x, v = np.broadcast_arrays(np.asarray(x), np.asarray(v))
-        assert self.ordered[x].all(), "an integer compared without order literals"
+        shape, x, v = x.shape, x.reshape(-1), v.reshape(-1)
+        assert (self.ordered[x] | self.wide[x]).all(), "an integer compared without order " \
+            "literals"
         out = np.where(v <= self.lo[x], self.true, -self.true).astype(np.int64)
         inside = (v > self.lo[x]) & (v <= self.hi[x])
-        out[inside] = self.order[self.off[x[inside]] + v[inside] - self.lo[x[inside]]]
-        return out
+        narrow = inside & ~self.wide[x]
+        out[narrow] = self.order[self.off[x[narrow]] + v[narrow] - self.lo[x[narrow]]]
+        for i in np.flatnonzero(inside & self.wide[x]).tolist():
+            key = ("ge", int(x[i]), int(v[i]))
+            if key not in self._made:
+                self._made[key] = self._ge_chain(self._digits[key[1]],
+                                                 key[2] - int(self.lo[key[1]]))
+            out[i] = self._made[key]
+        return out.reshape(shape)
+
+    def _define_eq(self, x: int, v: int, lit: int | None = None) -> int:
+        """The literal "x == v" of a wide integer (v in its range): each digit as v's,
+        made once (``lit``, a channel literal of the model, is defined so if given)."""
+        key = ("eq", x, v)
+        if key in self._made and lit is None:
+            return self._made[key]
+        digits = self._digits[x]
+        c = v - int(self.lo[x])
+        spelled = np.where((c >> np.arange(len(digits))) & 1, digits, -digits)
+        if key in self._made:  # a second channel literal of the same value: the same
+            self._out.add_clauses([[-lit, self._made[key]], [lit, -self._made[key]]])
+            return lit
+        e = int(self._out.new_bools(1)[0]) if lit is None else lit
+        self._out.add_clauses(np.stack([np.full(len(digits), -e), spelled], axis=1))
+        self._out.add_clauses([[e, *(-spelled).tolist()]])
+        self._made[key] = e
+        return e
+
+    def _ge_chain(self, digits: np.ndarray, c: int) -> int:
+        """A literal equivalent to "the number the digits spell >= c" (0 <= c): from the
+        least significant digit up, g' = d and g where c has a 1, d or g where a 0."""
+        if c <= 0:
+            return self.true
+        if c >> len(digits):
+            return -self.true
+        g = self.true
+        out = self._out
+        for i, d in enumerate(digits.tolist()):
+            one = (c >> i) & 1
+            if g == self.true:
+                g = d if one else self.true
+                continue
+            n = int(out.new_bools(1)[0])
+            if one:  # n <-> d and g
+                out.add_clauses([[-n, d], [-n, g], [n, -d, -g]])
+            else:  # n <-> d or g
+                out.add_clauses([[n, -d], [n, -g], [-n, d, g]])
+            g = n
+        return g
 
     def values(self, x: int) -> np.ndarray:
         return np.arange(self.lo[x], self.hi[x] + 1)
 
     def digits(self, x: int) -> np.ndarray:
-        """Binary digit literals of ``x - lo`` (least significant first), made on first use:
-        ``x == v`` fixes each digit to v's (so the exactly-one over the direct literals
-        makes the digits spell x)."""
+        """Binary digit literals of ``x - lo`` (least significant first): a wide integer's
+        own; for a narrow one made on first use, ``x == v`` fixing each digit to v's (so the
+        exactly-one over the direct literals makes the digits spell x)."""
         if x not in self._digits:
             values = np.arange(int(self.hi[x] - self.lo[x]) + 1)
             width = max(int(values[-1]).bit_length(), 1)
@@ -209,13 +289,48 @@ class _Encoding:
         return self._digits[x]
 
 
-class _ValueNames(Sequence[str]):
-    """``x=v`` for every value v of every answer integer x, made when asked for."""
+@dataclass
+class IntAnswer:
+    """Where the answer integers sit among a lowered model's user variables, after its
+    booleans: integer i's literals are ``offsets[i] .. offsets[i + 1] - 1`` of them, one
+    per value from ``lo[i]`` up, or (``binary[i]``) the binary digits of ``x - lo[i]``,
+    least significant first."""
 
-    def __init__(self, names: Sequence[str], ints: np.ndarray, lo: np.ndarray,
-                 counts: np.ndarray) -> None:
-        self.names, self.ints, self.lo = names, ints.tolist(), lo.tolist()
-        self.starts = np.concatenate([[0], np.cumsum(counts)]).tolist()
+    offsets: np.ndarray
+    lo: np.ndarray
+    binary: np.ndarray
+
+    def decode(self, bits: np.ndarray) -> np.ndarray:
+        """The integers' values from their literals' values (a bool array)."""
+        out = np.empty(len(self.lo), dtype=np.int64)
+        for i, (a, b) in enumerate(zip(self.offsets[:-1].tolist(), self.offsets[1:].tolist(),
+                                       strict=True)):
+            mine = np.asarray(bits[a:b], dtype=bool)
+            if self.binary[i]:
+                out[i] = self.lo[i] + sum(1 << k for k in np.flatnonzero(mine).tolist())
+            else:
+                out[i] = self.lo[i] + int(np.flatnonzero(mine)[0])
+        return out
+
+    def encode(self, ints: np.ndarray) -> np.ndarray:
+        """The literals' values (a bool array) that spell ``ints``."""
+        bits = np.zeros(int(self.offsets[-1]), dtype=bool)
+        for i, value in enumerate((np.asarray(ints) - self.lo).tolist()):
+            a, b = int(self.offsets[i]), int(self.offsets[i + 1])
+            if self.binary[i]:
+                bits[a:b] = (value >> np.arange(b - a)) & 1
+            else:
+                bits[a + value] = True
+        return bits
+
+
+class _AnswerNames(Sequence[str]):
+    """``x=v`` for every value v of every narrow answer integer x, ``x.bit=k`` for each
+    binary digit of a wide one (worth 2^k above its lowest value), made when asked for."""
+
+    def __init__(self, names: Sequence[str], ints: np.ndarray, layout: IntAnswer) -> None:
+        self.names, self.ints, self.layout = names, ints.tolist(), layout
+        self.starts = layout.offsets.tolist()
 
     def __len__(self) -> int:
         return self.starts[-1]
@@ -228,7 +343,10 @@ class _ValueNames(Sequence[str]):
         if not 0 <= i < len(self):
             raise IndexError(i)
         j = bisect.bisect_right(self.starts, i) - 1
-        return f"{self.names[self.ints[j]]}={self.lo[j] + i - self.starts[j]}"
+        k = i - self.starts[j]
+        if self.layout.binary[j]:
+            return f"{self.names[self.ints[j]]}.bit={k}"
+        return f"{self.names[self.ints[j]]}={int(self.layout.lo[j]) + k}"
 
 
 def lower_ints(model: Model) -> Model:
@@ -238,23 +356,25 @@ def lower_ints(model: Model) -> Model:
     if ints.count == 0 and not ints.has_constraints():
         return model
     lo, hi = ints.bounds()
-    values = int((hi - lo + 1).sum())
-    widest = int((hi - lo).max()) + 1 if len(lo) else 0
+    size = hi - lo + 1
+    narrow = size < WIDE_FROM
+    values = int(size[narrow].sum()) + 64 * int((~narrow).sum())
+    widest = int(size[narrow].max()) if narrow.any() else 0
     check_fits_in_memory(values * BYTES_PER_VALUE, (
-        f"a literal per integer value ({values:,} values, {widest:,} in the widest integer; "
-        "cpsat and z3 keep integers whole)"))
+        f"a literal per integer value ({values:,} values, {widest:,} in the widest integer "
+        "given one; cpsat and z3 keep integers whole)"))
     out = model.copy()
     out.ints = IntPart()
     enc = _Encoding(out, ints, _compared(ints))
     user = ints.user_ints()
-    if len(user):  # the answer integers, told apart by their "x == v" literals
-        starts, ends = enc.off[user], enc.off[user + 1]
-        picks = np.concatenate([np.arange(a, b) for a, b in zip(starts.tolist(), ends.tolist(),
-                                                                strict=True)])
-        out._user_vars.append(enc.direct[picks])
-        out._user_names.append(_ValueNames(ints.names, user, enc.lo[user],
-                                           enc.hi[user] - enc.lo[user] + 1))
-        out.int_answer = (np.concatenate([[0], np.cumsum(ends - starts)]), enc.lo[user])
+    if len(user):  # the answer integers, told apart by their literals
+        parts = [enc.digits(x) if enc.wide[x] else enc.direct[enc.off[x]:enc.off[x + 1]]
+                 for x in user.tolist()]
+        layout = IntAnswer(np.concatenate([[0], np.cumsum([len(p) for p in parts])]),
+                           enc.lo[user], enc.wide[user])
+        out._user_vars.append(np.concatenate(parts))
+        out._user_names.append(_AnswerNames(ints.names, user, layout))
+        out.int_answer = layout
     _linear(out, enc, ints.linear)
     for g in ints.alldiff:
         _alldiff(out, enc, g)
@@ -263,14 +383,7 @@ def lower_ints(model: Model) -> Model:
     for e in ints.elements:
         _element(out, enc, e.index, e.arrays, e.targets)
     for r in ints.regulars:
-        vmin, vmax = int(enc.lo[r.words].min()), int(enc.hi[r.words].max())
-        values = np.arange(vmin, vmax + 1)
-        trans = r.transitions.copy()
-        trans[:, 1] -= vmin
-        for word in r.words:
-            letters = enc.eq(word[:, None], values[None, :])
-            letters[letters == -enc.true] = 0
-            unroll(out, letters, trans, r.start, r.finals)
+        _regular(out, enc.eq, lo, hi, r)
     return out
 
 
@@ -298,6 +411,7 @@ BYTES_PER_VALUE = 4000  # the direct and order literals of one integer value, th
 # 0..1,000,000)
 DIAGRAM_MAX_RANGE = 1000  # unit-coefficient sums spanning more than this go to pseudo-boolean
 BINARY_FROM = 64  # pseudo-boolean rows take integers of this many values or more by digits
+WIDE_FROM = 2048  # integers of this many values or more get binary digits, not a literal each
 
 
 def _merged(ids: np.ndarray, coefs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -361,7 +475,8 @@ def _post(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, bs: np.nda
         lit = _single(enc, int(xs[0]), int(xc[0]), code, rhs)
         out.add_clauses([[lit] if e == 0 else [-e, lit]])
         return
-    if len(xs) == 2 and len(bs) == 0 and code != NE and sorted(xc.tolist()) == [-1, 1]:
+    if len(xs) == 2 and len(bs) == 0 and code != NE and sorted(xc.tolist()) == [-1, 1] \
+            and not enc.wide[xs].any():
         _difference(out, enc, xs, xc, code, rhs, e)
         return
     if len(xs) == 0 and e == 0 and code != NE and (bc == 1).all():
@@ -405,9 +520,10 @@ def _pseudo_boolean(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray,
     lits, weights = [bs], [bc]
     const = int((xc * enc.lo[xs]).sum())
     for x, c in zip(xs.tolist(), xc.tolist(), strict=True):
-        if enc.hi[x] - enc.lo[x] >= BINARY_FROM:
+        if enc.hi[x] - enc.lo[x] >= BINARY_FROM or not enc.ordered[x]:
             # a wide integer by its binary digits: weights c * 2^k on a few literals, where
-            # its order literals would put c on each of thousands (measured, RESULTS.md)
+            # its order literals would put c on each of thousands (measured, RESULTS.md);
+            # so is one without order literals (an element's entry beside a wide target)
             digits = enc.digits(x)
             lits.append(digits)
             weights.append(c << np.arange(len(digits), dtype=np.int64))
@@ -509,8 +625,17 @@ def _diagram(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, bs: np.
 def _alldiff(out: Model, enc: _Encoding, groups: Groups) -> None:
     """At most one member per value; every value taken where the members' values are
     exactly as many as the members. Groups of one size are done together, a chunk of
-    groups at a time so that the (groups, values, members) literal array stays small."""
+    groups at a time so that the (groups, values, members) literal array stays small.
+    A group with a wide member is the members pairwise different instead."""
     for _, mat in groups.by_size():
+        wide = enc.wide[mat].any(axis=1)
+        for row in mat[wide]:
+            i, j = np.triu_indices(len(row), 1)
+            for a, b in zip(row[i].tolist(), row[j].tolist(), strict=True):
+                _post(out, enc, np.array([a, b]), np.array([1, -1]), _NONE, _NONE, NE, 0, 0)
+        mat = mat[~wide]
+        if not len(mat):
+            continue
         m, k = mat.shape
         lo, hi = enc.lo[mat].min(axis=1), enc.hi[mat].max(axis=1)
         span = int(hi.max() - lo.min() + 1)
@@ -553,6 +678,9 @@ def _table(out: Model, enc: _Encoding, scopes: np.ndarray, tuples: np.ndarray,
 
 def _element(out: Model, enc: _Encoding, index: np.ndarray, arrays: np.ndarray,
              targets: np.ndarray) -> None:
+    """Where the index is k, entry k equals the target: over the values both can take
+    (never every value between two far-apart domains), or as a row ``entry - target ==
+    0`` when either is wide."""
     length = arrays.shape[1]
     for i, arr, t in zip(index.tolist(), arrays, targets.tolist(), strict=True):
         ks = enc.values(i)
@@ -560,11 +688,23 @@ def _element(out: Model, enc: _Encoding, index: np.ndarray, arrays: np.ndarray,
             (ks < 0) | (ks >= length)].tolist()])
         for k in ks[(ks >= 0) & (ks < length)].tolist():
             pick = int(enc.eq(np.array([i]), np.array([k]))[0])
-            vals = np.arange(min(enc.lo[arr[k]], enc.lo[t]), max(enc.hi[arr[k]], enc.hi[t]) + 1)
-            a = enc.eq(np.full(len(vals), arr[k]), vals)
-            b = enc.eq(np.full(len(vals), t), vals)
-            out.add_clauses(np.stack([np.full(len(vals), -pick), -a, b], axis=1))
-            out.add_clauses(np.stack([np.full(len(vals), -pick), -b, a], axis=1))
+            a = int(arr[k])
+            if a == t:
+                continue
+            if enc.wide[[a, t]].any():
+                _post(out, enc, np.array([a, t]), np.array([1, -1]), _NONE, _NONE, EQ, 0, pick)
+                continue
+            lo, hi = max(enc.lo[a], enc.lo[t]), min(enc.hi[a], enc.hi[t])
+            vals = np.arange(lo, hi + 1)
+            at_a = enc.eq(np.full(len(vals), a), vals)
+            at_t = enc.eq(np.full(len(vals), t), vals)
+            # pick -> a takes a common value, and so does t; and each the other's
+            out.add_clauses([[-pick, *at_a.tolist()], [-pick, *at_t.tolist()]])
+            out.add_clauses(np.stack([np.full(len(vals), -pick), -at_a, at_t], axis=1))
+            out.add_clauses(np.stack([np.full(len(vals), -pick), -at_t, at_a], axis=1))
+
+
+_NONE = np.zeros(0, dtype=np.int64)
 
 
 DECOMPOSITIONS: dict[str, Callable[[Model], Model]] = {

@@ -67,10 +67,13 @@ def int_values(model: Model, ids: np.ndarray) -> np.ndarray | int:
     """The values of integers ``ids`` in the last solution (answer integers only)."""
     if model._values is None:
         raise model._no_values()
+    ids = np.asarray(ids)
+    if ids.size == 0:  # nothing to read, whatever answer integers the model has
+        return np.zeros(ids.shape, dtype=np.int64)
     user = model.ints.user_ints()
     position = np.full(model.ints.count, -1, dtype=np.int64)
     position[user] = np.arange(len(user))
-    where = position[np.asarray(ids)]
+    where = position[ids]
     if (where < 0).any() or model._ints is None:
         raise ValueError("only answer integers have values (make them with user=True)")
     if (where >= len(model._ints)).any():
