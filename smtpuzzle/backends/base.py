@@ -361,12 +361,17 @@ class Backend(ABC):
         require_model(model, f"{self.name}.open")
         return self._open(model, Stats(self.label()))
 
+    def optimises(self, model: Model) -> bool:
+        """Whether this back end finds ``model``'s optimum itself, exactly (else ``solve``
+        bisects on the objective's bound with linear rows)."""
+        return self.capabilities.optimises
+
     def solve(self, model: Model, time_limit: float | None = None) -> Result:
         """One solution, or proof there is none; with an objective, the best solution (found
-        natively by back ends that optimise, else by linear search on its bound)."""
+        natively by back ends that optimise, else by bisection on its bound)."""
         require_model(model, f"{self.name}.solve")
         time_limit = checked_time_limit(time_limit)
-        if model.ints.objective is not None and not self.capabilities.optimises:
+        if model.ints.objective is not None and not self.optimises(model):
             if not self.capabilities.any_constraint:  # the bound's linear constraint
                 raise PuzzleError(f"{self.name} cannot optimise: the model's objective needs "
                                  "a back end that takes any constraint (cpsat, z3, sat)")

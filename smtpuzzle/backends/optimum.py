@@ -1,4 +1,4 @@
-"""An optimum on a back end that only decides (sat, exact cover): binary search on the
+"""An optimum on a back end that only decides (sat): binary search on the
 objective's bound. Solve; demand an objective halfway between the best found and the least
 not yet ruled out; solve again, until the two meet (the best found is optimal) or the time
 runs out (it is the best found)."""
@@ -18,24 +18,51 @@ if TYPE_CHECKING:
 
 
 def search_optimum(engine: Backend, model: Model, time_limit: float | None) -> Result:
-    """The best solution of ``model`` that ``engine`` finds by linear search, on the
-    model's own answer variables; ``optimal`` when no better one exists."""
-    from smtpuzzle.model.expr import LinExpr
-    from smtpuzzle.model.solving import int_values
+    """The best solution of ``model`` that ``engine`` finds by bisection on the
+    objective's bound, on the model's own answer variables; ``optimal`` when no better one
+    exists. The bound is a linear row over the objective's own terms (no integer spans
+    the objective's range, which may be 10^18 wide), whose variables are read as extra
+    answers and dropped from the result."""
+    from smtpuzzle.model import Groups
+    from smtpuzzle.model.ints import LE, Linear
 
     obj = model.ints.objective
     assert obj is not None
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    lo, hi = model.ints.bounds()
-    at_lo, at_hi = obj.icoef * lo[obj.ints], obj.icoef * hi[obj.ints]
-    bound_lo = int(obj.constant + np.minimum(at_lo, at_hi).sum() + np.minimum(obj.bcoef, 0).sum())
-    bound_hi = int(obj.constant + np.maximum(at_lo, at_hi).sum() + np.maximum(obj.bcoef, 0).sum())
+    bound_lo = model.ints.objective_range()[0]
     work = model.copy()
     work.ints.objective = None
-    # An answer integer of the copy, after the model's own: read, then cut off the answer.
-    z = work.int_array((), bound_lo, bound_hi, name="objective")
-    work.add(z == LinExpr(obj.ints, obj.icoef, obj.bools, obj.bcoef, np.asarray(obj.constant)))
-    n_ints = len(model.ints.user_ints())
+    # The objective's integers and booleans that are not answers become answers of the
+    # copy, after the model's own, so that each solution's objective can be read.
+    n_ints, n_bools = len(model.ints.user_ints()), len(model.user_vars)
+    more_ints = np.setdiff1d(np.unique(obj.ints), model.ints.user_ints())
+    if len(more_ints):
+        work.ints.user.append(more_ints)
+    more_bools = np.setdiff1d(np.unique(np.abs(obj.bools)), model.user_vars)
+    if len(more_bools):
+        work._user_vars.append(more_bools)
+        work._user_names.append([f"objective-term-{v}" for v in more_bools.tolist()])
+    int_at = {k: i for i, k in enumerate(work.ints.user_ints().tolist())}
+    bool_at = {v: i for i, v in enumerate(work.user_vars.tolist())}
+    i_pos = np.array([int_at[k] for k in obj.ints.tolist()], dtype=np.int64)
+    b_pos = np.array([bool_at[abs(v)] for v in obj.bools.tolist()], dtype=np.int64)
+
+    def value_of(result: Result) -> int:
+        ints = np.zeros(0, dtype=np.int64) if result.ints is None else result.ints
+        lits = np.asarray(result.values, dtype=bool)[b_pos] == (obj.bools > 0)
+        return int(obj.constant) + sum(int(c) * int(v) for c, v in
+                                       zip(obj.icoef.tolist(), ints[i_pos].tolist(),
+                                           strict=True)) \
+            + int(obj.bcoef[lits].sum())
+
+    def at_most(bound: int) -> Model:
+        trial = work.copy()
+        trial.ints.linear.append(Linear(
+            Groups.of(obj.ints[None]), obj.icoef.copy(), Groups.of(obj.bools[None]),
+            obj.bcoef.copy(), np.array([LE]), np.array([bound - int(obj.constant)]),
+            np.zeros(1, dtype=np.int64)))
+        return trial
+
     stats = Stats(engine.label())
     found: Result | None = None
     best, low = None, bound_lo  # the best objective found; no solution is below low
@@ -49,8 +76,7 @@ def search_optimum(engine: Backend, model: Model, time_limit: float | None) -> R
         trial = work
         if best is not None:
             mid = (low + best - 1) // 2
-            trial = work.copy()
-            trial.add(z <= mid)
+            trial = at_most(mid)
         result = engine.solve(trial, left)
         for key in ("build_time", "solve_time"):
             setattr(stats, key, getattr(stats, key) + getattr(result.stats, key))
@@ -58,13 +84,13 @@ def search_optimum(engine: Backend, model: Model, time_limit: float | None) -> R
         status = result.status
         if status is Status.SAT:
             found = result
-            trial.take(result)
-            best = int(int_values(trial, z.ids))
+            best = value_of(result)
         elif status is Status.UNSAT and best is not None:
             low = mid + 1
         else:
             break  # no solution at all, or out of time
     if found is None:  # unsat, or no solution before the time limit
         return Result(status, None, stats)
-    ints = None if found.ints is None else found.ints[:n_ints]
-    return Result(Status.SAT, found.values, stats, ints, optimal=best is not None and low >= best)
+    ints = None if found.ints is None or not n_ints else found.ints[:n_ints]
+    return Result(Status.SAT, np.asarray(found.values)[:n_bools], stats, ints,
+                  optimal=best is not None and low >= best)

@@ -482,6 +482,7 @@ class Model:
                 self.add_false()
             x, c, rhs = x[~zero], c[~zero], rhs[~zero]
         lo, hi = self.ints.bounds()
+        was = lo.copy()
         q_floor, q_ceil = np.floor_divide(rhs, c), -np.floor_divide(-rhs, c)
         if code == EQ:
             exact = q_floor * c == rhs
@@ -494,9 +495,10 @@ class Model:
             np.minimum.at(hi, x[up], q_floor[up])
             np.maximum.at(lo, x[~up], q_ceil[~up])
         empty = lo > hi
-        if empty.any():  # no value left: no solution (the domain kept, for the back ends)
+        if empty.any():  # no value left: no solution (one value kept, for the back ends: one
+            # the domain had, not the bound, which may be far past anything else)
             self.add_false()
-            hi[empty] = lo[empty]
+            lo[empty] = hi[empty] = was[empty]
         self.ints.lo, self.ints.hi = lo.tolist(), hi.tolist()
 
     def _post_alldiff(self, rows: np.ndarray) -> None:

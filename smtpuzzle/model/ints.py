@@ -187,5 +187,21 @@ class IntPart:
         return (np.concatenate(self.eq_ints), np.concatenate(self.eq_values),
                 np.concatenate(self.eq_lits))
 
+    def objective_range(self) -> tuple[int, int]:
+        """The least and the greatest value the objective can take by its terms' bounds
+        (Python integers: exact past 2**63)."""
+        obj = self.objective
+        assert obj is not None
+        lo, hi = self.bounds()
+        low = high = int(obj.constant)
+        for c, a, b in zip(obj.icoef.tolist(), lo[obj.ints].tolist(), hi[obj.ints].tolist(),
+                           strict=True):
+            low += min(c * a, c * b)
+            high += max(c * a, c * b)
+        for c in obj.bcoef.tolist():
+            low += min(c, 0)
+            high += max(c, 0)
+        return low, high
+
     def user_ints(self) -> np.ndarray:
         return np.concatenate(self.user) if self.user else np.zeros(0, dtype=np.int64)

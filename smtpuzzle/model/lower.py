@@ -636,23 +636,44 @@ def _alldiff(out: Model, enc: _Encoding, groups: Groups) -> None:
         mat = mat[~wide]
         if not len(mat):
             continue
-        m, k = mat.shape
+        k = mat.shape[1]
         lo, hi = enc.lo[mat].min(axis=1), enc.hi[mat].max(axis=1)
-        span = int(hi.max() - lo.min() + 1)
-        step = max(1, (1 << 22) // max(1, span * k))
-        for a in range(0, m, step):
-            g, glo, ghi = mat[a:a + step], lo[a:a + step], hi[a:a + step]
-            values = np.arange(int(glo.min()), int(ghi.max()) + 1)
-            lits = enc.eq(g[:, None, :], values[None, :, None])  # (groups, values, members)
-            ok = lits != -enc.true
-            n_ok = ok.sum(axis=2)
-            own = (values >= glo[:, None]) & (values <= ghi[:, None])
-            perm = own & (ghi - glo + 1 == k)[:, None]  # a permutation: every value taken
-            for rows, add in ((n_ok > 1, out.add_at_most_one), (perm, out.add_clauses)):
-                if rows.any():
-                    sizes = n_ok[rows]
-                    add(Groups(lits[rows][ok[rows]],
-                               np.concatenate([[0], np.cumsum(sizes)]), owned=True))
+        # Chunks of groups over one array of values: the values the chunk's members can
+        # take (never every value between far-apart domains); groups sorted by their
+        # lowest value, so a chunk's groups share theirs.
+        order = np.argsort(lo, kind="stable")
+        mat, lo, hi = mat[order], lo[order], hi[order]
+        a = 0
+        while a < len(mat):
+            step = max(1, (1 << 22) // max(1, int(hi[a] - lo[a] + 1) * k * k))
+            while True:
+                g = mat[a:a + step]
+                values = np.unique(np.concatenate(
+                    [np.arange(x, y + 1) for x, y in zip(enc.lo[np.unique(g)].tolist(),
+                                                         enc.hi[np.unique(g)].tolist(),
+                                                         strict=True)]))
+                if step == 1 or len(g) * len(values) * k <= 1 << 22:
+                    break
+                step = max(1, step // 2)
+            _alldiff_chunk(out, enc, g, lo[a:a + step], hi[a:a + step], values)
+            a += len(g)
+
+
+def _alldiff_chunk(out: Model, enc: _Encoding, g: np.ndarray, glo: np.ndarray,
+                   ghi: np.ndarray, values: np.ndarray) -> None:
+    """AllDifferent over each row of ``g`` (narrow members whose values are among
+    ``values``)."""
+    k = g.shape[1]
+    lits = enc.eq(g[:, None, :], values[None, :, None])  # (groups, values, members)
+    ok = lits != -enc.true
+    n_ok = ok.sum(axis=2)
+    own = (values >= glo[:, None]) & (values <= ghi[:, None])
+    perm = own & (ghi - glo + 1 == k)[:, None]  # a permutation: every value taken
+    for rows, add in ((n_ok > 1, out.add_at_most_one), (perm, out.add_clauses)):
+        if rows.any():
+            sizes = n_ok[rows]
+            add(Groups(lits[rows][ok[rows]], np.concatenate([[0], np.cumsum(sizes)]),
+                       owned=True))
 
 
 def _table(out: Model, enc: _Encoding, scopes: np.ndarray, tuples: np.ndarray,

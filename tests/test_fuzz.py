@@ -1,0 +1,175 @@
+"""Differential fuzzing of the modelling API: random small models (tests/fuzz.py) solved,
+listed and optimised on every back end and through DIMACS, against a brute force.
+
+A back end either gives the brute force's answer or refuses the model with a PuzzleError
+(exact cover takes pure cover models only); it never answers wrongly. The default run
+tries a few dozen seeds; ``--runslow`` runs thousands (test_fuzz_thousands).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+
+import numpy as np
+import pytest
+
+from smtpuzzle import PuzzleError, Status, get_backend, to_cnf
+from smtpuzzle.formats.dimacs import decode_answer, write_dimacs
+from tests.fuzz import FuzzModel, random_fuzz_model
+
+BACKENDS = ("cpsat", "sat", "z3", "exact-cover")
+LIMIT = 12  # solutions listed per model: enough to tell, cheap where a domain is wide
+TIME = 120  # a model this small answers in well under a second; a hang still ends
+
+
+def check_backend(f: FuzzModel, backend: str) -> str:
+    """Solve and list ``f``'s model on ``backend``; assert what the brute force says.
+    Returns "refused" or "answered"."""
+    m, want = f.model, f.answers
+    try:
+        status = m.solve(backend, time_limit=TIME)
+    except PuzzleError as exc:  # refused: fine, if it says so in one line
+        assert backend == "exact-cover" and str(exc).strip(), (backend, exc)
+        return "refused"
+    if not want:
+        assert status is Status.UNSAT, (backend, status)
+    else:
+        assert status in (Status.SAT, Status.OPTIMAL), (backend, status)
+        got = f.answer_of()
+        assert got in want, (backend, got)
+        for empty in f.empty:
+            assert np.asarray(empty.value()).size == 0
+        if f.objective is not None:
+            assert status is Status.OPTIMAL, (backend, status)
+            assert f.value_of(got) == f.optimum, (backend, got, f.optimum)
+    found = []
+    for _ in m.solutions(limit=LIMIT, backend=backend, time_limit=TIME):
+        found.append(f.answer_of())
+    assert len(found) == len(set(found)), (backend, "a solution twice")
+    assert set(found) <= want, (backend, set(found) - want)
+    assert len(found) == min(LIMIT, len(want)), (backend, len(found), len(want))
+    return "answered"
+
+
+def check_dimacs(f: FuzzModel) -> None:
+    """Export the constraints (no objective) as DIMACS, solve with PySAT as an outside
+    solver would, decode the answer: a solution of the brute force, or unsat."""
+    from pysat.solvers import Solver
+
+    with tempfile.TemporaryDirectory() as d:
+        cnf_path, out_path = os.path.join(d, "m.cnf"), os.path.join(d, "m.out")
+        cnf = write_dimacs(f.model, cnf_path, drop_objective=True)
+        with Solver(name="cadical195", bootstrap_with=cnf.as_lists()) as s:
+            sat = s.solve()
+            bits = s.get_model() if sat else None
+        with open(out_path, "w") as fh:
+            if sat:
+                full = set(bits or [])
+                lits = [v if v in full else -v for v in range(1, cnf.num_vars + 1)]
+                fh.write("s SATISFIABLE\nv " + " ".join(map(str, lits)) + " 0\n")
+            else:
+                fh.write("s UNSATISFIABLE\n")
+        status, _ = decode_answer(f.model, cnf_path, out_path)
+    assert status is (Status.SAT if f.answers else Status.UNSAT)
+    if f.answers:
+        assert f.answer_of() in f.answers
+    assert to_cnf(f.model).num_vars == cnf.num_vars
+
+
+def run_seed(seed: int) -> dict[str, str]:
+    """Every back end and the DIMACS route on the model of ``seed``: what each did."""
+    outcome = {backend: check_backend(random_fuzz_model(seed), backend)  # a fresh model
+               for backend in BACKENDS}
+    check_dimacs(random_fuzz_model(seed))
+    return outcome
+
+
+SEEDS = range(60)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_api_models_agree_with_a_brute_force(seed):
+    run_seed(seed)
+
+
+def test_exact_cover_takes_some_of_the_random_models():
+    # so that its answers are checked too, not only its refusals
+    answered = [s for s in SEEDS if check_backend(random_fuzz_model(s), "exact-cover")
+                == "answered"]
+    assert len(answered) >= 3
+
+
+def test_the_generator_covers_what_it_is_for():
+    kinds: set[str] = set()
+    counts = []
+    for seed in range(200):
+        f = random_fuzz_model(seed)
+        kinds |= f.kinds
+        counts.append(len(f.answers))
+    assert {"linear", "reified", "count", "clause", "alldiff", "table", "element", "countv",
+            "regular", "cover", "objective", "hints", "units", "empty", "far", "wide", "small",
+            "no answers"} <= kinds
+    assert sum(c == 0 for c in counts) >= 20 and sum(c > 1 for c in counts) >= 60
+
+
+@pytest.mark.slow
+def test_fuzz_thousands():
+    """3,000 models on every back end and through DIMACS, in at most 10 minutes."""
+    t0 = time.perf_counter()
+    for seed in range(1000, 4000):
+        run_seed(seed)
+    assert time.perf_counter() - t0 < 600
+
+
+def test_the_six_findings_of_the_first_fuzz():
+    """The reproducers the first differential fuzz found (each gave a wrong answer or
+    crashed): now each gives the brute force's answer on every back end."""
+    from smtpuzzle import Element, Model
+
+    m = Model()
+    b = m.bool_array(2, name="b")
+    m.add(b.sum() == 1, b[[0]].sum() == -1)  # 1: a negative bound is unsat, not "<= 0"
+    for backend in BACKENDS:
+        assert m.count(backend) == (0, True)
+    m = Model()
+    b = m.bool_array(2, name="b")
+    m.add(b.sum() == 1, b[[0]].sum() <= -1)
+    assert all(m.count(backend) == (0, True) for backend in BACKENDS)
+    for backend in ("z3", "cpsat", "sat"):  # 2: hints never change the optimum
+        m = Model()
+        x = m.int_array((), 0, 5)
+        m.maximize(x)
+        m.hints = x.eq(0).ids.reshape(-1)
+        assert m.solve(backend) is Status.OPTIMAL and x.value() == 5
+        r = get_backend(backend).solve(m)
+        assert r.optimal
+    for backend in ("z3", "cpsat", "sat"):  # 3: far-apart domains
+        m = Model()
+        i = m.int_array((), 0, 1)
+        m.add(Element([0, 1], i) == 10**12)
+        assert m.solve(backend) is Status.UNSAT
+        m = Model()
+        i = m.int_array((), 0, 1)
+        m.add(Element([0, 10**12], i) == 10**12)
+        assert m.solve(backend) is Status.SAT and i.value() == 1
+    m = Model()  # 4: a CNF of a model without answer variables decodes
+    x = m.int_array(2, 0, 2, user=False)
+    m.add(x[0] + x[1] == 3)
+    f = FuzzModel(m, x[:0], m.bool_array(0), {()})
+    check_dimacs(f)
+    m = Model()  # 5: the value of an empty array
+    e = m.int_array(0, 0, 3)
+    assert m.solve() is Status.SAT and e.value().tolist() == []
+    for backend in ("z3", "cpsat", "sat"):  # 6: wide weights and wide domains on sat
+        m = Model()
+        x = m.int_array(2, -3, 3)
+        m.maximize(10**12 * x[0] + x[1])
+        assert m.solve(backend, time_limit=60) is Status.OPTIMAL
+        assert x.value().tolist() == [3, 3]
+        m = Model()
+        x = m.int_array(2, 0, 10**5)
+        m.add(x[0] + x[1] == 100007, x[0] - x[1] == 5)
+        assert m.solve(backend, time_limit=60) is Status.SAT
+        assert x.value().tolist() == [50006, 50001]
