@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,8 +110,13 @@ def resolve(name_or_path: str) -> Path:
         for candidate in candidates:
             if candidate.is_file():
                 return candidate
-    known = ", ".join([e.name for e in list_models() if e.path.suffix == ".toml"][:8])
+    names = [e.name for e in list_models()]
     shown = repr(name_or_path[:60]) + ("..." if len(name_or_path) > 60 else "")
+    close = difflib.get_close_matches(name_or_path, names, n=3, cutoff=0.6)
+    if close:
+        raise PuzzleError(f"no model named {shown}: did you mean "
+                          f"{' or '.join(map(repr, close))}? (`smtpuzzle list` lists them)")
+    known = ", ".join([e.name for e in list_models() if e.path.suffix == ".toml"][:8])
     raise PuzzleError(f"no model named {shown} (try `smtpuzzle list`; some: {known})")
 
 

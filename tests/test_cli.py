@@ -244,3 +244,31 @@ def test_every_command_listed_in_help_reads_as_one_line():
     unflowed = {name for name, command in listed.items()
                 if "\n" in (command.help or "").replace("\n\n", "")}
     assert not unflowed
+
+
+def test_flags_show_as_switches_in_every_help(capsys):
+    """typer 0.2x wrote ``--all <bool>`` as if a flag took a value."""
+    import typer.main
+
+    from smtpuzzle.cli.app import app
+    from smtpuzzle.cli.app import run as run_here
+
+    def commands(group, prefix=""):
+        for name, command in getattr(group, "commands", {}).items():
+            yield prefix + name
+            yield from commands(command, prefix + name + " ")
+
+    names = list(commands(typer.main.get_command(app)))
+    assert "count" in names and "maze bound" in names
+    for name in names:
+        assert run_here([*name.split(), "--help"]) == 0
+        shown = capsys.readouterr().out
+        assert "--help" in shown and "<bool>" not in shown, name
+
+
+def test_pictures_say_which_file_they_wrote(tmp_path):
+    svg, html = tmp_path / "a.svg", tmp_path / "a.html"
+    p = run("solve", "pentomino-3x20", "--svg", str(svg), "--html", str(html), "--json")
+    assert p.returncode == 0 and svg.is_file() and html.is_file()
+    assert p.stderr.splitlines() == [f"wrote {svg}", f"wrote {html}"]
+    json.loads(p.stdout)  # stdout stays the one JSON object

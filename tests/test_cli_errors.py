@@ -61,6 +61,12 @@ CASES = [
       for cmd in ("solve", "show", "count", "frames", "export-cnf")],
     case("directory", "solve {dir}/d.toml", ("d.toml", "is a directory"), d_toml=None),
     case("no-file", "solve {dir}/nothere.toml", ("nothere.toml", "no such file")),
+    case("misspelled-name", "solve pentomino-8x8-squar",
+         ("no model named 'pentomino-8x8-squar'", "did you mean 'pentomino-8x8-square'")),
+    case("cnf-not-dimacs", "solve-cnf {dir}/x.cnf", ("x.cnf", "not a DIMACS CNF"),
+         x_cnf="p cnf 2 1\n1 x 0\n"),
+    case("cnf-unknown-solver", "solve-cnf {dir}/x.cnf --solver nope",
+         "unknown SAT solver 'nope'", x_cnf="p cnf 1 1\n1 0\n"),
     case("a-device", "solve /dev/zero", ("/dev/zero", "is a device, not a file")),
     case("nested-toml", "solve {dir}/p.toml", ("p.toml", "nested too deeply"),
          p_toml="x = " + "[" * 2000 + "]" * 2000 + "\n"),
@@ -654,3 +660,26 @@ def test_a_ctrl_c_while_an_answer_is_reported_leaves_the_report_whole():
     with pytest.raises(typer.Exit) as stopped:
         still_searching()
     assert stopped.value.exit_code == 1 and shown == ["report"]
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "pentomino-8x8-squar", "--json"],  # a PuzzleError
+    ["solve", "pentomino-6x10", "--json", "--bogus"],  # a usage error, before the command
+    ["count", "pentomino-6x10", "--json", "--raw", "--group", "rotations"],
+])
+def test_with_json_an_error_is_one_json_object_too(args, capsys):
+    code, out, err = run_case(args, capsys)
+    assert code == 2 and err.startswith("error:") and len(err.strip().splitlines()) == 1
+    data = json.loads(out)
+    assert data["status"] == "error" and data["error"] in err
+
+
+def test_solve_cnf_answers_any_dimacs_file(tmp_path: Path, capsys):
+    (tmp_path / "s.cnf").write_text("c any CNF\np cnf 3 3\n1 2 0\n-1 0\n-2 3 0\n")
+    (tmp_path / "u.cnf").write_text("p cnf 1 2\n1 0\n-1 0\n")
+    code, out, _ = run_case(["solve-cnf", str(tmp_path / "s.cnf")], capsys)
+    assert code == 0 and out.splitlines() == ["s SATISFIABLE", "v -1 2 3", "v 0"]
+    code, out, _ = run_case(["solve-cnf", str(tmp_path / "u.cnf"), "-o",
+                             str(tmp_path / "u.out")], capsys)
+    assert code == 0 and (tmp_path / "u.out").read_text() == "s UNSATISFIABLE\n"
+    assert "wrote" in out and "s UNSATISFIABLE" in out

@@ -7,9 +7,6 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from pysat.formula import CNF
-from pysat.solvers import Solver
-
 from tests.helpers import ROOT, cli
 
 README = (ROOT / "README.md").read_text()
@@ -65,15 +62,16 @@ def _claims(comment: str) -> tuple[str, list[str]]:
 
 
 def _chains(lines: list[str]) -> list[list[str]]:
-    """The commands in groups that run in order: ``decode`` reads what ``export-cnf``
-    wrote, a ``frames`` run reads the sets that the one before cached, the bench runs
-    write the same files, and ``maze check-bound`` reads the certificate ``maze bound``
-    wrote; every other command stands alone."""
+    """The commands in groups that run in order: ``solve-cnf`` and ``decode`` read what
+    ``export-cnf`` and ``solve-cnf`` wrote, a ``frames`` run reads the sets that the one
+    before cached, the bench runs write the same files, and ``maze check-bound`` reads the
+    certificate ``maze bound`` wrote; every other command stands alone."""
     chains: dict[str, list[str]] = {}
     for i, line in enumerate(lines):
         words = shlex.split(line)
         verb = words[2] if words[1] == "maze" else words[1]
-        key = {"export-cnf": "cnf", "decode": "cnf", "check-bound": "bound"}.get(verb, verb)
+        key = {"export-cnf": "cnf", "solve-cnf": "cnf", "decode": "cnf",
+               "check-bound": "bound"}.get(verb, verb)
         key = key if key in ("cnf", "frames", "bench", "bound") else str(i)
         chains.setdefault(key, []).append(line)
     return list(chains.values())
@@ -86,12 +84,6 @@ def _run_chain(chain: list[str], cwd: Path) -> list[tuple[str, int, str]]:
         for i, a in enumerate(args):  # files the README names live in the repository
             if a.startswith("models/"):
                 args[i] = str(ROOT / a)
-        if args[0] == "decode":  # stands for "run any SAT solver on soma.cnf"
-            with Solver(name="glucose4",
-                        bootstrap_with=CNF(from_file=str(cwd / "soma.cnf")).clauses) as s:
-                assert s.solve()
-                (cwd / "soma.out").write_text(
-                    "s SATISFIABLE\nv " + " ".join(map(str, s.get_model())) + " 0\n")
         p = cli(*args, cwd=cwd)
         done.append((line, p.returncode, p.stdout, p.stderr))
     return done

@@ -7,10 +7,11 @@ import inspect
 import sys
 
 import typer
+import typer.core
 from rich.markup import escape
 
 from smtpuzzle.cli import bench, cnf, count, frames, library, maze, solve
-from smtpuzzle.cli.common import EXIT_UNKNOWN, clipped, err, mark_start
+from smtpuzzle.cli.common import EXIT_UNKNOWN, clipped, err, mark_start, print_json
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -24,6 +25,7 @@ app.command("solve")(solve.solve)
 app.command("count")(count.count)
 app.command("frames")(frames.frames_cmd)
 app.command("export-cnf")(cnf.export_cnf)
+app.command("solve-cnf")(cnf.solve_cnf)
 app.command("decode")(cnf.decode)
 app.add_typer(maze.app, name="maze")
 app.command("bench")(bench.bench)
@@ -35,6 +37,22 @@ def _reflowed(doc: str) -> str:
     wrapping would show as lines broken mid-sentence."""
     return "\n\n".join(" ".join(p.split()) for p in doc.split("\n\n"))
 
+
+def _flags_as_switches() -> None:
+    """typer 0.2x writes a flag's type in the help, ``--all <bool>``, as if it took a value:
+    a flag shows as the bare switch it is."""
+    base = getattr(typer.core, "_TyperParameter", None)
+    shown = getattr(base, "display_type", None)
+    if shown is None:  # another typer: nothing to mend
+        return
+
+    def display_type(self: object, ctx: object) -> str:
+        return "" if getattr(self, "is_flag", False) else shown(self, ctx)
+
+    base.display_type = display_type
+
+
+_flags_as_switches()
 
 for _commands in (app, maze.app):
     for _info in _commands.registered_commands:
@@ -62,6 +80,8 @@ def run(args: list[str] | None = None, started: float | None = None) -> int:
         err.print(f"[red]error:[/red] {escape(where + message + hint)}", markup=True,
                   highlight=False,
                   emoji=False)
+        if "--json" in (sys.argv[1:] if args is None else args):
+            print_json({"status": "error", "error": where + message})
         return int(getattr(exc, "exit_code", 2))
     except typer.Abort:
         return interrupted()

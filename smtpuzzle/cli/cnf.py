@@ -1,5 +1,6 @@
-"""`export-cnf` and `decode`: a puzzle's model as DIMACS CNF for any SAT solver, and that
-solver's answer read back, verified and drawn."""
+"""`export-cnf`, `solve-cnf` and `decode`: a puzzle's model as DIMACS CNF for any SAT
+solver, a solver the install ships run on it, and a solver's answer read back, verified and
+drawn."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ from smtpuzzle.cli.common import (
     EXIT_UNKNOWN,
     JsonOpt,
     ModelArg,
+    budget,
     cli_path,
     err,
     friendly,
     out,
     print_json,
+    time_limit_option,
 )
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.dimacs import read_answer, write_dimacs
@@ -56,6 +59,36 @@ def export_cnf(
         raise PuzzleError(f"cannot write ({exc.strerror})", str(output)) from None
     out.print(f"wrote {output}: {cnf.num_vars} variables, {len(cnf.clauses)} clauses, "
               f"{cnf.num_user_vars} user variables")
+
+
+@friendly
+def solve_cnf(
+    cnf_file: Annotated[Path, typer.Argument(help="A DIMACS CNF file.", parser=cli_path)],
+    output: Annotated[Path | None, typer.Option(
+        "-o", "--output", help="Write the answer here (default: print it).",
+        parser=cli_path)] = None,
+    solver: Annotated[str, typer.Option(
+        help="A PySAT solver by name (as for solve --backend sat).")] = "cadical195",
+    time_limit: Annotated[float | None, time_limit_option(
+        "Seconds; then the answer is s UNKNOWN.")] = None,
+) -> None:
+    """Run a SAT solver the install ships (PySAT's) on a DIMACS CNF; write its answer as
+    SAT solvers do (an s line, and v lines with the model), for decode to read back."""
+    from smtpuzzle.backends.sat import solver_names
+    from smtpuzzle.formats.dimacs import solve_dimacs
+
+    if solver not in solver_names():
+        raise PuzzleError(f"unknown SAT solver {solver!r} (known: {', '.join(solver_names())})")
+    distinct_files({"-o": output}, {"the CNF": cnf_file})
+    text = solve_dimacs(cnf_file, solver, budget(time_limit))
+    if output is None:
+        out.print(text, end="", markup=False, highlight=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise PuzzleError(f"cannot write ({exc.strerror})", str(output)) from None
+    out.print(f"wrote {output}: {text.splitlines()[0]}", markup=False, highlight=False)
 
 
 @friendly

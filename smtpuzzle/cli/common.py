@@ -138,10 +138,14 @@ def friendly(fn: F) -> F:
             return result
         except PuzzleError as exc:
             err.print(f"[red]error:[/red] {escape(clipped(str(exc)))}", markup=True)
+            if kwargs.get("as_json"):  # a reader of --json gets the error as JSON
+                print_json({"status": "error", "error": clipped(str(exc))})
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except VerificationError as exc:
             err.print(f"[red]verification failed (a bug, please report):[/red] "
                       f"{escape(str(exc))}", markup=True)
+            if kwargs.get("as_json"):
+                print_json({"status": "error", "error": f"verification failed: {exc}"})
             raise typer.Exit(EXIT_UNVERIFIED) from None
         except KeyboardInterrupt:  # Ctrl-C that no answer caught: nothing to show
             err.print("interrupted: stopped before any answer")

@@ -74,8 +74,15 @@ class PictureFiles:
             picture = drawing()
             for path in asked:
                 write_drawing(picture, path, self.cell)
+                wrote(path)
         elif asked:
             err.print(f"no solution to draw: {' and '.join(map(str, asked))} not written",
                       markup=False)
         if self.html is not None:
             write_page(self.html, title, summary, pages(), self.cell, subtitle)
+            wrote(self.html)
+
+
+def wrote(path: Path) -> None:
+    """Say which file was written (on stderr: the answer, JSON too, stays on stdout)."""
+    err.print(f"wrote {path}", markup=False, highlight=False)

@@ -398,3 +398,40 @@ def read_answer(puzzle: Puzzle, cnf_path: Path, output_path: Path,
     for solution in solutions:
         judge.verify(solution)
     return DimacsAnswer(puzzle.name, status, solutions)
+
+
+def solve_dimacs(cnf_path: Path, solver: str, time_limit: float | None = None) -> str:
+    """A PySAT solver's answer to the DIMACS CNF ``cnf_path`` (any CNF, not only an exported
+    one), written as SAT solvers write theirs: ``s SATISFIABLE`` and ``v`` lines ending in
+    0, ``s UNSATISFIABLE``, or ``s UNKNOWN`` when the time limit came first. A malformed
+    file is a PuzzleError naming it."""
+    import threading
+
+    from pysat.formula import CNF as PysatCNF
+    from pysat.solvers import Solver
+
+    check_file(cnf_path)
+    try:
+        formula = PysatCNF(from_string=read_text(cnf_path))
+    except (ValueError, IndexError) as exc:
+        raise PuzzleError(f"not a DIMACS CNF ({exc})", str(cnf_path)) from None
+    with Solver(name=solver, bootstrap_with=formula.clauses) as s:
+        timer = None
+        if time_limit is not None:
+            timer = threading.Timer(time_limit, s.interrupt)
+            timer.start()
+        try:
+            answer = s.solve_limited(expect_interrupt=True)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if answer is None:
+            return "s UNKNOWN\n"
+        if not answer:
+            return "s UNSATISFIABLE\n"
+        model = s.get_model() or []
+    n = max(formula.nv, len(model))
+    given = {abs(v): v for v in model}
+    lits = [given.get(v, -v) for v in range(1, n + 1)]
+    lines = [" ".join(map(str, lits[i:i + 20])) for i in range(0, len(lits), 20)]
+    return "s SATISFIABLE\n" + "".join(f"v {line}\n" for line in lines) + "v 0\n"
