@@ -63,7 +63,7 @@ CASES = [
     case("no-file", "solve {dir}/nothere.toml", ("nothere.toml", "no such file")),
     case("misspelled-name", "solve pentomino-8x8-squar",
          ("no model named 'pentomino-8x8-squar'", "did you mean 'pentomino-8x8-square'")),
-    case("cnf-not-dimacs", "solve-cnf {dir}/x.cnf", ("x.cnf", "not a DIMACS CNF"),
+    case("cnf-not-dimacs", "solve-cnf {dir}/x.cnf", ("x.cnf:2", "'x' is not a literal"),
          x_cnf="p cnf 2 1\n1 x 0\n"),
     case("cnf-unknown-solver", "solve-cnf {dir}/x.cnf --solver nope",
          "unknown SAT solver 'nope'", x_cnf="p cnf 1 1\n1 0\n"),

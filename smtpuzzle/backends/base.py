@@ -302,7 +302,7 @@ class Backend(ABC):
     # here, where the build cannot be stopped (None: a back end whose build stops at the
     # deadline, build_stops, or takes no time worth guarding). Fitted on nonogram and tiling
     # models on the 2-core development machine (bench/RESULTS.md, "Hardening (issue 23)"),
-    # the variable, integer and group costs on frames stage-2 models ("Session 46"): an
+    # the variable, integer and group costs on frames stage-2 models (measured; bench/history/): an
     # estimate, not a promise.
     build_cost: BuildCost | None = None
     build_stops = False  # its build may be stopped at the deadline (build_alarm.py)

@@ -2,7 +2,7 @@
 
 In the main thread PySAT puts its own SIGINT handler around each solve and cardinality
 encoding, and that handler longjmps out of the C++ code. The jump can leave malloc's lock
-held, so the next free deadlocks (a test hung so, session 35); it leaves SIGINT blocked, so
+held, so the next free deadlocks (a test hung so); it leaves SIGINT blocked, so
 a second Ctrl-C is lost; and it leaves PySAT's handler installed, so a later Ctrl-C jumps
 into a call long finished. PySAT keeps out of signals off the main thread, so the calls
 made here tell it that is where they run: a Ctrl-C then only sets Python's flag and is

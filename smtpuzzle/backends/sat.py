@@ -41,7 +41,7 @@ NO_ASSUMPTIONS = {"kissat404"}  # these take no assumptions, and so no hints
 NO_BUDGET = {"lingeling"}  # these cannot stop after a number of conflicts
 # A model of at most this many clauses gets a solver in the caller's process too; each
 # check tries it in rounds of LOCAL_CONFLICTS conflicts for up to LOCAL_SECONDS before it
-# goes to the child (bench/RESULTS.md, session 22). A round on 60,000 clauses of random
+# goes to the child (measured; bench/history/). A round on 60,000 clauses of random
 # 3-SAT, the slowest kind measured, takes about 0.2 s, so a Ctrl-C or a time limit waits at
 # most about 0.45 s for the try to end.
 LOCAL_MAX_CLAUSES = 60_000
@@ -69,6 +69,37 @@ def _capabilities(solver: str) -> Capabilities:
     assumptions = solver not in NO_ASSUMPTIONS
     return Capabilities(incremental=solver not in NOT_INCREMENTAL, assumptions=assumptions,
                         guided=assumptions)
+
+
+def solve_clauses(clauses: Groups, num_vars: int, solver: str = DEFAULT_SOLVER,
+                  time_limit: float | None = None) -> tuple[Status, np.ndarray | None]:
+    """Plain clauses (a DIMACS file's) solved by a PySAT solver in this process: the status
+    and, when SAT, every variable's value (UNKNOWN once ``time_limit`` seconds passed)."""
+    import threading
+
+    from pysat.solvers import Solver
+
+    if solver not in solver_names():
+        raise PuzzleError(f"unknown SAT solver {solver!r} (known: {', '.join(solver_names())})")
+    with Solver(name=solver, bootstrap_with=clauses.as_lists()) as s:
+        timer = None if time_limit is None else threading.Timer(time_limit, s.interrupt)
+        if timer is not None:
+            timer.start()
+        try:
+            with python_sigint():
+                answer = s.solve_limited(expect_interrupt=True)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if answer is None:
+            return Status.UNKNOWN, None
+        if not answer:
+            return Status.UNSAT, None
+        values = np.zeros(num_vars, dtype=bool)
+        model = np.asarray(s.get_model() or [], dtype=np.int64)
+        model = model[np.abs(model) <= num_vars]
+        values[np.abs(model[model > 0]) - 1] = True
+        return Status.SAT, values
 
 
 class SatBackend(Backend):

@@ -72,15 +72,17 @@ def solve_cnf(
     time_limit: Annotated[float | None, time_limit_option(
         "Seconds; then the answer is s UNKNOWN.")] = None,
 ) -> None:
-    """Run a SAT solver the install ships (PySAT's) on a DIMACS CNF; write its answer as
-    SAT solvers do (an s line, and v lines with the model), for decode to read back."""
-    from smtpuzzle.backends.sat import solver_names
-    from smtpuzzle.formats.dimacs import solve_dimacs
+    """Run a SAT solver the install ships (PySAT's) on any DIMACS CNF.
 
-    if solver not in solver_names():
-        raise PuzzleError(f"unknown SAT solver {solver!r} (known: {', '.join(solver_names())})")
+    The answer is written as SAT solvers write theirs (an s line, and v lines with the
+    model), for decode to read back."""
+    from smtpuzzle.backends.sat import solve_clauses
+    from smtpuzzle.formats.dimacs import answer_text, read_cnf
+
     distinct_files({"-o": output}, {"the CNF": cnf_file})
-    text = solve_dimacs(cnf_file, solver, budget(time_limit))
+    cnf = read_cnf(cnf_file, exported=False)
+    status, values = solve_clauses(cnf.clauses, cnf.num_vars, solver, budget(time_limit))
+    text = answer_text(status, values, cnf.num_vars)
     if output is None:
         out.print(text, end="", markup=False, highlight=False)
         return

@@ -115,9 +115,9 @@ class CnfFile:
         return None
 
 
-def read_cnf(cnf_path: str | Path) -> CnfFile:
-    """Read a DIMACS CNF (as export-cnf writes it): any defect is a PuzzleError naming the
-    file and line."""
+def read_cnf(cnf_path: str | Path, exported: bool = True) -> CnfFile:
+    """Read a DIMACS CNF (as export-cnf writes it; any DIMACS CNF if not ``exported``):
+    any defect is a PuzzleError naming the file and line."""
     where = str(cnf_path)
     lines = read_text(cnf_path).splitlines()
     user: list[tuple[str, int]] = []
@@ -145,7 +145,7 @@ def read_cnf(cnf_path: str | Path) -> CnfFile:
                           f"'p cnf VARIABLES CLAUSES', each at most {MAX_VARIABLE:,})",
                           f"{where}:{header}")
     num_vars, num_clauses = int(words[2]), int(words[3])
-    if not ours and not user:
+    if exported and not ours and not user:
         raise PuzzleError("no 'c smtpuzzle' or 'c user' comments: not a CNF exported by "
                           "smtpuzzle", where)
     body = [ln for ln in lines[header:] if not ln.startswith(("c", "%"))]
@@ -400,38 +400,14 @@ def read_answer(puzzle: Puzzle, cnf_path: Path, output_path: Path,
     return DimacsAnswer(puzzle.name, status, solutions)
 
 
-def solve_dimacs(cnf_path: Path, solver: str, time_limit: float | None = None) -> str:
-    """A PySAT solver's answer to the DIMACS CNF ``cnf_path`` (any CNF, not only an exported
-    one), written as SAT solvers write theirs: ``s SATISFIABLE`` and ``v`` lines ending in
-    0, ``s UNSATISFIABLE``, or ``s UNKNOWN`` when the time limit came first. A malformed
-    file is a PuzzleError naming it."""
-    import threading
 
-    from pysat.formula import CNF as PysatCNF
-    from pysat.solvers import Solver
-
-    check_file(cnf_path)
-    try:
-        formula = PysatCNF(from_string=read_text(cnf_path))
-    except (ValueError, IndexError) as exc:
-        raise PuzzleError(f"not a DIMACS CNF ({exc})", str(cnf_path)) from None
-    with Solver(name=solver, bootstrap_with=formula.clauses) as s:
-        timer = None
-        if time_limit is not None:
-            timer = threading.Timer(time_limit, s.interrupt)
-            timer.start()
-        try:
-            answer = s.solve_limited(expect_interrupt=True)
-        finally:
-            if timer is not None:
-                timer.cancel()
-        if answer is None:
-            return "s UNKNOWN\n"
-        if not answer:
-            return "s UNSATISFIABLE\n"
-        model = s.get_model() or []
-    n = max(formula.nv, len(model))
-    given = {abs(v): v for v in model}
-    lits = [given.get(v, -v) for v in range(1, n + 1)]
-    lines = [" ".join(map(str, lits[i:i + 20])) for i in range(0, len(lits), 20)]
+def answer_text(status: Status, model: np.ndarray | None, num_vars: int) -> str:
+    """An answer written as SAT solvers write theirs: ``s SATISFIABLE`` and ``v`` lines of
+    every variable's literal ending in 0, ``s UNSATISFIABLE``, or ``s UNKNOWN``."""
+    if status is Status.UNSAT:
+        return "s UNSATISFIABLE\n"
+    if status is not Status.SAT or model is None:
+        return "s UNKNOWN\n"
+    lits = np.where(np.asarray(model, dtype=bool), 1, -1) * np.arange(1, num_vars + 1)
+    lines = [" ".join(map(str, lits[i:i + 20].tolist())) for i in range(0, num_vars, 20)]
     return "s SATISFIABLE\n" + "".join(f"v {line}\n" for line in lines) + "v 0\n"

@@ -428,7 +428,7 @@ def _model(length: int, variables: int, clauses: Any) -> Model:
 
 # Seconds to write a certificate, per case (closed under the symmetry) and move: about
 # 1,400 literals a case and move at 26-34 moves, encoded and written at about 1 us each
-# (bench/RESULTS.md, session 47). maze bound keeps this much of its time limit back.
+# (measured; bench/history/). maze bound keeps this much of its time limit back.
 WRITE_SECONDS = 1.5e-3
 
 

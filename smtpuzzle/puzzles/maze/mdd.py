@@ -13,7 +13,7 @@ diagram is empty (no string fits the pattern) or its string solves every case. O
 cases the string fails, the one taken is the one that the fewest of the diagram's strings
 solve, estimated on strings drawn from it at random: the case that cuts the diagram most.
 Taking the first failing case instead lets a window's product grow many times larger
-before it shrinks (bench/RESULTS.md, session 21). Where SAT has
+before it shrinks (measured; the log is in bench/history/). Where SAT has
 to learn what a case rules out, the diagram knows it exactly, so unsatisfiable patterns that
 SAT needs minutes for end in seconds (bench/RESULTS.md). The risk is the other way: where
 many strings survive many cases (long patterns with few fixed letters) the diagram can grow
@@ -45,7 +45,7 @@ from smtpuzzle.puzzles.maze.cases import (
 # The default cap on one product's states, summed over its layers before it is minimised.
 # A search whose product reaches it holds about 55 bytes a state at the peak (the stored
 # layers, the sort of the widest layer's keys, the diagrams it came from): a width-36
-# window's cube held 4.3 GB at a cap of 80 M (bench/RESULTS.md, session 25; 350 bytes a
+# window's cube held 4.3 GB at a cap of 80 M (measured, bench/history/; 350 bytes a
 # state before the layers were int32 and dropped once read).
 MAX_STATES = 60_000_000
 POOL = 1024  # failing cases the next case is chosen from
@@ -315,7 +315,7 @@ def unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     int32 where it fits), about twice as fast where each key and its index fit in 63 bits
     together: the indices ride in the keys' low bits through one ``sort``, which is much
     faster than the ``argsort`` np.unique makes (the sorts were three quarters of a bound's
-    time; bench/RESULTS.md, session 32), and it holds about 40% less memory at its peak."""
+    time; measured, bench/history/), and it holds about 40% less memory at its peak."""
     n = len(keys)
     if n < 2:
         return np.unique(keys, return_inverse=True)
@@ -378,7 +378,7 @@ def samples(size: Size) -> bool:
     bound's proof of 28 moves takes 50x less time. Elsewhere the first failing case keeps
     the products smaller: 3x and more faster on 3x3 and 2x4; on 4x4 with thin walls the
     sampled case is 2.4x faster at 44 moves but outgrows the state cap at 52, where the
-    first reaches 54 (bench/RESULTS.md, sessions 21 and 40). Patterns with letters fixed
+    first reaches 54 (measured twice; bench/history/). Patterns with letters fixed
     (windows) sample on every size."""
     return size == 4
 
@@ -451,7 +451,7 @@ def split_search(pattern: str, size: Size, deadline: float | None,
     on (each proved heard of); a search with one set aside and no string found then raises
     the first one's DiagramTooLarge (``late`` if the deadline came after). A cube's diagram
     holds a quarter of the strings or fewer, and it decides windows whose whole diagram
-    outgrows the cap (bench/RESULTS.md, session 23).
+    outgrows the cap (measured; bench/history/).
     ``start``: the pattern's strings to begin from, as in mdd_search. ``on_proved(cube,
     cases)`` hears of each cube (the pattern itself too) proved to admit no string, with the
     cases that prove it; a cube in ``proved`` (an earlier run's) is taken as proved with its

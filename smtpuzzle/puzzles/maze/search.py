@@ -560,7 +560,7 @@ def mirrors(size: Size) -> bool:
     left-right mirror (E <-> W, N and S kept) maps onto itself: a string that solves every
     case, turned to begin with N and mirrored if its first E or W is a W, still solves
     every case and obeys the rule, so the rule halves the strings without losing any answer
-    (bench/RESULTS.md, session 30). A rectangle's first move is free, but both its flips
+    (measured; bench/history/). A rectangle's first move is free, but both its flips
     (N <-> S, and E <-> W) map its case set onto itself: flipped where its first N or S is
     an S, and where its first E or W is a W, any universal string obeys the flip rule,
     which keeps a quarter of the strings. Not the blocked-cell 4x4, whose goal is a

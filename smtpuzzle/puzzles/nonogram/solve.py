@@ -41,7 +41,7 @@ from smtpuzzle.puzzles.nonogram.symmetry import ClueSymmetry, clue_symmetries
 from smtpuzzle.result import Stats, Status
 
 VERDICTS = ("unique", "multiple", "none", "unknown")
-DEFAULT_BACKEND = "sat"  # CaDiCaL, guided by the guesses: bench/RESULTS.md, "Session 10"
+DEFAULT_BACKEND = "sat"  # CaDiCaL, guided by the guesses: bench/RESULTS.md, "Nonograms"
 SYMMETRIC_TRY_S = 20.0  # first round's time per search when clues have symmetries
 Guesses = tuple[np.ndarray, np.ndarray]  # cells (row-major) and the values guessed
 GUESS_SHARE = 0.5  # the most confident share of the open cells that the back end assumes
