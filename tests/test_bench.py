@@ -99,6 +99,7 @@ def test_a_puzzle_impossible_on_its_face_is_refuted_by_the_back_ends_under_test(
     assert all(not s.wrong for s in summarise(runs))
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_a_run_past_its_limit_is_killed_and_marked(tiny, monkeypatch, tmp_path):
     woke = tmp_path / "woke"  # written only by a run that outlived its limit
 

@@ -596,6 +596,7 @@ def test_a_real_ctrl_c_soon_after_start_is_interrupted_exit_1(backend, delay):
         assert ": sat" in out and "verified" in out, out
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_a_listing_stopped_by_ctrl_c_says_so_in_its_json():
     # --json had no "interrupted" key: a listing cut by Ctrl-C read like one cut by time.
     proc = subprocess.Popen([sys.executable, "-m", "smtpuzzle", "solve", "pentomino-6x10",

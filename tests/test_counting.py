@@ -293,6 +293,7 @@ def long_subproblems(monkeypatch):
     monkeypatch.setattr(search, "SLICE_S", 0.002)
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_a_count_cut_often_resumes_inside_its_sub_problems(tmp_path, long_subproblems):
     """Cut by short time limits again and again, with 1 or 2 workers in turn: each run goes
     on from the search states in the checkpoint, and the count comes out right."""
@@ -385,6 +386,7 @@ def _cut_then_resumed(tmp_path, cut, done: int) -> tuple[int, str, str]:
     return proc.returncode, out, err
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_ctrl_c_keeps_the_checkpoint_and_the_resumed_count_is_exact(tmp_path):
     """A real Ctrl-C in the middle of a count with two workers: exit 1, INCOMPLETE, and a
     second run from the checkpoint ends with the published total."""
@@ -434,6 +436,7 @@ def test_workers_late_past_the_deadline_are_asked_for_their_counts_so_far(monkey
     assert result.count == 5 * (subs[0].weight + subs[1].weight)
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_a_worker_killed_mid_count_stops_it_with_the_checkpoint_kept(tmp_path):
     """A worker killed from outside (as the kernel does out of memory): exit 1, one line
     saying so, INCOMPLETE, and a second run from the checkpoint ends with the total."""

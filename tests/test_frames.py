@@ -72,6 +72,7 @@ def test_parity_filter():
     assert hexo.parity_ok(members)
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_hexomino_stage1_reproduces_hamlyn():
     puzzle = load_frames("hexomino-6x6x6")
     sets = enumerate_sets(puzzle, workers=2)
@@ -79,6 +80,7 @@ def test_hexomino_stage1_reproduces_hamlyn():
     assert Counter(sets.sets.sum(axis=1).tolist()) == {6: 13_710, 7: 60_729}
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_hexomino_6x6x6_solved_and_rerun_from_cache():
     puzzle = load_frames("hexomino-6x6x6")
     answer = solve_frames(puzzle, workers=2)
@@ -494,6 +496,7 @@ def test_auto_turns_lazy_when_the_sets_are_too_many():
         solve_frames(pentominoes_in(5, 6, 2), method="lazy", limit=None)
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_dive_chooses_frames_by_the_lp_and_finishes_exactly(monkeypatch):
     # Short samples, and frames fixed by the LP down to one left (else the dive would
     # go straight to its exact finish on a puzzle this small).

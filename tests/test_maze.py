@@ -95,6 +95,7 @@ def test_local_search_finds_a_4x4_string_from_scratch():
     assert r.status == "sat" and check(r.string, 4).unsolved == 0 and len(r.string) == 31
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_local_search_never_claims_none_exists():
     # No 6-move string solves every 4x4 maze (brute force agrees, below): local says unknown.
     p = run("maze", "search", "*" * 6, "--size", "4", "--backend", "local", "--time-limit", "2")
@@ -396,6 +397,7 @@ def test_export_cnf_of_the_final_formula(tmp_path: Path):
     assert all(p in ("*", c) for p, c in zip(pattern, string, strict=True))
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_ctrl_c_during_a_search_says_so():
     import signal
     import subprocess
@@ -588,7 +590,7 @@ def test_an_export_cnf_that_cannot_be_written_is_refused_before_the_search(tmp_p
 
 
 @pytest.mark.parametrize("size", [3, 4, "2x1", "3x1", "5x1", "1x4", "2x2", "3x2", "2x3", "2x4",
-                                  "3x4"])
+                                  pytest.param("3x4", marks=pytest.mark.slow)])  # 3x4: 20 s
 def test_the_independent_walk_counts_the_failures_the_case_tables_count(size):
     """verify.py rebuilds every maze from its id by row and column arithmetic; the move
     tables the searches use must fail exactly as many cases, on random strings and on
@@ -643,6 +645,7 @@ def test_a_time_limit_too_short_to_list_4x4_answers_unknown_at_once(monkeypatch)
     assert p.returncode == 1 and "unknown: not started: listing the 4x4 cases" in p.stdout
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_local_search_cut_short_by_ctrl_c_keeps_its_best_string():
     from smtpuzzle.puzzles.maze.cases import failing, reduced_cases
     from smtpuzzle.puzzles.maze.local import local_search

@@ -1095,6 +1095,7 @@ def test_workers_stop_at_a_string_and_when_one_dies(tmp_path: Path, monkeypatch)
                        checkpoint=path).bound == 26
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_an_npz_checkpoint_carried_as_json_is_taken_up_to_a_proof(tmp_path: Path):
     split = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8)
     heavy, light = tmp_path / "s.npz", tmp_path / "s.json"
@@ -1256,6 +1257,7 @@ def test_a_checkpoint_of_the_first_format_is_taken_up(saved_search: Path, tmp_pa
     assert prove_bound(3, start=26, up_to=26, checkpoint=old).bound == 26
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_the_cubes_waiting_their_turn_wait_in_the_checkpoint_not_in_memory(tmp_path: Path,
                                                                            monkeypatch):
     import gc

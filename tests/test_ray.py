@@ -42,6 +42,7 @@ def test_frames_stage1_on_ray_lists_the_same_sets(cluster, tmp_path, monkeypatch
     assert key(remote.sets) == key(local.sets)
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_the_command_starts_and_stops_its_own_instance():
     p = cli("count", "pentomino-6x10", "--ray", "local", "--json")
     assert p.returncode == 0, p.stderr

@@ -27,6 +27,8 @@ ray = pytest.importorskip("ray")
 
 RAY = str(Path(sys.executable).parent / "ray")
 
+pytestmark = pytest.mark.slow  # a real cluster started and stopped: a minute
+
 
 def _free_port() -> int:
     with socket.socket() as s:

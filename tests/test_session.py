@@ -315,6 +315,7 @@ def test_ctrl_c_in_a_z3_listing_of_a_tiling_is_raised():
     assert out.split() == ["KeyboardInterrupt"], (out, err)
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_a_z3_timeout_in_a_listing_is_not_taken_for_ctrl_c():
     # After blocking clauses z3 5.4 gives "canceled" for a timeout too; with its limit
     # rounded down to milliseconds the check ended just before the limit, looked like a

@@ -69,10 +69,9 @@ def test_untouchable_models_load_with_the_cube_nets():
         assert t.touch == "none" and t.cover == "pack" and len(t.pieces) == 11
 
 
-@pytest.mark.parametrize("size,solutions", [
-    ("6x24", 8),  # 16 s with 2 workers: the one run by default
-    *[pytest.param(size, n, marks=pytest.mark.slow)
-      for size, n in [("12x12", 7), ("11x13", 33), ("9x16", 174), ("8x18", 15)]]])
+@pytest.mark.parametrize("size,solutions", [  # 16 s to 4 min with 2 workers: --runslow
+    *[pytest.param(size, n, marks=pytest.mark.slow) for size, n in
+      [("6x24", 8), ("12x12", 7), ("11x13", 33), ("9x16", 174), ("8x18", 15)]]])
 def test_untouchable_11_published_counts(size, solutions):
     # 1 to 8 minutes each with 2 workers for the slow ones (bench/RESULTS.md).
     r = count(load(f"untouchable-11-{size}"), distinct=True, workers=2)
