@@ -210,6 +210,7 @@ def test_an_unsatisfiable_window_by_diagrams_exports_an_unsatisfiable_formula(tm
     assert search(pattern, 3, "sat").status == "unsat"
 
 
+@pytest.mark.slow  # the maze bound's research runs: --runslow
 @pytest.mark.parametrize("offset", [0, 53])
 def test_a_25_star_window_is_decided_unsatisfiable_by_diagrams(offset):
     pattern = KNOWN_79[:offset] + "*" * 25 + KNOWN_79[offset + 26:]
@@ -239,6 +240,7 @@ def test_a_diagram_too_large_answers_unknown_and_says_why():
     assert p.returncode == 1 and "outgrew 50 states at 20 moves" in json.loads(p.stdout)["stopped"]
 
 
+@pytest.mark.slow  # the maze bound's research runs: --runslow
 def test_a_diagram_too_large_is_split_and_its_cubes_decide(tmp_path: Path):
     from pysat.formula import CNF
     from pysat.solvers import Solver
@@ -302,6 +304,7 @@ def test_a_time_limit_after_a_cube_was_set_aside_says_both(monkeypatch):
     assert "in 1 of the 4 cubes searched, split 1 move deep" in r.note
 
 
+@pytest.mark.slow  # the maze bound's research runs: --runslow
 def test_a_split_search_stopped_and_resumed_takes_its_proved_cubes(tmp_path: Path):
     from smtpuzzle.errors import PuzzleError
     from smtpuzzle.puzzles.maze.resume import load_cubes, save_cubes
@@ -664,6 +667,7 @@ def test_local_search_cut_short_by_ctrl_c_keeps_its_best_string():
     assert result.as_json()["interrupted"] is False and result.best_failing > 0
 
 
+@pytest.mark.slow  # the maze bound's research runs: --runslow
 def test_shorten_rewrites_windows_in_one_move_fewer_and_stops_at_the_least_length():
     from smtpuzzle.puzzles.maze.bound import prove_bound
     from smtpuzzle.puzzles.maze.greedy import build_string

@@ -224,6 +224,7 @@ def test_a_rectangles_formula_holds_exactly_the_strings_that_solve_its_cases():
                 assert solver.solve(assumptions=letters) == want, (mirror, string)
 
 
+@pytest.mark.slow  # the maze bound's research runs: --runslow
 def test_cli_bound_writes_a_rectangles_certificate_and_check_bound_verifies_it(tmp_path):
     # With the flip rule and without it. (2x3 needs 25 moves; the proof of 24 checks in
     # minutes, not seconds: bench/RESULTS.md.)
@@ -541,6 +542,7 @@ def test_a_cases_states_are_the_states_its_walks_can_finish_from():
         assert states.base[0] == 41 and np.diff(states.base).tolist() == sizes[:-1]
 
 
+@pytest.mark.slow  # the maze bound's research runs: --runslow
 def test_the_bound_keeps_time_back_for_its_certificate_and_its_writing_stops_in_time(
         tmp_path: Path):
     from smtpuzzle.backends.rup import OutOfTime
@@ -710,6 +712,7 @@ def test_a_checkpoint_is_taken_up_only_by_its_own_search(saved_search: Path):
         prove_bound(3, start=20, up_to=25, checkpoint=saved_search)
 
 
+@pytest.mark.slow  # the maze bound's research runs: --runslow
 @pytest.mark.parametrize("name", ["search.npz", "search.json"])
 def test_cli_bound_saves_at_the_time_limit_and_goes_on_from_there(tmp_path: Path, name: str):
     path = tmp_path / name
@@ -842,6 +845,7 @@ def _parts_made(monkeypatch) -> list:
     return made
 
 
+@pytest.mark.slow  # the maze bound's research runs: --runslow
 def test_split_search_lets_go_of_each_cubes_first_diagram(monkeypatch):
     import gc
     import weakref
@@ -886,6 +890,7 @@ def _refuted(length: int, pairs: list[tuple[int, int]], size=3) -> bool:
                         [index[pair] for pair in pairs], max_states=10**9) is None
 
 
+@pytest.mark.slow  # the maze bound's research runs: --runslow
 def test_a_bound_split_into_cubes_proves_the_length_with_the_union_of_their_cases(
         tmp_path: Path):
     whole = prove_bound(3, start=26, up_to=26, max_states=6000)
@@ -926,6 +931,7 @@ def test_a_bound_split_into_cubes_proves_the_length_with_the_union_of_their_case
         out.stdout.split())
 
 
+@pytest.mark.slow  # the maze bound's research runs: --runslow
 def test_a_checkpoint_of_cases_alone_is_taken_up_by_building_its_diagrams(tmp_path: Path,
                                                                          monkeypatch):
     whole = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8)
@@ -1021,6 +1027,7 @@ def test_a_run_with_a_checkpoint_of_cases_keeps_its_diagrams_and_builds_none(
     assert result.bound == 26 and result.steps[0].cubes > 3
 
 
+@pytest.mark.slow  # the maze bound's research runs: --runslow
 def test_workers_search_a_split_lengths_cubes_and_prove_what_one_process_does(tmp_path: Path):
     one = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8)
     two = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, workers=2)
@@ -1415,6 +1422,7 @@ def test_either_pick_proves_a_bound_and_auto_samples_on_blocked_4x4():
     assert out.returncode == 2 and "--pick is auto, first, sampled" in out.stderr
 
 
+@pytest.mark.slow  # the maze bound's research runs: --runslow
 def test_a_search_of_free_moves_alone_picks_its_cases_as_the_bound_does():
     from smtpuzzle.puzzles.maze.search import search
 

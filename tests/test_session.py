@@ -195,6 +195,7 @@ def test_a_cpsat_solve_that_ignores_its_limit_is_killed(monkeypatch, tmp_path):
         os.kill(pid, 0)
 
 
+@pytest.mark.slow  # 5 s or more: run with --runslow
 def test_z3_keeps_one_child_and_starts_another_after_a_kill(monkeypatch):
     """Once a check has a long limit, every check runs in one child, which keeps what it
     learns (and what was added since); one killed at its deadline is replaced, and the
