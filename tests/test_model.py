@@ -7,12 +7,34 @@ few PySAT solvers, both z3 kinds), ``backend_name`` (those that take any model) 
 
 import functools
 import itertools
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
 from smtpuzzle import Model, PuzzleError, Status, get_backend, to_cnf
 from smtpuzzle.backends import cnf as cnf_module
+
+
+@dataclass
+class OneHot:
+    """An integer over ``values`` as one literal per value, exactly one of them true (the
+    random models' integers, built from booleans and exactly-one groups)."""
+
+    values: np.ndarray
+    literals: np.ndarray
+
+    def literal(self, value: int) -> int:
+        return int(self.literals[np.flatnonzero(self.values == value)[0]])
+
+
+def one_hot(m: Model, name: str, values, user: bool) -> OneHot:
+    values = np.asarray(values, dtype=np.int64)
+    names = [f"{name}={v}" for v in values.tolist()] if user else None
+    x = OneHot(values, m.new_bools(len(values), user=user, names=names))
+    m.add_exactly_one([x.literals])
+    m.one_hot = [*getattr(m, "one_hot", []), x]  # for the census below
+    return x
 
 
 def brute_force_count(model: Model, check) -> int:
@@ -91,8 +113,8 @@ def test_cnf_at_most_one_encodings_agree(monkeypatch, pairwise_max):
 
 def test_int_vars_with_explicit_domains(solver_variant):
     m = Model("ints")
-    x = m.new_int("x", [2, 3, 5, 7], user=True)
-    y = m.new_int("y", [3, 5], user=True)
+    x = one_hot(m, "x", [2, 3, 5, 7], user=True)
+    y = one_hot(m, "y", [3, 5], user=True)
     m.add_implications([x.literal(2), x.literal(7)], [y.literal(3), y.literal(5)])
     m.add_clauses([[-x.literal(3)]])
     # x in {2,5,7} (3 excluded); x=2 forces y=3, x=7 forces y=5, x=5 leaves y free: 4.
@@ -208,7 +230,7 @@ def random_rich_model(seed: int):
     for i in range(int(rng.integers(1, 3))):
         size = int(rng.integers(2, 5 - i))  # 2 to 4 values, then 2 or 3
         values = rng.choice(np.arange(-3, 7), size=size, replace=False)
-        x = m.new_int(f"x{i}", values.tolist(), user=bool(rng.random() < 0.75))
+        x = one_hot(m, f"x{i}", values.tolist(), user=bool(rng.random() < 0.75))
         ints.append(x)
         checks.append(lambda a, g=x.literals: truth(a, g).sum(axis=1) == 1)  # one value
     m.new_bools(int(rng.integers(0, 3)))  # auxiliary booleans
@@ -379,14 +401,14 @@ def test_random_models_cover_the_cases_they_are_for():
     counts = [len(rich_expected(s)) for s in RICH_SEEDS]
     assert sum(c > 1 for c in counts) >= len(counts) // 2 and 0 in counts
     user_ints = [set(x.literals.tolist()) <= set(m.user_vars.tolist())
-                 for m in rich for x in m.int_vars]
+                 for m in rich for x in getattr(m, "one_hot", [])]
     assert any(user_ints) and not all(user_ints)
-    assert any(len(m.int_vars) == 2 for m in rich)
+    assert any(len(getattr(m, "one_hot", [])) == 2 for m in rich)
     words = [a.literals for m in rich for a in m.automata]
     assert any((w < 0).any() for w in words)
     assert any(len(set(np.abs(w).tolist())) < len(w) for w in words)
     assert any(set(np.abs(a.literals).tolist()) & set(x.literals.tolist())
-               for m in rich for a in m.automata for x in m.int_vars)
+               for m in rich for a in m.automata for x in getattr(m, "one_hot", []))
     covers = [len(cover_expected(s)) for s in COVER_SEEDS]
     assert sum(c > 1 for c in covers) >= 3 and 0 in covers
 
@@ -419,7 +441,7 @@ def test_degenerate_automata(word, transitions, start, finals, count, backend_na
 def test_an_integer_with_an_empty_domain_is_unsat(backend_name):
     m = Model("empty domain")
     m.new_bools(2, user=True, names=["a", "b"])
-    m.new_int("x", [], user=False)
+    one_hot(m, "x", [], user=False)
     assert len(solutions_of(backend_name, m)) == 0
 
 

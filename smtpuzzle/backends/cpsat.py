@@ -206,27 +206,20 @@ class CpSatSession(Session):
             word = [self.bools[x] if x > 0 else 1 - self.bools[-x] for x in a.literals.tolist()]
             m.add_automaton(word, a.start, a.finals.tolist(),
                             [tuple(t) for t in a.transitions.tolist()])
-        for iv in model.int_vars:
-            if not len(iv.values):  # no value to take: no solution
-                m.add_bool_or([])
-                continue
-            x = m.new_int_var_from_domain(cp_model.Domain.from_values(iv.values.tolist()), iv.name)
-            for v, lit in zip(iv.values.tolist(), iv.literals.tolist(), strict=True):
-                m.add(x == v).only_enforce_if(self.bools[lit])
         self._add_ints(model)
         self._table_cells = model.ints.table_cells()
         # Every variable an answer, or fixed by one: enumerating all assignments lists each
         # answer once. A boolean is a user variable or the "x == v" channel of an integer;
-        # every integer is a user integer (int_vars are free where none of their literals is).
+        # every integer is a user integer.
         fixed = np.zeros(model.num_vars + 1, dtype=bool)
         fixed[np.abs(self.user)] = True
         fixed[np.abs(model.ints.channels()[2])] = True
-        self.pure = bool(fixed[1:].all()) and not model.int_vars and \
+        self.pure = bool(fixed[1:].all()) and \
             len(self.user_ints) == model.ints.count
         self._solution: np.ndarray | None = None  # the last check's, when it found one
         self._core: list[int] = []
         self.lp_strong = model.lp_strong
-        stats.variables = model.num_vars + len(model.int_vars) + model.ints.count
+        stats.variables = model.num_vars + model.ints.count
         stats.constraints = len(m.proto.constraints)
         stats.build_time += time.perf_counter() - t0
 

@@ -140,22 +140,13 @@ class Z3Session(Session):
             op = "pble" if cmp == "<=" else "pbge"
             asserts.append(f"((_ {op} {bound} {' '.join(map(str, weights.tolist()))}) "
                            f"{' '.join(self.text.words(lits).tolist())})")
-        for i, iv in enumerate(model.int_vars):
-            if not len(iv.values):  # no value to take: no solution
-                asserts.append("false")
-                continue
-            lines.append(f"(declare-fun i{i} () Int)")
-            lo, hi = int(iv.values.min()), int(iv.values.max())
-            asserts.append(f"(and (>= i{i} {lo}) (<= i{i} {hi}))")
-            for v, lit in zip(iv.values.tolist(), iv.literals.tolist(), strict=True):
-                asserts.append(f"(= v{lit} (= i{i} {v}))")
         int_lines, int_asserts, objective = _int_text(model, self.text)
         lines += int_lines
         asserts += int_asserts
         lines.extend(f"(assert {a})" for a in asserts)
         lines += objective
         self.solver.from_string("\n".join(lines))
-        stats.variables = model.num_vars + len(model.int_vars) + model.ints.count
+        stats.variables = model.num_vars + model.ints.count
         stats.constraints = len(asserts)
         self._model: Any = None
         self._best_only = False  # the model is the best an objective reached in time

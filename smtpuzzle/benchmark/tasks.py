@@ -52,7 +52,7 @@ def _sizes(stats: Stats | None) -> dict[str, Any]:
 
 
 def _neutral_sizes(model: Model) -> dict[str, Any]:
-    return {"variables": model.num_vars + sum(len(v.values) for v in model.int_vars),
+    return {"variables": model.num_vars + model.ints.count,
             "constraints": model.num_constraints()}
 
 

@@ -10,7 +10,6 @@ from smtpuzzle.model.core import (
     Automaton,
     Cardinality,
     Cmp,
-    IntVar,
     LitArray,
     Model,
     headed_groups,
@@ -30,5 +29,5 @@ from smtpuzzle.model.expr import (
 from smtpuzzle.model.groups import Groups
 
 __all__ = ["AllDifferent", "Automaton", "BoolArray", "Cardinality", "Cmp", "Count", "Element",
-           "Groups", "IntArray", "IntVar", "LinCons", "LinExpr", "LitArray", "Model",
+           "Groups", "IntArray", "LinCons", "LinExpr", "LitArray", "Model",
            "Regular", "Table", "headed_groups", "require_model"]

@@ -104,21 +104,6 @@ class Cardinality:
 
 
 @dataclass
-class IntVar:
-    """A finite-domain integer: one literal per value, exactly one of them true."""
-
-    name: str
-    values: np.ndarray
-    literals: np.ndarray
-
-    def literal(self, value: int) -> int:
-        hits = np.flatnonzero(self.values == value)
-        if len(hits) == 0:
-            raise ValueError(f"{value} is not in the domain of {self.name}")
-        return int(self.literals[hits[0]])
-
-
-@dataclass
 class Automaton:
     """The word ``literals[0] .. literals[-1]`` (label 1 = true, 0 = false) is accepted by a
     deterministic automaton: ``transitions`` rows are (state, label, next state); a missing
@@ -142,7 +127,6 @@ class Model:
     at_most_one: list[Groups] = field(default_factory=list)
     cardinalities: list[Cardinality] = field(default_factory=list)
     implications: list[np.ndarray] = field(default_factory=list)
-    int_vars: list[IntVar] = field(default_factory=list)
     automata: list[Automaton] = field(default_factory=list)
     # Weighted sums of literals, from decomposed integers only (model/lower.py): each
     # (literals, weights, "<=" or ">=", bound); CNF encodes them as pseudo-booleans.
@@ -197,17 +181,6 @@ class Model:
             self._user_vars.append(ids)
             self._user_names.append(names)
         return ids
-
-    def new_int(self, name: str, values: Sequence[int], user: bool = False) -> IntVar:
-        """A finite-domain integer over ``values``, with a literal per value."""
-        values = whole(values, f"{checked_name(name)}'s values").reshape(-1)
-        if len(np.unique(values)) != len(values):
-            twice = next(v for v in values.tolist() if (values == v).sum() > 1)
-            raise ValueError(f"{name}: value {twice} is listed twice")
-        names = [f"{name}={v}" for v in values.tolist()] if user else None
-        var = IntVar(name, values, self.new_bools(len(values), user=user, names=names))
-        self.int_vars.append(var)
-        return var
 
     @property
     def user_vars(self) -> np.ndarray:
@@ -303,7 +276,6 @@ class Model:
             self, _node=object(), _shared=shared, clauses=list(self.clauses),
             exactly_one=list(self.exactly_one), at_most_one=list(self.at_most_one),
             cardinalities=list(self.cardinalities), implications=list(self.implications),
-            int_vars=list(self.int_vars),
             automata=list(self.automata), weighted=list(self.weighted),
             hints=None if self.hints is None else self.hints.copy(), ints=self.ints.copy(),
             _user_vars=list(self._user_vars), _user_names=list(self._user_names),
@@ -680,8 +652,7 @@ class Model:
         return Groups.concat(self.clauses)
 
     def all_exactly_one(self) -> Groups:
-        """Exactly-one groups, including the one-hot literals of every integer."""
-        return Groups.concat(self.exactly_one + [Groups.of([v.literals for v in self.int_vars])])
+        return Groups.concat(self.exactly_one)
 
     def all_at_most_one(self) -> Groups:
         return Groups.concat(self.at_most_one)

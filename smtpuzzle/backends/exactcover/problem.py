@@ -46,7 +46,7 @@ def from_model(model: Model) -> CoverProblem:
     if model.ints.objective is not None:
         raise NotExactCover("the model has an objective; exact cover finds and counts "
                             "covers, it does not optimise (use cpsat or z3)")
-    if model.int_vars or len(model.all_implications()) or model.automata or \
+    if len(model.all_implications()) or model.automata or \
             model.ints.count or model.ints.has_constraints() or model.weighted:
         raise NotExactCover("the model has integers, implications or automata; exact cover "
                             "takes none of them")
@@ -109,7 +109,7 @@ def structure_key(model: Model) -> bytes:
     h = hashlib.blake2b(digest_size=16)
     # Kinds exact cover cannot take are counted too, so that from_model sees and refuses them.
     h.update(np.array([model.num_vars, len(model.exactly_one), len(model.at_most_one),
-                       len(model.cardinalities), len(model.implications), len(model.int_vars),
+                       len(model.cardinalities), len(model.implications),
                        len(model.automata), model.ints.count, len(model.weighted)],
                       dtype=np.int64).data)
     for g in [*model.exactly_one, *model.at_most_one]:

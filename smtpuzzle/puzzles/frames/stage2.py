@@ -85,8 +85,9 @@ def index_model(frames: Frames, sets: np.ndarray) -> Model:
     whose pieces all carry k; frames with the same candidates choose in increasing order."""
     model = Model(f"{frames.name}-stage2-index")
     n = frames.n
-    frame_of = [model.new_int(p.name, range(1, n + 1), user=True) for p in frames.pieces]
-    lit = np.array([v.literals for v in frame_of])  # (pieces, n): piece p in frame k
+    names = [f"{p.name}={k}" for p in frames.pieces for k in range(1, n + 1)]
+    lit = model.new_bools(len(names), user=True, names=names).reshape(-1, n)
+    model.add_exactly_one(lit)  # (pieces, n): piece p in frame k, one frame each
     kinds = frame_kinds(frames, sets)
     previous: tuple[np.ndarray, np.ndarray] | None = None  # (candidates, prefix literals)
     for k, cand in enumerate(kinds):
