@@ -171,9 +171,9 @@ def test_integer_models_export_to_cnf_and_count_there():
     # (x[i] == v, for each i the values 1..3 in turn): x[0] < x[2] leaves three answers.
     from pysat.solvers import Solver
 
-    from smtpuzzle.model.lower import lowered
+    from smtpuzzle.model.kinds import BOOLEAN, lowered
 
-    user = [int(v) for v in lowered(m, native=set()).user_vars]
+    user = [int(v) for v in lowered(m, BOOLEAN, "a CNF").user_vars]
     assert len(user) == 9
     answers = set()
     with Solver(name="cadical195", bootstrap_with=cnf.as_lists()) as s:

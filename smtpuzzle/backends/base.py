@@ -35,11 +35,8 @@ class Capabilities:
     """What a back end can do, for the code that drives it."""
 
     incremental: bool = False  # a session keeps what the solver learnt between checks
-    assumptions: bool = False  # check(assumptions) answers UNSAT with a core of them
-    native_ints: bool = False  # integers reach the solver as integers
     guided: bool = False  # the first search assumes the model's hints (see guided())
     any_constraint: bool = True  # takes every constraint kind (exact cover: covers only)
-    counts: bool = False  # counts solutions without listing them (Backend.count)
     optimises: bool = False  # finds an optimum of the model's objective itself
     resumable: bool = False  # a count stops with its search state and resumes from it
 
@@ -298,6 +295,9 @@ class Backend(ABC):
 
     name: str = "?"
     capabilities = Capabilities()
+    # The constraint kinds (model/kinds.py) this back end takes as they are; the model's
+    # other kinds are lowered into these, or refused.
+    takes: frozenset[str] = frozenset()
     # What a build in this process costs, for a back end that builds through its Python API
     # here, where the build cannot be stopped (None: a back end whose build stops at the
     # deadline, build_stops, or takes no time worth guarding). Fitted on nonogram and tiling

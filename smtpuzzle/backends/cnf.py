@@ -13,7 +13,7 @@ import numpy as np
 
 from smtpuzzle.backends.pysat_sigint import python_sigint
 from smtpuzzle.model import Cmp, Groups, Model, require_model
-from smtpuzzle.model.lower import lowered
+from smtpuzzle.model.kinds import BOOLEAN, lowered
 
 PAIRWISE_MAX = 6  # larger at-most-one groups get a sequential counter
 
@@ -162,7 +162,7 @@ def to_cnf(model: Model) -> CNF:
     """Encode every constraint of ``model`` as clauses over its variables (plus auxiliaries);
     integers, automata and the other kinds a CNF lacks are decomposed first."""
     require_model(model, "to_cnf")
-    model = lowered(model, native=set())
+    model = lowered(model, BOOLEAN, "a CNF")
     b = _Builder(model.num_vars)
     b.add(model.all_clauses())
     eo = model.all_exactly_one()

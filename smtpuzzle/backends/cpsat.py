@@ -26,6 +26,7 @@ from smtpuzzle.backends.base import Backend, BuildCost, Capabilities, Session, a
 from smtpuzzle.backends.child import child_messages, hard_deadline, sigint_held
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.ints import EQ, GE, LE, NE, Linear
+from smtpuzzle.model.kinds import BOOLEAN, lowered
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 STREAM_QUEUE = 256  # solutions the solver thread may run ahead of the reader
@@ -88,7 +89,8 @@ class CpSatBackend(Backend):
     name = "cpsat"
     build_cost = BuildCost(3.4, 0.15, 1.0, 3.4, 0.05, 1.0, 3.3, 0.1)
     bytes_per_incidence = 1500
-    capabilities = Capabilities(assumptions=True, native_ints=True, optimises=True)
+    capabilities = Capabilities(optimises=True)
+    takes = BOOLEAN | {"integers", "regular", "automata"}
 
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers
@@ -176,6 +178,7 @@ class CpSatSession(Session):
             from ortools.sat.python import cp_model
 
         t0 = time.perf_counter()
+        model = lowered(model, CpSatBackend.takes, "cpsat")
         super().__init__(model.user_vars, model.num_vars, stats, model.hints,
                          model.ints.user_ints())
         self.cp_model = cp_model

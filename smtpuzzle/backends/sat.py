@@ -30,7 +30,7 @@ from smtpuzzle.backends.cnf import cardinality_clauses, to_cnf
 from smtpuzzle.backends.pysat_sigint import python_sigint
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
-from smtpuzzle.model.lower import lowered
+from smtpuzzle.model.kinds import BOOLEAN, lowered
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 
 DEFAULT_SOLVER = "cadical195"
@@ -66,9 +66,9 @@ def solver_names() -> list[str]:
 
 
 def _capabilities(solver: str) -> Capabilities:
-    assumptions = solver not in NO_ASSUMPTIONS
-    return Capabilities(incremental=solver not in NOT_INCREMENTAL, assumptions=assumptions,
-                        guided=assumptions)
+    # hints are assumed: a solver without assumptions is not guided
+    return Capabilities(incremental=solver not in NOT_INCREMENTAL,
+                        guided=solver not in NO_ASSUMPTIONS)
 
 
 def solve_clauses(clauses: Groups, num_vars: int, solver: str = DEFAULT_SOLVER,
@@ -104,6 +104,7 @@ def solve_clauses(clauses: Groups, num_vars: int, solver: str = DEFAULT_SOLVER,
 
 class SatBackend(Backend):
     name = "sat"
+    takes = BOOLEAN
     bytes_per_incidence = 1150
     build_stops = True  # numpy and Python: lowering and the CNF (the solver is a child's)
 
@@ -127,7 +128,7 @@ class SatSession(Session):
 
     def __init__(self, solver: str, model: Model, stats: Stats) -> None:
         t0 = time.perf_counter()
-        flat = lowered(model, native=set())  # booleans only: integers by their literals
+        flat = lowered(model, SatBackend.takes, "sat")  # integers by their literals
         cnf = to_cnf(flat)
         super().__init__(flat.user_vars, cnf.num_vars, stats, model.hints,
                          model.ints.user_ints())

@@ -35,7 +35,7 @@ from smtpuzzle.backends.child import (
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.ints import EQ, GE, LE, NE, Linear
-from smtpuzzle.model.lower import lowered
+from smtpuzzle.model.kinds import BOOLEAN, lowered
 from smtpuzzle.result import Stats, Status
 
 SOLVER_KINDS = ("default", "general", "qffd")
@@ -54,8 +54,8 @@ class Z3Backend(Backend):
     name = "z3"
     build_cost = BuildCost(6.1, 0.43, 3.5, 6.1, 9.0, 2.0, 3.5, 1.1)
     bytes_per_incidence = 900
-    capabilities = Capabilities(incremental=True, assumptions=True, native_ints=True,
-                                guided=True, optimises=True)
+    takes = BOOLEAN | {"integers"}  # Regular and 0/1 automata unrolled into clauses
+    capabilities = Capabilities(incremental=True, guided=True, optimises=True)
 
     def __init__(self, kind: str = "default") -> None:
         if kind not in SOLVER_KINDS:
@@ -107,7 +107,7 @@ class Z3Session(Session):
         t0 = time.perf_counter()
         super().__init__(model.user_vars, model.num_vars, stats, model.hints,
                          model.ints.user_ints())
-        model = lowered(model, native={"ints"})
+        model = lowered(model, Z3Backend.takes, "z3")
         self.top = model.num_vars
         self.z3 = z3
         # A z3 object interrupted half-made prints a traceback from its __del__ (seen in CI:

@@ -11,6 +11,7 @@ from typing import Any
 from smtpuzzle.benchmark.suites import Entry
 from smtpuzzle.library import load, load_frames, load_puzzle
 from smtpuzzle.model import Model
+from smtpuzzle.model.kinds import num_constraints
 from smtpuzzle.result import Stats
 
 UNDECIDED = ("unknown", "incomplete", "timeout", "error", "n/a")
@@ -53,7 +54,7 @@ def _sizes(stats: Stats | None) -> dict[str, Any]:
 
 def _neutral_sizes(model: Model) -> dict[str, Any]:
     return {"variables": model.num_vars + model.ints.count,
-            "constraints": model.num_constraints()}
+            "constraints": num_constraints(model)}
 
 
 def _solve(entry: Entry, backend: str, solver: str | None, time_limit: float) -> Outcome:

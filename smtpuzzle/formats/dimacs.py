@@ -14,7 +14,7 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.text import check_file, decode_utf8, is_digits, read_text
 from smtpuzzle.memory import check_fits_in_memory
 from smtpuzzle.model import Groups, Model, require_model
-from smtpuzzle.model.lower import lowered
+from smtpuzzle.model.kinds import BOOLEAN, lowered
 from smtpuzzle.result import Result, Stats, Status
 
 MAX_VARIABLE = 2**31 - 1  # DIMACS solvers number variables and clauses with 32-bit ints
@@ -38,7 +38,7 @@ def write_dimacs(model: Model, out: IO[str] | str | Path, cnf: CNF | None = None
     if isinstance(out, str | Path):
         with open(out, "w", encoding="utf-8") as fh:
             return write_dimacs(model, fh, cnf, drop_objective, between)
-    model = lowered(model, native=set())  # integers by their "x == v" literals, named
+    model = lowered(model, BOOLEAN, "DIMACS")  # integers by their literals, named
     cnf = cnf or to_cnf(model)
     out.write(f"c smtpuzzle model {model.name}\n")
     out.write(f"c smtpuzzle {len(model.user_vars)} user variables (solutions are read on these)\n")
@@ -312,7 +312,7 @@ def decode_answer(model: Model, cnf_path: Path, output_path: Path) -> tuple[Stat
     defect is a PuzzleError (bad input, not a bug). UNSATISFIABLE cannot be checked
     without a proof and is returned as claimed."""
     cnf = read_cnf(cnf_path)
-    flat = lowered(model, native=set())  # as write_dimacs exported it
+    flat = lowered(model, BOOLEAN, "DIMACS")  # as write_dimacs exported it
     names = flat.user_names()
     # as pairs, not a dict: two arrays of a model may share a name
     if sorted(names) != sorted(name for name, _ in cnf.user):

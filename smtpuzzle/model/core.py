@@ -107,8 +107,8 @@ class Cardinality:
 class Automaton:
     """The word ``literals[0] .. literals[-1]`` (label 1 = true, 0 = false) is accepted by a
     deterministic automaton: ``transitions`` rows are (state, label, next state); a missing
-    transition rejects. Back ends without a native automaton use
-    :meth:`Model.lower_automata`."""
+    transition rejects. Back ends without a native automaton have it unrolled into clauses
+    (model/kinds.py)."""
 
     literals: np.ndarray
     transitions: np.ndarray
@@ -145,6 +145,9 @@ class Model:
     # presolve, which costs 30x the search on such models; other back ends ignore it.
     lp_strong: bool = False
     ints: IntPart = field(default_factory=IntPart)  # bounded integers (see model/ints.py)
+    # The records of the constraint kinds registered without a field of their own
+    # (model/kinds.py), by kind.
+    parts: dict[str, list[Any]] = field(default_factory=dict)
     # After the integers are decomposed (model/lower.py): where the answer integers'
     # literals sit among the last user variables (a lower.IntAnswer).
     int_answer: Any = None
@@ -256,14 +259,6 @@ class Model:
                              f"{self.num_vars}: make them with new_bools or bool_array)")
         return lits
 
-    def num_constraints(self) -> int:
-        """Constraints as written: one per clause, group, cardinality row, implication and
-        automaton (back ends may expand them into more)."""
-        groups = self.clauses + self.exactly_one + self.at_most_one
-        return (sum(len(g) for g in groups) + sum(len(c.groups) for c in self.cardinalities)
-                + sum(len(i) for i in self.implications) + len(self.automata)
-                + self.ints.num_constraints())
-
     def copy(self) -> Model:
         """An independent copy: constraints or variables added to either one are not seen
         by the other (the immutable groups themselves are shared). The variables made so
@@ -277,6 +272,7 @@ class Model:
             exactly_one=list(self.exactly_one), at_most_one=list(self.at_most_one),
             cardinalities=list(self.cardinalities), implications=list(self.implications),
             automata=list(self.automata), weighted=list(self.weighted),
+            parts={kind: list(records) for kind, records in self.parts.items()},
             hints=None if self.hints is None else self.hints.copy(), ints=self.ints.copy(),
             _user_vars=list(self._user_vars), _user_names=list(self._user_names),
             _values=None, _ints=None, _last=None)
@@ -661,13 +657,6 @@ class Model:
         if not self.implications:
             return np.zeros((0, 2), dtype=np.int64)
         return np.concatenate(self.implications)
-
-    def lower_automata(self) -> Model:
-        """A copy with every automaton unrolled into state literals and clauses, for back
-        ends without a native automaton constraint (sat, z3, DIMACS)."""
-        from smtpuzzle.model.lower import lower_automata
-
-        return lower_automata(self)
 
 
 def _shape(shape: int | tuple[int, ...], name: str) -> tuple[int, ...]:

@@ -1,13 +1,13 @@
 """Decompositions: what a back end does not take natively, rewritten into what it does.
 
-One registry (:data:`DECOMPOSITIONS`) names each rewrite; a back end lists the kinds it
-takes (:func:`lowered` applies the rest). ``automata`` unrolls 0/1 automata into clauses;
-``regular`` turns automata over integers into the same unrolling over "x == v" literals;
-``ints`` removes integers altogether (direct literals per integer, order literals for those
-compared or summed, linear rows as decision diagrams over partial sums, as cardinalities
-or as pseudo-booleans over order literals (binary digits for wide integers),
-AllDifferent as at-most-one per value, tables by tuple selectors, element by implications),
-for the sat back end and DIMACS.
+The table of constraint kinds (model/kinds.py) names each kind's rewrite here, and its
+``lowered`` applies the rewrites of the kinds a back end does not take:
+``lower_automata`` unrolls 0/1 automata into clauses; ``lower_regular`` turns automata over
+integers into the same unrolling over "x == v" literals; ``lower_ints`` removes integers
+altogether, for the sat back end and DIMACS: direct literals per integer (binary digits
+for wide ones), order literals for those compared or summed, linear rows as decision
+diagrams over partial sums, as cardinalities or as pseudo-booleans; AllDifferent as
+at-most-one per value, tables by tuple selectors, element by implications.
 """
 
 from __future__ import annotations
@@ -746,21 +746,3 @@ def _element(out: Model, enc: _Encoding, index: np.ndarray, arrays: np.ndarray,
 
 
 _NONE = np.zeros(0, dtype=np.int64)
-
-
-DECOMPOSITIONS: dict[str, Callable[[Model], Model]] = {
-    "automata": lower_automata,
-    "regular": lower_regular,
-    "ints": lower_ints,
-}
-
-
-def lowered(model: Model, native: set[str]) -> Model:
-    """``model`` with every kind the back end does not take (``native``) decomposed, in
-    the registry's order."""
-    if "ints" not in native:  # integers go first: the rest is then boolean
-        model = lower_ints(model)
-    for kind, rewrite in DECOMPOSITIONS.items():
-        if kind not in native and kind != "ints":
-            model = rewrite(model)
-    return model

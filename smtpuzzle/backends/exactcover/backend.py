@@ -21,6 +21,7 @@ from smtpuzzle.backends.base import (
     checked_time_limit,
 )
 from smtpuzzle.backends.exactcover.problem import (
+    TAKES,
     NotExactCover,
     from_model,
     structure_key,
@@ -37,7 +38,8 @@ class ExactCoverBackend(Backend):
     restarts the search. ``branching`` picks the kernel (see :class:`CoverSearch`)."""
 
     name = "exact-cover"
-    capabilities = Capabilities(any_constraint=False, counts=True, resumable=True)
+    capabilities = Capabilities(any_constraint=False, resumable=True)
+    takes = TAKES
 
     def __init__(self, branching: str = "auto") -> None:
         self.branching = branching

@@ -15,8 +15,14 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.model.kinds import refuse_untaken
 
 UNBOUNDED = np.iinfo(np.int64).max // 4
+
+
+# The constraint kinds an exact cover takes: cells (exactly-one: primary, at-most-one:
+# secondary), multiplicities (cardinalities over disjoint rows) and unit clauses.
+TAKES = frozenset({"clauses", "exactly_one", "at_most_one", "cardinalities"})
 
 
 class NotExactCover(PuzzleError):
@@ -50,6 +56,7 @@ def from_model(model: Model) -> CoverProblem:
             model.ints.count or model.ints.has_constraints() or model.weighted:
         raise NotExactCover("the model has integers, implications or automata; exact cover "
                             "takes none of them")
+    refuse_untaken(model, TAKES, "exact cover")  # and no kind registered since
 
     def rows(groups: Groups, what: str) -> Groups:
         if len(groups.flat) and groups.flat.min() <= 0:
