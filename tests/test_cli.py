@@ -272,3 +272,11 @@ def test_pictures_say_which_file_they_wrote(tmp_path):
     assert p.returncode == 0 and svg.is_file() and html.is_file()
     assert p.stderr.splitlines() == [f"wrote {svg}", f"wrote {html}"]
     json.loads(p.stdout)  # stdout stays the one JSON object
+
+
+def test_count_help_describes_only_what_count_takes(capsys):
+    from smtpuzzle.cli.app import run as run_here
+
+    assert run_here(["count", "--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "Sudoku" not in shown and "With --limit: one self-contained HTML" in shown

@@ -35,9 +35,7 @@ err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False, markup=
 EXIT_UNKNOWN, EXIT_BAD_INPUT, EXIT_UNVERIFIED = 1, 2, 3
 
 ModelArg = Annotated[str, typer.Argument(help="A model name from `smtpuzzle list`, or a file.")]
-JsonOpt = Annotated[bool, typer.Option(
-    "--json", help="Print the answer as one JSON object (a Sudoku file of several puzzles: "
-                   "one a line, as each is decided).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the answer as one JSON object.")]
 RayOpt = Annotated[str | None, typer.Option(
     help="Run the sub-problems on a Ray cluster: its address, auto (the cluster this machine "
          "is in) or local (a private instance here); needs pip install 'smtpuzzle\\[ray]'.")]

@@ -30,7 +30,7 @@ from smtpuzzle.cli.common import (
     time_limit_option,
     warn_same_shapes,
 )
-from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
+from smtpuzzle.cli.pictures import CellSizeOpt, PictureFiles
 from smtpuzzle.cli.solve import list_solutions
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.text import plural
@@ -74,7 +74,9 @@ def count(
         parser=cli_path)] = None,
     png: Annotated[Path | None, typer.Option(
         help="With --limit: a PNG contact sheet of the solutions listed.", parser=cli_path)] = None,
-    html: HtmlOpt = None,
+    html: Annotated[Path | None, typer.Option(
+        help="With --limit: one self-contained HTML page, the run's summary and every "
+             "solution listed drawn.", parser=cli_path)] = None,
     cell_size: CellSizeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:

@@ -12,7 +12,6 @@ from rich.markup import escape
 from smtpuzzle.backends import BACKENDS
 from smtpuzzle.cli.common import (
     EXIT_UNKNOWN,
-    JsonOpt,
     ModelArg,
     budget,
     cli_path,
@@ -84,7 +83,9 @@ def solve(
     mark_cells: Annotated[bool, typer.Option(
         "--mark-cells", help="Nonogram pictures: a dot in each cell saying what decided it "
                              "(line solving, probing, a guess) (debug).")] = False,
-    as_json: JsonOpt = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the answer as one JSON object (a Sudoku file of several "
+                       "puzzles: one a line, as each is decided).")] = False,
 ) -> None:
     """Find one solution, or prove there is none; --all / --limit N list solutions.
 
