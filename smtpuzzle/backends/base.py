@@ -38,6 +38,8 @@ class Capabilities:
     guided: bool = False  # the first search assumes the model's hints (see guided())
     any_constraint: bool = True  # takes every constraint kind (exact cover: covers only)
     optimises: bool = False  # finds an optimum of the model's objective itself
+    bounds: bool = False  # a session bounds an answer integer by a literal it assumes
+    # (Session.at_most), so an objective is bisected in one session
     resumable: bool = False  # a count stops with its search state and resumes from it
 
 
@@ -155,6 +157,11 @@ class Session(ABC):
         if len(self.user_ints):
             raise NotImplementedError(f"{self.stats.backend} has no integers")
         return None
+
+    def at_most(self, i: int, c: int) -> int:
+        """A literal that, assumed, holds answer integer i at c or below (back ends whose
+        capabilities say ``bounds``)."""
+        raise NotImplementedError(f"{self.stats.backend} does not bound its integers")
 
     def block(self, values: np.ndarray, ints: np.ndarray | None) -> None:
         """Exclude this answer (its booleans and integers) from now on."""

@@ -1,7 +1,12 @@
-"""An optimum on a back end that only decides (sat): binary search on the
+"""An optimum on a back end that only decides (sat; cpsat past 2^53): binary search on the
 objective's bound. Solve; demand an objective halfway between the best found and the least
 not yet ruled out; solve again, until the two meet (the best found is optimal) or the time
-runs out (it is the best found)."""
+runs out (it is the best found).
+
+Where the back end's sessions bound an answer integer by an assumed literal
+(``Capabilities.bounds``), the search runs in one session on an integer equal to the
+objective, each bound a few clauses and an assumption; else each bound is a linear row and
+each solve a new build."""
 
 from __future__ import annotations
 
@@ -18,6 +23,58 @@ if TYPE_CHECKING:
 
 
 def search_optimum(engine: Backend, model: Model, time_limit: float | None) -> Result:
+    """The best solution of ``model`` that ``engine`` finds by bisection (see the module
+    docstring)."""
+    low, high = model.ints.objective_range()
+    if engine.capabilities.bounds and max(abs(low), abs(high)) <= LIMIT:
+        return _in_one_session(engine, model, time_limit, low, high)
+    return _by_rebuilding(engine, model, time_limit)
+
+
+LIMIT = 2**53  # an integer's bounds in the modelling API
+
+
+def _in_one_session(engine: Backend, model: Model, time_limit: float | None, low: int,
+                    high: int) -> Result:
+    """The bisection in one session, on an answer integer equal to the objective."""
+    from smtpuzzle.model.expr import LinExpr
+
+    obj = model.ints.objective
+    assert obj is not None
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    n_ints, n_bools = len(model.ints.user_ints()), len(model.user_vars)
+    work = model.copy()
+    work.ints.objective = None
+    z = work.int_array((), low, high, name="objective")  # the last answer integer
+    work.add(z == LinExpr(obj.ints, obj.icoef, obj.bools, obj.bcoef, np.asarray(obj.constant)))
+
+    def left() -> float | None:
+        return None if deadline is None else max(deadline - time.perf_counter(), 0.0)
+
+    with engine.open(work) as session:
+        status = session.first(left())
+        if status is not Status.SAT:
+            return Result(status, None, session.stats)
+        found = session._answer()
+        best = int(found.ints[-1])
+        while low < best and (deadline is None or time.perf_counter() < deadline):
+            mid = (low + best - 1) // 2
+            bound = session.at_most(n_ints, mid)
+            status = session.check([bound], left())
+            if status is Status.SAT:
+                found = session._answer()
+                best = int(found.ints[-1])
+            elif status is Status.UNSAT:
+                low = mid + 1
+                session.add_clauses([[-bound]])  # proved for good: the solver keeps it
+            else:
+                break
+        ints = found.ints[:n_ints] if n_ints else None
+        return Result(Status.SAT, np.asarray(found.values)[:n_bools], session.stats, ints,
+                      optimal=low >= best)
+
+
+def _by_rebuilding(engine: Backend, model: Model, time_limit: float | None) -> Result:
     """The best solution of ``model`` that ``engine`` finds by bisection on the
     objective's bound, on the model's own answer variables; ``optimal`` when no better one
     exists. The bound is a linear row over the objective's own terms (no integer spans

@@ -68,7 +68,8 @@ def solver_names() -> list[str]:
 def _capabilities(solver: str) -> Capabilities:
     # hints are assumed: a solver without assumptions is not guided
     return Capabilities(incremental=solver not in NOT_INCREMENTAL,
-                        guided=solver not in NO_ASSUMPTIONS)
+                        guided=solver not in NO_ASSUMPTIONS,
+                        bounds=solver not in NO_ASSUMPTIONS | NOT_INCREMENTAL)
 
 
 def solve_clauses(clauses: Groups, num_vars: int, solver: str = DEFAULT_SOLVER,
@@ -270,6 +271,19 @@ class SatSession(Session):
         if self._layout is None:
             return None
         return self._layout.decode(full[self._n_bools:])
+
+    def at_most(self, i: int, c: int) -> int:
+        """A literal that, assumed, holds answer integer i at c or below (made with its
+        clauses now: an objective's bound, moved from check to check)."""
+        assert self._layout is not None
+        lit, clauses = self._layout.at_most(i, c, self.user[self._n_bools:],
+                                            lambda: int(self.new_vars(1)[0]))
+        if isinstance(lit, bool):  # a constant: a fresh literal, held or refuted
+            holds, lit = lit, int(self.new_vars(1)[0])
+            clauses = [[lit] if holds else [-lit]]
+        if clauses:
+            self.add_clauses(clauses)
+        return int(lit)
 
     def block(self, values: np.ndarray, ints: np.ndarray | None) -> None:
         full = np.zeros(len(self.user), dtype=bool)

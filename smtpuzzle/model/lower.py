@@ -249,26 +249,12 @@ class _Encoding:
         return e
 
     def _ge_chain(self, digits: np.ndarray, c: int) -> int:
-        """A literal equivalent to "the number the digits spell >= c" (0 <= c): from the
-        least significant digit up, g' = d and g where c has a 1, d or g where a 0."""
-        if c <= 0:
-            return self.true
-        if c >> len(digits):
-            return -self.true
-        g = self.true
+        """A literal equivalent to "the number the digits spell >= c" (0 <= c)."""
         out = self._out
-        for i, d in enumerate(digits.tolist()):
-            one = (c >> i) & 1
-            if g == self.true:
-                g = d if one else self.true
-                continue
-            n = int(out.new_bools(1)[0])
-            if one:  # n <-> d and g
-                out.add_clauses([[-n, d], [-n, g], [n, -d, -g]])
-            else:  # n <-> d or g
-                out.add_clauses([[n, -d], [n, -g], [-n, d, g]])
-            g = n
-        return g
+        lit, clauses = digits_at_least(digits, c, lambda: int(out.new_bools(1)[0]))
+        if clauses:
+            out.add_clauses(clauses)
+        return self.true if lit is True else -self.true if lit is False else lit
 
     def values(self, x: int) -> np.ndarray:
         return np.arange(self.lo[x], self.hi[x] + 1)
@@ -287,6 +273,31 @@ class _Encoding:
             self._out.add_clauses(np.stack([np.repeat(-direct, width), lit.ravel()], axis=1))
             self._digits[x] = digits
         return self._digits[x]
+
+
+def digits_at_least(digits: np.ndarray, c: int, fresh: Callable[[], int]
+                    ) -> tuple[int | bool, list[list[int]]]:
+    """"The number the binary ``digits`` spell (least significant first) is at least c":
+    True, False, or a literal with the clauses that make it so (``fresh()`` gives new
+    variables). From the lowest digit up, g' = d and g where c has a 1, d or g where a 0."""
+    if c <= 0:
+        return True, []
+    if c >> len(digits):
+        return False, []
+    g: int | bool = True
+    clauses: list[list[int]] = []
+    for i, d in enumerate(digits.tolist()):
+        one = (c >> i) & 1
+        if g is True:
+            g = d if one else True
+            continue
+        n = fresh()
+        if one:  # n <-> d and g
+            clauses += [[-n, d], [-n, g], [n, -d, -g]]
+        else:  # n <-> d or g
+            clauses += [[n, -d], [n, -g], [-n, d, g]]
+        g = n
+    return g, clauses
 
 
 @dataclass
@@ -311,6 +322,22 @@ class IntAnswer:
             else:
                 out[i] = self.lo[i] + int(np.flatnonzero(mine)[0])
         return out
+
+    def at_most(self, i: int, c: int, literals: np.ndarray, fresh: Callable[[], int]
+                ) -> tuple[int | bool, list[list[int]]]:
+        """"Answer integer i <= c", over its ``literals`` (its share of the user variables):
+        True, False, or a literal that implies it, with the clauses that make it so."""
+        v = c - int(self.lo[i])
+        mine = literals[int(self.offsets[i]):int(self.offsets[i + 1])]
+        if self.binary[i]:
+            lit, clauses = digits_at_least(mine, v + 1, fresh)
+            return (not lit if isinstance(lit, bool) else -lit), clauses
+        if v < 0:
+            return False, []
+        if v >= len(mine) - 1:
+            return True, []
+        t = fresh()  # t -> one of the values up to c
+        return t, [[-t, *mine[:v + 1].tolist()]]
 
     def encode(self, ints: np.ndarray) -> np.ndarray:
         """The literals' values (a bool array) that spell ``ints``."""
@@ -652,10 +679,7 @@ def _alldiff(out: Model, enc: _Encoding, groups: Groups) -> None:
             step = max(1, (1 << 22) // max(1, int(hi[a] - lo[a] + 1) * k * k))
             while True:
                 g = mat[a:a + step]
-                values = np.unique(np.concatenate(
-                    [np.arange(x, y + 1) for x, y in zip(enc.lo[np.unique(g)].tolist(),
-                                                         enc.hi[np.unique(g)].tolist(),
-                                                         strict=True)]))
+                values = _union(enc.lo[g].ravel(), enc.hi[g].ravel())
                 if step == 1 or len(g) * len(values) * k <= 1 << 22:
                     break
                 step = max(1, step // 2)
@@ -677,6 +701,18 @@ def _digits_differ(out: Model, a: np.ndarray, b: np.ndarray) -> None:
         else:  # a digit one of them lacks is 0 there: d -> the other's digit
             out.add_clauses([[-d, x or y]])
     out.add_clauses([n.tolist()])
+
+
+def _union(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The values of the ranges lo[i]..hi[i], sorted, each once: ranges merged first, so
+    that a Sudoku's 81 equal ranges cost one arange."""
+    order = np.argsort(lo, kind="stable")
+    lo, hi = lo[order], hi[order]
+    reach = np.maximum.accumulate(hi)
+    starts = np.flatnonzero(np.concatenate([[True], lo[1:] > reach[:-1] + 1]))
+    ends = np.append(starts[1:], len(lo)) - 1
+    return np.concatenate([np.arange(lo[a], reach[b] + 1)
+                           for a, b in zip(starts.tolist(), ends.tolist(), strict=True)])
 
 
 def _alldiff_chunk(out: Model, enc: _Encoding, g: np.ndarray, glo: np.ndarray,
