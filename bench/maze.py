@@ -158,14 +158,14 @@ def proofs(lengths: list[int], check_too: bool) -> None:
     import tempfile
     from pathlib import Path
 
-    from smtpuzzle.puzzles.maze.bound import prove_bound
-    from smtpuzzle.puzzles.maze.certificate import (
+    from smtpuzzle.puzzles.maze.bound.certificate import (
         check_certificate,
         encode,
         symmetry_closure,
         write_certificate,
     )
-    from smtpuzzle.puzzles.maze.proof import diagram_proof
+    from smtpuzzle.puzzles.maze.bound.proof import diagram_proof
+    from smtpuzzle.puzzles.maze.bound.prove import prove_bound
 
     print("| L | proof cases | cases (closed) | lemmas | definitions | proof built s | "
           "check-bound s |")
@@ -194,7 +194,7 @@ def proofs(lengths: list[int], check_too: bool) -> None:
 def mirror(lengths: list[int]) -> None:
     """The bound's proof of each length from scratch, without the mirror rule, then with
     it, in the same process: cases and seconds, and the ratio of the times."""
-    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.bound.prove import prove_bound
 
     print("| L | cases, turns only | s | cases, with the mirror rule | s | ratio |")
     print("| ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -211,7 +211,7 @@ def sorts(lengths: list[int]) -> None:
     """The bound's proof of each length with np.unique in place of mdd.unique_inverse, then
     with it, twice over (the machine is shared): same cases, and the ratio of the times."""
     from smtpuzzle.puzzles.maze import mdd
-    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.bound.prove import prove_bound
 
     packed = mdd.unique_inverse
     print("| L | cases | np.unique s | packed sort s | ratio |")
@@ -231,7 +231,7 @@ def sorts(lengths: list[int]) -> None:
 
 _BOUND_IN_A_PROCESS = """
 import json, resource, sys
-from smtpuzzle.puzzles.maze.bound import prove_bound
+from smtpuzzle.puzzles.maze.bound.prove import prove_bound
 length = int(sys.argv[1])
 r = prove_bound(3, start=length, up_to=length, max_states=int(sys.argv[2]))
 u = resource.getrusage(resource.RUSAGE_SELF)
@@ -279,7 +279,7 @@ def cubes(length: int, prefixes: list[str], limit: float, out: str | None) -> No
 
     from smtpuzzle.puzzles.maze.cases import reduced_cases
     from smtpuzzle.puzzles.maze.mdd import mdd_search, rule_diagram
-    from smtpuzzle.puzzles.maze.search import MIRROR_RULE
+    from smtpuzzle.puzzles.maze.rules import MIRROR_RULE
 
     cases = reduced_cases(3)
     done = []
@@ -307,7 +307,7 @@ def picks(specs: list[str]) -> None:
     """Each SIZE:L's proof of L moves from scratch with the first failing case added, then
     with the sampled one, twice over, in one process: cases and seconds, and the ratio of
     the times (first over sampled)."""
-    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.bound.prove import prove_bound
     from smtpuzzle.puzzles.maze.cases import describe, parse_size
 
     print("| size | L | cases, first | s | cases, sampled | s | first / sampled |")
@@ -326,9 +326,9 @@ def picks(specs: list[str]) -> None:
 
 def shortened(sizes: list[str], limit: float) -> None:
     """Per size, the greedy string and maze shorten's string from it (one process)."""
+    from smtpuzzle.puzzles.maze.bound.shorten import shorten
     from smtpuzzle.puzzles.maze.cases import parse_size
     from smtpuzzle.puzzles.maze.greedy import build_string
-    from smtpuzzle.puzzles.maze.shorten import shorten
 
     print("| size | built | shortened | widths walked | refuted whole at | windows | rewritten "
           "| passed over | s | stopped |")

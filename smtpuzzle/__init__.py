@@ -44,16 +44,16 @@ if TYPE_CHECKING:
     )
     from smtpuzzle.puzzles.frames.puzzle import Frames, FramesSolution
     from smtpuzzle.puzzles.frames.solve import FramesAnswer, FramesOptions, solve_frames
-    from smtpuzzle.puzzles.maze.bound import BoundResult as MazeBoundResult
-    from smtpuzzle.puzzles.maze.bound import prove_bound as prove_maze_bound
-    from smtpuzzle.puzzles.maze.certificate import CheckedBound as MazeBoundCheck
-    from smtpuzzle.puzzles.maze.certificate import check_certificate as check_maze_bound
+    from smtpuzzle.puzzles.maze.bound.certificate import CheckedBound as MazeBoundCheck
+    from smtpuzzle.puzzles.maze.bound.certificate import check_certificate as check_maze_bound
+    from smtpuzzle.puzzles.maze.bound.prove import BoundResult as MazeBoundResult
+    from smtpuzzle.puzzles.maze.bound.prove import prove_bound as prove_maze_bound
+    from smtpuzzle.puzzles.maze.bound.shorten import ShortenResult as MazeShortenResult
+    from smtpuzzle.puzzles.maze.bound.shorten import shorten as shorten_maze_string
     from smtpuzzle.puzzles.maze.greedy import BuildResult as MazeBuildResult
     from smtpuzzle.puzzles.maze.greedy import build_string as build_maze_string
     from smtpuzzle.puzzles.maze.search import SearchResult as MazeSearchResult
     from smtpuzzle.puzzles.maze.search import search as search_maze
-    from smtpuzzle.puzzles.maze.shorten import ShortenResult as MazeShortenResult
-    from smtpuzzle.puzzles.maze.shorten import shorten as shorten_maze_string
     from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
     from smtpuzzle.puzzles.nonogram.solve import NonogramAnswer, solve_nonogram
     from smtpuzzle.puzzles.tiling.counting import CountResult, count
@@ -121,16 +121,16 @@ _LAZY = {
     "FramesAnswer": ("smtpuzzle.puzzles.frames.solve", "FramesAnswer"),
     "FramesOptions": ("smtpuzzle.puzzles.frames.solve", "FramesOptions"),
     "solve_frames": ("smtpuzzle.puzzles.frames.solve", "solve_frames"),
-    "MazeBoundResult": ("smtpuzzle.puzzles.maze.bound", "BoundResult"),
-    "prove_maze_bound": ("smtpuzzle.puzzles.maze.bound", "prove_bound"),
-    "MazeBoundCheck": ("smtpuzzle.puzzles.maze.certificate", "CheckedBound"),
-    "check_maze_bound": ("smtpuzzle.puzzles.maze.certificate", "check_certificate"),
+    "MazeBoundResult": ("smtpuzzle.puzzles.maze.bound.prove", "BoundResult"),
+    "prove_maze_bound": ("smtpuzzle.puzzles.maze.bound.prove", "prove_bound"),
+    "MazeBoundCheck": ("smtpuzzle.puzzles.maze.bound.certificate", "CheckedBound"),
+    "check_maze_bound": ("smtpuzzle.puzzles.maze.bound.certificate", "check_certificate"),
     "MazeBuildResult": ("smtpuzzle.puzzles.maze.greedy", "BuildResult"),
     "build_maze_string": ("smtpuzzle.puzzles.maze.greedy", "build_string"),
     "MazeSearchResult": ("smtpuzzle.puzzles.maze.search", "SearchResult"),
     "search_maze": ("smtpuzzle.puzzles.maze.search", "search"),
-    "MazeShortenResult": ("smtpuzzle.puzzles.maze.shorten", "ShortenResult"),
-    "shorten_maze_string": ("smtpuzzle.puzzles.maze.shorten", "shorten"),
+    "MazeShortenResult": ("smtpuzzle.puzzles.maze.bound.shorten", "ShortenResult"),
+    "shorten_maze_string": ("smtpuzzle.puzzles.maze.bound.shorten", "shorten"),
     "Nonogram": ("smtpuzzle.puzzles.nonogram.puzzle", "Nonogram"),
     "NonogramAnswer": ("smtpuzzle.puzzles.nonogram.solve", "NonogramAnswer"),
     "solve_nonogram": ("smtpuzzle.puzzles.nonogram.solve", "solve_nonogram"),

@@ -545,7 +545,7 @@ def test_ctrl_c_during_start_up_is_interrupted_exit_1(module, args):
 
 @pytest.mark.parametrize("module,args", [
     ("smtpuzzle.puzzles.nonogram.solve", ["solve", "webpbn-00016", "--json"]),
-    ("smtpuzzle.puzzles.maze.certificate", ["maze", "check-bound", "{dir}", "--json"]),
+    ("smtpuzzle.puzzles.maze.bound.certificate", ["maze", "check-bound", "{dir}", "--json"]),
     ("smtpuzzle.puzzles.maze.greedy", ["maze", "build", "--json"]),
 ])
 def test_ctrl_c_before_any_answer_still_gives_json_its_object(module, args, tmp_path):

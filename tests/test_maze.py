@@ -268,7 +268,7 @@ def test_a_diagram_too_large_is_split_and_its_cubes_decide(tmp_path: Path):
 
 def test_a_cube_past_the_split_depth_is_set_aside_and_the_cubes_after_it_kept(
         tmp_path: Path):
-    from smtpuzzle.puzzles.maze.resume import load_cubes
+    from smtpuzzle.puzzles.maze.bound.resume import load_cubes
 
     # at 100 states, the window's cube with E first outgrows the cap one move deep; N*, S*
     # and W* do not, and the two after E are searched and kept all the same
@@ -307,7 +307,7 @@ def test_a_time_limit_after_a_cube_was_set_aside_says_both(monkeypatch):
 @pytest.mark.slow  # the maze bound's research runs: --runslow
 def test_a_split_search_stopped_and_resumed_takes_its_proved_cubes(tmp_path: Path):
     from smtpuzzle.errors import PuzzleError
-    from smtpuzzle.puzzles.maze.resume import load_cubes, save_cubes
+    from smtpuzzle.puzzles.maze.bound.resume import load_cubes, save_cubes
 
     window = KNOWN_79[:30] + "*" * 11 + KNOWN_79[42:]
     whole = search(window, 3, "mdd", max_states=100)
@@ -359,7 +359,7 @@ def test_a_split_search_stopped_and_resumed_takes_its_proved_cubes(tmp_path: Pat
 def test_a_checkpoint_write_that_fails_leaves_the_old_file_and_no_other(tmp_path: Path,
                                                                          monkeypatch):
     from smtpuzzle import outputs
-    from smtpuzzle.puzzles.maze.resume import save_cubes
+    from smtpuzzle.puzzles.maze.bound.resume import save_cubes
 
     window = KNOWN_79[:30] + "*" * 11 + KNOWN_79[42:]
     path = tmp_path / "cubes.json"
@@ -471,7 +471,7 @@ def test_the_canonical_rectangle_cases_judge_strings_as_every_case_does(size):
 def test_least_lengths_of_the_small_rectangles_are_proved():
     """2x2 needs 11 moves and 2x3 needs 25: the bound proves one fewer impossible, and the
     search finds a string of that length, verified on every maze from every start."""
-    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.bound.prove import prove_bound
     from smtpuzzle.puzzles.maze.cases import check
     from smtpuzzle.puzzles.maze.search import search as search_maze
 
@@ -529,7 +529,7 @@ def test_failing_walks_in_chunks_and_stops_at_its_limit(monkeypatch):
 def test_four_by_four_thin_walls():
     """4x4 with thin walls: 48,775,286 canonical cases on 3,489,347 mazes; the diagrams
     prove 30 moves too few within minutes; local search refuses a case set this large."""
-    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.bound.prove import prove_bound
     from smtpuzzle.puzzles.maze.cases import reduced_cases
 
     cases = reduced_cases("4x4")
@@ -616,7 +616,7 @@ def test_the_independent_walk_counts_the_failures_the_case_tables_count(size):
 
 def test_a_one_column_maze_walks_up_and_down():
     """In one column, up-down neighbours are numbered one apart; they are still N and S."""
-    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.bound.prove import prove_bound
     from smtpuzzle.puzzles.maze.cases import check
 
     assert check("NNSS", "3x1").unsolved == 0 and check("EEWW", "3x1").unsolved == 7
@@ -629,7 +629,7 @@ def test_a_time_limit_too_short_to_list_4x4_answers_unknown_at_once(monkeypatch)
     """Listing 4x4's 48.8 million canonical cases takes about 16 s and cannot be stopped:
     with less time than that, build, search and bound do not start."""
     from smtpuzzle.puzzles.maze import cases as maze_cases
-    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.bound.prove import prove_bound
     from smtpuzzle.puzzles.maze.greedy import build_string
 
     monkeypatch.setattr(maze_cases, "_listed", set())
@@ -669,9 +669,9 @@ def test_local_search_cut_short_by_ctrl_c_keeps_its_best_string():
 
 @pytest.mark.slow  # the maze bound's research runs: --runslow
 def test_shorten_rewrites_windows_in_one_move_fewer_and_stops_at_the_least_length():
-    from smtpuzzle.puzzles.maze.bound import prove_bound
+    from smtpuzzle.puzzles.maze.bound.prove import prove_bound
+    from smtpuzzle.puzzles.maze.bound.shorten import shorten
     from smtpuzzle.puzzles.maze.greedy import build_string
-    from smtpuzzle.puzzles.maze.shorten import shorten
 
     # 2x2: 10 moves are proved impossible, so shortening any universal string stops at 11,
     # and the last width's windows are all refuted.
@@ -695,7 +695,7 @@ def test_shorten_rewrites_windows_in_one_move_fewer_and_stops_at_the_least_lengt
 def test_shorten_refuses_a_string_that_is_not_universal_and_keeps_what_it_had_on_ctrl_c(
         monkeypatch):
     from smtpuzzle.errors import PuzzleError
-    from smtpuzzle.puzzles.maze import shorten as module
+    from smtpuzzle.puzzles.maze.bound import shorten as module
 
     with pytest.raises(PuzzleError, match="does not solve every case"):
         module.shorten("NESW", "2x3")
@@ -732,7 +732,7 @@ def test_shorten_refuses_a_string_that_is_not_universal_and_keeps_what_it_had_on
 
 def test_shorten_passes_over_windows_with_too_many_cases_and_leaves_a_cut_one_untallied(
         monkeypatch):
-    from smtpuzzle.puzzles.maze import shorten as module
+    from smtpuzzle.puzzles.maze.bound import shorten as module
 
     start = "NESWNENWSEN" + "NESWNENWSEN"
     # a cap of one case: only windows so late that one distinct case is left are searched

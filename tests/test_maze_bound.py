@@ -15,9 +15,7 @@ import numpy as np
 import pytest
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.puzzles.maze.bound import prove_bound
-from smtpuzzle.puzzles.maze.cases import KNOWN_79, all_cases, check, walk
-from smtpuzzle.puzzles.maze.certificate import (
+from smtpuzzle.puzzles.maze.bound.certificate import (
     CNF,
     JSON,
     check_certificate,
@@ -28,8 +26,10 @@ from smtpuzzle.puzzles.maze.certificate import (
     turn_case,
     write_certificate,
 )
+from smtpuzzle.puzzles.maze.bound.prove import prove_bound
+from smtpuzzle.puzzles.maze.bound.resume import FORMAT, covers, load, load_cube
+from smtpuzzle.puzzles.maze.cases import KNOWN_79, all_cases, check, walk
 from smtpuzzle.puzzles.maze.mdd import samples
-from smtpuzzle.puzzles.maze.resume import FORMAT, covers, load, load_cube
 from tests.helpers import cli as run
 
 MIRROR = str.maketrans("EW", "WE")
@@ -66,7 +66,7 @@ def test_a_turned_string_solves_the_turned_case():
 
 def test_the_mirror_rule_keeps_exactly_the_strings_whose_first_e_or_w_is_e():
     from smtpuzzle.puzzles.maze.mdd import rule_diagram
-    from smtpuzzle.puzzles.maze.search import FLIP_RULE, MIRROR_RULE, mirror_rule
+    from smtpuzzle.puzzles.maze.rules import FLIP_RULE, MIRROR_RULE, mirror_rule
 
     assert mirror_rule(3) is MIRROR_RULE and mirror_rule("4x4") is MIRROR_RULE
     assert mirror_rule("2x4") is FLIP_RULE and mirror_rule("4x3") is FLIP_RULE
@@ -177,8 +177,8 @@ def _reached(moves: list[list[int]], start: int) -> set[int]:
 
 @pytest.mark.parametrize("rows,cols", RECTANGLES)
 def test_a_rectangles_mazes_and_flips_are_the_searchs(rows, cols):
+    from smtpuzzle.puzzles.maze.bound.certificate import Grid, flip_case
     from smtpuzzle.puzzles.maze.cases import _thin_wall_table
-    from smtpuzzle.puzzles.maze.certificate import Grid, flip_case
 
     grid, size = Grid(rows, cols), f"{rows}x{cols}"
     rng = random.Random(rows * 10 + cols)
@@ -206,7 +206,7 @@ def test_a_rectangles_formula_holds_exactly_the_strings_that_solve_its_cases():
     # W an E (the flip rule), and the cases are closed under both flips.
     from pysat.solvers import Solver
 
-    from smtpuzzle.puzzles.maze.certificate import Grid
+    from smtpuzzle.puzzles.maze.bound.certificate import Grid
 
     grid = Grid(2, 3)
     length = 6
@@ -259,7 +259,7 @@ def test_cli_bound_writes_a_rectangles_certificate_and_check_bound_verifies_it(t
         assert checked.verdict == "rejected" and reason in checked.reason, checked.reason
     # Too few cases for the length: no proof (a string solves them).
     fake = json.loads((tmp_path / "c" / JSON).read_text())
-    from smtpuzzle.puzzles.maze.certificate import write_certificate
+    from smtpuzzle.puzzles.maze.bound.certificate import write_certificate
 
     write_certificate(tmp_path / "few", 18, [tuple(c) for c in fake["cases"][:2]], True,
                       size="2x3")
@@ -439,8 +439,8 @@ def test_too_few_proof_cases_are_rejected(certificate: Path, tmp_path: Path):
 def test_a_lemma_that_does_not_follow_is_rejected(certificate: Path, monkeypatch):
     # A proof with one lemma that is true of no solution yet not implied: "the second
     # move is not N" (nothing says so). The checker must refuse it.
-    import smtpuzzle.puzzles.maze.certificate as cert
-    from smtpuzzle.puzzles.maze.proof import Block
+    import smtpuzzle.puzzles.maze.bound.certificate as cert
+    from smtpuzzle.puzzles.maze.bound.proof import Block
 
     real = cert.diagram_proof
 
@@ -461,8 +461,8 @@ def test_the_proof_defines_each_new_variable_once_above_the_formula(certificate:
     # Definitions keep satisfiability only if their variables are fresh: each define
     # block's variables are new, in increasing order, and no lemma comes before its
     # variables are defined.
-    from smtpuzzle.puzzles.maze.certificate import encode
-    from smtpuzzle.puzzles.maze.proof import diagram_proof
+    from smtpuzzle.puzzles.maze.bound.certificate import encode
+    from smtpuzzle.puzzles.maze.bound.proof import diagram_proof
 
     meta = json.loads((certificate / JSON).read_text())
     pairs = [tuple(c) for c in meta["cases"]]
@@ -530,7 +530,7 @@ def _states_by_the_rules(length: int, maze: int, start: int) -> tuple[list[int],
 
 
 def test_a_cases_states_are_the_states_its_walks_can_finish_from():
-    from smtpuzzle.puzzles.maze.certificate import case_states
+    from smtpuzzle.puzzles.maze.bound.certificate import case_states
 
     rng = random.Random(3)
     for _ in range(120):
@@ -546,7 +546,7 @@ def test_a_cases_states_are_the_states_its_walks_can_finish_from():
 def test_the_bound_keeps_time_back_for_its_certificate_and_its_writing_stops_in_time(
         tmp_path: Path):
     from smtpuzzle.backends.rup import OutOfTime
-    from smtpuzzle.puzzles.maze.certificate import write_seconds
+    from smtpuzzle.puzzles.maze.bound.certificate import write_seconds
 
     asked = []
 
@@ -735,7 +735,7 @@ class _WatchedFirstDiagram:
     (collected first): the searches must let it go once they have a later one."""
 
     def __init__(self) -> None:
-        from smtpuzzle.puzzles.maze.search import break_symmetry
+        from smtpuzzle.puzzles.maze.rules import break_symmetry
 
         self.pattern = break_symmetry("*" * 20, 3)
         self._ref: Any = None
@@ -744,7 +744,7 @@ class _WatchedFirstDiagram:
         import weakref
 
         from smtpuzzle.puzzles.maze.mdd import rule_diagram
-        from smtpuzzle.puzzles.maze.search import MIRROR_RULE
+        from smtpuzzle.puzzles.maze.rules import MIRROR_RULE
 
         diagram = rule_diagram(self.pattern, MIRROR_RULE)
         self._ref = weakref.ref(diagram)
@@ -769,9 +769,10 @@ def test_the_search_lets_go_of_its_first_diagram():
 
 def test_a_workers_cube_search_lets_go_of_its_first_diagram(monkeypatch):
     # a worker once held its cube's first diagram all search long: twice the memory
-    from smtpuzzle.puzzles.maze import bound, mdd
+    from smtpuzzle.puzzles.maze import mdd
+    from smtpuzzle.puzzles.maze.bound import prove as bound
+    from smtpuzzle.puzzles.maze.bound.resume import Cube
     from smtpuzzle.puzzles.maze.mdd import MAX_STATES
-    from smtpuzzle.puzzles.maze.resume import Cube
 
     first, alive = _WatchedFirstDiagram(), []
     product = mdd.intersect
@@ -795,7 +796,7 @@ def test_a_checkpoint_that_cannot_be_written_is_refused_or_noted(tmp_path: Path,
     bad = run("maze", "bound", "--up-to", "3", "--checkpoint", str(tmp_path / "no" / "s"))
     assert bad.returncode == 2 and "no directory" in bad.stderr
     # a disk that fills up mid-search: the search goes on and says so
-    from smtpuzzle.puzzles.maze import bound
+    from smtpuzzle.puzzles.maze.bound import prove as bound
 
     saves = []
 
@@ -880,7 +881,7 @@ def _refuted(length: int, pairs: list[tuple[int, int]], size=3) -> bool:
     it holds) solves every case of ``pairs``, by diagrams built from scratch."""
     from smtpuzzle.puzzles.maze.cases import reduced_cases
     from smtpuzzle.puzzles.maze.mdd import cube_diagram
-    from smtpuzzle.puzzles.maze.search import break_symmetry, mirrors, strings_rule
+    from smtpuzzle.puzzles.maze.rules import break_symmetry, mirrors, strings_rule
 
     pattern = break_symmetry("*" * length, size)
     cases = reduced_cases(size)
@@ -957,7 +958,7 @@ def test_a_checkpoint_of_cases_alone_is_taken_up_by_building_its_diagrams(tmp_pa
     assert second.steps[0].cubes == whole.steps[0].cubes
     # A cap below the one it was saved under, and a deadline, while a diagram is built:
     # the run stops there, searches nothing, and leaves the file as it was.
-    from smtpuzzle.puzzles.maze import bound
+    from smtpuzzle.puzzles.maze.bound import prove as bound
 
     prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8, checkpoint=path,
                 progress=_stop_at(len(whole.cases) - 3))
@@ -1019,7 +1020,7 @@ def test_a_checkpoint_of_cases_alone_is_taken_up_by_building_its_diagrams(tmp_pa
 
 def test_a_run_with_a_checkpoint_of_cases_keeps_its_diagrams_and_builds_none(
         tmp_path: Path, monkeypatch):
-    from smtpuzzle.puzzles.maze import resume
+    from smtpuzzle.puzzles.maze.bound import resume
 
     monkeypatch.setattr(resume, "cube_diagram", lambda *a, **k: pytest.fail("built"))
     result = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
@@ -1071,7 +1072,7 @@ def test_workers_search_a_split_lengths_cubes_and_prove_what_one_process_does(tm
 def test_workers_stop_at_a_string_and_when_one_dies(tmp_path: Path, monkeypatch):
     import os
 
-    from smtpuzzle.puzzles.maze import bound
+    from smtpuzzle.puzzles.maze.bound import prove as bound
 
     found = prove_bound("2x2", start=10, max_states=50, split_depth=8, workers=2)
     assert found.bound == 10 and found.complete and found.string is not None
@@ -1183,7 +1184,7 @@ def test_a_cube_that_may_not_be_split_deeper_is_set_aside_while_the_rest_are_sea
 @pytest.mark.parametrize("stop", ["time limit", "interrupted"])
 def test_a_search_stopped_after_a_cube_was_set_aside_still_names_it(tmp_path: Path,
                                                                     monkeypatch, stop: str):
-    from smtpuzzle.puzzles.maze import bound
+    from smtpuzzle.puzzles.maze.bound import prove as bound
 
     # the searches: the length whole (outgrown, split), NN* (proved), NE* (set aside), then
     # NS*, stopped
@@ -1213,7 +1214,7 @@ def test_a_search_stopped_after_a_cube_was_set_aside_still_names_it(tmp_path: Pa
 def test_a_cubes_diagram_built_from_scratch_is_its_part_of_the_searchs(size, mirror, cube):
     from smtpuzzle.puzzles.maze.cases import free_layers, reduced_cases
     from smtpuzzle.puzzles.maze.mdd import case_diagram, cube_diagram, intersect, rule_diagram
-    from smtpuzzle.puzzles.maze.search import break_symmetry, strings_rule
+    from smtpuzzle.puzzles.maze.rules import break_symmetry, strings_rule
 
     length = 16
     pattern = break_symmetry("*" * length, size)
@@ -1292,7 +1293,7 @@ def test_the_cubes_waiting_their_turn_wait_in_the_checkpoint_not_in_memory(tmp_p
 def test_a_save_that_fails_midway_leaves_the_last_file_and_no_half_one(saved_search: Path,
                                                                        tmp_path: Path,
                                                                        monkeypatch):
-    from smtpuzzle.puzzles.maze import resume
+    from smtpuzzle.puzzles.maze.bound import resume
 
     path = tmp_path / "s.npz"
     path.write_bytes(saved_search.read_bytes())
@@ -1314,7 +1315,7 @@ def test_a_save_that_fails_midway_leaves_the_last_file_and_no_half_one(saved_sea
 def test_a_part_of_a_diagram_is_the_diagram_merged_whole_would_give():
     # Diagram.fixed merges only the layers up to the one it fixes
     from smtpuzzle.puzzles.maze.mdd import _minimize, intersect, mdd_search, rule_diagram
-    from smtpuzzle.puzzles.maze.search import MIRROR_RULE, break_symmetry
+    from smtpuzzle.puzzles.maze.rules import MIRROR_RULE, break_symmetry
 
     pattern = break_symmetry("*" * 26, 3)
     kept = []
@@ -1383,7 +1384,7 @@ def test_clause_order_is_no_part_of_a_certificate(certificate: Path, tmp_path: P
 
 def test_a_certificate_write_cut_short_leaves_the_old_one_whole(certificate: Path,
                                                                tmp_path: Path, monkeypatch):
-    from smtpuzzle.puzzles.maze import certificate as module
+    from smtpuzzle.puzzles.maze.bound import certificate as module
 
     copy = _tampered(certificate, tmp_path)
     before = {p.name: p.read_bytes() for p in copy.iterdir()}
@@ -1435,8 +1436,8 @@ def test_a_search_of_free_moves_alone_picks_its_cases_as_the_bound_does():
 
 def test_a_check_or_a_build_stopped_by_ctrl_c_says_so_in_its_json(certificate: Path,
                                                                    monkeypatch):
-    from smtpuzzle.puzzles.maze import certificate as module
     from smtpuzzle.puzzles.maze import greedy
+    from smtpuzzle.puzzles.maze.bound import certificate as module
 
     def cut(*args, **kwargs):
         raise KeyboardInterrupt
@@ -1470,7 +1471,7 @@ def test_a_run_stopped_as_a_length_is_proved_saves_it_and_goes_on_from_the_next(
 
 def test_an_error_in_a_split_search_saves_what_was_proved_first(tmp_path: Path,
                                                                 monkeypatch):
-    from smtpuzzle.puzzles.maze import bound
+    from smtpuzzle.puzzles.maze.bound import prove as bound
 
     search = bound.mdd_search
     calls = []
@@ -1532,7 +1533,7 @@ def test_covers_says_whether_split_cubes_hold_every_string():
 
 def test_a_checkpoint_save_that_fails_leaves_the_cubes_where_the_file_has_them(
         tmp_path: Path):
-    from smtpuzzle.puzzles.maze.resume import Cube, save
+    from smtpuzzle.puzzles.maze.bound.resume import Cube, save
 
     pattern = "N" + "*" * 25
     waiting = [Cube(pattern[:1] + m + pattern[2:], [], None, stored=j + 1)
@@ -1555,7 +1556,7 @@ def test_the_cli_says_a_checkpoint_saved_as_a_length_is_proved_goes_on_from_the_
     from typer.testing import CliRunner
 
     from smtpuzzle.cli.app import app
-    from smtpuzzle.puzzles.maze import bound
+    from smtpuzzle.puzzles.maze.bound import prove as bound
 
     real = bound.prove_bound
 

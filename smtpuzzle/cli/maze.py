@@ -218,8 +218,8 @@ def bound(
 ) -> None:
     """Prove that no universal string has L moves, for the largest L reached in time."""
     from smtpuzzle.backends.rup import OutOfTime
-    from smtpuzzle.puzzles.maze.bound import prove_bound
-    from smtpuzzle.puzzles.maze.certificate import grid_of, write_certificate, write_seconds
+    from smtpuzzle.puzzles.maze.bound.certificate import grid_of, write_certificate, write_seconds
+    from smtpuzzle.puzzles.maze.bound.prove import prove_bound
 
     size = cases.parse_size(size)
     check_workers(workers, None)
@@ -404,7 +404,7 @@ def shorten_string(
 
     The decision diagrams rewrite windows while any can be; the string printed is verified
     on every case."""
-    from smtpuzzle.puzzles.maze.shorten import shorten
+    from smtpuzzle.puzzles.maze.bound.shorten import shorten
 
     size = cases.parse_size(size)
     columns = [TextColumn("[bold]{task.description}"), TextColumn("{task.fields[info]}"),
@@ -452,7 +452,7 @@ def check_bound(
 
     Exit 0 verified, 1 unknown (not checked in time, or interrupted), 2 unreadable (no such
     directory or file), 3 rejected (whatever is wrong in the files)."""
-    from smtpuzzle.puzzles.maze.certificate import check_certificate
+    from smtpuzzle.puzzles.maze.bound.certificate import check_certificate
 
     columns = [TextColumn("[bold]{task.description}"), BarColumn(),
                TextColumn("{task.fields[info]}"), TimeElapsedColumn()]
@@ -490,7 +490,7 @@ def checkpoint_json(
     the same --max-states). Only the header is read and checked.
 
     Exit 0 written, 2 unreadable or not a checkpoint."""
-    from smtpuzzle.puzzles.maze.resume import cases_of, to_cases_only
+    from smtpuzzle.puzzles.maze.bound.resume import cases_of, to_cases_only
 
     writable(target)
     saved = to_cases_only(source, target)

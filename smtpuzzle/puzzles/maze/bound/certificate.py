@@ -52,7 +52,7 @@ from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.dimacs import read_cnf, write_dimacs
 from smtpuzzle.formats.text import is_digits, plural
 from smtpuzzle.model import Groups, Model
-from smtpuzzle.puzzles.maze.proof import CaseStates, NotEmpty, diagram_proof, letter
+from smtpuzzle.puzzles.maze.bound.proof import CaseStates, NotEmpty, diagram_proof, letter
 
 LETTERS = "NESW"
 _STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N E S W on (row, column)

@@ -57,7 +57,7 @@ from smtpuzzle.puzzles.maze.cases import (
     solved_by,
 )
 from smtpuzzle.puzzles.maze.mdd import MAX_STATES, Diagram, cube_diagram
-from smtpuzzle.puzzles.maze.search import break_symmetry, strings_rule
+from smtpuzzle.puzzles.maze.rules import break_symmetry, strings_rule
 
 FORMAT = "smtpuzzle maze bound checkpoint 2"
 OLD_FORMAT = "smtpuzzle maze bound checkpoint 1"  # one diagram, no cubes: still taken up

@@ -6,7 +6,7 @@ cases added so far admit no string of L moves, so no universal string has L move
 fewer (a shorter universal string, padded with any moves, would be one of L moves: a walk
 that has visited every cell keeps having visited it). The largest such L is the bound.
 On square grids the strings searched begin with N, and on thin walls their first E or W
-is an E, and a rectangle's first N or S is an N (search.break_symmetry, search.mirrors):
+is an E, and a rectangle's first N or S is an N (rules.break_symmetry, rules.mirrors):
 any universal string turns, mirrors or flips into one of them.
 """
 
@@ -22,6 +22,16 @@ from smtpuzzle.backends.base import checked_time_limit, checked_whole
 from smtpuzzle.errors import ProcessDied, PuzzleError
 from smtpuzzle.formats.text import plural
 from smtpuzzle.outputs import writable
+from smtpuzzle.puzzles.maze.bound.resume import (
+    Cube,
+    Saves,
+    cases_of,
+    cases_only,
+    covers,
+    load,
+    load_cube,
+    save,
+)
 from smtpuzzle.puzzles.maze.cases import (
     Size,
     free_layers,
@@ -39,17 +49,7 @@ from smtpuzzle.puzzles.maze.mdd import (
     rule_diagram,
     samples,
 )
-from smtpuzzle.puzzles.maze.resume import (
-    Cube,
-    Saves,
-    cases_of,
-    cases_only,
-    covers,
-    load,
-    load_cube,
-    save,
-)
-from smtpuzzle.puzzles.maze.search import break_symmetry, mirrors, strings_rule
+from smtpuzzle.puzzles.maze.rules import break_symmetry, mirrors, strings_rule
 from smtpuzzle.puzzles.maze.verify import verify_string
 from smtpuzzle.taskpool import TaskTimeout, task_pool
 
@@ -120,7 +120,7 @@ class BoundResult:
         returns the number of cases in it. Past ``time_limit`` seconds it raises
         TimeoutError and writes nothing (an older certificate there stays whole)."""
         from smtpuzzle.backends.rup import OutOfTime
-        from smtpuzzle.puzzles.maze.certificate import write_certificate
+        from smtpuzzle.puzzles.maze.bound.certificate import write_certificate
 
         time_limit = checked_time_limit(time_limit)
         if not self.bound:
@@ -143,7 +143,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     """Raise L from ``start`` while the case diagrams prove that no string of L moves
     solves every case; stop at the time limit, on Ctrl-C, when a diagram grows past
     ``max_states`` states, when a string of L moves exists or once ``up_to`` is proved.
-    With ``mirror`` (and a size search.mirrors allows), the strings searched also obey the
+    With ``mirror`` (and a size rules.mirrors allows), the strings searched also obey the
     mirror rule: half as many, about half the time. ``pick`` chooses the case a candidate
     string fails that is added next: ``first`` (the first in the case list), ``sampled``
     (the one that cuts most from strings drawn at random) or ``auto`` (mdd.samples).
