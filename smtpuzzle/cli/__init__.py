@@ -33,6 +33,8 @@ def main() -> None:
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         from smtpuzzle.cli.app import interrupted, run  # typer, rich, the commands
+
+        _load_what_typer_loads_late()
     finally:
         pending = signal.sigtimedwait({signal.SIGINT}, 0) is not None
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
@@ -53,6 +55,18 @@ def main() -> None:
 
 
 _FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # what writing the output may meet
+
+
+def _load_what_typer_loads_late() -> None:
+    """typer 0.2x imports pydantic when it first converts an option's value, after start-up:
+    a Ctrl-C then broke that import with a traceback (seen in a CI dry run). Loaded here,
+    while Ctrl-C is held, it is in place before any option is read."""
+    import importlib
+
+    try:
+        importlib.import_module("typer._adapters")
+    except ImportError:  # another typer: it loads nothing late, or something else
+        pass
 
 
 def _exit(code: int) -> None:
