@@ -1,4 +1,5 @@
-"""The puzzle library: finds models by name in models/ and loads files by path."""
+"""The puzzle library: finds models by name in models/ and loads files by path, each by
+its family as the registry (families.py) says."""
 
 from __future__ import annotations
 
@@ -8,17 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.nonogram_files import EXTENSIONS as NONOGRAM_EXTENSIONS
-from smtpuzzle.formats.nonogram_files import load_nonogram
-from smtpuzzle.formats.puzzle_toml import load_puzzle_file
-from smtpuzzle.formats.text import check_file, is_directory, read_text, read_toml
+from smtpuzzle.families import FAMILIES, family_of, suffixes
+from smtpuzzle.formats.text import check_file, is_directory
 from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
-
-SUDOKU_EXTENSION = ".sudoku"
-KENKEN_EXTENSION = ".kenken"
-PUZZLE_EXTENSIONS = (".toml", *NONOGRAM_EXTENSIONS, SUDOKU_EXTENSION, KENKEN_EXTENSION)
 
 
 def model_dirs() -> list[Path]:
@@ -50,45 +45,14 @@ class ModelEntry:
 
 
 def list_models() -> list[ModelEntry]:
-    """Every puzzle in model_dirs() (their .toml files and family folders), first name wins."""
+    """Every puzzle in model_dirs() (each family's files in its folder), first name wins."""
     found: dict[str, ModelEntry] = {}
     for d in model_dirs():
-        for path in sorted(d.glob("*.toml")):
-            if path.stem in found:
-                continue
-            try:
-                title = str(read_toml(path)[0].get("title", ""))
-            except PuzzleError:
-                title = "(unreadable)"
-            found[path.stem] = ModelEntry(path.stem, path, title)
-        for path in sorted((d / "nonograms").rglob("*")):
-            if path.suffix not in NONOGRAM_EXTENSIONS or path.stem in found:
-                continue
-            try:
-                ng = load_nonogram(path)
-                title = ng.title or f"nonogram {ng.width}x{ng.height}"
-            except PuzzleError:
-                title = "(unreadable)"
-            found[path.stem] = ModelEntry(path.stem, path, title)
-        grids = [*sorted((d / "sudoku").glob(f"*{SUDOKU_EXTENSION}")),
-                 *sorted((d / "kenken").glob(f"*{KENKEN_EXTENSION}"))]
-        for path in grids:
-            if path.stem not in found:
-                found[path.stem] = ModelEntry(path.stem, path, _grid_title(path))
+        for family in FAMILIES.values():
+            for path in family.files(d):
+                if path.stem not in found:
+                    found[path.stem] = ModelEntry(path.stem, path, family.title(path))
     return sorted(found.values(), key=lambda e: e.name)
-
-
-def _grid_title(path: Path) -> str:
-    """A KenKen's ``title`` line, else a Sudoku file's first comment."""
-    try:
-        lines = [line.strip() for line in read_text(path).splitlines()]
-    except PuzzleError:
-        return "(unreadable)"
-    for line in lines:
-        if line.startswith("title "):
-            return line.removeprefix("title ").strip()
-    comments = [line.lstrip("#").strip() for line in lines if line.startswith("#")]
-    return comments[0] if comments else path.stem
 
 
 MAX_NAME = 200  # characters: a longer name is taken as a path (check_file says what is wrong)
@@ -101,15 +65,11 @@ def resolve(name_or_path: str) -> Path:
             or is_directory(path):
         return check_file(path)
     for d in model_dirs():
-        candidates = [d / f"{name_or_path}.toml"]
-        # names are matched as they are, not as glob patterns ("*" is no model)
-        candidates += sorted(p for p in (d / "nonograms").rglob("*")
-                             if p.suffix in NONOGRAM_EXTENSIONS and p.stem == name_or_path)
-        candidates.append(d / "sudoku" / f"{name_or_path}{SUDOKU_EXTENSION}")
-        candidates.append(d / "kenken" / f"{name_or_path}{KENKEN_EXTENSION}")
-        for candidate in candidates:
-            if candidate.is_file():
-                return candidate
+        for family in FAMILIES.values():
+            # names are matched as they are, not as glob patterns ("*" is no model)
+            for candidate in family.files(d):
+                if candidate.stem == name_or_path:
+                    return candidate
     names = [e.name for e in list_models()]
     shown = repr(name_or_path[:60]) + ("..." if len(name_or_path) > 60 else "")
     close = difflib.get_close_matches(name_or_path, names, n=3, cutoff=0.6)
@@ -132,20 +92,11 @@ def model_file(name_or_path: str) -> Path | None:
 def load_puzzle(name_or_path: str, precheck: bool = True) -> Tiling | Frames | Nonogram:
     """Load any puzzle by library name or file path; the kind follows the file type."""
     path = resolve(name_or_path)
-    if path.suffix.lower() in NONOGRAM_EXTENSIONS:
-        return load_nonogram(path)
-    if path.suffix.lower() == SUDOKU_EXTENSION:
-        from smtpuzzle.formats.sudoku import SudokuFile
-
-        return SudokuFile.load(path)  # type: ignore[return-value]
-    if path.suffix.lower() == KENKEN_EXTENSION:
-        from smtpuzzle.formats.kenken import load_kenken
-
-        return load_kenken(path)  # type: ignore[return-value]
-    if path.suffix != ".toml":
+    family = family_of(path)
+    if family is None:
         raise PuzzleError(f"unknown puzzle file type {path.suffix!r} "
-                          f"(known: {', '.join(PUZZLE_EXTENSIONS)})", str(path))
-    return load_puzzle_file(path, precheck)
+                          f"(known: {', '.join(suffixes())})", str(path))
+    return family.load(path, precheck)
 
 
 def load(name_or_path: str, precheck: bool = True) -> Tiling:

@@ -207,3 +207,12 @@ def load_nonogram(path: str | Path) -> Nonogram:
     except PuzzleError as exc:
         raise exc.located(str(path)) from None
     return puzzle
+
+
+def nonogram_title(path: Path) -> str:
+    """A nonogram file's title, else its size, for the library's list."""
+    try:
+        ng = load_nonogram(path)
+    except PuzzleError:
+        return "(unreadable)"
+    return ng.title or f"nonogram {ng.width}x{ng.height}"

@@ -321,3 +321,11 @@ def _parse_pieces(entry: Any, i: int, on: Grid) -> list[Piece]:
                 if on.name == "triangle" and key == "picture" else "")
         raise _KeyError(f"{where}: the cells are not connected{hint}", key)
     return [Piece(name, shape, **common)]
+
+
+def toml_title(path: Path) -> str:
+    """A puzzle file's ``title`` (empty if none), for the library's list."""
+    try:
+        return str(read_toml(path)[0].get("title", ""))
+    except PuzzleError:
+        return "(unreadable)"

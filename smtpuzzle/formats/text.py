@@ -123,3 +123,17 @@ def key_line(text: str, header: str | None, key: str | None, nth: int = 0) -> in
         if re.match(rf"^[ \t]*{re.escape(key)}\s*=", lines[k]):
             return k + 1
     return start or None
+
+
+def grid_title(path: Path) -> str:
+    """A KenKen's ``title`` line, else a Sudoku file's first comment, for the library's
+    list."""
+    try:
+        lines = [line.strip() for line in read_text(path).splitlines()]
+    except PuzzleError:
+        return "(unreadable)"
+    for line in lines:
+        if line.startswith("title "):
+            return line.removeprefix("title ").strip()
+    comments = [line.lstrip("#").strip() for line in lines if line.startswith("#")]
+    return comments[0] if comments else path.stem
