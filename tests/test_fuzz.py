@@ -173,3 +173,27 @@ def test_the_six_findings_of_the_first_fuzz():
         m.add(x[0] + x[1] == 100007, x[0] - x[1] == 5)
         assert m.solve(backend, time_limit=60) is Status.SAT
         assert x.value().tolist() == [50006, 50001]
+
+
+def test_sat_optimises_objectives_next_to_64_bit_arithmetic_and_keeps_its_time_limit():
+    """Found in review: the one-session optimum adds "z == objective", which an objective
+    whose terms sum near 2**62 pushes past 64 bits (the rebuilding bisection takes it); and
+    that session's build keeps the time limit like any solve."""
+    from smtpuzzle import AllDifferent, Model
+
+    big, weight = 2**53, 2**53 - 2**20
+    m = Model()
+    x, b = m.int_array(2, big - 1, big), m.bool_array(2)
+    m.minimize(255 * x[0] - 255 * x[1] + weight * b[0] - weight * b[1])
+    want = get_backend("cpsat").solve(m)
+    got = get_backend("sat").solve(m)
+    assert got.optimal and want.optimal
+    assert got.ints.tolist() == want.ints.tolist() == [big - 1, big]
+    m = Model()
+    x = m.int_array((90, 90), 1, 90)
+    m.add(AllDifferent(x, axis=0), AllDifferent(x, axis=1))
+    m.minimize(x[0, 0] + x[1, 1])
+    t0 = time.perf_counter()
+    result = get_backend("sat").solve(m, time_limit=0.3)
+    assert result.status is Status.UNKNOWN and time.perf_counter() - t0 < 5
+    assert result.stats.extra["stopped"].startswith("the time limit came")

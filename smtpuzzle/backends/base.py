@@ -386,19 +386,27 @@ class Backend(ABC):
 
             return search_optimum(self, model, time_limit)
         deadline = _deadline(time_limit)
-        too_slow = self.too_slow_to_build(model, time_limit)
-        if too_slow is not None:
-            return Result(Status.UNKNOWN, None, _out_of_time(Stats(self.label()), too_slow))
-        try:
-            with build_alarm(deadline if self.build_stops else None):
-                session = self.open(model)
-        except BuildTimedOut:
-            return Result(Status.UNKNOWN, None, _out_of_time(Stats(self.label())))
+        session = self.open_in_time(model, deadline)
+        if isinstance(session, Result):  # out of time before the solver had the model
+            return session
         with session:
             status = session._timed(lambda: session.first(_left(deadline)), deadline)
             if status is Status.SAT:
                 return session._answer()
             return Result(status, None, session.stats)
+
+    def open_in_time(self, model: Model, deadline: float | None) -> Session | Result:
+        """A session on ``model``, or an unknown Result saying why when its build would not
+        (by the estimate) or did not end before ``deadline`` (a ``time.perf_counter()``
+        value; None: no limit)."""
+        too_slow = self.too_slow_to_build(model, _left(deadline))
+        if too_slow is not None:
+            return Result(Status.UNKNOWN, None, _out_of_time(Stats(self.label()), too_slow))
+        try:
+            with build_alarm(deadline if self.build_stops else None):
+                return self.open(model)
+        except BuildTimedOut:
+            return Result(Status.UNKNOWN, None, _out_of_time(Stats(self.label())))
 
     def solutions(self, model: Model, limit: int | None = None,
                   time_limit: float | None = None) -> Enumeration:

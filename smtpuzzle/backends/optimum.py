@@ -27,48 +27,67 @@ def search_optimum(engine: Backend, model: Model, time_limit: float | None) -> R
     docstring)."""
     low, high = model.ints.objective_range()
     if engine.capabilities.bounds and max(abs(low), abs(high)) <= LIMIT:
-        return _in_one_session(engine, model, time_limit, low, high)
+        work = _with_objective_integer(model, low, high)
+        if work is not None:
+            return _in_one_session(engine, model, work, time_limit, low)
     return _by_rebuilding(engine, model, time_limit)
 
 
 LIMIT = 2**53  # an integer's bounds in the modelling API
 
 
-def _in_one_session(engine: Backend, model: Model, time_limit: float | None, low: int,
-                    high: int) -> Result:
-    """The bisection in one session, on an answer integer equal to the objective."""
+def _with_objective_integer(model: Model, low: int, high: int) -> Model | None:
+    """A copy without the objective, with an answer integer (the last) equal to it; None
+    where the row "z == objective" would pass 64-bit arithmetic (the objective alone fits,
+    and so the rebuilding search takes it)."""
     from smtpuzzle.model.expr import LinExpr
 
     obj = model.ints.objective
     assert obj is not None
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
-    n_ints, n_bools = len(model.ints.user_ints()), len(model.user_vars)
     work = model.copy()
     work.ints.objective = None
-    z = work.int_array((), low, high, name="objective")  # the last answer integer
-    work.add(z == LinExpr(obj.ints, obj.icoef, obj.bools, obj.bcoef, np.asarray(obj.constant)))
+    z = work.int_array((), low, high, name="objective")
+    try:
+        work.add(z == LinExpr(obj.ints, obj.icoef, obj.bools, obj.bcoef,
+                              np.asarray(obj.constant)))
+    except ValueError:  # the row's terms can reach 2**62
+        return None
+    return work
+
+
+def _in_one_session(engine: Backend, model: Model, work: Model, time_limit: float | None,
+                    low: int) -> Result:
+    """The bisection in one session on ``work``, whose last answer integer equals the
+    objective."""
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    n_ints, n_bools = len(model.ints.user_ints()), len(model.user_vars)
 
     def left() -> float | None:
         return None if deadline is None else max(deadline - time.perf_counter(), 0.0)
 
-    with engine.open(work) as session:
-        status = session.first(left())
+    opened = engine.open_in_time(work, deadline)
+    if isinstance(opened, Result):  # out of time before the solver had the model
+        return opened
+    with opened as session:
+        status = session._timed(lambda: session.first(left()), deadline)
         if status is not Status.SAT:
             return Result(status, None, session.stats)
         found = session._answer()
         best = int(found.ints[-1])
-        while low < best and (deadline is None or time.perf_counter() < deadline):
+        while low < best:
             mid = (low + best - 1) // 2
             bound = session.at_most(n_ints, mid)
-            status = session.check([bound], left())
+            status = session._timed(lambda b=bound: session.check([b], left()), deadline)
             if status is Status.SAT:
                 found = session._answer()
                 best = int(found.ints[-1])
             elif status is Status.UNSAT:
                 low = mid + 1
-                session.add_clauses([[-bound]])  # proved for good: the solver keeps it
+                # nothing at or below mid: kept as a clause (for a wide objective, "z >
+                # mid"; for a narrow one only "not this bound", which costs nothing)
+                session.add_clauses([[-bound]])
             else:
-                break
+                break  # out of time: the best found
         ints = found.ints[:n_ints] if n_ints else None
         return Result(Status.SAT, np.asarray(found.values)[:n_bools], session.stats, ints,
                       optimal=low >= best)
