@@ -116,11 +116,10 @@ def test_the_generator_covers_what_it_is_for():
 
 @pytest.mark.slow
 def test_fuzz_thousands():
-    """3,000 models on every back end and through DIMACS, in at most 10 minutes."""
-    t0 = time.perf_counter()
+    """3,000 models on every back end and through DIMACS (about 5 minutes on a quiet
+    machine: bench/RESULTS.md; a time is measured there, not asserted here)."""
     for seed in range(1000, 4000):
         run_seed(seed)
-    assert time.perf_counter() - t0 < 600
 
 
 def test_the_six_findings_of_the_first_fuzz():
