@@ -97,8 +97,9 @@ class CpSatBackend(Backend):
 
     def optimises(self, model: Model) -> bool:
         """CP-SAT's optimum is exact while the objective's values stay within 2**53: past
-        that its bounds are doubles, which told 3e18 from 3e18 + 2 apart (a wrong optimum,
-        found by the fuzz tests); such objectives are bisected with exact linear rows."""
+        that its bounds are doubles, which could not tell -3e18 from -3e18 + 2 (a solution
+        2 short of the optimum called optimal, found by the fuzz tests); such objectives
+        are bisected with exact linear rows."""
         return exact_objective(model)
 
     def _open(self, model: Model, stats: Stats) -> CpSatSession:

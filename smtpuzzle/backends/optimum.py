@@ -30,7 +30,7 @@ def search_optimum(engine: Backend, model: Model, time_limit: float | None) -> R
         work = _with_objective_integer(model, low, high)
         if work is not None:
             return _in_one_session(engine, model, work, time_limit, low)
-    return _by_rebuilding(engine, model, time_limit)
+    return _by_rebuilding(engine, model, time_limit, low)
 
 
 LIMIT = 2**53  # an integer's bounds in the modelling API
@@ -93,19 +93,19 @@ def _in_one_session(engine: Backend, model: Model, work: Model, time_limit: floa
                       optimal=low >= best)
 
 
-def _by_rebuilding(engine: Backend, model: Model, time_limit: float | None) -> Result:
+def _by_rebuilding(engine: Backend, model: Model, time_limit: float | None,
+                   low: int) -> Result:
     """The best solution of ``model`` that ``engine`` finds by bisection on the
-    objective's bound, on the model's own answer variables; ``optimal`` when no better one
-    exists. The bound is a linear row over the objective's own terms (no integer spans
-    the objective's range, which may be 10^18 wide), whose variables are read as extra
-    answers and dropped from the result."""
+    objective's bound (no solution is below ``low``), on the model's own answer variables;
+    ``optimal`` when no better one exists. The bound is a linear row over the objective's
+    own terms (no integer spans the objective's range, which may be 10^18 wide), whose
+    variables are read as extra answers and dropped from the result."""
     from smtpuzzle.model import Groups
     from smtpuzzle.model.ints import LE, Linear
 
     obj = model.ints.objective
     assert obj is not None
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    bound_lo = model.ints.objective_range()[0]
     work = model.copy()
     work.ints.objective = None
     # The objective's integers and booleans that are not answers become answers of the
@@ -141,7 +141,7 @@ def _by_rebuilding(engine: Backend, model: Model, time_limit: float | None) -> R
 
     stats = Stats(engine.label())
     found: Result | None = None
-    best, low = None, bound_lo  # the best objective found; no solution is below low
+    best = None  # the best objective found
     status = Status.UNKNOWN
     while best is None or low < best:
         left = None if deadline is None else deadline - time.perf_counter()

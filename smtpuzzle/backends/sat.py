@@ -72,6 +72,12 @@ def _capabilities(solver: str) -> Capabilities:
                         bounds=solver not in NO_ASSUMPTIONS | NOT_INCREMENTAL)
 
 
+def _check_solver(solver: str) -> None:
+    """A PuzzleError unless ``solver`` is a PySAT solver this installation runs."""
+    if solver not in solver_names():
+        raise PuzzleError(f"unknown SAT solver {solver!r} (known: {', '.join(solver_names())})")
+
+
 def solve_clauses(clauses: Groups, num_vars: int, solver: str = DEFAULT_SOLVER,
                   time_limit: float | None = None) -> tuple[Status, np.ndarray | None]:
     """Plain clauses (a DIMACS file's) solved by a PySAT solver in this process: the status
@@ -80,8 +86,7 @@ def solve_clauses(clauses: Groups, num_vars: int, solver: str = DEFAULT_SOLVER,
 
     from pysat.solvers import Solver
 
-    if solver not in solver_names():
-        raise PuzzleError(f"unknown SAT solver {solver!r} (known: {', '.join(solver_names())})")
+    _check_solver(solver)
     with Solver(name=solver, bootstrap_with=clauses.as_lists()) as s:
         timer = None if time_limit is None else threading.Timer(time_limit, s.interrupt)
         if timer is not None:
@@ -110,10 +115,7 @@ class SatBackend(Backend):
     build_stops = True  # numpy and Python: lowering and the CNF (the solver is a child's)
 
     def __init__(self, solver: str = DEFAULT_SOLVER) -> None:
-        if solver not in solver_names():
-            raise PuzzleError(
-                f"unknown SAT solver {solver!r} (known: {', '.join(solver_names())})"
-            )
+        _check_solver(solver)
         self.solver = solver
         self.capabilities = _capabilities(solver)
 
