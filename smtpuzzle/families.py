@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from smtpuzzle.formats.nonogram_files import EXTENSIONS as NONOGRAM_SUFFIXES  # its own list
+
 
 @dataclass(frozen=True)
 class Family:
@@ -78,7 +80,7 @@ def suffixes() -> tuple[str, ...]:
 # TOML format: the file says which it is.
 register(Family("tiling", (".toml",), "", "smtpuzzle.formats.puzzle_toml:load_puzzle_file",
                 "smtpuzzle.formats.puzzle_toml:toml_title", prechecks=True))
-register(Family("nonogram", (".non", ".nin", ".clues"), "nonograms",
+register(Family("nonogram", NONOGRAM_SUFFIXES, "nonograms",
                 "smtpuzzle.formats.nonogram_files:load_nonogram",
                 "smtpuzzle.formats.nonogram_files:nonogram_title", nested=True))
 register(Family("sudoku", (".sudoku",), "sudoku", "smtpuzzle.formats.sudoku:SudokuFile.load",
