@@ -31,11 +31,9 @@ def all_false():
             out.add_clauses(-np.asarray(lits)[:, None])
         return out
 
-    # before the boolean kinds, which its decomposition makes
-    saved = dict(KINDS)
-    KINDS.clear()
-    KINDS["all-false"] = Kind("all-false", "all-false constraints", lower=lower)
-    KINDS.update(saved)
+    # ahead of every kind there, the clauses its decomposition makes among them
+    register(Kind("all-false", "all-false constraints", lower=lower), before="integers")
+    assert next(iter(KINDS)) == "all-false"
     yield
     unregister("all-false")
 

@@ -50,12 +50,24 @@ class Kind:
 KINDS: dict[str, Kind] = {}
 
 
-def register(kind: Kind) -> Kind:
-    """Add ``kind`` to the table (after the kinds there: lowering goes in table order, so a
-    kind registers before the kinds its decomposition makes)."""
+def register(kind: Kind, before: str | None = None) -> Kind:
+    """Add ``kind`` to the table, at its end or just ahead of the kind named ``before``:
+    lowering goes in table order, so a kind stands ahead of the kinds its decomposition
+    makes (a new kind that decomposes into integer rows registers before "integers")."""
     if kind.name in KINDS:
         raise ValueError(f"a constraint kind named {kind.name!r} is registered already")
-    KINDS[kind.name] = kind
+    if before is None:
+        KINDS[kind.name] = kind
+        return kind
+    if before not in KINDS:
+        raise ValueError(f"no constraint kind named {before!r} to register {kind.name!r} "
+                         "before")
+    rest = dict(KINDS)
+    KINDS.clear()
+    for name, other in rest.items():
+        if name == before:
+            KINDS[kind.name] = kind
+        KINDS[name] = other
     return kind
 
 
