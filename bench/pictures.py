@@ -56,8 +56,8 @@ def _png_size(path: Path) -> tuple[int, int]:
 def targets(repeat: int) -> None:
     import pickle
 
+    from smtpuzzle.puzzles.tiling.drawing import tiling_drawing
     from smtpuzzle.render.pictures import write_drawing
-    from smtpuzzle.render.tilings import tiling_drawing
 
     tiling, solution = _solution()
     tmp = Path(tempfile.mkdtemp())
@@ -115,10 +115,10 @@ def parts(repeat: int) -> None:
     from PIL import Image
 
     from smtpuzzle import list_tilings, load
+    from smtpuzzle.puzzles.tiling.drawing import tiling_drawing
     from smtpuzzle.render.layout import layout
     from smtpuzzle.render.png import render_rgb
     from smtpuzzle.render.svg import svg_text
-    from smtpuzzle.render.tilings import tiling_drawing
 
     tiling = load("pentomino-6x10")
     rows: dict[str, list[float]] = {}

@@ -14,8 +14,8 @@ from smtpuzzle.errors import ProcessDied, PuzzleError, VerificationError
 if TYPE_CHECKING:
     from smtpuzzle.backends import BACKENDS, Backend, get_backend
     from smtpuzzle.backends.cnf import CNF, to_cnf
+    from smtpuzzle.backends.dimacs import decode_answer, write_dimacs
     from smtpuzzle.benchmark import load_suite, run_suites, summarise
-    from smtpuzzle.formats.dimacs import decode_answer, write_dimacs
     from smtpuzzle.formats.nonogram_files import load_nonogram
     from smtpuzzle.formats.puzzle_toml import load_puzzle_file, parse_puzzle
     from smtpuzzle.geometry import (
@@ -78,8 +78,8 @@ _LAZY = {
     "load_suite": ("smtpuzzle.benchmark", "load_suite"),
     "run_suites": ("smtpuzzle.benchmark", "run_suites"),
     "summarise": ("smtpuzzle.benchmark", "summarise"),
-    "decode_answer": ("smtpuzzle.formats.dimacs", "decode_answer"),
-    "write_dimacs": ("smtpuzzle.formats.dimacs", "write_dimacs"),
+    "decode_answer": ("smtpuzzle.backends.dimacs", "decode_answer"),
+    "write_dimacs": ("smtpuzzle.backends.dimacs", "write_dimacs"),
     "load_puzzle_file": ("smtpuzzle.formats.puzzle_toml", "load_puzzle_file"),
     "parse_puzzle": ("smtpuzzle.formats.puzzle_toml", "parse_puzzle"),
     "Board": ("smtpuzzle.geometry", "Board"),

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.families import FAMILIES, family_of, suffixes
-from smtpuzzle.formats.text import check_file, is_directory
 from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
+from smtpuzzle.runtime.files import check_file, is_directory
 
 
 def model_dirs() -> list[Path]:

@@ -28,7 +28,8 @@ from smtpuzzle import (
     parse_picture,
     solve_tiling,
 )
-from smtpuzzle.formats.dimacs import read_answer, write_dimacs
+from smtpuzzle.backends.dimacs import write_dimacs
+from smtpuzzle.formats.solver_answer import read_answer
 from smtpuzzle.puzzles.maze import cases
 
 SOLVE_KEYS = ["model", "status", "backend", "time_s", "complete", "stats", "solutions"]

@@ -351,7 +351,7 @@ def test_numpy_counts_and_names_for_dimacs():
 def test_two_arrays_of_one_name_round_trip_through_dimacs(tmp_path):
     from pysat.solvers import Solver
 
-    from smtpuzzle.formats.dimacs import decode_answer, read_cnf
+    from smtpuzzle.backends.dimacs import decode_answer, read_cnf
 
     m = Model()
     a, b = m.bool_array(2, name="b"), m.bool_array(2, name="b")

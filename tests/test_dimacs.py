@@ -21,7 +21,7 @@ from smtpuzzle import (
     to_cnf,
 )
 from smtpuzzle.backends.cnf import cardinality_clauses
-from smtpuzzle.formats.dimacs import CHUNK, clause_text, write_dimacs
+from smtpuzzle.backends.dimacs import CHUNK, clause_text, write_dimacs
 from smtpuzzle.model import AllDifferent, Cmp, Groups
 from tests.helpers import HARDEST, cli
 
@@ -202,7 +202,7 @@ def test_clauses_are_spelled_as_python_spells_them_a_chunk_at_a_time(tmp_path, m
     rows = rng.choice(np.concatenate([x, -x]), size=(2000, 3))
     model.add_clauses(rows)
     write_dimacs(model, tmp_path / "one.cnf")
-    import smtpuzzle.formats.dimacs as dimacs
+    import smtpuzzle.backends.dimacs as dimacs
 
     monkeypatch.setattr(dimacs, "CHUNK", 7)
     write_dimacs(model, tmp_path / "many.cnf")
@@ -214,7 +214,7 @@ def test_clauses_are_spelled_as_python_spells_them_a_chunk_at_a_time(tmp_path, m
 
 
 def test_a_write_stopped_between_chunks_raises_what_stopped_it(tmp_path, monkeypatch):
-    import smtpuzzle.formats.dimacs as dimacs
+    import smtpuzzle.backends.dimacs as dimacs
 
     model = Model("stopped")
     x = model.new_bools(4)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from smtpuzzle import PuzzleError, Status, get_backend, to_cnf
-from smtpuzzle.formats.dimacs import decode_answer, write_dimacs
+from smtpuzzle.backends.dimacs import decode_answer, write_dimacs
 from tests.fuzz import FuzzModel, random_fuzz_model
 
 BACKENDS = ("cpsat", "sat", "z3", "exact-cover")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from smtpuzzle import Model, PuzzleError, get_backend, to_cnf
-from smtpuzzle.formats.dimacs import write_dimacs
+from smtpuzzle.backends.dimacs import write_dimacs
 from smtpuzzle.model.kinds import KINDS, Kind, NotTaken, num_constraints, register, unregister
 from tests.helpers import COVER_BACKENDS
 

@@ -358,8 +358,8 @@ def test_a_split_search_stopped_and_resumed_takes_its_proved_cubes(tmp_path: Pat
 
 def test_a_checkpoint_write_that_fails_leaves_the_old_file_and_no_other(tmp_path: Path,
                                                                          monkeypatch):
-    from smtpuzzle import outputs
     from smtpuzzle.puzzles.maze.bound.resume import save_cubes
+    from smtpuzzle.runtime import files as outputs
 
     window = KNOWN_79[:30] + "*" * 11 + KNOWN_79[42:]
     path = tmp_path / "cubes.json"

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from smtpuzzle.backends import get_backend
+from smtpuzzle.backends.dimacs import decode_answer, write_dimacs
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.dimacs import decode_answer, write_dimacs
 from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.library import resolve
 from smtpuzzle.model import Model

@@ -313,7 +313,7 @@ def test_an_answer_with_nothing_to_draw_says_which_pictures_it_did_not_write(tmp
 
 
 def test_a_piece_named_like_an_empty_cell_gets_a_letter_in_text_pictures():
-    from smtpuzzle.render.text import legend, piece_chars
+    from smtpuzzle.puzzles.tiling.text import legend, piece_chars
 
     chars = piece_chars([".", ".b", "X"])
     assert chars["X"] == "X" and "." not in (chars["."], chars[".b"])

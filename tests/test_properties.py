@@ -24,7 +24,7 @@ from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
 from smtpuzzle import Model, PuzzleError, Status, to_cnf
-from smtpuzzle.formats.dimacs import decode_answer, read_cnf, read_output, write_dimacs
+from smtpuzzle.backends.dimacs import decode_answer, read_cnf, read_output, write_dimacs
 from smtpuzzle.library import load_puzzle
 from tests.helpers import ANY_MODEL_BACKENDS, COVER_BACKENDS
 from tests.test_model import (

@@ -125,7 +125,7 @@ def test_a_count_on_two_nodes_matches_the_local_pool(cluster: Cluster) -> None:
 # Run in a process of its own, as the count is: Ray reads its token settings once per process.
 _LOST_NODE_SCRIPT = """
 import json, sys, time
-from smtpuzzle.taskpool import task_pool
+from smtpuzzle.runtime.taskpool import task_pool
 
 def slow(job, item, deadline):
     import ray

@@ -149,7 +149,8 @@ def test_small_sat_models_are_decided_in_process_and_the_rest_in_a_child(monkeyp
 def test_checks_with_long_limits_solve_in_a_child_alike(monkeypatch, backend):
     """Values, integer values, cores and optima come back from the child as from an
     in-process solve."""
-    from smtpuzzle.backends import child, cpsat
+    from smtpuzzle.backends import cpsat
+    from smtpuzzle.runtime import child
 
     monkeypatch.setattr(child, "HARD_LIMIT_S", 0.0)  # every limited check in a child
     monkeypatch.setattr(cpsat, "CHILD_MIN_SIZE", 0)  # however small the model
@@ -175,7 +176,8 @@ def test_a_cpsat_solve_that_ignores_its_limit_is_killed(monkeypatch, tmp_path):
     """CP-SAT's presolve can overrun its limit by minutes; the child is killed instead."""
     from ortools.sat.python import cp_model
 
-    from smtpuzzle.backends import child, cpsat
+    from smtpuzzle.backends import cpsat
+    from smtpuzzle.runtime import child
 
     monkeypatch.setattr(child, "HARD_LIMIT_S", 0.0)
     monkeypatch.setattr(cpsat, "CHILD_MIN_SIZE", 0)
@@ -200,7 +202,8 @@ def test_z3_keeps_one_child_and_starts_another_after_a_kill(monkeypatch):
     """Once a check has a long limit, every check runs in one child, which keeps what it
     learns (and what was added since); one killed at its deadline is replaced, and the
     answers stay right."""
-    from smtpuzzle.backends import child, z3
+    from smtpuzzle.backends import z3
+    from smtpuzzle.runtime import child
 
     started = []
     monkeypatch.setattr(child, "HARD_LIMIT_S", 0.0)

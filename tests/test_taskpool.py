@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from smtpuzzle.backends.child import Child
 from smtpuzzle.errors import ProcessDied, PuzzleError
-from smtpuzzle.taskpool import task_pool
+from smtpuzzle.runtime.child import Child
+from smtpuzzle.runtime.taskpool import task_pool
 
 
 def _square(job: int, item: int, deadline: float | None) -> tuple[int, int, int]:
@@ -56,7 +56,7 @@ def test_leaving_the_block_while_workers_write_their_results_returns():
     (a pool whose workers share one result queue could wait forever on its lock)."""
     script = textwrap.dedent("""
         import time
-        from smtpuzzle.taskpool import task_pool
+        from smtpuzzle.runtime.taskpool import task_pool
 
         def big(job, item, deadline):
             return bytes(64 << 20)
@@ -196,7 +196,7 @@ def test_ctrl_z_stops_the_workers_with_the_parent_and_fg_goes_on_with_them(stop)
     # the job was stopped.
     script = textwrap.dedent("""
         import time
-        from smtpuzzle.taskpool import task_pool
+        from smtpuzzle.runtime.taskpool import task_pool
 
         def spin(job, item, deadline):
             end = time.monotonic() + 60

@@ -171,12 +171,12 @@ def test_the_index_model_refuses_what_it_cannot_say():
 
 def test_a_model_too_large_for_the_memory_is_refused_by_each_back_ends_estimate(monkeypatch):
     tiling = load("pentomino-6x10")
-    monkeypatch.setattr("smtpuzzle.memory.available_bytes", lambda: 100_000)
+    monkeypatch.setattr("smtpuzzle.runtime.memory.available_bytes", lambda: 100_000)
     for name in BACKENDS:
         with pytest.raises(PuzzleError,
                            match=f"^{name} on pentomino-6x10's 2,056 placements would need"):
             tiling.check_memory(get_backend(name))
-    monkeypatch.setattr("smtpuzzle.memory.available_bytes", lambda: 10**9)
+    monkeypatch.setattr("smtpuzzle.runtime.memory.available_bytes", lambda: 10**9)
     for name in BACKENDS:
         tiling.check_memory(get_backend(name))
 

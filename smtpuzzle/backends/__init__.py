@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from smtpuzzle.backends.base import Backend, Capabilities, Session
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.model import solving
 
 BACKENDS = ("cpsat", "sat", "z3", "exact-cover")
 
@@ -54,5 +55,7 @@ def preload() -> None:
     import pysat.solvers  # noqa: F401
     import z3  # noqa: F401
 
+
+solving.use_backends(get_backend)  # model.solve() finds back ends by name through this
 
 __all__ = ["BACKENDS", "Backend", "Capabilities", "Session", "get_backend", "preload"]

@@ -14,7 +14,6 @@ certificate check derives its lemmas with rup.py.
 
 from __future__ import annotations
 
-import numbers
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -23,11 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends.build_alarm import BuildTimedOut, build_alarm
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model, require_model
 from smtpuzzle.model.groups import literal_array, refuse_zero
 from smtpuzzle.result import Enumeration, Result, Stats, Status
+from smtpuzzle.runtime.build_alarm import BuildTimedOut, build_alarm
+from smtpuzzle.runtime.checks import checked_limit, checked_time_limit, deadline_for, time_left
 
 
 @dataclass(frozen=True)
@@ -201,10 +201,10 @@ class Session(ABC):
         if self.hints is None or not len(self.hints) or not self.capabilities.guided \
                 or self._optimising:
             return self.check(time_limit=time_limit)
-        deadline = _deadline(time_limit)
+        deadline = deadline_for(time_limit)
 
         def attempt(assumed: list[int]) -> tuple[Status, list[int]]:
-            left = _left(deadline)
+            left = time_left(deadline)
             if left is not None and left <= 0:
                 return Status.UNKNOWN, []
             status = self.check(assumed, left)
@@ -219,14 +219,14 @@ class Session(ABC):
         limit, time_limit = checked_limit(limit), checked_time_limit(time_limit)
         enum = Enumeration(iter(()), self.stats)
         if limit != 0:
-            enum._gen = self._solutions(limit, _deadline(time_limit), enum)
+            enum._gen = self._solutions(limit, deadline_for(time_limit), enum)
         return enum
 
     def _solutions(self, limit: int | None, deadline: float | None,
                    enum: Enumeration) -> Iterator[Result]:
         if limit is not None and limit <= 0:
             return
-        status = self._timed(lambda: self.first(_left(deadline)), deadline)
+        status = self._timed(lambda: self.first(time_left(deadline)), deadline)
         if status is not Status.SAT:
             enum.complete = status is Status.UNSAT
             return
@@ -246,7 +246,7 @@ class Session(ABC):
         """The solutions after the first (which is blocked already)."""
         seen: set[bytes] = set()
         while limit is None or len(seen) < limit:
-            status = self._timed(lambda: self.check(time_limit=_left(deadline)), deadline)
+            status = self._timed(lambda: self.check(time_limit=time_left(deadline)), deadline)
             if status is not Status.SAT:
                 enum.complete = status is Status.UNSAT
                 return
@@ -385,12 +385,12 @@ class Backend(ABC):
             from smtpuzzle.backends.optimum import search_optimum
 
             return search_optimum(self, model, time_limit)
-        deadline = _deadline(time_limit)
+        deadline = deadline_for(time_limit)
         session = self.open_in_time(model, deadline)
         if isinstance(session, Result):  # out of time before the solver had the model
             return session
         with session:
-            status = session._timed(lambda: session.first(_left(deadline)), deadline)
+            status = session._timed(lambda: session.first(time_left(deadline)), deadline)
             if status is Status.SAT:
                 return session._answer()
             return Result(status, None, session.stats)
@@ -399,7 +399,7 @@ class Backend(ABC):
         """A session on ``model``, or an unknown Result saying why when its build would not
         (by the estimate) or did not end before ``deadline`` (a ``time.perf_counter()``
         value; None: no limit)."""
-        too_slow = self.too_slow_to_build(model, _left(deadline))
+        too_slow = self.too_slow_to_build(model, time_left(deadline))
         if too_slow is not None:
             return Result(Status.UNKNOWN, None, _out_of_time(Stats(self.label()), too_slow))
         try:
@@ -419,7 +419,7 @@ class Backend(ABC):
             model.ints.objective = None
         stats = Stats(self.label())
         enum = Enumeration(iter(()), stats)
-        enum._gen = self._enumerate(model, limit, _deadline(time_limit), enum)
+        enum._gen = self._enumerate(model, limit, deadline_for(time_limit), enum)
         return enum
 
     def count(self, model: Model, time_limit: float | None = None,
@@ -446,7 +446,7 @@ class Backend(ABC):
 
     def _enumerate(self, model: Model, limit: int | None, deadline: float | None,
                    enum: Enumeration) -> Iterator[Result]:
-        too_slow = self.too_slow_to_build(model, _left(deadline))
+        too_slow = self.too_slow_to_build(model, time_left(deadline))
         try:
             if too_slow is not None:
                 raise BuildTimedOut
@@ -457,7 +457,7 @@ class Backend(ABC):
             enum.complete = False
             return
         with session:
-            inner = session.solutions(limit, _left(deadline))
+            inner = session.solutions(limit, time_left(deadline))
             try:
                 yield from inner
             finally:
@@ -488,55 +488,6 @@ def guided(attempt: Callable[[list[int]], tuple[Status, Collection[int]]],
     return attempt([])[0]
 
 
-def checked_whole(value: Any, what: str, least: int = 0, most: int | None = None) -> int:
-    """``value``, a whole number from ``least`` (to ``most``) as given by a caller; a
-    TypeError or ValueError naming ``what`` otherwise."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{what} is a whole number, not {value!r}")
-    if value < least or (most is not None and value > most):
-        span = f"{least} or more" if most is None else f"{least} to {most}"
-        raise ValueError(f"{what} is a whole number, {span}, not {value}")
-    return int(value)
-
-
-def checked_limit(limit: Any, least: int = 0) -> int | None:
-    """A number of solutions asked for, as given by a caller: None (all) or a whole number
-    of ``least`` or more (0 asks for none)."""
-    if limit is None:
-        return None
-    if isinstance(limit, bool) or not isinstance(limit, numbers.Integral):
-        raise TypeError(f"limit is a whole number of solutions (or None for all), not "
-                        f"{limit!r}")
-    if limit < least:
-        raise ValueError(f"limit is a number of solutions, {least} or more, not {limit} "
-                         "(None for all)")
-    return int(limit)
-
-
-MAX_TIME_LIMIT = 1e6  # seconds (11.6 days): a longer limit is none (poll() refuses 25 days)
-MAX_SEED = 2**32 - 1  # numpy's random generators take seeds of 0 to this
-
-
-def checked_time_limit(time_limit: Any) -> float | None:
-    """A time limit as given by a caller: None (no limit) or seconds, 0 or more; one of
-    MAX_TIME_LIMIT or more (infinity too) is no limit."""
-    if time_limit is None:
-        return None
-    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
-        raise TypeError(f"time_limit is a number of seconds (or None), not {time_limit!r}")
-    if not time_limit >= 0:  # NaN too
-        raise ValueError(f"time_limit is a number of seconds, 0 or more, not {time_limit}")
-    return None if time_limit >= MAX_TIME_LIMIT else float(time_limit)
-
-
 def _out_of_time(stats: Stats, why: str | None = None) -> Stats:
     stats.extra["stopped"] = why or "the time limit came while the model was being built"
     return stats
-
-
-def _deadline(time_limit: float | None) -> float | None:
-    return None if time_limit is None else time.perf_counter() + time_limit
-
-
-def _left(deadline: float | None) -> float | None:
-    return None if deadline is None else max(deadline - time.perf_counter(), 0.0)

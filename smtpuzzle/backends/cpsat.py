@@ -2,7 +2,7 @@
 
 CP-SAT is not incremental: a session keeps one CpModel, adds to it, and solves it afresh
 at every check. A check with a long time limit on a large model solves in a forked child,
-killed once the limit is well past (:func:`~smtpuzzle.backends.child.hard_deadline`):
+killed once the limit is well past (:func:`~smtpuzzle.runtime.child.hard_deadline`):
 CP-SAT's presolve honours neither its time limit nor ``stop_search()``, and a Ctrl-C then
 stops the child at once. Enumeration streams CP-SAT's own solution enumeration (one worker: several
 lose and repeat solutions) from a solver thread through a bounded queue. Where every variable
@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends.base import Backend, BuildCost, Capabilities, Session, answer_key
-from smtpuzzle.backends.child import child_messages, hard_deadline, sigint_held
 from smtpuzzle.model import Cmp, Groups, Model
-from smtpuzzle.model.ints import EQ, GE, LE, NE, Linear
+from smtpuzzle.model.ints import EQ, GE, LE, NE, LinearRows
 from smtpuzzle.model.kinds import BOOLEAN, lowered
 from smtpuzzle.result import Enumeration, Result, Stats, Status
+from smtpuzzle.runtime.child import child_messages, hard_deadline, sigint_held
 
 STREAM_QUEUE = 256  # solutions the solver thread may run ahead of the reader
 # Models this large (variables + constraints + table cells) solve checks with long limits
@@ -222,7 +222,7 @@ class CpSatSession(Session):
             len(self.user_ints) == model.ints.count
         self._solution: np.ndarray | None = None  # the last check's, when it found one
         self._core: list[int] = []
-        self.lp_strong = model.lp_strong
+        self.lp_strong = model.relaxation_decides
         stats.variables = model.num_vars + model.ints.count
         stats.constraints = len(m.proto.constraints)
         stats.build_time += time.perf_counter() - t0
@@ -271,7 +271,7 @@ class CpSatSession(Session):
             expr = cp_model_sum(self.cp_model, terms, obj.icoef.tolist() + obj.bcoef.tolist())
             m.minimize(expr + obj.constant)
 
-    def _add_linear_batch(self, batch: Linear) -> None:
+    def _add_linear_batch(self, batch: LinearRows) -> None:
         """A batch of the model's linear rows."""
         terms, coefs, is_int = batch.terms()
         ids = terms.flat

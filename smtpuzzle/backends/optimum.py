@@ -101,7 +101,7 @@ def _by_rebuilding(engine: Backend, model: Model, time_limit: float | None,
     own terms (no integer spans the objective's range, which may be 10^18 wide), whose
     variables are read as extra answers and dropped from the result."""
     from smtpuzzle.model import Groups
-    from smtpuzzle.model.ints import LE, Linear
+    from smtpuzzle.model.ints import LE, LinearRows
 
     obj = model.ints.objective
     assert obj is not None
@@ -133,7 +133,7 @@ def _by_rebuilding(engine: Backend, model: Model, time_limit: float | None,
 
     def at_most(bound: int) -> Model:
         trial = work.copy()
-        trial.ints.linear.append(Linear(
+        trial.ints.linear.append(LinearRows(
             Groups.of(obj.ints[None]), obj.icoef.copy(), Groups.of(obj.bools[None]),
             obj.bcoef.copy(), np.array([LE]), np.array([bound - int(obj.constant)]),
             np.zeros(1, dtype=np.int64)))

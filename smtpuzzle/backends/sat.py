@@ -1,7 +1,7 @@
 """SAT back end through PySAT: any of its solvers by name, run in a forked child process.
 
 The session the caller holds (:class:`SatSession`) keeps the clauses and talks to a child
-(:class:`~smtpuzzle.backends.child.Child`) that holds the PySAT solver in a
+(:class:`~smtpuzzle.runtime.child.Child`) that holds the PySAT solver in a
 :class:`PysatSession` and answers its checks; enumeration runs in the child, which streams
 the solutions back and goes on searching while the caller looks at them. At a deadline or
 on Ctrl-C the child is killed (CaDiCaL ignores interrupts); the session then starts a new
@@ -25,13 +25,13 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends.base import Backend, Capabilities, Session
-from smtpuzzle.backends.child import Child
 from smtpuzzle.backends.cnf import cardinality_clauses, to_cnf
 from smtpuzzle.backends.pysat_sigint import python_sigint
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.kinds import BOOLEAN, lowered
 from smtpuzzle.result import Enumeration, Result, Stats, Status
+from smtpuzzle.runtime.child import Child
 
 DEFAULT_SOLVER = "cadical195"
 # Solvers that cannot take clauses after a solve (Kissat then answers wrongly or aborts):

@@ -4,7 +4,7 @@ The model is handed to Z3 as SMT-LIB text built with a few joins per constraint,
 C parser reads far faster than the same terms made one by one through the Python API.
 
 z3 can overrun its time limit by seconds (it skips its cancel flag in some phases), so once a
-check has a long limit (:func:`~smtpuzzle.backends.child.hard_deadline`) the session forks a
+check has a long limit (:func:`~smtpuzzle.runtime.child.hard_deadline`) the session forks a
 child holding a copy of its solver, and that check and every later one run there: z3 keeps
 what it learns from check to check, and a child that overstays a limit is killed. The next
 check then forks a new child from this process's copy, which has every assertion but none
@@ -25,18 +25,18 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends.base import Backend, BuildCost, Capabilities, Session
-from smtpuzzle.backends.child import (
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.model.ints import EQ, GE, LE, NE, LinearRows
+from smtpuzzle.model.kinds import BOOLEAN, lowered
+from smtpuzzle.result import Stats, Status
+from smtpuzzle.runtime.child import (
     Child,
     hard_deadline,
     sigint_held,
     sigint_let_through,
     sigint_noted,
 )
-from smtpuzzle.errors import PuzzleError
-from smtpuzzle.model import Cmp, Groups, Model
-from smtpuzzle.model.ints import EQ, GE, LE, NE, Linear
-from smtpuzzle.model.kinds import BOOLEAN, lowered
-from smtpuzzle.result import Stats, Status
 
 SOLVER_KINDS = ("default", "general", "qffd")
 _CTRL_C_REASONS = ("interrupted from keyboard", "canceled")
@@ -85,7 +85,7 @@ def _context(z3: Any) -> Any:
 
 def _held(method: Any) -> Any:
     """A session method that makes and drops z3 objects, with Ctrl-C held back until it
-    ends (see :func:`~smtpuzzle.backends.child.sigint_held`)."""
+    ends (see :func:`~smtpuzzle.runtime.child.sigint_held`)."""
 
     @functools.wraps(method)
     def held(*args: Any, **kwargs: Any) -> Any:
@@ -401,7 +401,7 @@ def _lit_words(text: _Smt, lits: np.ndarray, coefs: np.ndarray) -> list[str]:
             for w, c in zip(text.words(lits).tolist(), coefs.tolist(), strict=True)]
 
 
-def _linear_text(batch: Linear, names: np.ndarray, text: _Smt) -> list[str]:
+def _linear_text(batch: LinearRows, names: np.ndarray, text: _Smt) -> list[str]:
     """A batch of linear rows as SMT-LIB, each implied by its enforcing literal if it has
     one: built a batch at a time (a million rows took 24 s one by one, most of it here)."""
     terms, coefs, is_int = batch.terms()

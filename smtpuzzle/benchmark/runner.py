@@ -14,10 +14,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from smtpuzzle.backends import BACKENDS, get_backend, preload
-from smtpuzzle.backends.child import Send, child_messages
 from smtpuzzle.benchmark.suites import Entry, Suite
 from smtpuzzle.benchmark.tasks import UNDECIDED, Outcome, run_task, wrong_answer
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.runtime.child import Send, child_messages
 
 DEFAULT_TIME_LIMIT = 60.0
 GRACE_S = 30.0  # at least this long past the time limit before a run is killed

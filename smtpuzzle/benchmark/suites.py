@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import is_directory, key_line, read_toml
+from smtpuzzle.formats.text import key_line, read_toml
+from smtpuzzle.runtime.files import is_directory
 
 # The back ends each task can run on, in table order.
 TASK_BACKENDS = {

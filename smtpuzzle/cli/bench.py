@@ -25,8 +25,8 @@ from smtpuzzle.cli.common import (
     winding_down,
 )
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import plural
-from smtpuzzle.outputs import output_directory
+from smtpuzzle.runtime.checks import plural
+from smtpuzzle.runtime.files import output_directory
 
 
 @friendly

@@ -11,6 +11,7 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
+from smtpuzzle.backends.dimacs import write_dimacs
 from smtpuzzle.cli.common import (
     EXIT_UNKNOWN,
     JsonOpt,
@@ -24,12 +25,13 @@ from smtpuzzle.cli.common import (
     time_limit_option,
 )
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.dimacs import read_answer, write_dimacs
+from smtpuzzle.formats.solver_answer import read_answer
 from smtpuzzle.library import load_puzzle, model_file
-from smtpuzzle.outputs import distinct_files
 from smtpuzzle.puzzles import Puzzle
-from smtpuzzle.render.text import nonogram_picture, tiling_picture
+from smtpuzzle.puzzles.nonogram.drawing import nonogram_picture
+from smtpuzzle.puzzles.tiling.text import tiling_picture
 from smtpuzzle.result import Status
+from smtpuzzle.runtime.files import distinct_files
 
 
 @friendly
@@ -76,8 +78,8 @@ def solve_cnf(
 
     The answer is written as SAT solvers write theirs (an s line, and v lines with the
     model), for decode to read back."""
+    from smtpuzzle.backends.dimacs import answer_text, read_cnf
     from smtpuzzle.backends.sat import solve_clauses
-    from smtpuzzle.formats.dimacs import answer_text, read_cnf
 
     distinct_files({"-o": output}, {"the CNF": cnf_file})
     cnf = read_cnf(cnf_file, exported=False)

@@ -20,8 +20,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress, ProgressColumn
 
-from smtpuzzle.backends.base import MAX_TIME_LIMIT
 from smtpuzzle.errors import ProcessDied, PuzzleError, VerificationError
+from smtpuzzle.runtime.checks import MAX_TIME_LIMIT
 
 _started = [time.perf_counter()]  # when the command started: see mark_start, budget
 UNWRITTEN: list[str] = []  # output files that failed after the answer was found

@@ -33,9 +33,9 @@ from smtpuzzle.cli.common import (
 from smtpuzzle.cli.pictures import CellSizeOpt, PictureFiles
 from smtpuzzle.cli.solve import list_solutions
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import plural
 from smtpuzzle.library import load, model_file
 from smtpuzzle.puzzles.tiling.puzzle import GROUPS
+from smtpuzzle.runtime.checks import plural
 
 
 def _duration(seconds: float) -> str:

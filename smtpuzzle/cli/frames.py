@@ -11,7 +11,6 @@ from rich.markup import escape
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
 from smtpuzzle.backends import BACKENDS
-from smtpuzzle.backends.base import MAX_SEED
 from smtpuzzle.cli.common import (
     EXIT_UNKNOWN,
     JsonOpt,
@@ -32,10 +31,10 @@ from smtpuzzle.cli.common import (
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import is_digits
 from smtpuzzle.library import load_frames, model_file
 from smtpuzzle.puzzles.frames.puzzle import STAGE2_BACKENDS
-from smtpuzzle.render.text import frames_picture
+from smtpuzzle.puzzles.tiling.text import frames_picture
+from smtpuzzle.runtime.checks import MAX_SEED, is_digits
 
 if TYPE_CHECKING:
     from smtpuzzle.puzzles.frames.solve import FramesAnswer
@@ -146,7 +145,7 @@ def frames_cmd(
     board = (puzzle.with_hole(answer.hole) if answer.hole is not None else puzzle).frame
     names = [p.name for p in puzzle.pieces]
     if files:
-        from smtpuzzle.render.tilings import frames_drawing
+        from smtpuzzle.puzzles.tiling.drawing import frames_drawing
 
         answers = [sol.frames for sol in answer.solutions]
         summary = {k: v for k, v in answer.as_json().items() if k not in ("frames", "solutions")}

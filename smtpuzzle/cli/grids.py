@@ -13,8 +13,8 @@ import typer
 from rich.markup import escape
 
 from smtpuzzle.cli.common import EXIT_UNKNOWN, listed, out, print_json
-from smtpuzzle.formats.text import plural
 from smtpuzzle.result import Status
+from smtpuzzle.runtime.checks import plural
 
 
 def solve_grids(puzzles: Sequence[Any], solve: Callable[..., Any],

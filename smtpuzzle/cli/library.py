@@ -9,9 +9,9 @@ from rich.table import Table
 
 from smtpuzzle.cli.common import JsonOpt, ModelArg, friendly, out, print_json
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import plural
 from smtpuzzle.library import list_models, load_puzzle
-from smtpuzzle.render.text import board_picture, pieces_picture
+from smtpuzzle.puzzles.tiling.text import board_picture, pieces_picture
+from smtpuzzle.runtime.checks import plural
 
 if TYPE_CHECKING:
     from smtpuzzle.puzzles.frames.puzzle import Frames

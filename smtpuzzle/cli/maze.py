@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
-from smtpuzzle.backends.base import MAX_SEED
 from smtpuzzle.cli.common import (
     EXIT_UNKNOWN,
     EXIT_UNVERIFIED,
@@ -33,10 +32,10 @@ from smtpuzzle.cli.common import (
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import is_digits, plural
-from smtpuzzle.outputs import distinct_files, output_directory, writable
 from smtpuzzle.puzzles.maze import cases
 from smtpuzzle.puzzles.maze.mdd import MAX_STATES, SPLIT_DEPTH
+from smtpuzzle.runtime.checks import MAX_SEED, is_digits, plural
+from smtpuzzle.runtime.files import distinct_files, output_directory, writable
 
 if TYPE_CHECKING:
     from smtpuzzle.render.layout import Drawing
@@ -521,14 +520,14 @@ def show(
     as_json: JsonOpt = False,
 ) -> None:
     """Walk STRING on one maze: the cells it visits, drawn (the picture shows the walk)."""
-    from smtpuzzle.render.mazes import MAZE_CELL
+    from smtpuzzle.puzzles.maze.drawing import MAZE_CELL
 
     files = PictureFiles(svg, png, html, cell_size or MAZE_CELL)
     files.check()
     size = cases.parse_size(size)
     walk = cases.walk_case(string, size, maze, start)
     if files:
-        from smtpuzzle.render.mazes import maze_drawing
+        from smtpuzzle.puzzles.maze.drawing import maze_drawing
 
         def drawing() -> Drawing:
             return maze_drawing(walk, string)

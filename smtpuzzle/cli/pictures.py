@@ -12,7 +12,7 @@ import typer
 
 from smtpuzzle.cli.common import cli_path, err, unwritten
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.outputs import distinct_files, writable
+from smtpuzzle.runtime.files import distinct_files, writable
 
 if TYPE_CHECKING:
     from smtpuzzle.render.layout import Drawing

@@ -28,8 +28,8 @@ from smtpuzzle.cli.common import (
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import plural
 from smtpuzzle.library import load_puzzle, model_file
+from smtpuzzle.runtime.checks import plural
 
 if TYPE_CHECKING:
     from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
@@ -153,9 +153,9 @@ def _solve_tiling(tiling: Tiling, backend: str | None, solver: str | None,
                   time_limit: float | None, files: PictureFiles, as_json: bool,
                   tiling_model: str) -> None:
     from smtpuzzle.backends import get_backend
+    from smtpuzzle.puzzles.tiling.drawing import tiling_drawing
     from smtpuzzle.puzzles.tiling.solve import DEFAULT_BACKEND, solve_tiling
-    from smtpuzzle.render.text import tiling_picture
-    from smtpuzzle.render.tilings import tiling_drawing
+    from smtpuzzle.puzzles.tiling.text import tiling_picture
 
     engine = get_backend(backend or DEFAULT_BACKEND, solver)
     with spinner(f"solving {tiling.name} with {engine.label()}...", interactive(as_json)):
@@ -200,9 +200,9 @@ def list_solutions(tiling: Tiling, backend: str | None, solver: str | None, limi
     """List a tiling's solutions (solve --all / --limit, count --limit): each printed as it
     is found, or all in one JSON object; ``files`` draw them: a numbered contact sheet (SVG,
     PNG), a page with each one (HTML)."""
+    from smtpuzzle.puzzles.tiling.drawing import solution_pages, tiling_drawing
     from smtpuzzle.puzzles.tiling.solve import DEFAULT_LIST_BACKEND, list_tilings
-    from smtpuzzle.render.text import tiling_picture
-    from smtpuzzle.render.tilings import solution_pages, tiling_drawing
+    from smtpuzzle.puzzles.tiling.text import tiling_picture
 
     def show(n: int, solution: TilingSolution) -> None:
         out.print(f"[bold]solution {n}[/bold]", markup=True)
@@ -253,10 +253,9 @@ def _solve_nonogram(puzzle: Nonogram, backend: str | None, solver: str | None,
                     search_limit: int | None,
                     listing: bool, files: PictureFiles, mark_cells: bool,
                     as_json: bool) -> None:
+    from smtpuzzle.puzzles.nonogram.drawing import nonogram_drawing, nonogram_picture
     from smtpuzzle.puzzles.nonogram.puzzle import DEFAULT_ENCODING
     from smtpuzzle.puzzles.nonogram.solve import DEFAULT_BACKEND, solve_nonogram
-    from smtpuzzle.render.nonograms import nonogram_drawing
-    from smtpuzzle.render.text import nonogram_picture
 
     backend = backend or DEFAULT_BACKEND
     with spinner(f"solving {puzzle.name} with {backend}...", interactive(as_json)):

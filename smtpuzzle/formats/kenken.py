@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import read_text
 from smtpuzzle.puzzles.kenken.puzzle import Cage, KenKen
+from smtpuzzle.runtime.files import read_text
 
 MAX_SIZE = 16
 CLUE = re.compile(r"(\S+)\s+([0-9]+)\s*(\S*)")

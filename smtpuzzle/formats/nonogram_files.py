@@ -10,8 +10,9 @@ import re
 from pathlib import Path
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import is_digits, read_text
 from smtpuzzle.puzzles.nonogram.puzzle import Clue, Nonogram
+from smtpuzzle.runtime.checks import is_digits
+from smtpuzzle.runtime.files import read_text
 
 EXTENSIONS = (".non", ".nin", ".clues")
 _NON_KEYS = {"catalogue", "title", "by", "copyright", "license", "goal", "width", "height",

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import read_text
 from smtpuzzle.puzzles.sudoku.puzzle import Sudoku
+from smtpuzzle.runtime.files import read_text
 
 SIZES = {16: 4, 81: 9, 256: 16, 625: 25}
 DIGITS = "123456789ABCDEFGHIJKLMNOP"

@@ -5,79 +5,13 @@ errors about its value can name it."""
 from __future__ import annotations
 
 import re
-import stat
 import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.memory import check_fits_in_memory
-
-
-def check_file(path: str | Path) -> Path:
-    """``path`` if it names a regular file; a PuzzleError saying what it is otherwise (a
-    device or a named pipe would be read without end, or wait for a writer forever)."""
-    path = Path(path)
-    if not str(path).strip():
-        raise PuzzleError("an empty file name")
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        raise PuzzleError("no such file", str(path)) from None
-    except OSError as exc:  # a name too long, a loop of links, no permission to look
-        raise PuzzleError(f"cannot read the file ({exc.strerror})", str(path)[:200]) from None
-    if stat.S_ISDIR(mode):
-        raise PuzzleError("is a directory, not a file", str(path))
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):  # /dev/zero: read without end
-        raise PuzzleError("is a device, not a file", str(path))
-    if not stat.S_ISREG(mode):
-        raise PuzzleError("is a named pipe or socket, not a file", str(path))
-    return path
-
-
-def is_digits(word: str) -> bool:
-    """``word`` is ASCII digits: str.isdecimal and int() also take other scripts' digits
-    ('\u0663' reads as 3), which no puzzle file means."""
-    return word.isascii() and word.isdecimal()
-
-
-def plural(n: int, noun: str) -> str:
-    """``n`` and ``noun``, with an s unless ``n`` is 1: "1 solution", "2 solutions"."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
-def is_directory(path: Path) -> bool:
-    """Whether ``path`` is a directory; False for a name the system cannot even look up
-    (too long: a mistyped environment variable is no directory, not a traceback)."""
-    try:
-        return path.is_dir()
-    except OSError:
-        return False
-
-
-def read_text(path: str | Path) -> str:
-    """The file's text, decoded as UTF-8 (a byte-order mark is dropped). A file too large
-    to read and parse in the memory there is (its text and the arrays made of it: about
-    8 bytes a byte) is refused before it is read."""
-    path = check_file(path)
-    check_fits_in_memory(8 * path.stat().st_size, f"reading {path}")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise PuzzleError(f"cannot read the file ({exc.strerror})", str(path)) from None
-    return decode_utf8(data, str(path))
-
-
-def decode_utf8(data: bytes, where: str) -> str:
-    """``data`` as UTF-8 text; bytes that are not UTF-8 are an error at their line."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise PuzzleError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} "
-                          "(a binary file?)", f"{where}:{line}") from None
+from smtpuzzle.runtime.files import read_text
 
 
 def read_toml(path: str | Path) -> tuple[dict[str, Any], str]:

@@ -11,7 +11,7 @@ import numpy as np
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.geometry.grids import Grid, grid
 from smtpuzzle.geometry.shapes import coordinate_array, grid_picture_cells
-from smtpuzzle.memory import check_fits_in_memory
+from smtpuzzle.runtime.memory import check_fits_in_memory
 
 WRAPS = ("rows", "columns")
 

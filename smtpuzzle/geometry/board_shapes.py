@@ -12,7 +12,7 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.geometry.grids import grid
-from smtpuzzle.memory import check_fits_in_memory
+from smtpuzzle.runtime.memory import check_fits_in_memory
 
 BYTES_PER_POINT = 100  # the lattice box and the board's arrays (measured: 680 MB peak for the
 # 8,000,000 lattice points of a triangle-grid hexagon of side 1,000)

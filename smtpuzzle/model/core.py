@@ -17,10 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from smtpuzzle.memory import check_fits_in_memory
+from smtpuzzle.model import solving
 from smtpuzzle.model.expr import (
     BoolArray,
-    Enforced,
     IntArray,
     as_lin,
     automaton,
@@ -30,17 +29,10 @@ from smtpuzzle.model.expr import (
 )
 from smtpuzzle.model.groups import Groups, literal_array, refuse_zero
 from smtpuzzle.model.ints import (
-    EQ,
-    GE,
-    LE,
-    NE,
-    Element,
     IntPart,
-    Linear,
     Objective,
-    Regular,
-    Table,
 )
+from smtpuzzle.runtime.memory import check_fits_in_memory
 
 if TYPE_CHECKING:
     from smtpuzzle.result import Status
@@ -140,10 +132,11 @@ class Model:
     # an answer, only how soon it comes. The sat and z3 back ends use them (CP-SAT's
     # solution hints did not help: faase stayed undecided after 120 s with them).
     hints: np.ndarray | None = None
-    # Optional hint: the linear relaxation decides most of this model at the root (a set
-    # partitioning cube, frames/cubes.py). CP-SAT then keeps its LP at every node and skips
-    # presolve, which costs 30x the search on such models; other back ends ignore it.
-    lp_strong: bool = False
+    # Optional fact: the linear relaxation decides most of this model at the root (a set
+    # partitioning cube, frames/cubes.py). A back end with an LP may then lean on it (CP-SAT
+    # keeps its LP at every node and skips presolve, 30x faster on such models); others
+    # ignore it.
+    relaxation_decides: bool = False
     ints: IntPart = field(default_factory=IntPart)  # bounded integers (see model/ints.py)
     # The records of the constraint kinds registered without a field of their own
     # (model/kinds.py), by kind.
@@ -153,9 +146,9 @@ class Model:
     int_answer: Any = None
     _user_vars: list[np.ndarray] = field(default_factory=list)
     _user_names: list[Sequence[str]] = field(default_factory=list)
-    _values: np.ndarray | None = field(default=None, repr=False)  # the last solution found
-    _ints: np.ndarray | None = field(default=None, repr=False)  # ... its user integers
-    _last: str | None = field(default=None, repr=False)  # the last answer's status
+    # The last back end's answer on this model (a Result), which ``x.value()`` reads; the
+    # model holds no other solving state.
+    _answer: Any = field(default=None, repr=False)
     # This model's own token, and per related model's token the variables (booleans,
     # integers) both hold: those made before they parted by copy(). Ids past that mean
     # different variables in each (and in an unrelated model, all of them), so a
@@ -275,7 +268,7 @@ class Model:
             parts={kind: list(records) for kind, records in self.parts.items()},
             hints=None if self.hints is None else self.hints.copy(), ints=self.ints.copy(),
             _user_vars=list(self._user_vars), _user_names=list(self._user_names),
-            _values=None, _ints=None, _last=None)
+            _answer=None)
 
     def shares(self, other: Model) -> tuple[int, int] | None:
         """The variables this model and ``other`` both hold (booleans 1..b, integers
@@ -379,169 +372,6 @@ class Model:
             else:
                 c.post(self)
 
-    def _post_linear(self, cons: Any, enforce: np.ndarray | None) -> None:
-        e = cons.expr
-        rows = int(np.prod(e.shape, dtype=np.int64))
-        ti, tb = e.ints.shape[-1], e.bools.shape[-1]
-        ints = np.ascontiguousarray(e.ints).reshape(rows, ti)
-        icoef = np.ascontiguousarray(e.icoef).reshape(rows, ti)
-        bools = np.ascontiguousarray(e.bools).reshape(rows, tb)
-        bcoef = np.ascontiguousarray(e.bcoef).reshape(rows, tb)
-        rhs = np.ascontiguousarray(cons.rhs).reshape(rows)
-        enf = np.zeros(rows, dtype=np.int64) if enforce is None else \
-            np.ascontiguousarray(enforce, dtype=np.int64).reshape(rows)
-        self._check_magnitude(ints, icoef, bcoef, rhs)
-        if ti == 1 and tb == 0 and cons.code != NE and enforce is None:
-            # x == c, x <= c, x >= c (a given, a bound): the bounds, not a constraint.
-            self._tighten(ints[:, 0], icoef[:, 0], cons.code, rhs)
-            return
-        if ti == 0 and tb and cons.code != NE and enforce is None and (bcoef == 1).all() \
-                and _distinct_rows(bools):
-            # Counts of literals: cardinalities, which every back end (exact cover too, for
-            # exactly one) takes natively, rather than integer rows.
-            self._post_counts(bools, cons.code, rhs)
-            return
-        self.ints.linear.append(Linear(Groups.of(ints), icoef.reshape(-1).copy(),
-                                       Groups.of(bools), bcoef.reshape(-1).copy(),
-                                       np.full(rows, cons.code, dtype=np.int64), rhs.copy(),
-                                       enf.copy()))
-
-    def _check_magnitude(self, ints: np.ndarray, icoef: np.ndarray, bcoef: np.ndarray,
-                         rhs: np.ndarray) -> None:
-        """Refuse rows whose terms can reach 2**62: a back end sums them in 64 bits, and a
-        sum past that would wrap (a wrong answer) rather than fail."""
-        # At once for the usual small numbers: every term at most the largest coefficient
-        # times the largest bound any integer has had (tightening only narrows them; an
-        # empty domain is one past, hence the + 1).
-        peak = max((float(np.abs(a).max()) for a in (icoef, bcoef, rhs) if a.size),
-                   default=0.0)
-        terms = icoef.shape[-1] + bcoef.shape[-1] + 1
-        if peak * (self.ints.far + 1) * terms < 2.0**62:
-            return
-        reach = 0.0
-        if ints.size:  # the bounds of the integers named only: a post stays cheap
-            named = np.unique(ints)
-            lo, hi = self.ints.lo, self.ints.hi
-            far = np.array([max(abs(lo[i]), abs(hi[i])) for i in named.tolist()], dtype=float)
-            reach = far[np.searchsorted(named, ints)]
-        size = (np.abs(icoef.astype(float)) * reach).sum(axis=-1) \
-            + np.abs(bcoef.astype(float)).sum(axis=-1) + np.abs(rhs.astype(float))
-        if (size >= 2.0**62).any():
-            raise ValueError("a linear constraint whose terms can reach 2**62: too large "
-                             "for 64-bit arithmetic (scale its coefficients or domains down)")
-
-    def _post_counts(self, lits: np.ndarray, code: int, rhs: np.ndarray) -> None:
-        """``sum(lits[i]) <code> rhs[i]`` per row (code EQ, LE or GE)."""
-        cmp = {EQ: Cmp.EQ, LE: Cmp.LE}.get(code, Cmp.GE)
-        one = rhs == 1
-        if cmp is Cmp.EQ and one.all():
-            self.add_exactly_one(lits)
-        elif cmp is Cmp.LE and one.all():
-            self.add_at_most_one(lits)
-        else:
-            self.add_cardinality(lits, cmp, rhs)
-
-    def _tighten(self, x: np.ndarray, c: np.ndarray, code: int, rhs: np.ndarray) -> None:
-        """``c * x <code> rhs`` for single terms, applied to the bounds of x."""
-        zero = c == 0
-        if zero.any():  # 0 <code> rhs holds or fails whatever x is
-            holds = {EQ: rhs == 0, LE: rhs >= 0, GE: rhs <= 0}[code]
-            if not holds[zero].all():
-                self.add_false()
-            x, c, rhs = x[~zero], c[~zero], rhs[~zero]
-        lo, hi = self.ints.bounds()
-        was = lo.copy()
-        q_floor, q_ceil = np.floor_divide(rhs, c), -np.floor_divide(-rhs, c)
-        if code == EQ:
-            exact = q_floor * c == rhs
-            new_lo = np.where(exact, q_floor, hi[x] + 1)  # no whole solution: empty
-            new_hi = np.where(exact, q_floor, lo[x] - 1)
-            np.maximum.at(lo, x, new_lo)
-            np.minimum.at(hi, x, new_hi)
-        else:
-            up = (code == LE) == (c > 0)  # x <= rhs / c (else x >= rhs / c)
-            np.minimum.at(hi, x[up], q_floor[up])
-            np.maximum.at(lo, x[~up], q_ceil[~up])
-        empty = lo > hi
-        if empty.any():  # no value left: no solution (one value kept, for the back ends: one
-            # the domain had, not the bound, which may be far past anything else)
-            self.add_false()
-            lo[empty] = hi[empty] = was[empty]
-        self.ints.lo, self.ints.hi = lo.tolist(), hi.tolist()
-
-    def _post_alldiff(self, rows: np.ndarray) -> None:
-        if rows.shape[1] > 1:  # rows of one or no integer hold anyway
-            self.ints.alldiff.append(Groups.of(rows))
-
-    def _post_table(self, scopes: np.ndarray, tuples: np.ndarray, forbidden: bool) -> None:
-        self.ints.tables.append(Table(scopes.copy(), tuples.copy(), forbidden))
-
-    def _as_ints(self, x: Any, shape: tuple[int, ...]) -> np.ndarray:
-        """Integer ids for ``x``: an IntArray's own, or fixed integers for constants."""
-        if isinstance(x, IntArray):
-            return np.broadcast_to(x.ids, shape)
-        c = np.broadcast_to(whole(x), shape)
-        first = self.ints.count
-        ids = np.arange(first, first + c.size, dtype=np.int64)
-        self.ints.lo.extend(c.ravel().tolist())
-        self.ints.hi.extend(c.ravel().tolist())
-        if c.size:
-            self.ints.far = max(self.ints.far, int(np.abs(c).max()))
-        self.ints.names.add([f"const{v}" for v in c.ravel().tolist()])
-        return ids.reshape(shape)
-
-    def _post_element(self, array: Any, index: Any, target: Any) -> None:
-        idx = index.ids
-        arr = array.ids if isinstance(array, IntArray) else np.asarray(array)
-        if arr.ndim == 1:
-            arr = np.broadcast_to(arr, (*idx.shape, len(arr)))
-        arr_ids = self._as_ints(array, arr.shape)
-        tgt = self._as_ints(target, idx.shape)
-        # The index lies in the array: its bounds say so at once (no index left: unsat).
-        flat = idx.reshape(-1)
-        ones = np.ones(len(flat), dtype=np.int64)
-        self._tighten(flat, ones, GE, np.zeros(len(flat), dtype=np.int64))
-        self._tighten(flat, ones, LE, np.full(len(flat), arr.shape[-1] - 1, dtype=np.int64))
-        self.ints.elements.append(Element(idx.reshape(-1).copy(),
-                                          arr_ids.reshape(-1, arr.shape[-1]).copy(),
-                                          tgt.reshape(-1).copy()))
-
-    def _post_element_ne(self, array: Any, index: Any, target: Any) -> None:
-        """``array[index] != target``: where the index is k, entry k differs from the
-        target (an entry equal to a constant target rules k out); the index lies in the
-        array, as for ``==``."""
-        idx = index.ids
-        n = array.shape[-1]
-        flat = idx.reshape(-1)
-        ones = np.ones(len(flat), dtype=np.int64)
-        self._tighten(flat, ones, GE, np.zeros(len(flat), dtype=np.int64))
-        self._tighten(flat, ones, LE, np.full(len(flat), n - 1, dtype=np.int64))
-        shape = (*idx.shape, n)
-        ids, ks = np.broadcast_arrays(idx[..., None], np.arange(n))
-        at = self.eq_literals(ids.ravel(), ks.ravel()).reshape(shape)  # index == k
-        if not isinstance(array, IntArray) and not isinstance(target, IntArray):
-            same = np.asarray(array) == np.asarray(target)[..., None]
-            self.add_clauses(-np.broadcast_to(at, shape)[np.broadcast_to(same, shape)]
-                             .reshape(-1, 1))
-            return
-        entries = IntArray(self, array.ids) if isinstance(array, IntArray) else array
-        goal = IntArray(self, target.ids) if isinstance(target, IntArray) else target
-        goal = goal[..., None] if isinstance(goal, IntArray) else np.asarray(goal)[..., None]
-        Enforced(as_lin(entries) - goal != 0, at, self).post(self)
-
-    def _post_regular(self, words: np.ndarray, transitions: np.ndarray, start: int,
-                      finals: np.ndarray) -> None:
-        if not len(words):
-            return
-        if words.shape[1] == 0 or not len(finals) or not len(transitions):
-            # The empty word is accepted iff the start is final; a longer one needs a move
-            # and a final state (and CP-SAT refuses an automaton without them).
-            if not (words.shape[1] == 0 and start in finals.tolist()):
-                self.add_false()
-            return
-        self.ints.regulars.append(Regular(words.copy(), transitions.copy(), start,
-                                          finals.copy()))
-
     def minimize(self, expr: Any) -> None:
         """The objective: back ends that optimise (cpsat, z3) find an optimum; sat by
         linear search on the bound."""
@@ -555,7 +385,7 @@ class Model:
         usable(self, e)
         if e.shape != ():
             e = e.sum()
-        self._check_magnitude(e.ints[None], e.icoef[None], e.bcoef[None], e.const[None])
+        self.ints.check_magnitude(e.ints[None], e.icoef[None], e.bcoef[None], e.const[None])
         self.ints.objective = Objective(e.ints.copy(), e.icoef.copy(), e.bools.copy(),
                                         e.bcoef.copy(), int(e.const), sense)
 
@@ -564,24 +394,18 @@ class Model:
     def solve(self, backend: str = "cpsat", solver: str | None = None,
               time_limit: float | None = None) -> Status:
         """Find a solution (an optimum, with an objective); ``x.value()`` then reads it."""
-        from smtpuzzle.model.solving import solve
-
-        return solve(self, backend, solver, time_limit)
+        return solving.solve(self, backend, solver, time_limit)
 
     def solutions(self, limit: int | None = None, backend: str = "cpsat",
                   solver: str | None = None, time_limit: float | None = None) -> Iterator[Model]:
         """Distinct solutions on the answer variables, streamed; at each one ``x.value()``
         reads it (the model itself is yielded, for convenience)."""
-        from smtpuzzle.model.solving import solutions
-
-        return solutions(self, limit, backend, solver, time_limit)
+        return solving.solutions(self, limit, backend, solver, time_limit)
 
     def count(self, backend: str = "cpsat", solver: str | None = None,
               time_limit: float | None = None) -> tuple[int, bool]:
         """(number of solutions, whether that is all of them)."""
-        from smtpuzzle.model.solving import count
-
-        return count(self, backend, solver, time_limit)
+        return solving.count(self, backend, solver, time_limit)
 
     def is_unique(self, backend: str = "cpsat", solver: str | None = None,
                   time_limit: float | None = None) -> bool | None:
@@ -596,51 +420,18 @@ class Model:
         """(solutions found, at most ``limit``; whether that is all of them). Stopping at
         the limit leaves the rest unsearched, so a model with exactly ``limit`` solutions
         answers (limit, False): ask for one more to know there are no others."""
-        from smtpuzzle.model.solving import count
-
-        return count(self, backend, solver, time_limit, limit)
+        return solving.count(self, backend, solver, time_limit, limit)
 
     def take(self, result: Any) -> None:
         """Make ``result`` (a back end's answer on this model) the solution that
         ``x.value()`` reads."""
-        from smtpuzzle.model.solving import _keep
-        from smtpuzzle.result import Result
-
-        if not isinstance(result, Result):
-            raise TypeError(f"take() takes a back end's Result, got {type(result).__name__}")
-        ints = 0 if result.ints is None else len(result.ints)
-        if result.values is not None and (len(result.values) != len(self.user_vars)
-                                          or ints != len(self.ints.user_ints())):
-            raise ValueError(f"the result answers {len(result.values)} variables, not this "
-                             f"model's {len(self.user_vars)}: it is another model's")
-        _keep(self, result)
+        solving.take(self, result)
 
     def _bool_values(self, lits: np.ndarray) -> Any:
-        return self._read(lits, lambda v: v)
+        return solving.bool_values(self, lits)
 
     def _int_values(self, ids: np.ndarray) -> Any:
-        from smtpuzzle.model.solving import int_values
-
-        return int_values(self, ids)
-
-    def _no_values(self) -> ValueError:
-        """Why there is nothing to read: no search yet, or the last one found nothing."""
-        if self._last is None:
-            return ValueError("no solution yet: call solve() first")
-        return ValueError(f"the last search found no solution ({self._last}): no values")
-
-    def _read(self, lits: np.ndarray, convert: Any) -> Any:
-        if self._values is None:
-            raise self._no_values()
-        position = np.full(self.num_vars + 1, -1, dtype=np.int64)
-        position[self.user_vars] = np.arange(len(self.user_vars))
-        where = position[np.abs(lits)]
-        if (where < 0).any():
-            raise ValueError("only answer (user) variables have values")
-        if (where >= len(self._values)).any():
-            raise ValueError(_MADE_SINCE)
-        out = self._values[where] == (lits > 0)
-        return bool(out) if out.ndim == 0 else out
+        return solving.int_values(self, ids)
 
     # -- views for back ends ---------------------------------------------------------------
 
@@ -669,13 +460,6 @@ def _shape(shape: int | tuple[int, ...], name: str) -> tuple[int, ...]:
     return tuple(int(d) for d in shape)
 
 
-def _distinct_rows(rows: np.ndarray) -> bool:
-    """No row names a variable twice (a repeated literal counts twice in a sum, not in a
-    cardinality)."""
-    v = np.sort(np.abs(rows), axis=1)
-    return not (v[:, 1:] == v[:, :-1]).any()
-
-
 def headed_groups(heads: np.ndarray, keys: np.ndarray, members: np.ndarray) -> Groups:
     """Group i is ``[heads[i], *members[keys == i]]`` (a clause "head implies a member")."""
     order = np.argsort(keys, kind="stable")
@@ -687,9 +471,6 @@ def headed_groups(heads: np.ndarray, keys: np.ndarray, members: np.ndarray) -> G
     flat[is_head] = heads
     flat[~is_head] = members[order]
     return Groups(flat, offsets)
-
-
-_MADE_SINCE = "a variable made after the last search has no value yet: solve again"
 
 
 def require_model(obj: object, what: str) -> None:

@@ -15,7 +15,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from smtpuzzle.model.ints import EQ, GE, LE, NE
+from smtpuzzle.model.groups import Groups
+from smtpuzzle.model.ints import (
+    EQ,
+    GE,
+    LE,
+    NE,
+    ElementRows,
+    LinearRows,
+    RegularRows,
+    TableRows,
+)
 
 if TYPE_CHECKING:
     from smtpuzzle.model.core import Model
@@ -475,7 +485,66 @@ class LinCons:
         return self == ~other
 
     def post(self, model: Model, enforce: np.ndarray | None = None) -> None:
-        model._post_linear(self, enforce)
+        """Post every row (where ``enforce``, literals, hold: a reified row). Single terms
+        become bounds and sums of distinct literals cardinalities; the rest are rows."""
+        e = self.expr
+        rows = int(np.prod(e.shape, dtype=np.int64))
+        ti, tb = e.ints.shape[-1], e.bools.shape[-1]
+        ints = np.ascontiguousarray(e.ints).reshape(rows, ti)
+        icoef = np.ascontiguousarray(e.icoef).reshape(rows, ti)
+        bools = np.ascontiguousarray(e.bools).reshape(rows, tb)
+        bcoef = np.ascontiguousarray(e.bcoef).reshape(rows, tb)
+        rhs = np.ascontiguousarray(self.rhs).reshape(rows)
+        enf = np.zeros(rows, dtype=_I) if enforce is None else \
+            np.ascontiguousarray(enforce, dtype=_I).reshape(rows)
+        model.ints.check_magnitude(ints, icoef, bcoef, rhs)
+        if ti == 1 and tb == 0 and self.code != NE and enforce is None:
+            # x == c, x <= c, x >= c (a given, a bound): the bounds, not a constraint.
+            _tighten(model, ints[:, 0], icoef[:, 0], self.code, rhs)
+            return
+        if ti == 0 and tb and self.code != NE and enforce is None and (bcoef == 1).all() \
+                and _distinct_rows(bools):
+            # Counts of literals: cardinalities, which every back end (exact cover too, for
+            # exactly one) takes natively, rather than integer rows.
+            _post_counts(model, bools, self.code, rhs)
+            return
+        model.ints.linear.append(LinearRows(Groups.of(ints), icoef.reshape(-1).copy(),
+                                            Groups.of(bools), bcoef.reshape(-1).copy(),
+                                            np.full(rows, self.code, dtype=_I), rhs.copy(),
+                                            enf.copy()))
+
+
+def _tighten(model: Model, x: np.ndarray, c: np.ndarray, code: int, rhs: np.ndarray) -> None:
+    """``c * x <code> rhs`` on the bounds of x; one that cannot hold makes the model unsat."""
+    if not model.ints.tighten(x, c, code, rhs):
+        model.add_false()
+
+
+def _in_range(model: Model, index: np.ndarray, n: int) -> None:
+    """Each index lies in 0..n-1 (an array's positions): bounds, at once."""
+    flat = index.reshape(-1)
+    ones = np.ones(len(flat), dtype=_I)
+    _tighten(model, flat, ones, GE, np.zeros(len(flat), dtype=_I))
+    _tighten(model, flat, ones, LE, np.full(len(flat), n - 1, dtype=_I))
+
+
+def _post_counts(model: Model, lits: np.ndarray, code: int, rhs: np.ndarray) -> None:
+    """``sum(lits[i]) <code> rhs[i]`` per row (code EQ, LE or GE)."""
+    cmp = {EQ: "==", LE: "<="}.get(code, ">=")
+    one = rhs == 1
+    if cmp == "==" and one.all():
+        model.add_exactly_one(lits)
+    elif cmp == "<=" and one.all():
+        model.add_at_most_one(lits)
+    else:
+        model.add_cardinality(lits, cmp, rhs)
+
+
+def _distinct_rows(rows: np.ndarray) -> bool:
+    """No row names a variable twice (a repeated literal counts twice in a sum, not in a
+    cardinality)."""
+    v = np.sort(np.abs(rows), axis=1)
+    return not (v[:, 1:] == v[:, :-1]).any()
 
 
 def _not_a_value(constraint: Any, other: Any) -> None:
@@ -551,7 +620,8 @@ class AllDifferent(_Global):
         self.rows = _groups(x, axis)
 
     def post(self, model: Model) -> None:
-        model._post_alldiff(self.rows)
+        if self.rows.shape[1] > 1:  # rows of one or no integer hold anyway
+            model.ints.alldiff.append(Groups.of(self.rows))
 
 
 class Table(_Global):
@@ -576,7 +646,8 @@ class Table(_Global):
         self.forbidden = forbidden
 
     def post(self, model: Model) -> None:
-        model._post_table(self.scopes, self.tuples, self.forbidden)
+        model.ints.tables.append(TableRows(self.scopes.copy(), self.tuples.copy(),
+                                           self.forbidden))
 
 
 class Element:
@@ -616,9 +687,45 @@ class _ElementCons(_Global):
 
     def post(self, model: Model) -> None:
         if self.differ:
-            model._post_element_ne(self.array, self.index, self.target)
-        else:
-            model._post_element(self.array, self.index, self.target)
+            self._post_differ(model)
+            return
+        array, idx = self.array, self.index.ids
+        arr = array.ids if isinstance(array, IntArray) else np.asarray(array)
+        if arr.ndim == 1:
+            arr = np.broadcast_to(arr, (*idx.shape, len(arr)))
+        arr_ids = _int_ids(model, array, arr.shape)
+        tgt = _int_ids(model, self.target, idx.shape)
+        _in_range(model, idx, arr.shape[-1])  # no index left: unsat, at once
+        model.ints.elements.append(ElementRows(idx.reshape(-1).copy(),
+                                               arr_ids.reshape(-1, arr.shape[-1]).copy(),
+                                               tgt.reshape(-1).copy()))
+
+    def _post_differ(self, model: Model) -> None:
+        """``array[index] != target``: where the index is k, entry k differs from the
+        target (an entry equal to a constant target rules k out); the index lies in the
+        array, as for ``==``."""
+        array, target, idx = self.array, self.target, self.index.ids
+        n = array.shape[-1]
+        _in_range(model, idx, n)
+        shape = (*idx.shape, n)
+        ids, ks = np.broadcast_arrays(idx[..., None], np.arange(n))
+        at = model.eq_literals(ids.ravel(), ks.ravel()).reshape(shape)  # index == k
+        if not isinstance(array, IntArray) and not isinstance(target, IntArray):
+            same = np.asarray(array) == np.asarray(target)[..., None]
+            model.add_clauses(-np.broadcast_to(at, shape)[np.broadcast_to(same, shape)]
+                              .reshape(-1, 1))
+            return
+        entries = IntArray(model, array.ids) if isinstance(array, IntArray) else array
+        goal = IntArray(model, target.ids) if isinstance(target, IntArray) else target
+        goal = goal[..., None] if isinstance(goal, IntArray) else np.asarray(goal)[..., None]
+        Enforced(as_lin(entries) - goal != 0, at, model).post(model)
+
+
+def _int_ids(model: Model, x: Any, shape: tuple[int, ...]) -> np.ndarray:
+    """Integer ids for ``x``: an IntArray's own, or integers fixed at constants."""
+    if isinstance(x, IntArray):
+        return np.broadcast_to(x.ids, shape)
+    return model.ints.constants(np.broadcast_to(whole(x), shape))
 
 
 def automaton(transitions: Any, start: Any, finals: Any, what: str,
@@ -659,7 +766,18 @@ class Regular(_Global):
                                                               "Regular")
 
     def post(self, model: Model) -> None:
-        model._post_regular(self.words, self.transitions, self.start, self.finals)
+        words, transitions, start, finals = self.words, self.transitions, self.start, \
+            self.finals
+        if not len(words):
+            return
+        if words.shape[1] == 0 or not len(finals) or not len(transitions):
+            # The empty word is accepted iff the start is final; a longer one needs a move
+            # and a final state (and CP-SAT refuses an automaton without them).
+            if not (words.shape[1] == 0 and start in finals.tolist()):
+                model.add_false()
+            return
+        model.ints.regulars.append(RegularRows(words.copy(), transitions.copy(), start,
+                                               finals.copy()))
 
 
 def Count(x: IntArray, value: int, axis: int | None = None) -> LinExpr:  # noqa: N802

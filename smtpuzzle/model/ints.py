@@ -24,7 +24,7 @@ CMP_NAMES = ("==", "!=", "<=", ">=")
 
 
 @dataclass
-class Linear:
+class LinearRows:
     """Rows ``sum(icoef * ints) + sum(bcoef * literals) <cmp> rhs``, each enforced only when
     its ``enforce`` literal is true (0: always)."""
 
@@ -54,7 +54,7 @@ class Linear:
 
 
 @dataclass
-class Table:
+class TableRows:
     """Each row of ``scopes`` (m, k) takes one of the ``tuples`` (n, k) (``forbidden``: none)."""
 
     scopes: np.ndarray
@@ -63,7 +63,7 @@ class Table:
 
 
 @dataclass
-class Element:
+class ElementRows:
     """``targets[i] == arrays[i, index[i]]`` (integer ids; the index counts from 0)."""
 
     index: np.ndarray
@@ -72,7 +72,7 @@ class Element:
 
 
 @dataclass
-class Regular:
+class RegularRows:
     """Each row of ``words`` (m, n), read as a word of integer values, is accepted by the
     automaton: ``transitions`` rows are (state, value, next state)."""
 
@@ -132,11 +132,11 @@ class IntPart:
     eq_ints: list[np.ndarray] = field(default_factory=list)
     eq_values: list[np.ndarray] = field(default_factory=list)
     eq_lits: list[np.ndarray] = field(default_factory=list)
-    linear: list[Linear] = field(default_factory=list)
+    linear: list[LinearRows] = field(default_factory=list)
     alldiff: list[Groups] = field(default_factory=list)
-    tables: list[Table] = field(default_factory=list)
-    elements: list[Element] = field(default_factory=list)
-    regulars: list[Regular] = field(default_factory=list)
+    tables: list[TableRows] = field(default_factory=list)
+    elements: list[ElementRows] = field(default_factory=list)
+    regulars: list[RegularRows] = field(default_factory=list)
     objective: Objective | None = None
     user: list[np.ndarray] = field(default_factory=list)  # user integers, in order
     far: int = 0  # no bound any integer was made with is larger in magnitude
@@ -156,6 +156,71 @@ class IntPart:
                        alldiff=list(self.alldiff), tables=list(self.tables),
                        elements=list(self.elements), regulars=list(self.regulars),
                        user=list(self.user), _eq_cache=dict(self._eq_cache))
+
+    def constants(self, c: np.ndarray) -> np.ndarray:
+        """Ids of new integers fixed at the values ``c`` (any shape): constants where a
+        constraint record wants integers."""
+        first = self.count
+        ids = np.arange(first, first + c.size, dtype=np.int64)
+        self.lo.extend(c.ravel().tolist())
+        self.hi.extend(c.ravel().tolist())
+        if c.size:
+            self.far = max(self.far, int(np.abs(c).max()))
+        self.names.add([f"const{v}" for v in c.ravel().tolist()])
+        return ids.reshape(c.shape)
+
+    def tighten(self, x: np.ndarray, c: np.ndarray, code: int, rhs: np.ndarray) -> bool:
+        """Apply ``c * x <code> rhs`` (single terms, code EQ, LE or GE) to the bounds of x.
+        False when one of them cannot hold: the model has no solution."""
+        holds = True
+        zero = c == 0
+        if zero.any():  # 0 <code> rhs holds or fails whatever x is
+            holds = bool({EQ: rhs == 0, LE: rhs >= 0, GE: rhs <= 0}[code][zero].all())
+            x, c, rhs = x[~zero], c[~zero], rhs[~zero]
+        lo, hi = self.bounds()
+        was = lo.copy()
+        q_floor, q_ceil = np.floor_divide(rhs, c), -np.floor_divide(-rhs, c)
+        if code == EQ:
+            exact = q_floor * c == rhs
+            new_lo = np.where(exact, q_floor, hi[x] + 1)  # no whole solution: empty
+            new_hi = np.where(exact, q_floor, lo[x] - 1)
+            np.maximum.at(lo, x, new_lo)
+            np.minimum.at(hi, x, new_hi)
+        else:
+            up = (code == LE) == (c > 0)  # x <= rhs / c (else x >= rhs / c)
+            np.minimum.at(hi, x[up], q_floor[up])
+            np.maximum.at(lo, x[~up], q_ceil[~up])
+        empty = lo > hi
+        if empty.any():  # no value left: no solution (one value kept, for the back ends: one
+            # the domain had, not the bound, which may be far past anything else)
+            holds = False
+            lo[empty] = hi[empty] = was[empty]
+        self.lo, self.hi = lo.tolist(), hi.tolist()
+        return holds
+
+    def check_magnitude(self, ints: np.ndarray, icoef: np.ndarray, bcoef: np.ndarray,
+                        rhs: np.ndarray) -> None:
+        """Refuse rows whose terms can reach 2**62: a back end sums them in 64 bits, and a
+        sum past that would wrap (a wrong answer) rather than fail."""
+        # At once for the usual small numbers: every term at most the largest coefficient
+        # times the largest bound any integer has had (tightening only narrows them; an
+        # empty domain is one past, hence the + 1).
+        peak = max((float(np.abs(a).max()) for a in (icoef, bcoef, rhs) if a.size),
+                   default=0.0)
+        terms = icoef.shape[-1] + bcoef.shape[-1] + 1
+        if peak * (self.far + 1) * terms < 2.0**62:
+            return
+        reach = 0.0
+        if ints.size:  # the bounds of the integers named only: a post stays cheap
+            named = np.unique(ints)
+            far = np.array([max(abs(self.lo[i]), abs(self.hi[i])) for i in named.tolist()],
+                           dtype=float)
+            reach = far[np.searchsorted(named, ints)]
+        size = (np.abs(icoef.astype(float)) * reach).sum(axis=-1) \
+            + np.abs(bcoef.astype(float)).sum(axis=-1) + np.abs(rhs.astype(float))
+        if (size >= 2.0**62).any():
+            raise ValueError("a linear constraint whose terms can reach 2**62: too large "
+                             "for 64-bit arithmetic (scale its coefficients or domains down)")
 
     def has_constraints(self) -> bool:
         return bool(self.linear or self.alldiff or self.tables or self.elements

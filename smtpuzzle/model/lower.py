@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.memory import check_fits_in_memory
 from smtpuzzle.model.core import Model, headed_groups
 from smtpuzzle.model.groups import Groups
-from smtpuzzle.model.ints import EQ, GE, LE, NE, IntPart, Linear, Regular
+from smtpuzzle.model.ints import EQ, GE, LE, NE, IntPart, LinearRows, RegularRows
+from smtpuzzle.runtime.memory import check_fits_in_memory
 
 
 def unroll(model: Model, letters: np.ndarray, transitions: np.ndarray, start: int,
@@ -115,7 +115,7 @@ def lower_regular(model: Model) -> Model:
 
 
 def _regular(out: Model, eq: Callable[[np.ndarray, np.ndarray], np.ndarray], lo: np.ndarray,
-             hi: np.ndarray, r: Regular) -> None:
+             hi: np.ndarray, r: RegularRows) -> None:
     """Each word of ``r`` accepted, unrolled over the literals ``eq(x, v)`` of the values
     its transitions read (never over every value between two far-apart ones); a letter
     reads one of those values."""
@@ -449,7 +449,7 @@ def _merged(ids: np.ndarray, coefs: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return u[keep], c[keep]
 
 
-def _linear(out: Model, enc: _Encoding, batches: Sequence[Linear]) -> None:
+def _linear(out: Model, enc: _Encoding, batches: Sequence[LinearRows]) -> None:
     """Every linear row, normalised (terms merged, divided by their gcd, the first
     coefficient positive) and then the rows on the same terms under the same condition
     merged into one range: ``e <= 100`` and ``e >= 101`` are false outright, where their

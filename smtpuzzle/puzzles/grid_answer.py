@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 import numpy as np
 
 from smtpuzzle.backends import general_backend
-from smtpuzzle.backends.base import checked_limit, checked_time_limit
 from smtpuzzle.result import Status
+from smtpuzzle.runtime.checks import checked_limit, checked_time_limit
 
 
 @dataclass

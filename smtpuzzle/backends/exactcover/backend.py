@@ -13,13 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
-from smtpuzzle.backends.base import (
-    Backend,
-    Capabilities,
-    PartialCount,
-    Session,
-    checked_time_limit,
-)
+from smtpuzzle.backends.base import Backend, Capabilities, PartialCount, Session
 from smtpuzzle.backends.exactcover.problem import (
     TAKES,
     NotExactCover,
@@ -30,6 +24,7 @@ from smtpuzzle.backends.exactcover.problem import (
 from smtpuzzle.backends.exactcover.search import CoverSearch
 from smtpuzzle.model import Cmp, Groups, Model, require_model
 from smtpuzzle.result import Enumeration, Result, Stats, Status
+from smtpuzzle.runtime.checks import checked_time_limit
 
 
 class ExactCoverBackend(Backend):

@@ -9,7 +9,7 @@ this order puts two of them 4th and 5th. A cube the back end does not decide in 
 split again on its own rarest piece, so the slice bounds the time lost on any one cube.
 
 Why it pays: on a set-partitioning model the linear relaxation is strong. CP-SAT, told so
-(``Model.lp_strong``: its LP at every node, no presolve), refutes almost every cube at the
+(``Model.relaxation_decides``: its LP at every node, no presolve), refutes almost every cube at the
 root in milliseconds, where the whole model was unknown after minutes. The first cubes run
 on ``workers`` processes; each keeps splitting its own.
 """
@@ -29,7 +29,7 @@ from smtpuzzle.backends import Backend, get_backend
 from smtpuzzle.errors import ProcessDied
 from smtpuzzle.model import Groups, Model
 from smtpuzzle.result import Status
-from smtpuzzle.taskpool import TaskTimeout, task_pool
+from smtpuzzle.runtime.taskpool import TaskTimeout, task_pool
 
 SLICE_S = 1.0  # a cube's time before it is split (measured: 0.3 to 6 s all about as good)
 DEADLINE_GRACE_S = 0.5  # at the deadline, how long to wait for the workers' answers
@@ -100,7 +100,7 @@ class _Cubes:
     def model(rows: np.ndarray, sub: np.ndarray, counts: np.ndarray) -> Model:
         """Every left piece (a column of ``sub``, the part's rows by its left pieces; held
         by ``counts`` rows) in exactly one chosen row, rarest piece first."""
-        model = Model("stage2-cube", lp_strong=True)
+        model = Model("stage2-cube", relaxation_decides=True)
         y = model.new_bools(len(rows), user=True, names=[f"set:{r}" for r in rows.tolist()])
         order = np.argsort(counts, kind="stable")
         piece, member = np.nonzero(sub[:, order].T)

@@ -29,7 +29,7 @@ from smtpuzzle.errors import ProcessDied
 from smtpuzzle.model import Model, headed_groups
 from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.tiling.puzzle import Tiling
-from smtpuzzle.taskpool import TaskTimeout, stop_asked, task_pool
+from smtpuzzle.runtime.taskpool import TaskTimeout, stop_asked, task_pool
 
 CACHE_VERSION = 1
 MERGE_EVERY = 1_000_000  # raw set rows gathered before de-duplicating

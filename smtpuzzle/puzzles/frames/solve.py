@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends import Backend, get_backend
-from smtpuzzle.backends.base import MAX_SEED, checked_limit, checked_time_limit, checked_whole
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.frames.cubes import CubesProgress, solve_cubes
 from smtpuzzle.puzzles.frames.dive import DiveProgress, DiveResult, solve_dive
@@ -42,6 +41,7 @@ from smtpuzzle.puzzles.frames.stage2 import (
     table_model,
 )
 from smtpuzzle.result import Status
+from smtpuzzle.runtime.checks import MAX_SEED, checked_limit, checked_time_limit, checked_whole
 
 STAGE2_MODELS = ("cover", "index", "table", "seed", "cubes")
 DEFAULT_MODEL = {"exact-cover": "cover", "sat": "cover", "cpsat": "cubes", "z3": "index"}
@@ -72,8 +72,8 @@ class FramesAnswer:
         """The frames of each answer side by side (in a notebook)."""
         if self.puzzle is None or not self.solutions:
             return None
+        from smtpuzzle.puzzles.tiling.drawing import frames_drawing
         from smtpuzzle.render.pictures import svg_text
-        from smtpuzzle.render.tilings import frames_drawing
 
         p = self.puzzle.with_hole(self.hole) if self.hole is not None else self.puzzle
         return svg_text(frames_drawing(p.frame, self.puzzle.pieces,

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from smtpuzzle import AllDifferent, Count, IntArray, Model, Table
 from smtpuzzle.errors import PuzzleError, VerificationError
+from smtpuzzle.model import AllDifferent, Count, IntArray, Model, Table
 
 OPERATIONS = "+-*/="
 # The most tuples a product cage lists; past it the cage counts its values instead.

@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import is_digits
 from smtpuzzle.kernels import for_size, kernel
+from smtpuzzle.runtime.checks import is_digits
 
 LETTERS = "NESW"
 _STEP = {0: (-1, 0), 1: (0, 1), 2: (1, 0), 3: (0, -1)}

@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends.base import MAX_SEED, checked_time_limit, checked_whole
 from smtpuzzle.errors import VerificationError
 from smtpuzzle.puzzles.maze.cases import (
     LETTERS,
@@ -35,6 +34,7 @@ from smtpuzzle.puzzles.maze.cases import (
     step,
 )
 from smtpuzzle.puzzles.maze.verify import unsolved_cases
+from smtpuzzle.runtime.checks import MAX_SEED, checked_time_limit, checked_whole
 
 DRAWN = 16  # unsolved cases whose completions compete each round
 SAMPLE = 20_000  # unsolved cases a completion is scored on

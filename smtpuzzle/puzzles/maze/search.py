@@ -29,12 +29,9 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends import Backend, get_backend
-from smtpuzzle.backends.base import MAX_SEED, checked_time_limit, checked_whole
+from smtpuzzle.backends.dimacs import write_dimacs
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.dimacs import write_dimacs
-from smtpuzzle.formats.text import plural
 from smtpuzzle.model import Groups, Model
-from smtpuzzle.outputs import writable
 
 # the split search's checkpoints are the bound prover's
 from smtpuzzle.puzzles.maze.bound.resume import Saves, load_cubes, save_cubes
@@ -64,6 +61,8 @@ from smtpuzzle.puzzles.maze.mdd import (
 from smtpuzzle.puzzles.maze.rules import break_symmetry, mirror_rule, mirrors
 from smtpuzzle.puzzles.maze.verify import verify_string
 from smtpuzzle.result import Status
+from smtpuzzle.runtime.checks import MAX_SEED, checked_time_limit, checked_whole, plural
+from smtpuzzle.runtime.files import writable
 
 SEARCH_BACKENDS = ("mdd", "sat", "z3", "cpsat", "local")
 BATCH = 1  # failing cases added per round

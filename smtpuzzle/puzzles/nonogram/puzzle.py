@@ -23,9 +23,9 @@ from typing import ClassVar
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError, VerificationError
-from smtpuzzle.memory import check_fits_in_memory
 from smtpuzzle.model import Groups, Model, headed_groups
 from smtpuzzle.puzzles.nonogram.order import add_order_line
+from smtpuzzle.runtime.memory import check_fits_in_memory
 
 Clue = tuple[int, ...]
 ENCODINGS = ("runs", "order", "automaton")

@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends import general_backend
-from smtpuzzle.backends.base import checked_limit, checked_time_limit
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.nonogram.beliefs import beliefs, guesses
 from smtpuzzle.puzzles.nonogram.linesolve import Presolve, presolve
@@ -39,6 +38,7 @@ from smtpuzzle.puzzles.nonogram.puzzle import (
 )
 from smtpuzzle.puzzles.nonogram.symmetry import ClueSymmetry, clue_symmetries
 from smtpuzzle.result import Stats, Status
+from smtpuzzle.runtime.checks import checked_limit, checked_time_limit
 
 VERDICTS = ("unique", "multiple", "none", "unknown")
 DEFAULT_BACKEND = "sat"  # CaDiCaL, guided by the guesses: bench/RESULTS.md, "Nonograms"
@@ -69,7 +69,7 @@ class NonogramAnswer:
         """The puzzle with its clues and (up to two of) its solutions (in a notebook)."""
         if self.puzzle is None:
             return None
-        from smtpuzzle.render.nonograms import nonogram_drawing
+        from smtpuzzle.puzzles.nonogram.drawing import nonogram_drawing
         from smtpuzzle.render.pictures import svg_text
 
         return svg_text(nonogram_drawing(self.puzzle, self.solutions[:2]))

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from smtpuzzle import AllDifferent, IntArray, Model
 from smtpuzzle.errors import PuzzleError, VerificationError
+from smtpuzzle.model import AllDifferent, IntArray, Model
 
 
 @dataclass

@@ -9,7 +9,7 @@ from smtpuzzle.puzzles.sudoku.puzzle import Sudoku
 
 class SudokuAnswer(GridAnswer):
     def _repr_svg_(self) -> str:
-        from smtpuzzle.render.sudoku import sudoku_svg
+        from smtpuzzle.puzzles.sudoku.drawing import sudoku_svg
 
         return sudoku_svg(self.puzzle.givens, self.solutions[0] if self.solutions else None)
 

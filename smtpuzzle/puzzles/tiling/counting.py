@@ -25,20 +25,15 @@ from pathlib import Path
 import numpy as np
 
 from smtpuzzle.backends import get_backend
-from smtpuzzle.backends.base import (
-    Backend,
-    PartialCount,
-    checked_time_limit,
-    checked_whole,
-)
+from smtpuzzle.backends.base import Backend, PartialCount
 from smtpuzzle.errors import ProcessDied, PuzzleError
-from smtpuzzle.formats.text import read_text
 from smtpuzzle.model import Model
-from smtpuzzle.outputs import writable, write_whole
 from smtpuzzle.puzzles.tiling.puzzle import Tiling, require_tiling
 from smtpuzzle.puzzles.tiling.solve import canonical_key, engine_for
 from smtpuzzle.result import Enumeration, Result, Stats
-from smtpuzzle.taskpool import TaskTimeout, stop_asked, task_pool
+from smtpuzzle.runtime.checks import checked_time_limit, checked_whole
+from smtpuzzle.runtime.files import read_text, writable, write_whole
+from smtpuzzle.runtime.taskpool import TaskTimeout, stop_asked, task_pool
 
 
 @dataclass

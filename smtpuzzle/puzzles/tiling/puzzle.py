@@ -20,8 +20,8 @@ import numpy as np
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.geometry.board import Board
 from smtpuzzle.geometry.shapes import Shape, parse_picture
-from smtpuzzle.memory import check_fits_in_memory
 from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.runtime.memory import check_fits_in_memory
 
 if TYPE_CHECKING:
     from smtpuzzle.backends import Backend

@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends import Backend, get_backend
-from smtpuzzle.backends.base import checked_limit, checked_time_limit
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.puzzles.tiling.index_model import index_model
 from smtpuzzle.puzzles.tiling.puzzle import Tiling, TilingSolution, require_tiling
 from smtpuzzle.result import Result, Stats, Status
+from smtpuzzle.runtime.checks import checked_limit, checked_time_limit
 
 DEFAULT_BACKEND = "cpsat"  # for one solution
 DEFAULT_LIST_BACKEND = "exact-cover"  # for listing
@@ -250,7 +250,7 @@ def _tiling_svg(tiling: Tiling | None, solutions: list[TilingSolution],
                 caption: str = "") -> str | None:
     if tiling is None or not solutions:
         return None
+    from smtpuzzle.puzzles.tiling.drawing import tiling_drawing
     from smtpuzzle.render.pictures import svg_text
-    from smtpuzzle.render.tilings import tiling_drawing
 
     return svg_text(tiling_drawing(tiling.board, tiling.pieces, solutions, caption))

@@ -46,13 +46,12 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends.base import checked_time_limit
+from smtpuzzle.backends.dimacs import read_cnf, write_dimacs
 from smtpuzzle.backends.rup import CHECKERS, OutOfTime
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.dimacs import read_cnf, write_dimacs
-from smtpuzzle.formats.text import is_digits, plural
 from smtpuzzle.model import Groups, Model
 from smtpuzzle.puzzles.maze.bound.proof import CaseStates, NotEmpty, diagram_proof, letter
+from smtpuzzle.runtime.checks import checked_time_limit, is_digits, plural
 
 LETTERS = "NESW"
 _STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N E S W on (row, column)

@@ -18,10 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from smtpuzzle.backends.base import checked_time_limit, checked_whole
 from smtpuzzle.errors import ProcessDied, PuzzleError
-from smtpuzzle.formats.text import plural
-from smtpuzzle.outputs import writable
 from smtpuzzle.puzzles.maze.bound.resume import (
     Cube,
     Saves,
@@ -51,7 +48,9 @@ from smtpuzzle.puzzles.maze.mdd import (
 )
 from smtpuzzle.puzzles.maze.rules import break_symmetry, mirrors, strings_rule
 from smtpuzzle.puzzles.maze.verify import verify_string
-from smtpuzzle.taskpool import TaskTimeout, task_pool
+from smtpuzzle.runtime.checks import checked_time_limit, checked_whole, plural
+from smtpuzzle.runtime.files import writable
+from smtpuzzle.runtime.taskpool import TaskTimeout, task_pool
 
 PICKS = ("auto", "first", "sampled")  # how the case a candidate fails is chosen
 

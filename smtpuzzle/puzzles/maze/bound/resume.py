@@ -45,8 +45,6 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import check_file, read_text
-from smtpuzzle.outputs import replace_whole, write_whole
 from smtpuzzle.puzzles.maze.cases import (
     LETTERS,
     MAX_MOVES,
@@ -58,6 +56,7 @@ from smtpuzzle.puzzles.maze.cases import (
 )
 from smtpuzzle.puzzles.maze.mdd import MAX_STATES, Diagram, cube_diagram
 from smtpuzzle.puzzles.maze.rules import break_symmetry, strings_rule
+from smtpuzzle.runtime.files import check_file, read_text, replace_whole, write_whole
 
 FORMAT = "smtpuzzle maze bound checkpoint 2"
 OLD_FORMAT = "smtpuzzle maze bound checkpoint 1"  # one diagram, no cubes: still taken up

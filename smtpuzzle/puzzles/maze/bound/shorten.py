@@ -35,7 +35,6 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.backends.base import checked_time_limit, checked_whole
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.maze.cases import (
     LETTERS,
@@ -50,6 +49,7 @@ from smtpuzzle.puzzles.maze.cases import (
 )
 from smtpuzzle.puzzles.maze.mdd import DiagramTooLarge, mdd_search
 from smtpuzzle.puzzles.maze.verify import verify_string
+from smtpuzzle.runtime.checks import checked_time_limit, checked_whole
 
 WIDTHS = (12, 16, 20, 24, 28, 32)  # window widths, each taken once the one before is done
 WINDOW_LIMIT = 20.0  # seconds one window's search may take before it is passed over

@@ -28,9 +28,9 @@ from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any
 
-from smtpuzzle.backends.child import Child, sigint_held
 from smtpuzzle.errors import ProcessDied, PuzzleError
-from smtpuzzle.formats.text import is_digits
+from smtpuzzle.runtime.checks import is_digits
+from smtpuzzle.runtime.child import Child, sigint_held
 
 Work = Callable[[Any, Any, float | None], Any]
 TaskTimeout = multiprocessing.TimeoutError

@@ -1,6 +1,7 @@
-"""Where results are written, checked before the work that makes them starts: hours of
-search must never end in a traceback about a path. Each refusal is a one-line PuzzleError
-naming the path."""
+"""Files in and out. Inputs are read as UTF-8 text, refused at once if they are no regular
+file or too large for memory; outputs are checked before the work that makes them starts
+(hours of search must never end in a traceback about a path) and written whole. Each
+refusal is a one-line PuzzleError naming the path."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import stat
 from pathlib import Path
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.runtime.memory import check_fits_in_memory
 
 
 def writable(path: Path, what: str = "the checkpoint") -> None:
@@ -92,3 +94,57 @@ def write_whole(path: Path, text: str) -> None:
         replace_whole(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def check_file(path: str | Path) -> Path:
+    """``path`` if it names a regular file; a PuzzleError saying what it is otherwise (a
+    device or a named pipe would be read without end, or wait for a writer forever)."""
+    path = Path(path)
+    if not str(path).strip():
+        raise PuzzleError("an empty file name")
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise PuzzleError("no such file", str(path)) from None
+    except OSError as exc:  # a name too long, a loop of links, no permission to look
+        raise PuzzleError(f"cannot read the file ({exc.strerror})", str(path)[:200]) from None
+    if stat.S_ISDIR(mode):
+        raise PuzzleError("is a directory, not a file", str(path))
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):  # /dev/zero: read without end
+        raise PuzzleError("is a device, not a file", str(path))
+    if not stat.S_ISREG(mode):
+        raise PuzzleError("is a named pipe or socket, not a file", str(path))
+    return path
+
+
+def is_directory(path: Path) -> bool:
+    """Whether ``path`` is a directory; False for a name the system cannot even look up
+    (too long: a mistyped environment variable is no directory, not a traceback)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
+def read_text(path: str | Path) -> str:
+    """The file's text, decoded as UTF-8 (a byte-order mark is dropped). A file too large
+    to read and parse in the memory there is (its text and the arrays made of it: about
+    8 bytes a byte) is refused before it is read."""
+    path = check_file(path)
+    check_fits_in_memory(8 * path.stat().st_size, f"reading {path}")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise PuzzleError(f"cannot read the file ({exc.strerror})", str(path)) from None
+    return decode_utf8(data, str(path))
+
+
+def decode_utf8(data: bytes, where: str) -> str:
+    """``data`` as UTF-8 text; bytes that are not UTF-8 are an error at their line."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise PuzzleError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} "
+                          "(a binary file?)", f"{where}:{line}") from None

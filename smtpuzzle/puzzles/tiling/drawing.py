@@ -23,7 +23,7 @@ _LARGE_SETS = ("hexominoes", "heptominoes", "cube-nets")  # numbered: looked at 
 
 def piece_labels(names: Sequence[str]) -> dict[str, str]:
     """The text on each piece: its name, or for long names the text pictures' letter."""
-    from smtpuzzle.render.text import piece_chars
+    from smtpuzzle.puzzles.tiling.text import piece_chars
 
     chars = piece_chars(list(names))
     return {n: n if len(n) <= MAX_LABEL else chars[n] for n in names}

@@ -5,22 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO
 
 import numpy as np
 
 from smtpuzzle.backends.cnf import CNF, to_cnf
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.formats.text import check_file, decode_utf8, is_digits, read_text
-from smtpuzzle.memory import check_fits_in_memory
 from smtpuzzle.model import Groups, Model, require_model
 from smtpuzzle.model.kinds import BOOLEAN, lowered
 from smtpuzzle.result import Result, Stats, Status
+from smtpuzzle.runtime.checks import is_digits
+from smtpuzzle.runtime.files import decode_utf8, read_text
+from smtpuzzle.runtime.memory import check_fits_in_memory
 
 MAX_VARIABLE = 2**31 - 1  # DIMACS solvers number variables and clauses with 32-bit ints
-
-if TYPE_CHECKING:
-    from smtpuzzle.puzzles import Puzzle
 
 
 def write_dimacs(model: Model, out: IO[str] | str | Path, cnf: CNF | None = None,
@@ -339,66 +337,6 @@ def decode_answer(model: Model, cnf_path: Path, output_path: Path) -> tuple[Stat
         ints = flat.int_answer.decode(user[bools:])
     model.take(Result(Status.SAT, user[:bools], Stats("dimacs"), ints))
     return out.status, user[:bools]
-
-
-@dataclass
-class DimacsAnswer:
-    """An outside solver's answer to an exported CNF, read back (read_answer): its status
-    and, when sat, the puzzle's solution, decoded and verified."""
-
-    model: str  # the puzzle's name
-    status: Status
-    solutions: list[Any]  # the puzzle's own solutions (a tiling's, a nonogram's rows)
-
-    @property
-    def verified(self) -> bool:
-        """Whether the answer was checked here: a solution is (against every clause and the
-        puzzle's rules); unsat and unknown are the solver's word."""
-        return self.status is Status.SAT
-
-    @property
-    def claim(self) -> str:
-        """The answer in words, saying what was checked and what is taken on trust."""
-        if self.status is Status.SAT:
-            return "sat (verified: the assignment satisfies every clause, the solution " \
-                   "every rule of the puzzle)"
-        if self.status is Status.UNSAT:
-            return "unsat, as claimed by the solver, not verified"
-        return "unknown: the solver gave no answer"
-
-    def as_json(self) -> dict[str, Any]:
-        # A solution says how (a tiling's as_json), is an array (a grid's numbers) or is
-        # JSON already (a nonogram's rows).
-        return {"model": self.model, "status": self.status.value, "backend": "dimacs",
-                "verified": self.verified, "claim": self.claim,
-                "solutions": [s.as_json() if hasattr(s, "as_json") else
-                              s.tolist() if isinstance(s, np.ndarray) else s
-                              for s in self.solutions]}
-
-
-def read_answer(puzzle: Puzzle, cnf_path: Path, output_path: Path,
-                encoding: str | None = None) -> DimacsAnswer:
-    """Read an outside solver's answer (``output_path``) to the CNF that ``puzzle``'s model
-    was exported as (``cnf_path``, with the same ``encoding``). A malformed or wrong answer
-    is a PuzzleError; an assignment that satisfies the CNF decodes to a solution that must
-    pass the puzzle's verifier (VerificationError otherwise: our bug, not the solver's)."""
-    for path in (cnf_path, output_path):
-        check_file(path)
-    judge: Any = puzzle
-    cells = None
-    if hasattr(puzzle, "decode"):
-        model = puzzle.build_model(encoding)  # refuses what export-cnf refuses
-    else:  # a number grid (Sudoku, KenKen): its answer is its cells' integers
-        judge = puzzle.one(encoding) if hasattr(puzzle, "one") else puzzle
-        model, cells = judge.build()
-    status, values = decode_answer(model, cnf_path, output_path)
-    solutions = []
-    if status is Status.SAT:
-        solutions.append(puzzle.decode(values) if cells is None else np.asarray(cells.value()))
-    for solution in solutions:
-        judge.verify(solution)
-    return DimacsAnswer(puzzle.name, status, solutions)
-
 
 
 def answer_text(status: Status, model: np.ndarray | None, num_vars: int) -> str:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rich.text import Text
+
 from smtpuzzle.render.colours import FILLED, INK
 from smtpuzzle.render.layout import Drawing, LegendEntry, in_rows, sheet_columns
 from smtpuzzle.render.outline import CellEdges, SquareCells
@@ -102,3 +104,20 @@ def nonogram_drawing(puzzle: Any, solutions: Sequence[Sequence[str]],
 
 def _title(puzzle: Any) -> str:
     return getattr(puzzle, "title", "") or ""
+
+
+def nonogram_picture(solutions: list[list[str]]) -> Text:
+    """Nonogram grids (``#`` filled, ``.`` empty) side by side, one character per cell."""
+    out = Text()
+    if not solutions:
+        return out
+    height = max(len(s) for s in solutions)
+    for r in range(height):
+        for k, grid in enumerate(solutions):
+            if k:
+                out.append("   ")
+            row = grid[r] if r < len(grid) else " " * len(grid[0])
+            for ch in row:
+                out.append(ch, style="bold" if ch == "#" else "dim")
+        out.append("\n")
+    return out

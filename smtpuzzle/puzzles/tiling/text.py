@@ -145,20 +145,3 @@ def pieces_picture(tiling: Tiling, width: int = 78) -> Text:
             row.append(block)
             used += block[2] + 3
     return out
-
-
-def nonogram_picture(solutions: list[list[str]]) -> Text:
-    """Nonogram grids (``#`` filled, ``.`` empty) side by side, one character per cell."""
-    out = Text()
-    if not solutions:
-        return out
-    height = max(len(s) for s in solutions)
-    for r in range(height):
-        for k, grid in enumerate(solutions):
-            if k:
-                out.append("   ")
-            row = grid[r] if r < len(grid) else " " * len(grid[0])
-            for ch in row:
-                out.append(ch, style="bold" if ch == "#" else "dim")
-        out.append("\n")
-    return out
