@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from smtpuzzle.backends.base import Backend, Capabilities, Session
+from smtpuzzle.backends.base import Backend, Capabilities, PartialCount, Session
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import solving
 
@@ -58,4 +58,5 @@ def preload() -> None:
 
 solving.use_backends(get_backend)  # model.solve() finds back ends by name through this
 
-__all__ = ["BACKENDS", "Backend", "Capabilities", "Session", "get_backend", "preload"]
+__all__ = ["BACKENDS", "Backend", "Capabilities", "PartialCount", "Session", "general_backend",
+           "get_backend", "preload"]

@@ -50,7 +50,7 @@ def bench(
     list_suites: Annotated[bool, typer.Option("--list", help="List the suites.")] = False,
 ) -> None:
     """Time every puzzle of the suites on every back end, interleaved, in one run."""
-    from smtpuzzle import benchmark
+    import smtpuzzle.benchmark as benchmark
     from smtpuzzle.benchmark.report import tables, write_results
 
     if list_suites:

@@ -24,8 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from smtpuzzle.backends import get_backend
-from smtpuzzle.backends.base import Backend, PartialCount
+from smtpuzzle.backends import Backend, PartialCount, get_backend
 from smtpuzzle.errors import ProcessDied, PuzzleError
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.tiling.puzzle import Tiling, require_tiling
