@@ -2,6 +2,23 @@
 
 from __future__ import annotations
 
+import re
+
+# An argument named in a message or an answer's note: `split_depth`, or with its value,
+# `model=index`. A Python caller reads it so; the command line prints its flag instead
+# (--split-depth, --model index). Library code names arguments only so, never by a flag.
+_ARGUMENT = re.compile(r"`([a-z][a-z0-9_]*)(?:=([^`]*))?`")
+# Arguments whose flag is not their name with dashes.
+FLAG_NAMES = {"cell": "cell-size"}
+
+
+def command_line_words(text: str) -> str:
+    """``text`` with each marked argument as the command line's flag."""
+    def flag(m: re.Match[str]) -> str:
+        name = "--" + FLAG_NAMES.get(m[1], m[1].replace("_", "-"))
+        return name if m[2] is None else f"{name} {m[2]}"
+    return _ARGUMENT.sub(flag, text)
+
 
 class PuzzleError(Exception):
     """Bad input: a malformed file, an unknown name, a puzzle that is impossible on its face.
@@ -28,6 +45,10 @@ class PuzzleError(Exception):
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}" if self.where else self.message
+
+    def for_command_line(self) -> str:
+        """The error as the command line prints it: arguments named by their flags."""
+        return command_line_words(str(self))
 
 
 class VerificationError(Exception):

@@ -109,7 +109,7 @@ def test_every_family_builds_through_one_method():
     tiling = load("soma-3x3x3")
     assert tiling.family == "tiling"
     assert len(tiling.build_model(None).user_vars) == tiling.num_placements
-    with pytest.raises(PuzzleError, match="--encoding: for nonograms only"):
+    with pytest.raises(PuzzleError, match="`encoding`: for nonograms only"):
         tiling.build_model("runs")
     frames = load_frames("hexomino-6x6x6")
     assert frames.family == "frames"

@@ -6,6 +6,8 @@ input has a meaning (a board's sizes, a piece's picture), it is taken."""
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -403,3 +405,19 @@ def test_grid_verifiers_name_a_grid_of_the_wrong_shape_and_kenken_cages_are_chec
         KenKen(2, [*cages, Cage("c", ((0, 0),), 1, "=")])
     with pytest.raises(PuzzleError, match="2 cells are in no cage"):
         KenKen(2, cages[:1])
+
+
+def test_library_errors_name_the_python_argument_and_the_cli_its_flag(tmp_path):
+    from smtpuzzle.errors import PuzzleError, command_line_words
+    from smtpuzzle.puzzles.maze.bound.prove import prove_bound
+
+    with pytest.raises(PuzzleError) as caught:
+        prove_bound(3, pick="best")
+    assert "`pick` is" in str(caught.value) and "--pick" not in str(caught.value)
+    assert caught.value.for_command_line().startswith("--pick is")
+    assert command_line_words("try `split_depth` or `backend=sat` (`cell`)") == \
+        "try --split-depth or --backend sat (--cell-size)"
+    p = subprocess.run([sys.executable, "-m", "smtpuzzle", "maze", "bound", "--pick", "best"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and "--pick is auto, first, sampled, not 'best'" in p.stderr
+    assert "`" not in p.stderr

@@ -171,7 +171,7 @@ def test_bad_suites_are_one_line_errors(tmp_path, text, message):
 def test_solvers_attach_to_their_back_end():
     configs = configs_for(["sat", "z3"], ["glucose4", "qffd"])
     assert [(c.backend, c.solver) for c in configs] == [("sat", "glucose4"), ("z3", "qffd")]
-    with pytest.raises(PuzzleError, match="not in --backends"):
+    with pytest.raises(PuzzleError, match="not in `backends=cpsat`"):
         configs_for(["cpsat"], ["glucose4"])
     with pytest.raises(PuzzleError, match="unknown solver"):
         configs_for(["sat"], ["nosuch"])

@@ -706,9 +706,9 @@ def test_a_checkpoint_is_taken_up_only_by_its_own_search(saved_search: Path):
                         header=lambda h: {**h, "mirror": False}), 3, True)
     with pytest.raises(PuzzleError, match="with the mirror rule, this run size 3 without"):
         prove_bound(3, start=26, checkpoint=saved_search, mirror=False)
-    with pytest.raises(PuzzleError, match="--start 27 is past it"):
+    with pytest.raises(PuzzleError, match="`start=27` is past it"):
         prove_bound(3, start=27, checkpoint=saved_search)
-    with pytest.raises(PuzzleError, match="holds a search at 26 moves; --up-to 25 is below"):
+    with pytest.raises(PuzzleError, match="holds a search at 26 moves; `up_to=25` is below"):
         prove_bound(3, start=20, up_to=25, checkpoint=saved_search)
 
 
@@ -1077,7 +1077,7 @@ def test_workers_stop_at_a_string_and_when_one_dies(tmp_path: Path, monkeypatch)
     found = prove_bound("2x2", start=10, max_states=50, split_depth=8, workers=2)
     assert found.bound == 10 and found.complete and found.string is not None
     assert len(found.string) == 11 and check(found.string, "2x2").unsolved == 0
-    for kwargs, reason in [({}, "only --split-depth makes cubes"),
+    for kwargs, reason in [({}, "only `split_depth` makes cubes"),
                            ({"split_depth": 8, "checkpoint": tmp_path / "s.npz"},
                             "name it .json")]:
         with pytest.raises(PuzzleError, match=reason):
@@ -1158,7 +1158,7 @@ def test_a_cube_that_may_not_be_split_deeper_is_set_aside_while_the_rest_are_sea
                        checkpoint=path)
     assert deep.outgrown and deep.bound == 0 and not deep.complete
     assert deep.note == ("the decision diagram outgrew 6,000 states at 26 moves, in cube NE* "
-                         "split 1 move deep, as deep as --split-depth 1 allows")
+                         "split 1 move deep, as deep as `split_depth=1` allows")
     saved = load(path, 3, True)
     assert [c.pattern[:2] for c in saved.cubes] == ["NE"]
     assert sorted(p[:2] for p in saved.proved) == ["NN", "NS", "NW"]
@@ -1204,7 +1204,7 @@ def test_a_search_stopped_after_a_cube_was_set_aside_still_names_it(tmp_path: Pa
                        checkpoint=path)
     assert late.outgrown and late.bound == 0 and late.interrupted == (stop == "interrupted")
     assert late.note == (f"{stop}; the decision diagram outgrew 6,000 states at 26 moves, in "
-                         "cube NE* split 1 move deep, as deep as --split-depth 1 allows")
+                         "cube NE* split 1 move deep, as deep as `split_depth=1` allows")
     # NS* first, NE* set aside last (NW* was ruled out at the split)
     assert [c.pattern[:2] for c in load(path, 3, True).cubes] == ["NS", "NE"]
 
@@ -1417,7 +1417,7 @@ def test_either_pick_proves_a_bound_and_auto_samples_on_blocked_4x4():
     assert not _refuted(20, sampled.cases[:-1], 4)  # the last case added was needed
     three = prove_bound(3, start=16, up_to=16)
     assert three.pick == "first" and three.as_json()["pick"] == "first"
-    with pytest.raises(PuzzleError, match="--pick is auto, first, sampled, not 'best'"):
+    with pytest.raises(PuzzleError, match="`pick` is auto, first, sampled, not 'best'"):
         prove_bound(3, pick="best")
     out = run("maze", "bound", "--up-to", "3", "--pick", "best")
     assert out.returncode == 2 and "--pick is auto, first, sampled" in out.stderr

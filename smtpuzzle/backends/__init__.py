@@ -13,7 +13,7 @@ def get_backend(name: str, solver: str | None = None) -> Backend:
     """A back end by name; ``solver`` picks the PySAT solver (sat), the z3 solver kind or the
     exact-cover kernel (``auto``, ``sweep`` or ``mrv``)."""
     if solver and name == "cpsat":
-        raise PuzzleError("--solver applies to the sat, z3 and exact-cover back ends only")
+        raise PuzzleError("`solver` applies to the sat, z3 and exact-cover back ends only")
     if name == "z3":
         from smtpuzzle.backends.z3 import Z3Backend
 
@@ -44,7 +44,7 @@ def general_backend(name: str, solver: str | None, family: str) -> Backend:
     engine = get_backend(name, solver)
     if not engine.capabilities.any_constraint:
         others = ", ".join(b for b in BACKENDS if b != name)
-        raise PuzzleError(f"--backend {name}: exact cover solves tilings, not {family} "
+        raise PuzzleError(f"`backend={name}`: exact cover solves tilings, not {family} "
                           f"puzzles (try {others})")
     return engine
 

@@ -324,7 +324,7 @@ def decode_answer(model: Model, cnf_path: Path, output_path: Path) -> tuple[Stat
             np.array_equal(ours.clauses.offsets, cnf.clauses.offsets)
             and np.array_equal(ours.clauses.flat, cnf.clauses.flat)):
         raise PuzzleError("the CNF's clauses differ from this model's (was it edited, or "
-                          "exported with another --encoding or version?)", str(cnf_path))
+                          "exported with another `encoding` or version?)", str(cnf_path))
     out = read_output(output_path)
     values = check_assignment(cnf, out, str(output_path))
     bools = len(model.user_vars)  # the model's own user booleans, then integers' literals

@@ -117,7 +117,7 @@ def configs_for(backends: list[str], solvers: list[str]) -> list[Config]:
                               f"{', '.join(BRANCHINGS)})")
         if owner not in backends:
             raise PuzzleError(f"solver {s!r} belongs to the {owner} back end, which is not in "
-                              f"--backends {','.join(backends)}")
+                              f"`backends={','.join(backends)}`")
         by_backend.setdefault(owner, []).append(s)
     return [Config(b, s) for b in backends for s in by_backend.get(b, [None])]
 

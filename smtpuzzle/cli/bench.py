@@ -58,7 +58,7 @@ def bench(
             try:  # a stray .toml among the suites is listed as such, as `list` does
                 loaded = benchmark.load_suite(name)
             except PuzzleError as exc:
-                out.print(f"{name:14}   - puzzles  (unreadable: {exc})")
+                out.print(f"{name:14}   - puzzles  (unreadable: {exc.for_command_line()})")
                 continue
             out.print(f"{name:14} {len(loaded.entries):3} puzzles  {loaded.title}")
         return

@@ -52,7 +52,7 @@ def export_cnf(
     except PuzzleError as exc:
         if not exc.message.startswith("no solution"):
             raise
-        err.print(f"warning: {exc}; the CNF is written all the same")
+        err.print(f"warning: {exc.for_command_line()}; the CNF is written all the same")
         puzzle = load_puzzle(model, precheck=False)
     m = puzzle.build_model(encoding)
     try:

@@ -20,7 +20,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress, ProgressColumn
 
-from smtpuzzle.errors import ProcessDied, PuzzleError, VerificationError
+from smtpuzzle.errors import (
+    ProcessDied,
+    PuzzleError,
+    VerificationError,
+    command_line_words,
+)
 from smtpuzzle.runtime.checks import MAX_TIME_LIMIT
 
 _started = [time.perf_counter()]  # when the command started: see mark_start, budget
@@ -135,9 +140,10 @@ def friendly(fn: F) -> F:
                 raise typer.Exit(EXIT_BAD_INPUT)
             return result
         except PuzzleError as exc:
-            err.print(f"[red]error:[/red] {escape(clipped(str(exc)))}", markup=True)
+            err.print(f"[red]error:[/red] {escape(clipped(exc.for_command_line()))}",
+                      markup=True)
             if kwargs.get("as_json"):  # a reader of --json gets the error as JSON
-                print_json({"status": "error", "error": clipped(str(exc))})
+                print_json({"status": "error", "error": clipped(exc.for_command_line())})
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except VerificationError as exc:
             err.print(f"[red]verification failed (a bug, please report):[/red] "
@@ -206,8 +212,18 @@ def report_stopped(reason: str, kept: str = "") -> None:
 
 
 def print_json(data: Any) -> None:
-    """One JSON object on stdout (plain print: no markup, no wrapping)."""
-    print(json.dumps(data))
+    """One JSON object on stdout (plain print: no markup, no wrapping); the arguments its
+    notes and errors name, as flags."""
+    print(json.dumps(_flags_in_notes(data)))
+
+
+def _flags_in_notes(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: command_line_words(v) if k in ("note", "error") and isinstance(v, str)
+                else _flags_in_notes(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_flags_in_notes(v) for v in data]
+    return data
 
 
 def interactive(as_json: bool = False) -> bool:

@@ -30,7 +30,7 @@ from smtpuzzle.cli.common import (
     warn_same_shapes,
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
-from smtpuzzle.errors import PuzzleError
+from smtpuzzle.errors import PuzzleError, command_line_words
 from smtpuzzle.library import load_frames, model_file
 from smtpuzzle.puzzles.frames.puzzle import STAGE2_BACKENDS
 from smtpuzzle.puzzles.tiling.text import frames_picture
@@ -199,7 +199,7 @@ def frames_cmd(
                 out.print(f"cubes: {s2['decided']:,} of {s2['cubes']:,} decided, "
                           f"{s2['calls']:,} solves")
         if answer.note:
-            out.print(answer.note)
+            out.print(command_line_words(answer.note))
         for i, solution in enumerate(answer.solutions):
             if len(answer.solutions) > 1:
                 out.print(f"[bold]solution {i + 1}[/bold]", markup=True)

@@ -31,7 +31,7 @@ from smtpuzzle.cli.common import (
     winding_down,
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
-from smtpuzzle.errors import PuzzleError
+from smtpuzzle.errors import PuzzleError, command_line_words
 from smtpuzzle.puzzles.maze import cases
 from smtpuzzle.puzzles.maze.mdd import MAX_STATES, SPLIT_DEPTH
 from smtpuzzle.runtime.checks import MAX_SEED, is_digits, plural
@@ -135,9 +135,9 @@ def search(
             line = f"found (verified on every case): {result.string}"
         elif result.status == "unsat":
             line = "no string fits the pattern (proved" + (
-                f": {result.note})" if result.note else ")")
+                f": {command_line_words(result.note)})" if result.note else ")")
         elif result.note:
-            line = f"unknown ({result.note}): no string found yet"
+            line = f"unknown ({command_line_words(result.note)}): no string found yet"
         else:
             stopped = result.interrupted or time_limit is None  # z3 answers unknown on Ctrl-C
             line = "unknown (" + ("interrupted" if stopped else "time limit reached") \
@@ -292,7 +292,7 @@ def bound(
             out.print(f"at {u['length']} moves, split: {u['cubes_proved']} of "
                       f"{u['cubes_proved'] + u['cubes_left']} cubes proved, "
                       f"{u['cubes_left']} left")
-        out.print(f"stopped: {result.note}")
+        out.print(f"stopped: {command_line_words(result.note)}")
         if result.string:
             least = ", so it is the least length" if result.bound == len(result.string) - 1 \
                 else ""
@@ -355,11 +355,11 @@ def build(
         out.print(f"a {result.moves}-move string solves every {cases.describe(size)} case "
                   f"(verified; {result.greedy_moves} moves before letters were dropped; "
                   f"{result.time_s:.1f} s): {result.string}")
-        out.print(f"stopped: {result.note}")
+        out.print(f"stopped: {command_line_words(result.note)}")
     elif not result.cases:  # not started
-        out.print(f"unknown: {result.note}")
+        out.print(f"unknown: {command_line_words(result.note)}")
     else:
-        out.print(f"unknown ({result.note}): {result.moves} moves so far leave "
+        out.print(f"unknown ({command_line_words(result.note)}): {result.moves} moves so far leave "
                   f"{result.unsolved:,} of {result.cases:,} cases unsolved; the build is "
                   "incomplete")
     if not result.string:
@@ -424,10 +424,9 @@ def shorten_string(
                   f"{cases.describe(size)} case (verified; {result.given} moves given, "
                   f"{result.shortened} windows rewritten of {result.windows:,} searched"
                   f"{minimal}; {result.time_s:.1f} s): {result.string}")
-        out.print(f"stopped: {result.note}" + (f" ({result.passed} windows passed over: "
-                                                "state cap, --window-limit or "
-                                                "--max-cases)"
-                                                if result.passed else ""))
+        passed = f" ({result.passed} windows passed over: state cap, --window-limit or " \
+            "--max-cases)" if result.passed else ""
+        out.print(f"stopped: {command_line_words(result.note)}{passed}")
     if result.interrupted:
         raise typer.Exit(EXIT_UNKNOWN)
 

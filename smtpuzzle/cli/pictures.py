@@ -62,7 +62,7 @@ class PictureFiles:
         try:
             self._write(drawing, pages, title, summary, subtitle)
         except PuzzleError as exc:
-            unwritten(str(exc))
+            unwritten(exc.for_command_line())
 
     def _write(self, drawing: Callable[[], Drawing] | None,
                pages: Callable[[], Sequence[Drawing]], title: str, summary: dict[str, Any],

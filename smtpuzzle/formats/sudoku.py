@@ -88,7 +88,7 @@ class SudokuFile:
     def one(self, encoding: str | None = None) -> Sudoku:
         """The file's puzzle, where one model is asked for: refused unless there is one."""
         if encoding is not None:
-            raise PuzzleError("--encoding: for nonograms only")
+            raise PuzzleError("`encoding`: for nonograms only")
         if len(self.puzzles) != 1:
             raise PuzzleError(f"{len(self.puzzles)} puzzles in the file: one model needs one",
                               str(self.path))

@@ -57,7 +57,7 @@ def render_rgb(scene: Scene) -> Any:
     pixels = scene.width * scene.height
     if pixels > MAX_PIXELS:  # Agg's buffer is 4 bytes a pixel, allocated at once
         raise PuzzleError(f"a PNG of {scene.width:,} x {scene.height:,} pixels: at most "
-                          f"{MAX_PIXELS // 10**6} million are drawn (give a smaller --cell-size, "
+                          f"{MAX_PIXELS // 10**6} million are drawn (give a smaller `cell`, "
                           "fewer solutions, or an SVG)")
     renderer = RendererAgg(scene.width, scene.height, 72)
     flip = Affine2D().scale(1, -1).translate(0, scene.height)  # y down, as in the SVG

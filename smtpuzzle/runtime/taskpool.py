@@ -292,7 +292,7 @@ def _import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise PuzzleError("--ray needs Ray: pip install 'smtpuzzle[ray]'") from None
+        raise PuzzleError("`ray` needs Ray: pip install 'smtpuzzle[ray]'") from None
     return ray
 
 
@@ -320,12 +320,12 @@ def _auto_address() -> tuple[str, str] | None:
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
     host, _, port = address.removeprefix("ray://").rpartition(":")
     if not host or not is_digits(port):
-        raise PuzzleError(f"--ray {address}: expected HOST:PORT (or ray://HOST:PORT), "
+        raise PuzzleError(f"`ray={address}`: expected HOST:PORT (or ray://HOST:PORT), "
                           "auto or local")
     try:
         socket.create_connection((host, int(port)), timeout=timeout).close()
     except OSError as exc:
-        raise PuzzleError(f"--ray {address}: cannot reach a Ray cluster there ({exc})") from None
+        raise PuzzleError(f"`ray={address}`: cannot reach a Ray cluster there ({exc})") from None
 
 
 class _RayTasks(Tasks):
@@ -420,9 +420,9 @@ def _ray_pool(work: Work, job: Any, address: str) -> Iterator[Tasks]:
             try:  # a cluster that stopped leaves its address behind: Ray retries it too
                 _check_reachable(known[0])
             except PuzzleError:
-                raise PuzzleError(f"--ray auto: the cluster this machine was last in ({known[0]}, "
+                raise PuzzleError(f"`ray=auto`: the cluster this machine was last in ({known[0]}, "
                                   f"from {known[1]}) cannot be reached: start one (ray start), "
-                                  "or give --ray local") from None
+                                  "or give `ray=local`") from None
         try:
             # "local" is Ray's own word for a new instance, even where ray start runs one
             with _native_stderr_muted():
@@ -431,7 +431,7 @@ def _ray_pool(work: Work, job: Any, address: str) -> Iterator[Tasks]:
         except (ConnectionError, RuntimeError, ValueError) as exc:
             hint = "" if os.environ.get("RAY_AUTH_MODE") else \
                 "; a cluster with token authentication needs RAY_AUTH_MODE=token here"
-            raise PuzzleError(f"--ray {address}: cannot reach a Ray cluster ({exc}{hint})"
+            raise PuzzleError(f"`ray={address}`: cannot reach a Ray cluster ({exc}{hint})"
                               ) from None
     tasks = _RayTasks(ray, work, job)
     try:

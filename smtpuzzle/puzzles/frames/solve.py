@@ -152,18 +152,18 @@ class FramesOptions:
 
     def check(self) -> None:
         if self.stage2 not in STAGE2_BACKENDS:
-            raise PuzzleError(f"--stage2 must be one of {', '.join(STAGE2_BACKENDS)}")
+            raise PuzzleError(f"`stage2` must be one of {', '.join(STAGE2_BACKENDS)}")
         if self.model_kind not in STAGE2_MODELS:
-            raise PuzzleError(f"--stage2-model must be one of {', '.join(STAGE2_MODELS)}, "
+            raise PuzzleError(f"`stage2_model` must be one of {', '.join(STAGE2_MODELS)}, "
                               f"not {self.model_kind!r}")
         if self.model_kind not in ("cover", "cubes") and \
                 not get_backend(self.stage2).capabilities.any_constraint:
             raise PuzzleError(f"the {self.model_kind} model has integers: exact cover takes the "
                               "cover model")
         if self.method not in METHODS:
-            raise PuzzleError(f"--method must be one of {', '.join(METHODS)}")
+            raise PuzzleError(f"`method` must be one of {', '.join(METHODS)}")
         if self.ray and get_backend(self.backend, self.solver).capabilities.any_constraint:
-            raise PuzzleError("--ray shares out stage 1 of the exact-cover back end only")
+            raise PuzzleError("`ray` shares out stage 1 of the exact-cover back end only")
         get_backend(self.backend, self.solver)  # bad names fail before any work
         get_backend(self.stage2, self.stage2_solver_name)
 
@@ -221,7 +221,7 @@ def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
         places = [opts.hole] if opts.hole is not None else frames.hole_places()
     else:
         if opts.hole is not None:
-            raise PuzzleError(f"{frames.name} has no hole to place (--hole)")
+            raise PuzzleError(f"{frames.name} has no hole to place (`hole`)")
         places = [None]
     answer = FramesAnswer("unsat", [], None)
     all_complete = True
@@ -238,8 +238,8 @@ def solve_frames(frames: Frames, options: FramesOptions | None = None, *,
                 answer.untried_places = len(places) - k - 1
             answer.complete = False
             answer.note = (f"answers with the hole at {list(place)}, the first place that has "
-                           f"any; {len(places) - k - 1} more places were not tried (--hole "
-                           "PLACE lists another's)")
+                           f"any; {len(places) - k - 1} more places were not tried (`hole` "
+                           "lists another's)")
         if answer.solutions or answer.interrupted:
             break
         if answer.status == "unknown":
@@ -366,8 +366,8 @@ def _no_frame_for(piece: str) -> str:
 
 def _one_answer_only(opts: FramesOptions, method: str) -> None:
     if opts.limit != 1:
-        raise PuzzleError(f"the {method} method finds one answer: leave out --all / --limit "
-                          "(or use --method enumerate)")
+        raise PuzzleError(f"the {method} method finds one answer: leave out `limit` "
+                          "(or use `method=enumerate`)")
 
 
 def _stage3(frames: Frames, opts: FramesOptions, answer: FramesAnswer, sets: np.ndarray,

@@ -645,7 +645,7 @@ def walk_case(string: str, size: Size = 3, maze: int | None = None,
         k = case_index(size, maze, start)
     else:
         if start is not None:
-            raise PuzzleError("--start goes with --maze")
+            raise PuzzleError("`start` goes with `maze`")
         bad = failing(cases, string, limit=1)
         if len(bad):
             k = int(bad[0])

@@ -426,15 +426,15 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         raise PuzzleError(f"maze search back ends are {', '.join(SEARCH_BACKENDS)}, "
                           f"not {backend!r}")
     if backend == "local" and export_cnf is not None:
-        raise PuzzleError("local search builds no formula: --export-cnf needs mdd, sat, z3 or "
+        raise PuzzleError("local search builds no formula: `export_cnf` needs mdd, sat, z3 or "
                           "cpsat")
     if solver is not None and backend not in ("sat", "z3"):
-        raise PuzzleError(f"--solver picks the sat or z3 solver; back end {backend} has none")
+        raise PuzzleError(f"`solver` picks the sat or z3 solver; back end {backend} has none")
     if seed is not None and backend != "local":
-        raise PuzzleError(f"--seed draws the local search's moves; back end {backend} draws "
+        raise PuzzleError(f"`seed` draws the local search's moves; back end {backend} draws "
                           "none")
     if checkpoint is not None and backend != "mdd":
-        raise PuzzleError(f"--checkpoint keeps the cubes of the mdd back end, not {backend}")
+        raise PuzzleError(f"`checkpoint` keeps the cubes of the mdd back end, not {backend}")
 
     if checkpoint is not None:
         writable(checkpoint)
@@ -490,7 +490,7 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         aside = f", in {exc.aside:,} of the {exc.cubes:,} cubes searched, split " \
             f"{plural(split_depth, 'move')} deep" if split_depth else ""
         note = ("time limit; " if exc.late else "") + f"{exc} after " \
-            f"{plural(seen[0], 'maze')}{aside}; try a larger --split-depth or --backend sat"
+            f"{plural(seen[0], 'maze')}{aside}; try a larger `split_depth` or `backend=sat`"
     if string is not None:
         verify_string(string, size, pattern)
     kept_at = None

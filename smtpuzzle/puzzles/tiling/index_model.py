@@ -46,12 +46,12 @@ class IndexModel:
 def index_model(tiling: Tiling) -> IndexModel:
     """The finite-domain model of an exact tiling with fixed piece counts."""
     if tiling.cover != "exact" or tiling.touch == "none" or tiling.apart:
-        raise PuzzleError(f"--model index: for exact covers without touch or apart rules "
+        raise PuzzleError(f"`model=index`: for exact covers without touch or apart rules "
                           f"({tiling.name} has cover = {tiling.cover!r}, touch = "
                           f"{tiling.touch!r}, apart = {list(tiling.apart)})")
     optional = [p.name for p in tiling.pieces if p.at_most]
     if optional:
-        raise PuzzleError(f"--model index: every piece needs a fixed count ({tiling.name}: "
+        raise PuzzleError(f"`model=index`: every piece needs a fixed count ({tiling.name}: "
                           f"{', '.join(optional)} may be left out)")
     model = Model(f"{tiling.name}-index")
     starts = tiling._starts

@@ -331,7 +331,7 @@ class Tiling:
         """The puzzle as a neutral model: one user variable per placement. A tiling has one
         encoding: naming one (as a nonogram may) is an error."""
         if encoding is not None:
-            raise PuzzleError(f"--encoding: for nonograms only ({self.name} is a tiling)")
+            raise PuzzleError(f"`encoding`: for nonograms only ({self.name} is a tiling)")
         model = Model(self.name)
         var = model.new_bools(self.num_placements, user=True, names=_PlacementNames(self))
         # Cell constraints: group the placements covering each cell (CSR by cell), cells in

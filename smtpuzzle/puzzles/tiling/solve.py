@@ -129,12 +129,12 @@ def solve_tiling(tiling: Tiling, backend: str | Backend = DEFAULT_BACKEND,
     back end searches answers unknown, ``interrupted`` (CP-SAT and Z3 catch it themselves
     and answer unknown early, with stats)."""
     if model not in TILING_MODELS:
-        raise PuzzleError(f"--model {model}: expected one of {', '.join(TILING_MODELS)}")
+        raise PuzzleError(f"`model={model}`: expected one of {', '.join(TILING_MODELS)}")
     time_limit = checked_time_limit(time_limit)
     require_tiling(tiling, "solve_tiling")
     engine = engine_for(backend, solver)
     if model == "index" and not engine.capabilities.any_constraint:
-        raise PuzzleError("--model index: the exact-cover engine takes placements only "
+        raise PuzzleError("`model=index`: the exact-cover engine takes placements only "
                           "(use cpsat, z3 or sat)")
     tiling.check_memory(engine)
     started = time.perf_counter()

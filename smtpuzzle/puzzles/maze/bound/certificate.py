@@ -555,7 +555,7 @@ def check_certificate(directory: str | Path, time_limit: float | None = None,
     """Re-check a certificate from scratch; see the module docstring. Ctrl-C: unknown.
     ``checker``: who derives the lemmas (backends.rup.CHECKERS)."""
     if checker not in CHECKERS:
-        raise PuzzleError(f"--checker: one of {', '.join(CHECKERS)}, not {checker!r}")
+        raise PuzzleError(f"`checker`: one of {', '.join(CHECKERS)}, not {checker!r}")
     directory, time_limit = Path(directory), checked_time_limit(time_limit)
     t0 = time.perf_counter()
     checked = 0

@@ -190,13 +190,13 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     kept_back = 0.0  # seconds of the limit reserve() keeps for the last proof
     mirror = mirror and mirrors(size)
     if pick not in PICKS:
-        raise PuzzleError(f"--pick is {', '.join(PICKS)}, not {pick!r}")
+        raise PuzzleError(f"`pick` is {', '.join(PICKS)}, not {pick!r}")
     sampled = pick == "sampled" or (pick == "auto" and samples(size))
     if workers > 1 and not split_depth:
-        raise PuzzleError("--workers shares a length's cubes among processes, and only "
-                          "--split-depth makes cubes: give it too")
+        raise PuzzleError("`workers` shares a length's cubes among processes, and only "
+                          "`split_depth` makes cubes: give it too")
     if workers > 1 and checkpoint is not None and not cases_only(checkpoint):
-        raise PuzzleError("with --workers, each cube's diagram is in the process searching "
+        raise PuzzleError("with `workers`, each cube's diagram is in the process searching "
                           "it, so the checkpoint keeps the cases alone: name it .json",
                           where=str(checkpoint))
     result = BoundResult(size, 0, [], 0.0, False, break_symmetry("*", size), mirror,
@@ -211,10 +211,10 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
     if checkpoint is not None and checkpoint.exists():
         saved = load(checkpoint, size, mirror)
         if start > saved.length:
-            raise PuzzleError(f"holds a search at {saved.length} moves; --start {start} is "
+            raise PuzzleError(f"holds a search at {saved.length} moves; `start={start}` is "
                               "past it (remove the file to start afresh)", where=str(checkpoint))
         if up_to is not None and up_to < saved.length:
-            raise PuzzleError(f"holds a search at {saved.length} moves; --up-to {up_to} is "
+            raise PuzzleError(f"holds a search at {saved.length} moves; `up_to={up_to}` is "
                               "below it", where=str(checkpoint))
         result.resumed = {"file": str(checkpoint), "length": saved.length,
                           "cases": len(cases_of(saved.cubes, saved.proved)),
@@ -351,7 +351,7 @@ def prove_bound(size: Size = 3, start: int = 1, time_limit: float | None = None,
             if progress:
                 progress(length, time.perf_counter() - t0, len(proof), True)
             if up_to is not None and length >= up_to:
-                result.note = f"--up-to {up_to} reached"
+                result.note = f"`up_to={up_to}` reached"
                 live.clear()
                 break
             length += 1
@@ -414,7 +414,7 @@ def _building(cube: Cube) -> str:
 def _rebuilt_too_large(exc: DiagramTooLarge, cube: Cube, length: int) -> str:
     """Why a search stopped where a cube's diagram outgrew the cap as it was built again."""
     return (f"{exc} as {_building(cube)}, at {length} moves: take the search up with the "
-            "--max-states it was saved under")
+            "`max_states` it was saved under")
 
 
 @dataclass
@@ -494,8 +494,8 @@ def _cube_answer(job: _CubeJob, cube: Cube, deadline: float | None,
         # which cube, and how deep, so that the user knows what to raise
         named = cube.pattern.rstrip("*") + ("*" if free >= 0 else "")
         where = f", in cube {named} split {plural(depth, 'move')} deep, as deep as " \
-            f"--split-depth {job.split_depth} allows" if job.split_depth else \
-            " (--split-depth splits it)"
+            f"`split_depth={job.split_depth}` allows" if job.split_depth else \
+            " (`split_depth` splits it)"
         return "outgrown", cube.pattern, cube.added, f"{outgrown} at {job.length} moves{where}"
     proved: dict[str, list[int]] = {}
     parts = _split(cube, free, free_layers(pattern)[free], proved)

@@ -234,7 +234,7 @@ def to_cases_only(source: Path, target: Path) -> Saved:
         with open(source, "rb") as f:  # is_zipfile says False for a file it cannot read
             if not zipfile.is_zipfile(f):
                 raise refused("it is not a zip file (an .npz written by maze bound "
-                              "--checkpoint)")
+                              "`checkpoint`)")
         with np.load(source, allow_pickle=False) as data:
             header = _header(data, refused)
             size, mirror = _size_and_mirror(header, refused)
