@@ -82,10 +82,12 @@ def test_cli_stats():
     assert out["mazes"] == 10772 and sum(out["by_reachable_cells"].values()) == 10772
 
 
-@pytest.mark.parametrize("backend", ["mdd", "sat", "z3", "cpsat", "local"])
-def test_a_few_stars_are_completed_to_a_verified_universal_string(backend: str):
+@pytest.mark.parametrize("strategy,backend", [("mdd", None), ("cegar", "sat"),
+                                              ("cegar", "z3"), ("cegar", "cpsat"),
+                                              ("local", None)])
+def test_a_few_stars_are_completed_to_a_verified_universal_string(strategy: str, backend):
     pattern = KNOWN_79[:20] + "*****" + KNOWN_79[25:]
-    r = search(pattern, 3, backend, time_limit=120)
+    r = search(pattern, 3, strategy, backend, time_limit=120)
     assert r.status == "sat" and check(r.string).unsolved == 0
     assert all(p in ("*", c) for p, c in zip(pattern, r.string, strict=True))
 
@@ -98,13 +100,13 @@ def test_local_search_finds_a_4x4_string_from_scratch():
 @pytest.mark.slow  # 5 s or more: run with --runslow
 def test_local_search_never_claims_none_exists():
     # No 6-move string solves every 4x4 maze (brute force agrees, below): local says unknown.
-    p = run("maze", "search", "*" * 6, "--size", "4", "--backend", "local", "--time-limit", "2")
+    p = run("maze", "search", "*" * 6, "--size", "4", "--strategy", "local", "--time-limit", "2")
     assert p.returncode == 1 and "unknown (time limit reached)" in p.stdout
     assert "cannot prove" in p.stdout
-    out = json.loads(run("maze", "search", "*" * 6, "--size", "4", "--backend", "local",
+    out = json.loads(run("maze", "search", "*" * 6, "--size", "4", "--strategy", "local",
                          "--time-limit", "2", "--json").stdout)
     assert out["status"] == "unknown" and out["string"] is None and out["best_failing"] > 0
-    p = run("maze", "search", "*" * 6, "--backend", "local", "--export-cnf", "x.cnf")
+    p = run("maze", "search", "*" * 6, "--strategy", "local", "--export-cnf", "x.cnf")
     assert p.returncode == 2 and "local search builds no formula" in p.stderr
     # ... unless nothing is free: the one string is checked, and that decides it at once
     fixed = search(KNOWN_79[:-1] + "*", 3, "local", time_limit=600)
@@ -112,7 +114,7 @@ def test_local_search_never_claims_none_exists():
     failing = search(KNOWN_79[:-1] + "N", 3, "local", time_limit=600)
     assert failing.status == "unsat" and "fails" in failing.note
     assert search(KNOWN_79[:-1] + "N", 3, "mdd").status == "unsat"  # the others agree
-    p = run("maze", "search", "NNNN", "--backend", "local")
+    p = run("maze", "search", "NNNN", "--strategy", "local")
     assert p.returncode == 0 and "no string fits the pattern (proved: no move is free" \
         in p.stdout and "cannot prove" not in p.stdout
 
@@ -140,8 +142,8 @@ def brute_force(pattern: str, size: int) -> bool:
 ])
 def test_search_agrees_with_brute_force(pattern: str, size: int):
     want = brute_force(pattern, size)
-    for backend in ("mdd", "sat", "z3"):
-        r = search(pattern, size, backend, time_limit=120)
+    for strategy, backend in (("mdd", None), ("cegar", "sat"), ("cegar", "z3")):
+        r = search(pattern, size, strategy, backend, time_limit=120)
         assert r.status == ("sat" if want else "unsat"), backend
     # the diagrams taking the first failing case, as the bound does, decide alike
     status, string, _, _ = maze_mdd.mdd_search(pattern, size, None, sampled=False)
@@ -207,7 +209,7 @@ def test_an_unsatisfiable_window_by_diagrams_exports_an_unsatisfiable_formula(tm
     assert r.status == "unsat" and r.mazes_added > 1
     with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf_path))) as s:
         assert not s.solve()  # the same cases rule out every string for SAT too
-    assert search(pattern, 3, "sat").status == "unsat"
+    assert search(pattern, 3, backend="sat").status == "unsat"
 
 
 @pytest.mark.slow  # the maze bound's research runs: --runslow
@@ -280,7 +282,7 @@ def test_a_cube_past_the_split_depth_is_set_aside_and_the_cubes_after_it_kept(
     assert sorted(c[20] for c in load_cubes(path, window, 3, False)) == ["N", "S", "W"]
     again = search(window, 3, "mdd", max_states=100, split_depth=3, checkpoint=path)
     assert again.status == "unsat" and again.checkpoint["resumed_cubes"] == 3
-    assert search(window, 3, "sat").status == "unsat"
+    assert search(window, 3, backend="sat").status == "unsat"
 
 
 def test_a_time_limit_after_a_cube_was_set_aside_says_both(monkeypatch):
@@ -342,7 +344,7 @@ def test_a_split_search_stopped_and_resumed_takes_its_proved_cubes(tmp_path: Pat
     with pytest.raises(PuzzleError, match="is not a cube of the pattern"):
         search(window, 3, "mdd", checkpoint=path)
     with pytest.raises(PuzzleError, match="not sat"):
-        search(window, 3, "sat", checkpoint=path)
+        search(window, 3, backend="sat", checkpoint=path)
     # its size and mirror rule as a run names them: "3x3" is 3, "false" is no rule
     save_cubes(path, window, 3, False, kept)
     head = json.loads(path.read_text())
@@ -413,8 +415,9 @@ def test_ctrl_c_during_a_search_says_so():
     for backend in ("sat", "z3", "mdd"):
         pattern = "*" * 38 if backend == "mdd" else "*" * 25 + KNOWN_79[26:]
         procs[backend] = subprocess.Popen(
-            [sys.executable, "-m", "smtpuzzle", "maze", "search", pattern, "--backend",
-             backend], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [sys.executable, "-m", "smtpuzzle", "maze", "search", pattern,
+             *(["--strategy", "mdd"] if backend == "mdd" else ["--backend", backend])],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # The bound proves 30-odd moves in seconds, then works for minutes: what it proved is
     # said, and the exit is 1 as for any Ctrl-C.
     bound = subprocess.Popen([sys.executable, "-m", "smtpuzzle", "maze", "bound"],
@@ -536,7 +539,7 @@ def test_four_by_four_thin_walls():
     assert len(cases) == 48_775_286 and len(cases.table) == 3_489_347
     proved = prove_bound("4x4", up_to=30, time_limit=600)
     assert proved.bound == 30
-    p = run("maze", "search", "*" * 60, "--size", "4x4", "--backend", "local")
+    p = run("maze", "search", "*" * 60, "--size", "4x4", "--strategy", "local")
     assert p.returncode == 2 and "local search keeps every case" in p.stderr
     assert len(p.stderr.strip().splitlines()) == 1
 
@@ -639,8 +642,8 @@ def test_a_time_limit_too_short_to_list_4x4_answers_unknown_at_once(monkeypatch)
     assert maze_cases.listing_too_slow("3x4", 2) is None  # 2**17 mazes: a fraction of 1 s
     built = build_string("4x4", time_limit=2)
     assert built.string is None and built.note == why
-    for backend in ("mdd", "local"):
-        found = search("*" * 30, "4x4", backend=backend, time_limit=2)
+    for strategy in ("mdd", "local"):
+        found = search("*" * 30, "4x4", strategy, time_limit=2)
         assert found.status == "unknown" and found.note == why
     proved = prove_bound("4x4", time_limit=2)
     assert proved.bound == 0 and proved.note == why
@@ -663,7 +666,7 @@ def test_local_search_cut_short_by_ctrl_c_keeps_its_best_string():
     found = local_search("N" + "*" * 59, 3, None, progress, seed=1)
     assert found.interrupted and found.string is None and len(found.best_string) == 60
     assert 0 < found.best_failing == len(failing(reduced_cases(3), found.best_string))
-    result = search("*" * 60, backend="local", time_limit=1)
+    result = search("*" * 60, strategy="local", time_limit=1)
     assert result.as_json()["interrupted"] is False and result.best_failing > 0
 
 

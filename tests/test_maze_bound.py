@@ -103,11 +103,11 @@ def test_search_from_scratch_keeps_the_mirror_rule_in_every_back_end():
             letters = [4 * t + "NESW".index(ch) + 1 for t, ch in enumerate("N" + rest)]
             want = rest.translate(str.maketrans("", "", "NS"))[:1] != "W"
             assert solver.solve(assumptions=letters) == want, rest
-    for backend in ("mdd", "sat"):
-        found = search("*" * 11, "2x2", backend)
+    for backend in (None, "sat"):  # the diagrams, and a solver
+        found = search("*" * 11, "2x2", backend=backend)
         assert found.status == "sat" and found.mirror and found.searched == "N" + "*" * 10
         assert found.string.translate(str.maketrans("", "", "NS"))[0] == "E"
-        assert search("*" * 10, "2x2", backend).status == "unsat"
+        assert search("*" * 10, "2x2", backend=backend).status == "unsat"
     # A rectangle's flip rule: its first N or S is N too; 2x3 needs 25 moves all the same.
     base = Groups.concat(Encoder("*" * 6, mirror=True).base())
     clauses = [base.flat[a:b].tolist()

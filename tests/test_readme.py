@@ -94,7 +94,7 @@ def _run_chain(chain: list[str], cwd: Path) -> list[tuple[str, int, str]]:
 # The README's commands that take 5 s or more (the maze research runs, a Ray instance's
 # start, the bench): run with --runslow, with all the rest.
 EXPENSIVE = ("maze build --size 3x4", "maze bound --time-limit", "maze shorten",
-             "--backend local", "--ray local", "bench --suite", "bench quick")
+             "--strategy local", "--ray local", "bench --suite", "bench quick")
 
 
 def test_every_cheap_smtpuzzle_command_in_the_readme_runs(tmp_path):

@@ -90,11 +90,14 @@ def stats(size: SizeOpt = "3", as_json: JsonOpt = False) -> None:
 def search(
     pattern: Annotated[str, typer.Argument(help="Letters N E S W fixed, * free.")],
     size: SizeOpt = "3",
-    backend: Annotated[str, typer.Option(help="mdd (exact decision diagrams), sat "
-                                              "(incremental), z3 (incremental), cpsat "
-                                              "(re-solve) or local (annealing: finds "
-                                              "strings, cannot prove none exists).")] = "mdd",
-    solver: Annotated[str | None, typer.Option(help="sat: the PySAT solver.",
+    strategy: Annotated[str | None, typer.Option(
+        help="mdd (exact decision diagrams; the default), cegar (a solver that learns the "
+             "mazes its strings fail; the default with --backend) or local (annealing: finds "
+             "strings, cannot prove none exists).", callback=named)] = None,
+    backend: Annotated[str | None, typer.Option(
+        help="cegar: sat (incremental; the default), z3 (incremental) or cpsat (re-solve).",
+        callback=named)] = None,
+    solver: Annotated[str | None, typer.Option(help="cegar: the sat or z3 solver.",
                                                callback=named)] = None,
     time_limit: Annotated[float | None, time_limit_option("Seconds; then unknown.")] = None,
     export_cnf: Annotated[Path | None, typer.Option(
@@ -121,7 +124,7 @@ def search(
     with progress(*columns, show=interactive(as_json)) as bar:
         task = bar.add_task("searching", info="")
         result = search_maze(
-            pattern, size, backend, solver, budget(time_limit),
+            pattern, size, strategy, backend, solver, budget(time_limit),
             progress=lambda n, t: bar.update(
                 task, info=f"{plural(n, 'maze')} added, solver {t:.1f} s"),
             export_cnf=export_cnf,
@@ -142,7 +145,7 @@ def search(
             stopped = result.interrupted or time_limit is None  # z3 answers unknown on Ctrl-C
             line = "unknown (" + ("interrupted" if stopped else "time limit reached") \
                 + "): no string found yet"
-        if result.backend == "local":
+        if result.strategy == "local":
             if result.status == "unknown":
                 line += " (local search cannot prove that none exists)"
                 if result.best_failing is not None:

@@ -64,7 +64,11 @@ from smtpuzzle.result import Status
 from smtpuzzle.runtime.checks import MAX_SEED, checked_time_limit, checked_whole, plural
 from smtpuzzle.runtime.files import writable
 
-SEARCH_BACKENDS = ("mdd", "sat", "z3", "cpsat", "local")
+# How a string is searched for: exact decision diagrams (mdd.py), a solver that learns the
+# cases its strings fail (counterexample-guided, on one of SOLVER_BACKENDS), or simulated
+# annealing (local.py: finds strings, never proves there is none).
+STRATEGIES = ("mdd", "cegar", "local")
+SOLVER_BACKENDS = ("sat", "z3", "cpsat")
 BATCH = 1  # failing cases added per round
 DEAD_SET_SIZE = 3  # largest set of cells a dead-end clause names (bench/RESULTS.md)
 Progress = Callable[[int, float], None]  # (cases added, solver seconds so far)
@@ -79,7 +83,7 @@ class SearchResult:
     mazes_added: int
     time_s: float
     solver_time_s: float
-    backend: str
+    backend: str  # what searched: the solver's label (cegar), else the strategy's name
     added: list[int] = field(default_factory=list)  # indices into the reduced cases
     searched: str = ""  # the pattern after symmetry breaking
     interrupted: bool = False  # stopped by Ctrl-C
@@ -90,6 +94,7 @@ class SearchResult:
     mirror: bool = False  # the strings searched also obeyed the mirror rule
     checkpoint: dict[str, Any] | None = None  # mdd: file, cubes resumed, cubes kept there
     export_error: str = ""  # why the CNF asked for could not be written (the answer stands)
+    strategy: str = "mdd"
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
@@ -100,13 +105,13 @@ class SearchResult:
                 "first_n_or_s": "N" if self.mirror or self.searched[:1] == "N" else "any",
                 "first_e_or_w": "E" if self.mirror else "any",
                 "time_s": round(self.time_s, 4), "solver_time_s": round(self.solver_time_s, 4),
-                "backend": self.backend}
+                "strategy": self.strategy, "backend": self.backend}
         if self.status is Status.UNKNOWN:
             data["interrupted"] = self.interrupted  # else a time limit or the note's reason
-        if self.backend == "local":
+        if self.strategy == "local":
             data["restarts"] = self.restarts
             data["best_failing"] = self.best_failing
-        if self.backend == "mdd":
+        if self.strategy == "mdd":
             data["cubes"] = self.cubes
         if self.checkpoint:
             data["checkpoint"] = self.checkpoint
@@ -392,7 +397,8 @@ def _run_session(pattern: str, size: Size, engine: Backend, deadline: float | No
                 progress(len(added), solver_time)
 
 
-def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | None = None,
+def search(pattern: str, size: Size = 3, strategy: str | None = None,
+           backend: str | None = None, solver: str | None = None,
            time_limit: float | None = None, progress: Progress | None = None,
            export_cnf: str | Path | None = None,
            local_progress: LocalProgress | None = None, seed: int | None = None,
@@ -400,13 +406,14 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
            checkpoint: Path | None = None) -> SearchResult:
     """Complete ``pattern`` (letters and ``*``) to a string that solves every case, or prove
     that none exists. Found strings are verified on every case before they are returned.
-    Back end ``local`` (simulated annealing, local.py) only finds strings: it answers sat
-    or unknown, never unsat, reports to ``local_progress`` and draws from ``seed`` (0 unless
-    told; other back ends refuse one, as all but sat and z3 refuse a ``solver``). Back end
-    ``mdd`` splits a pattern whose diagram outgrows ``max_states`` states on up to
-    ``split_depth`` free moves, and answers unknown past that. With ``checkpoint`` (mdd),
-    the cubes proved so far are kept in that file as they are proved, a later run of the
-    same search takes them from it, and the file is removed once the search is decided."""
+    ``strategy`` is one of STRATEGIES: ``mdd`` (the default) splits a pattern whose
+    diagram outgrows ``max_states`` states on up to ``split_depth`` free moves, and answers
+    unknown past that; with ``checkpoint``, the cubes proved so far are kept in that file as
+    they are proved, a later run of the same search takes them from it, and the file is
+    removed once the search is decided. ``cegar`` (the default when a ``backend`` is named)
+    runs ``backend`` (sat unless told; ``solver`` picks sat's or z3's). ``local`` (simulated
+    annealing) only finds strings: it answers sat or unknown, never unsat, reports to
+    ``local_progress`` and draws from ``seed`` (0 unless told)."""
     if not isinstance(pattern, str):
         raise TypeError(f"a pattern is a string of N, E, S, W and *, not {pattern!r}")
     pattern, size = parse_string(pattern, allow_free=True), parse_size(size)
@@ -419,22 +426,21 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         raise PuzzleError(f"a pattern of {len(pattern):,} moves: at most {MAX_MOVES:,} are "
                           "searched (the known 3x3 string has 79)")
     searched = break_symmetry(pattern, size)
+    strategy, backend = _strategy(strategy, backend)
     # from scratch on thin walls, the mirror rule too (not for local search: it only finds
     # strings, and any string it finds will do)
-    mirror = set(pattern) == {"*"} and mirrors(size) and backend != "local"
-    if backend not in SEARCH_BACKENDS:
-        raise PuzzleError(f"maze search back ends are {', '.join(SEARCH_BACKENDS)}, "
-                          f"not {backend!r}")
-    if backend == "local" and export_cnf is not None:
-        raise PuzzleError("local search builds no formula: `export_cnf` needs mdd, sat, z3 or "
-                          "cpsat")
+    mirror = set(pattern) == {"*"} and mirrors(size) and strategy != "local"
+    if strategy == "local" and export_cnf is not None:
+        raise PuzzleError("local search builds no formula: `export_cnf` needs the mdd or "
+                          "cegar strategy")
     if solver is not None and backend not in ("sat", "z3"):
-        raise PuzzleError(f"`solver` picks the sat or z3 solver; back end {backend} has none")
-    if seed is not None and backend != "local":
-        raise PuzzleError(f"`seed` draws the local search's moves; back end {backend} draws "
-                          "none")
-    if checkpoint is not None and backend != "mdd":
-        raise PuzzleError(f"`checkpoint` keeps the cubes of the mdd back end, not {backend}")
+        raise PuzzleError(f"`solver` picks the sat or z3 solver of the cegar strategy; "
+                          f"{backend or strategy} has none")
+    if seed is not None and strategy != "local":
+        raise PuzzleError(f"`seed` draws the local search's moves; the {strategy} strategy "
+                          "draws none")
+    if checkpoint is not None and strategy != "mdd":
+        raise PuzzleError(f"`checkpoint` keeps the cubes of the mdd strategy, not {strategy}")
 
     if checkpoint is not None:
         writable(checkpoint)
@@ -454,9 +460,10 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     if why := listing_too_slow(size, time_limit):
-        return SearchResult("unknown", None, 0, time.perf_counter() - start, 0.0, backend,
-                            searched=searched, note=why)
-    if backend == "local":
+        return SearchResult("unknown", None, 0, time.perf_counter() - start, 0.0,
+                            backend or strategy, searched=searched, note=why,
+                            strategy=strategy)
+    if strategy == "local":
         return _search_local(pattern, searched, size, start, deadline, local_progress,
                              seed or 0)
     seen: list[Any] = [0, 0.0]  # mazes added and solver seconds, as last reported
@@ -466,8 +473,8 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
         if progress:
             progress(n_added, solver_s)
 
-    engine = None if backend == "mdd" else get_backend(backend, solver)
-    label = backend if engine is None else engine.label()
+    engine = None if backend is None else get_backend(backend, solver)
+    label = strategy if engine is None else engine.label()
     interrupted, note, cubes = False, "", 1
     try:
         if engine is None:
@@ -511,7 +518,7 @@ def search(pattern: str, size: Size = 3, backend: str = "mdd", solver: str | Non
     return SearchResult(status, string, max(len(added), seen[0]), time.perf_counter() - start,
                         solver_time, label, added, searched, interrupted, note=note,
                         cubes=cubes, mirror=mirror, checkpoint=kept_at,
-                        export_error=export_error)
+                        export_error=export_error, strategy=strategy)
 
 
 def _search_local(pattern: str, searched: str, size: Size, start: float, deadline: float | None,
@@ -522,7 +529,7 @@ def _search_local(pattern: str, searched: str, size: Size, start: float, deadlin
         fails = check(searched, size).unsolved
         took = time.perf_counter() - start
         return SearchResult("unsat" if fails else "sat", None if fails else searched, 0, took,
-                            took, "local", searched=searched,
+                            took, "local", searched=searched, strategy="local",
                             note=f"no move is free, and the one string fails {fails} cases"
                             if fails else "")
     seen = [0]  # restarts begun, as last reported
@@ -543,4 +550,27 @@ def _search_local(pattern: str, searched: str, size: Size, start: float, deadlin
     took = time.perf_counter() - start
     return SearchResult("sat" if string else "unknown", string, 0, took, took, "local",
                         searched=searched, interrupted=interrupted, restarts=restarts,
-                        best_failing=None if string else best)
+                        best_failing=None if string else best, strategy="local")
+
+
+def _strategy(strategy: str | None, backend: str | None) -> tuple[str, str | None]:
+    """The strategy (mdd unless a back end is named: cegar then) and its back end (cegar
+    only: sat unless named), checked."""
+    if strategy is None:
+        strategy = "mdd" if backend is None else "cegar"
+    if strategy not in STRATEGIES:
+        hint = f" (a back end: `backend={strategy}`)" if strategy in SOLVER_BACKENDS else ""
+        raise PuzzleError(f"`strategy` is one of {', '.join(STRATEGIES)}, not "
+                          f"{strategy!r}{hint}")
+    if strategy != "cegar":
+        if backend is not None:
+            hint = f" (`strategy={backend}`)" if backend in STRATEGIES else ""
+            raise PuzzleError(f"`backend` runs the cegar strategy, not {strategy}{hint}")
+        return strategy, None
+    if backend is None:
+        return strategy, "sat"
+    if backend not in SOLVER_BACKENDS:
+        hint = f" (a strategy: `strategy={backend}`)" if backend in STRATEGIES else ""
+        raise PuzzleError(f"maze search back ends are {', '.join(SOLVER_BACKENDS)}, not "
+                          f"{backend!r}{hint}")
+    return strategy, backend
