@@ -25,11 +25,10 @@ from smtpuzzle.cli.common import (
     time_limit_option,
 )
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.families import family_named
 from smtpuzzle.formats.solver_answer import read_answer
 from smtpuzzle.library import load_puzzle, model_file
 from smtpuzzle.puzzles import Puzzle
-from smtpuzzle.puzzles.nonogram.drawing import nonogram_picture
-from smtpuzzle.puzzles.tiling.text import tiling_picture
 from smtpuzzle.result import Status
 from smtpuzzle.runtime.files import distinct_files
 
@@ -122,10 +121,4 @@ def decode(
 
 
 def _picture(puzzle: Puzzle, solution: Any) -> Text | str:
-    if puzzle.family == "nonogram":
-        return nonogram_picture([solution])
-    if puzzle.family in ("sudoku", "kenken"):
-        from smtpuzzle.cli.grids import grid_text_of
-
-        return grid_text_of(puzzle.family)(solution) + "\n"
-    return tiling_picture(puzzle, solution)
+    return family_named(puzzle.family).solution_text(puzzle, solution)

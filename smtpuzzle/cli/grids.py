@@ -13,6 +13,7 @@ import typer
 from rich.markup import escape
 
 from smtpuzzle.cli.common import EXIT_UNKNOWN, listed, out, print_json
+from smtpuzzle.families import Family
 from smtpuzzle.result import Status
 from smtpuzzle.runtime.checks import plural
 
@@ -59,27 +60,12 @@ def solve_grids(puzzles: Sequence[Any], solve: Callable[..., Any],
         raise typer.Exit(EXIT_UNKNOWN)
 
 
-def grid_text_of(family: str) -> Callable[[np.ndarray], str]:
-    """How a solved grid of ``family`` (sudoku or kenken) is printed."""
-    if family == "sudoku":
-        from smtpuzzle.formats.sudoku import grid_text
-    else:
-        from smtpuzzle.formats.kenken import grid_text
-    return grid_text
-
-
-def solve_grid_file(puzzle: Any, backend: str, solver: str | None, time_limit: float | None,
-                    limit: int | None, counting: bool, as_json: bool,
+def solve_grid_file(puzzle: Any, family: Family, backend: str, solver: str | None,
+                    time_limit: float | None, limit: int | None, counting: bool, as_json: bool,
                     search_limit: int | None) -> None:
-    """A Sudoku file (its puzzles in turn) or a KenKen."""
-    text = grid_text_of(puzzle.family)
-    if puzzle.family == "sudoku":
-        from smtpuzzle.puzzles.sudoku.solve import solve_sudoku
-
-        solve_grids(puzzle.puzzles, solve_sudoku, text, backend, solver, time_limit, limit,
-                    counting, as_json, search_limit)
-        return
-    from smtpuzzle.puzzles.kenken.solve import solve_kenken
-
-    solve_grids([puzzle], solve_kenken, text, backend, solver, time_limit, limit, counting,
-                as_json, search_limit)
+    """A file of grid puzzles decided in turn (a Sudoku file), or one grid puzzle (a
+    KenKen): the family's solver decides each, its text shows each solution."""
+    grids = getattr(puzzle, "puzzles", [puzzle])
+    solve_grids(grids, family.decide(), lambda grid: family.solution_text(puzzle, grid)
+                .rstrip("\n"), backend, solver, time_limit, limit, counting, as_json,
+                search_limit)

@@ -28,6 +28,7 @@ from smtpuzzle.cli.common import (
 )
 from smtpuzzle.cli.pictures import CellSizeOpt, HtmlOpt, PictureFiles
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.families import FAMILIES, Family, family_named
 from smtpuzzle.library import load_puzzle, model_file
 from smtpuzzle.runtime.checks import plural
 
@@ -97,38 +98,29 @@ def solve(
     files.check({"the puzzle": model_file(model)})
     puzzle = load_puzzle(model)
     warn_same_shapes(puzzle)
-    if puzzle.family == "frames":
-        raise PuzzleError(f"{model} is a frames puzzle: use `smtpuzzle frames {model}`")
-    if tiling_model is not None and puzzle.family != "tiling":
-        raise PuzzleError(f"--model: for tilings only ({model} is a {puzzle.family} puzzle)")
+    family = family_named(puzzle.family)
+    if family.treatment == "own":
+        raise PuzzleError(f"{model} is a {family.name} puzzle: use `smtpuzzle {family.name} "
+                          f"{model}`")
+    if count_solutions and family.treatment == "tiling":
+        raise PuzzleError(f"--count: {model} is a tiling; count it with `smtpuzzle count "
+                          f"{model}`")
+    _refuse_options(model, family, {
+        "--model": tiling_model is not None, "--distinct": distinct,
+        "--encoding": encoding is not None, "--no-presolve": no_presolve,
+        "--no-probing": no_probing, "--no-guess": no_guess, "--mark-cells": mark_cells,
+        "--count": count_solutions, "--svg, --png, --html": bool(files)})
     # Puzzles that are decided (unique, multiple, none) look for two solutions at least.
     limit_n = None if all_solutions else (
         limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
     counting = count_solutions or all_solutions or limit is not None
-    if puzzle.family == "tiling" and count_solutions:
-        raise PuzzleError(f"--count: {model} is a tiling; count it with `smtpuzzle count "
-                          f"{model}`")
-    if puzzle.family != "tiling" and distinct:  # a tiling's classes under its symmetries
-        raise PuzzleError(f"--distinct: for tilings only ({model} is a {puzzle.family} "
-                          "puzzle)")
-    if puzzle.family != "nonogram":
-        nonogram_only = {"--encoding": encoding is not None, "--no-presolve": no_presolve,
-                         "--no-probing": no_probing, "--no-guess": no_guess,
-                         "--mark-cells": mark_cells}
-        used = [k for k, v in nonogram_only.items() if v]
-        if used:
-            raise PuzzleError(f"{', '.join(used)}: for nonograms only ({model} is a "
-                              f"{puzzle.family} puzzle)")
-    if puzzle.family in ("sudoku", "kenken"):
+    if family.treatment == "grid":
         from smtpuzzle.cli.grids import solve_grid_file
 
-        if files:
-            raise PuzzleError(f"--svg, --png, --html: pictures are drawn for tilings, "
-                              f"nonograms and mazes, not for {puzzle.family} puzzles yet")
-        solve_grid_file(puzzle, backend or "cpsat", solver, budget(time_limit), limit_n,
-                        counting, as_json, _past(limit_n, counting))
+        solve_grid_file(puzzle, family, backend or "cpsat", solver, budget(time_limit),
+                        limit_n, counting, as_json, _past(limit_n, counting))
         return
-    if puzzle.family == "nonogram":
+    if family.treatment == "nonogram":
         _warn_of_the_goal(model, puzzle)
         _solve_nonogram(puzzle, backend, solver, encoding, not no_presolve, not no_probing,
                         not no_guess, budget(time_limit), limit_n, counting,
@@ -147,6 +139,35 @@ def solve(
         raise PuzzleError("--distinct goes with --all or --limit")
     _solve_tiling(puzzle, backend, solver, budget(time_limit), files, as_json,
                   tiling_model or "placements")
+
+
+# The options of `solve` that only some treatments take (families.TREATMENTS); the rest
+# (back end, solver, time limit, --all, --limit, --json) every family takes.
+TAKEN_BY = {
+    "--model": {"tiling"}, "--distinct": {"tiling"},
+    "--encoding": {"nonogram"}, "--no-presolve": {"nonogram"}, "--no-probing": {"nonogram"},
+    "--no-guess": {"nonogram"}, "--mark-cells": {"nonogram"},
+    "--count": {"nonogram", "grid"}, "--svg, --png, --html": {"tiling", "nonogram"},
+}
+PICTURES = "--svg, --png, --html"
+
+
+def _refuse_options(model: str, family: Family, given: dict[str, bool]) -> None:
+    """Options given that ``family``'s treatment does not take: one error naming them and
+    the families that do take them."""
+    refused = [option for option, used in given.items()
+               if used and family.treatment not in TAKEN_BY[option]]
+    if not refused:
+        return
+    if refused == [PICTURES]:
+        drawn = sorted(f.plural for f in FAMILIES.values() if f.treatment in TAKEN_BY[PICTURES])
+        raise PuzzleError(f"{PICTURES}: pictures are drawn for {', '.join(drawn)} and mazes, "
+                          f"not for {family.name} puzzles yet")
+    takers = {f.plural for f in FAMILIES.values()
+              if all(f.treatment in TAKEN_BY[option] for option in refused)}
+    who = ", ".join(sorted(takers)) or "no family"
+    raise PuzzleError(f"{', '.join(refused)}: for {who} only ({model} is a {family.name} "
+                      "puzzle)")
 
 
 def _solve_tiling(tiling: Tiling, backend: str | None, solver: str | None,

@@ -143,3 +143,8 @@ def load_kenken(path: Path) -> KenKen:
 def grid_text(grid: np.ndarray) -> str:
     """A solved grid, a row per line."""
     return "\n".join(" ".join(str(v) for v in row) for row in np.asarray(grid).tolist())
+
+
+def solution_text(_puzzle: object, grid: np.ndarray) -> str:
+    """A solved grid as text, for the family registry."""
+    return grid_text(grid) + "\n"

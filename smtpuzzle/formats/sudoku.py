@@ -109,3 +109,8 @@ def grid_text(grid: np.ndarray) -> str:
         rows.append(" ".join("".join(DIGITS[v - 1] if v else "." for v in row[c:c + n])
                              for c in range(0, size, n)))
     return "\n".join(rows)
+
+
+def solution_text(_puzzle: object, grid: np.ndarray) -> str:
+    """A solved grid as text, for the family registry."""
+    return grid_text(grid) + "\n"

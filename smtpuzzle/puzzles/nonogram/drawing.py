@@ -121,3 +121,8 @@ def nonogram_picture(solutions: list[list[str]]) -> Text:
                 out.append(ch, style="bold" if ch == "#" else "dim")
         out.append("\n")
     return out
+
+
+def solution_text(_puzzle: object, rows: list[str]) -> Text:
+    """One solved grid as text, for the family registry."""
+    return nonogram_picture([rows])
