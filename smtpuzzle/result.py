@@ -1,11 +1,14 @@
-"""What a back end returns: status, the user-variable assignment and statistics."""
+"""What a back end returns (a Result: status, the user-variable assignment and statistics),
+what every family's answer builds on (Answer), and the one shape of a count (Count)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -78,3 +81,74 @@ class Enumeration:
         finally:
             if hasattr(self._gen, "close"):  # a generator (not the empty default)
                 self._gen.close()
+
+
+class Count(NamedTuple):
+    """A number of solutions, and whether it is all of them (the search ended) rather than
+    those found before a limit, the time or Ctrl-C stopped it."""
+
+    count: int
+    complete: bool
+
+
+class Answer:
+    """What every family's answer is: a dataclass with ``status`` (always a Status, whatever
+    it was made with), ``time_s``, ``interrupted`` (stopped by Ctrl-C or a lost worker) and
+    ``stats`` (the back end's, or None), each declared where its constructor wants it, and
+    ``as_json`` made from its fields.
+
+    A field's metadata steers its JSON: ``json=False`` leaves it out, ``key=`` renames it,
+    ``omit=`` leaves it out while it holds that value. Floats are rounded to 0.1 ms, arrays
+    become lists, and anything with an ``as_json`` (or a Stats) is written by it. A family
+    adds what its fields do not say in ``json_extra``; ``json_keys`` orders the keys (those
+    it does not name follow, fields first)."""
+
+    json_keys: ClassVar[tuple[str, ...]] = ()
+    status: Status
+    time_s: float
+    interrupted: bool
+    stats: Stats | None
+
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            meta = f.metadata
+            if meta.get("json", True) is False or f.name.startswith("_"):
+                continue
+            value = getattr(self, f.name)
+            if "omit" in meta and value == meta["omit"]:
+                continue
+            out[meta.get("key", f.name)] = json_value(value)
+        out.update(self.json_extra())
+        first = [k for k in self.json_keys if k in out]
+        return {k: out[k] for k in [*first, *(k for k in out if k not in first)]}
+
+    def json_extra(self) -> dict[str, Any]:
+        """What the JSON says beyond the fields (derived values); none by default."""
+        return {}
+
+
+def json_value(value: Any) -> Any:
+    """``value`` as JSON data (see Answer)."""
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, float):
+        return round(value, 4)
+    if isinstance(value, Stats):
+        return value.as_dict()
+    if hasattr(value, "as_json"):
+        return value.as_json()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: json_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_value(v) for v in value]
+    return value

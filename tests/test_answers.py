@@ -33,7 +33,7 @@ from smtpuzzle.formats.solver_answer import read_answer
 from smtpuzzle.puzzles.maze import cases
 
 SOLVE_KEYS = ["model", "status", "backend", "time_s", "complete", "stats", "solutions"]
-LIST_KEYS = ["model", "backend", "distinct", "complete", "more", "count", "time_s", "solutions"]
+LIST_KEYS = ["model", "status", "backend", "distinct", "complete", "more", "count", "time_s", "solutions"]
 
 
 def test_solve_tiling_answers_sat_with_a_verified_solution():
@@ -68,7 +68,7 @@ def test_list_tilings_streams_each_solution_verified():
     assert seen == [1, 2] and listing.count == 2 and listing.complete
     assert not listing.stopped_at_limit and not listing.interrupted
     data = listing.as_json()
-    assert list(data) == LIST_KEYS[:6] + ["group", "up_to"] + LIST_KEYS[6:]
+    assert list(data) == LIST_KEYS[:7] + ["group", "up_to"] + LIST_KEYS[7:]
     assert data["distinct"] and len(data["solutions"]) == 2 and data["up_to"] == "board"
     assert data["group"].startswith("4 symmetries")  # as count's JSON says it
     for s in listing.solutions:

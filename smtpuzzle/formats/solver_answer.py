@@ -4,7 +4,7 @@ own solution and verified by its rules."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -12,18 +12,22 @@ import numpy as np
 
 from smtpuzzle.backends.dimacs import decode_answer
 from smtpuzzle.puzzles import Puzzle
-from smtpuzzle.result import Status
+from smtpuzzle.result import Answer, Stats, Status
 from smtpuzzle.runtime.files import check_file
 
 
 @dataclass
-class DimacsAnswer:
+class DimacsAnswer(Answer):
     """An outside solver's answer to an exported CNF, read back (read_answer): its status
     and, when sat, the puzzle's solution, decoded and verified."""
 
     model: str  # the puzzle's name
     status: Status
     solutions: list[Any]  # the puzzle's own solutions (a tiling's, a nonogram's rows)
+    # read from a file: no time of ours, nothing to interrupt, no back end's stats
+    time_s: float = field(default=0.0, metadata={"json": False})
+    interrupted: bool = field(default=False, metadata={"json": False})
+    stats: Stats | None = field(default=None, metadata={"json": False})
 
     @property
     def verified(self) -> bool:
@@ -41,14 +45,8 @@ class DimacsAnswer:
             return "unsat, as claimed by the solver, not verified"
         return "unknown: the solver gave no answer"
 
-    def as_json(self) -> dict[str, Any]:
-        # A solution says how (a tiling's as_json), is an array (a grid's numbers) or is
-        # JSON already (a nonogram's rows).
-        return {"model": self.model, "status": self.status.value, "backend": "dimacs",
-                "verified": self.verified, "claim": self.claim,
-                "solutions": [s.as_json() if hasattr(s, "as_json") else
-                              s.tolist() if isinstance(s, np.ndarray) else s
-                              for s in self.solutions]}
+    def json_extra(self) -> dict[str, Any]:
+        return {"backend": "dimacs", "verified": self.verified, "claim": self.claim}
 
 
 def read_answer(puzzle: Puzzle, cnf_path: Path, output_path: Path,

@@ -5,32 +5,31 @@ returned. A puzzle gives ``build() -> (model, cells)``, ``verify(grid)`` and ``n
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
 
 from smtpuzzle.backends import general_backend
-from smtpuzzle.result import Status
+from smtpuzzle.result import Answer, Stats, Status
 from smtpuzzle.runtime.checks import checked_limit, checked_time_limit
 
 
 @dataclass
-class GridAnswer:
-    puzzle: Any
+class GridAnswer(Answer):
+    """A grid puzzle decided: unique, multiple, none or unknown, with the solutions found."""
+
+    puzzle: Any = field(metadata={"json": False})
     status: Status  # unique | multiple | none | unknown
     solutions: list[np.ndarray]
     complete: bool
     backend: str
     time_s: float
-    interrupted: bool = False
+    interrupted: bool = field(default=False, metadata={"omit": False})
+    stats: Stats | None = field(default=None, metadata={"json": False})
 
-    def as_json(self) -> dict[str, Any]:
-        return {"status": self.status.value, "name": self.puzzle.name,
-                "solutions": [s.tolist() for s in self.solutions],
-                "count": len(self.solutions), "complete": self.complete,
-                "backend": self.backend, "time_s": round(self.time_s, 4),
-                **({"interrupted": True} if self.interrupted else {})}
+    def json_extra(self) -> dict[str, Any]:
+        return {"name": self.puzzle.name, "count": len(self.solutions)}
 
 
 A = TypeVar("A", bound=GridAnswer)

@@ -37,7 +37,7 @@ from smtpuzzle.puzzles.nonogram.puzzle import (
     grid_strings,
 )
 from smtpuzzle.puzzles.nonogram.symmetry import ClueSymmetry, clue_symmetries
-from smtpuzzle.result import Stats, Status
+from smtpuzzle.result import Answer, Stats, Status
 from smtpuzzle.runtime.checks import checked_limit, checked_time_limit
 
 VERDICTS = ("unique", "multiple", "none", "unknown")
@@ -49,7 +49,7 @@ PRESOLVE_SHARE = 0.7  # of a time limit, at most, for probing and beliefs
 
 
 @dataclass
-class NonogramAnswer:
+class NonogramAnswer(Answer):
     """A nonogram decided (unique, multiple, none or unknown), solutions verified."""
 
     status: Status  # unique | multiple | none | unknown
@@ -58,12 +58,15 @@ class NonogramAnswer:
     time_s: float
     backend: str
     encoding: str
-    presolve: Presolve | None = None
-    stats: Stats | None = None
-    interrupted: bool = False
-    notes: list[str] = field(default_factory=list)
+    presolve: Presolve | None = field(default=None, metadata={"json": False})
+    stats: Stats | None = field(default=None, metadata={"omit": None})
+    interrupted: bool = field(default=False, metadata={"omit": False})
+    notes: list[str] = field(default_factory=list, metadata={"omit": []})
     guesses: int = 0  # literals offered to the back end as guesses (Model.hints)
-    puzzle: Nonogram | None = field(default=None, repr=False, compare=False)
+    puzzle: Nonogram | None = field(default=None, repr=False, compare=False,
+                                    metadata={"json": False})
+    json_keys = ("status", "time_s", "solutions", "count", "complete", "backend", "encoding",
+                 "guesses", "presolve", "stats", "notes", "interrupted")
 
     def _repr_svg_(self) -> str | None:
         """The puzzle with its clues and (up to two of) its solutions (in a notebook)."""
@@ -101,23 +104,19 @@ class NonogramAnswer:
         return len(self.solutions)
 
     def as_json(self, with_solutions: bool = True) -> dict[str, Any]:
-        out: dict[str, Any] = {"status": self.status.value, "time_s": round(self.time_s, 4)}
-        if with_solutions:
-            out["solutions"] = self.solutions
-        out.update(count=self.count, complete=self.complete, backend=self.backend,
-                   encoding=self.encoding, guesses=self.guesses)
-        if self.presolve is not None:
-            out["presolve"] = {"cells": int(self.presolve.grid.size),
-                               "line_solving": self.presolve.line_known,
-                               "with_probing": self.presolve.known,
-                               "time_s": round(self.presolve.time_s, 4)}
-        if self.stats is not None:
-            out["stats"] = self.stats.as_dict()
-        if self.notes:
-            out["notes"] = self.notes
-        if self.interrupted:
-            out["interrupted"] = True
+        out = super().as_json()
+        if not with_solutions:  # a file of many: the solutions are printed apart
+            del out["solutions"]
         return out
+
+    def json_extra(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {"count": self.count}
+        if self.presolve is not None:
+            extra["presolve"] = {"cells": int(self.presolve.grid.size),
+                                 "line_solving": self.presolve.line_known,
+                                 "with_probing": self.presolve.known,
+                                 "time_s": round(self.presolve.time_s, 4)}
+        return extra
 
 
 def _verdict(found: int, complete: bool) -> str:

@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -29,7 +30,7 @@ from smtpuzzle.errors import ProcessDied, PuzzleError
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.tiling.puzzle import Tiling, require_tiling
 from smtpuzzle.puzzles.tiling.solve import canonical_key, engine_for
-from smtpuzzle.result import Enumeration, Result, Stats
+from smtpuzzle.result import Answer, Enumeration, Result, Stats, Status
 from smtpuzzle.runtime.checks import checked_time_limit, checked_whole
 from smtpuzzle.runtime.files import read_text, writable, write_whole
 from smtpuzzle.runtime.taskpool import TaskTimeout, stop_asked, task_pool
@@ -53,9 +54,13 @@ class CountPlan:
     subproblems: list[SubProblem]
 
 
+_NO_JSON = {"json": False}
+
+
 @dataclass
-class CountResult:
-    """A count of a tiling's solutions: exact when ``complete``, else what was found."""
+class CountResult(Answer):
+    """A count of a tiling's solutions: exact when ``complete``, else what was found. Status
+    sat when it found any, unsat when the search ended with none, else unknown."""
 
     count: int
     complete: bool
@@ -65,30 +70,44 @@ class CountResult:
     time_s: float
     subproblems_done: int
     subproblems: int
-    build_s: float = 0.0  # building the model, part of time_s
-    model: Model | None = field(default=None, repr=False)  # the model counted over
-    resumed: int = 0  # sub-problems whose counts came from a checkpoint
-    checkpoint_time_s: float = 0.0  # time the runs before this one spent, from a checkpoint
+    build_s: float = field(default=0.0, metadata=_NO_JSON)  # building the model, in time_s
+    # the model counted over
+    model: Model | None = field(default=None, repr=False, metadata=_NO_JSON)
+    # sub-problems whose counts came from a checkpoint
+    resumed: int = field(default=0, metadata={"omit": 0})
+    # time the runs before this one spent, from a checkpoint
+    checkpoint_time_s: float = field(default=0.0, metadata=_NO_JSON)
     up_to: str = "board"  # which group: "board", "rotations", or "none" (raw)
-    ray_nodes: int = 0  # on Ray: the nodes that returned results
-    ray_reruns: int = 0  # on Ray: tasks run again because their node or worker was lost
-    share: float = 1.0  # estimated share of the search done (1 when complete)
-    lost: str = ""  # a worker died: what happened to it (the count stopped short)
-    interrupted: bool = False  # Ctrl-C stopped it
+    # on Ray: the nodes that returned results, and tasks run again because their node or
+    # worker was lost
+    ray_nodes: int = field(default=0, metadata=_NO_JSON)
+    ray_reruns: int = field(default=0, metadata=_NO_JSON)
+    # estimated share of the search done (1 when complete)
+    share: float = field(default=1.0, metadata=_NO_JSON)
+    # a worker died: what happened to it (the count stopped short)
+    lost: str = field(default="", metadata={"key": "worker_lost", "omit": ""})
+    interrupted: bool = field(default=False, metadata={"omit": False})  # Ctrl-C stopped it
+    stats: Stats | None = field(default=None, metadata=_NO_JSON)
+    status: Status = field(default=Status.UNKNOWN, metadata=_NO_JSON)
+    json_keys = ("count", "distinct", "complete", "backend", "time_s", "group", "up_to",
+                 "subproblems", "subproblems_done", "resumed", "total_time_s", "ray",
+                 "estimated_share_done", "worker_lost", "interrupted")
 
-    def as_json(self) -> dict:
-        return {"count": self.count, "distinct": self.distinct, "complete": self.complete,
-                "backend": self.backend, "time_s": round(self.time_s, 4), "group": self.group,
-                "up_to": self.up_to,
-                "subproblems": self.subproblems, "subproblems_done": self.subproblems_done,
-                **({"resumed": self.resumed,
-                    "total_time_s": round(self.time_s + self.checkpoint_time_s, 1)}
-                   if self.resumed else {}),
-                **({"ray": {"nodes": self.ray_nodes, "reruns": self.ray_reruns}}
-                   if self.ray_nodes else {}),
-                **({} if self.complete else {"estimated_share_done": round(self.share, 4)}),
-                **({"worker_lost": self.lost} if self.lost else {}),
-                **({"interrupted": True} if self.interrupted else {})}
+    def __post_init__(self) -> None:
+        if self.status is Status.UNKNOWN:
+            self.status = Status.SAT if self.count else \
+                Status.UNSAT if self.complete else Status.UNKNOWN
+        super().__post_init__()
+
+    def json_extra(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {}
+        if self.resumed:
+            extra["total_time_s"] = round(self.time_s + self.checkpoint_time_s, 1)
+        if self.ray_nodes:
+            extra["ray"] = {"nodes": self.ray_nodes, "reruns": self.ray_reruns}
+        if not self.complete:
+            extra["estimated_share_done"] = round(self.share, 4)
+        return extra
 
 
 def plan(tiling: Tiling, distinct: bool, split: bool = True, group: str = "board",

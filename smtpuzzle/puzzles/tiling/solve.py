@@ -19,7 +19,7 @@ from smtpuzzle.backends import Backend, get_backend
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.puzzles.tiling.index_model import index_model
 from smtpuzzle.puzzles.tiling.puzzle import Tiling, TilingSolution, require_tiling
-from smtpuzzle.result import Result, Stats, Status
+from smtpuzzle.result import Answer, Result, Stats, Status
 from smtpuzzle.runtime.checks import checked_limit, checked_time_limit
 
 DEFAULT_BACKEND = "cpsat"  # for one solution
@@ -27,7 +27,7 @@ DEFAULT_LIST_BACKEND = "exact-cover"  # for listing
 
 
 @dataclass
-class TilingAnswer:
+class TilingAnswer(Answer):
     """One solution, verified (status sat), a proof that there is none (unsat), or unknown:
     the time limit, or Ctrl-C (``interrupted``; no stats then)."""
 
@@ -36,9 +36,11 @@ class TilingAnswer:
     solutions: list[TilingSolution]
     backend: str  # the back end's label, e.g. sat:cadical195
     time_s: float  # building the model and solving it
-    interrupted: bool = False
+    interrupted: bool = field(default=False, metadata={"omit": False})
     stats: Stats | None = None
-    puzzle: Tiling | None = field(default=None, repr=False, compare=False)
+    puzzle: Tiling | None = field(default=None, repr=False, compare=False,
+                                  metadata={"json": False})
+    json_keys = ("model", "status", "backend", "time_s", "complete", "stats", "solutions")
 
     @property
     def complete(self) -> bool:
@@ -49,32 +51,37 @@ class TilingAnswer:
         """The solution as a picture (in a notebook)."""
         return _tiling_svg(self.puzzle, self.solutions)
 
-    def as_json(self) -> dict[str, Any]:
-        return {"model": self.model, "status": self.status.value, "backend": self.backend,
-                "time_s": round(self.time_s, 4), "complete": self.complete,
-                "stats": self.stats.as_dict() if self.stats else None,
-                "solutions": [s.as_json() for s in self.solutions],
-                **({"interrupted": True} if self.interrupted else {})}
+    def json_extra(self) -> dict[str, Any]:
+        return {"complete": self.complete}
 
 
 @dataclass
-class TilingListing:
+class TilingListing(Answer):
     """Solutions listed by list_tilings, each verified: every one, the first ``limit``, or
-    one per class of the board's symmetries (``distinct``)."""
+    one per class of the board's symmetries (``distinct``). Status sat once one is listed,
+    unsat when the search ended with none, else unknown."""
 
     model: str  # the puzzle's name
     backend: str  # the back end's label
     distinct: bool
-    limit: int | None = None
+    limit: int | None = field(default=None, metadata={"json": False})
     count: int = 0  # solutions listed
     complete: bool = False  # the search ended: every solution (or class) was listed
-    more: bool = False  # stopped at the limit, and another solution (or class) was found
-    group: str = ""  # distinct: the symmetry group, in words (as count's)
-    up_to: str = "none"  # which group: "board", "rotations", or "none" (every solution)
-    interrupted: bool = False  # stopped by Ctrl-C
+    # stopped at the limit, and another solution (or class) was found
+    more: bool = field(default=False, metadata={"json": False})
+    # distinct: the symmetry group, in words (as count's), and which group: "board",
+    # "rotations", or "none" (every solution)
+    group: str = field(default="", metadata={"json": False})
+    up_to: str = field(default="none", metadata={"json": False})
+    interrupted: bool = field(default=False, metadata={"omit": False})  # stopped by Ctrl-C
     time_s: float = 0.0
     solutions: list[TilingSolution] = field(default_factory=list)  # those kept (keep=True)
-    puzzle: Tiling | None = field(default=None, repr=False, compare=False)
+    puzzle: Tiling | None = field(default=None, repr=False, compare=False,
+                                  metadata={"json": False})
+    status: Status = Status.UNKNOWN
+    stats: Stats | None = field(default=None, metadata={"json": False})
+    json_keys = ("model", "status", "backend", "distinct", "complete", "more", "count",
+                 "group", "up_to", "time_s", "solutions")
 
     def _repr_svg_(self) -> str | None:
         """The solutions kept, as a contact sheet (in a notebook)."""
@@ -84,17 +91,11 @@ class TilingListing:
     def stopped_at_limit(self) -> bool:
         return self.limit is not None and self.count >= self.limit
 
-    def as_json(self) -> dict[str, Any]:
-        return {"model": self.model, "backend": self.backend, "distinct": self.distinct,
-                # true: one more was found past the limit; false: none is left (the
-                # search ended); null: not known (stopped by the time or by Ctrl-C)
-                "complete": self.complete,
-                "more": True if self.more else (False if self.complete else None),
-                "count": self.count,
-                **({"group": self.group, "up_to": self.up_to} if self.distinct else {}),
-                "time_s": round(self.time_s, 4),
-                "solutions": [s.as_json() for s in self.solutions],
-                **({"interrupted": True} if self.interrupted else {})}
+    def json_extra(self) -> dict[str, Any]:
+        # more: true, one more was found past the limit; false, none is left (the search
+        # ended); null, not known (stopped by the time or by Ctrl-C)
+        return {"more": True if self.more else (False if self.complete else None),
+                **({"group": self.group, "up_to": self.up_to} if self.distinct else {})}
 
 
 def engine_for(backend: str | Backend, solver: str | None) -> Backend:
@@ -216,6 +217,8 @@ def list_tilings(tiling: Tiling, backend: str | Backend = DEFAULT_LIST_BACKEND,
         listing.interrupted = True
     listing.time_s = time.perf_counter() - started
     listing.complete = exhausted and enum.complete
+    listing.status = Status.SAT if listing.count else \
+        Status.UNSAT if listing.complete else Status.UNKNOWN
     return listing
 
 
