@@ -28,7 +28,7 @@ import numpy as np
 from smtpuzzle.backends import Backend, get_backend
 from smtpuzzle.errors import ProcessDied
 from smtpuzzle.model import Groups, Model
-from smtpuzzle.result import Status
+from smtpuzzle.result import Answer, Stats, Status
 from smtpuzzle.runtime.taskpool import TaskTimeout, task_pool
 
 SLICE_S = 1.0  # a cube's time before it is split (measured: 0.3 to 6 s all about as good)
@@ -40,19 +40,22 @@ CubesProgress = Callable[[int, int, int, int], None]
 
 
 @dataclass
-class CubesResult:
-    status: Status  # sat (answers found) | unsat (every cube refuted) | unknown
-    answers: list[list[int]]  # listed-set numbers per answer
+class CubesResult(Answer):
+    """Frames' stage 2 by cubes (its JSON is the cube counts in the answer's ``stage2``)."""
+
+    # sat (answers found) | unsat (every cube refuted) | unknown
+    status: Status = field(metadata={"json": False})
+    answers: list[list[int]] = field(metadata={"json": False})  # listed-set numbers per answer
     cubes: int = 0  # top-level cubes
     decided: int = 0  # ... of which decided (refuted or searched to the end)
     calls: int = 0  # back-end solves, every level
-    time_s: float = 0.0
-    interrupted: bool = False  # by Ctrl-C or a worker that died
-    complete: bool = False  # every answer was listed (all cubes decided)
-    lost: str = ""  # a worker died: what happened to it
-
-    def as_json(self) -> dict:
-        return {"cubes": self.cubes, "decided": self.decided, "calls": self.calls}
+    time_s: float = field(default=0.0, metadata={"json": False})
+    # by Ctrl-C or a worker that died (lost: what happened to it); complete: every answer
+    # was listed (all cubes decided)
+    interrupted: bool = field(default=False, metadata={"json": False})
+    complete: bool = field(default=False, metadata={"json": False})
+    lost: str = field(default="", metadata={"json": False})
+    stats: Stats | None = field(default=None, metadata={"json": False})
 
 
 @dataclass

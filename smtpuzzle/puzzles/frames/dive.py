@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import linprog
@@ -36,7 +36,7 @@ from smtpuzzle.backends.exactcover import CoverSearch, from_model
 from smtpuzzle.puzzles.frames.puzzle import Frames
 from smtpuzzle.puzzles.frames.sets import enumerate_sets, unique_rows
 from smtpuzzle.puzzles.frames.stage2 import cover_model, decode_cover
-from smtpuzzle.result import Status
+from smtpuzzle.result import Answer, Stats, Status
 
 FINISH_FRAMES = 4  # frames left when the dive lists every set and solves exactly
 PROBE_S = 10.0  # the first, unbiased sample: how often each piece is in a set
@@ -53,18 +53,18 @@ DiveProgress = Callable[[int, int, int], None]
 
 
 @dataclass
-class DiveResult:
-    status: str  # "sat" | "unknown"; "unsat" only when the exact finish was the whole search
-    sets: np.ndarray | None  # (n, pieces) bool, when sat
+class DiveResult(Answer):
+    """Frames' stage 1 and 2 by LP dives (its JSON is the answer's ``stage1``)."""
+
+    # sat | unknown; unsat only when the exact finish was the whole search
+    status: Status = field(metadata={"json": False})
+    sets: np.ndarray | None = field(metadata={"json": False})  # (n, pieces) bool, when sat
     dives: int
-    pool: int  # sets sampled
+    pool: int = field(metadata={"key": "sets"})  # sets sampled
     lps: int  # LP relaxations solved
     time_s: float
-    interrupted: bool = False
-
-    def as_json(self) -> dict:
-        return {"sets": self.pool, "dives": self.dives, "lps": self.lps,
-                "time_s": round(self.time_s, 3)}
+    interrupted: bool = field(default=False, metadata={"json": False})
+    stats: Stats | None = field(default=None, metadata={"json": False})
 
 
 def _part(frames: Frames, pieces: np.ndarray) -> Frames:

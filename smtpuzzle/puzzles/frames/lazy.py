@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -26,7 +27,7 @@ from smtpuzzle.backends.exactcover import CoverSearch, from_model
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Model
 from smtpuzzle.puzzles.frames.puzzle import Frames
-from smtpuzzle.result import Status
+from smtpuzzle.result import Answer, Stats, Status
 
 CHECK_BUDGET = 5_000_000  # search nodes per set check before it counts as "not known"
 
@@ -35,21 +36,25 @@ LazyProgress = Callable[[int, int, int, int], None]
 
 
 @dataclass
-class LazyResult:
-    status: str  # "sat" | "unsat" | "unknown"
-    sets: np.ndarray | None  # (n, pieces) bool: the chosen sets, when sat
+class LazyResult(Answer):
+    """Frames' stage 1 and 2 by lazily checked proposals (its JSON is the answer's
+    ``stage1``)."""
+
+    status: Status = field(metadata={"json": False})  # sat | unsat | unknown
+    # (n, pieces) bool: the chosen sets, when sat
+    sets: np.ndarray | None = field(metadata={"json": False})
     proposals: int
     checked: int
-    tiling_sets: int
+    tiling_sets: int = field(metadata={"key": "sets"})
     blocked: int
     cut_short: int  # set checks stopped by their budget (counted as blocked)
     time_s: float
+    interrupted: bool = field(default=False, metadata={"json": False})
+    stats: Stats | None = field(default=None, metadata={"json": False})
+    json_keys = ("method",)
 
-    def as_json(self) -> dict:
-        return {"method": "lazy", "proposals": self.proposals, "checked": self.checked,
-                "sets": self.tiling_sets, "blocked": self.blocked,
-                "cut_short": self.cut_short, "time_s": round(self.time_s, 3),
-                "complete": self.status != "unknown"}
+    def json_extra(self) -> dict[str, Any]:
+        return {"method": "lazy", "complete": self.status != "unknown"}
 
 
 def assignment_model(frames: Frames) -> tuple[Model, np.ndarray, list[tuple[int, ...]]]:

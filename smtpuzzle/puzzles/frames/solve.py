@@ -40,33 +40,43 @@ from smtpuzzle.puzzles.frames.stage2 import (
     seed_model,
     table_model,
 )
-from smtpuzzle.result import Status
+from smtpuzzle.result import Answer, Stats, Status
 from smtpuzzle.runtime.checks import MAX_SEED, checked_limit, checked_time_limit, checked_whole
 
 STAGE2_MODELS = ("cover", "index", "table", "seed", "cubes")
 DEFAULT_MODEL = {"exact-cover": "cover", "sat": "cover", "cpsat": "cubes", "z3": "index"}
 
 
+_NO_JSON = {"json": False}
+
+
 @dataclass
-class FramesAnswer:
+class FramesAnswer(Answer):
     """A frames puzzle answered, with what each stage did; solutions verified."""
 
     status: Status  # sat | unsat | unknown
-    solutions: list[FramesSolution]
-    stage1: SetList | None
+    solutions: list[FramesSolution] = field(metadata=_NO_JSON)
+    stage1: SetList | None = field(metadata=_NO_JSON)
     stage2: dict[str, Any] = field(default_factory=dict)
     stage3: dict[str, Any] = field(default_factory=dict)
-    hole: tuple[int, ...] | None = None
+    hole: tuple[int, ...] | None = field(default=None, metadata={"omit": None})
     complete: bool = False  # every stage-2 solution was listed (for --all)
-    lazy: LazyResult | None = None  # when sets were checked as proposed, not listed
-    dive: DiveResult | None = None  # when sets were sampled and chosen by LP dives
+    # when sets were checked as proposed, not listed; when sampled and chosen by LP dives
+    lazy: LazyResult | None = field(default=None, metadata=_NO_JSON)
+    dive: DiveResult | None = field(default=None, metadata=_NO_JSON)
     time_s: float = 0.0
-    interrupted: bool = False  # by Ctrl-C or a worker that died
-    lost: str = ""  # a worker died: what happened to it
-    note: str = ""
-    puzzle: Frames | None = field(default=None, repr=False, compare=False)
+    # by Ctrl-C or a worker that died (JSON: worker_lost says the latter)
+    interrupted: bool = field(default=False, metadata=_NO_JSON)
+    # a worker died: what happened to it
+    lost: str = field(default="", metadata={"key": "worker_lost", "omit": ""})
+    note: str = field(default="", metadata={"omit": ""})
+    puzzle: Frames | None = field(default=None, repr=False, compare=False, metadata=_NO_JSON)
     # the answers are all of the first hole place that has any; this many were not tried
-    untried_places: int = 0
+    untried_places: int = field(default=0, metadata=_NO_JSON)
+    stats: Stats | None = field(default=None, metadata=_NO_JSON)
+    json_keys = ("status", "frames", "stage1", "stage2", "stage3", "decided", "complete",
+                 "answers", "verified", "time_s", "hole", "solutions", "worker_lost", "note",
+                 "interrupted")
 
     def _repr_svg_(self) -> str | None:
         """The frames of each answer side by side (in a notebook)."""
@@ -82,32 +92,21 @@ class FramesAnswer:
     def __post_init__(self) -> None:
         self.status = Status(self.status)
 
-    def as_json(self) -> dict[str, Any]:
-        first = self.solutions[0].as_json()["frames"] if self.solutions else []
-        data: dict[str, Any] = {
-            "status": self.status.value, "frames": first,
-            "stage1": self.lazy.as_json() if self.lazy else (
-                self.dive.as_json() if self.dive else (
-                    self.stage1.as_json() if self.stage1 else None)),
-            "stage2": self.stage2, "stage3": self.stage3,
+    def json_extra(self) -> dict[str, Any]:
+        stage1 = self.lazy or self.dive or self.stage1
+        extra: dict[str, Any] = {
+            "frames": self.solutions[0].as_json()["frames"] if self.solutions else [],
+            "stage1": stage1.as_json() if stage1 else None,
             # decided: an answer found or none proved; complete: every answer listed (a
             # single answer asked for is decided, not complete); every answer listed passed
             # Frames.verify in stage 3, or it would not be here
-            "decided": self.status is not Status.UNKNOWN, "complete": self.complete,
-            "answers": len(self.solutions), "verified": bool(self.solutions),
-            "time_s": round(self.time_s, 3),
-        }
-        if self.hole is not None:
-            data["hole"] = list(self.hole)
+            "decided": self.status is not Status.UNKNOWN,
+            "answers": len(self.solutions), "verified": bool(self.solutions)}
         if len(self.solutions) > 1:
-            data["solutions"] = [s.as_json()["frames"] for s in self.solutions]
-        if self.lost:
-            data["worker_lost"] = self.lost
-        if self.note:
-            data["note"] = self.note
+            extra["solutions"] = [s.as_json()["frames"] for s in self.solutions]
         if self.interrupted and not self.lost:  # (a worker that died stops it too)
-            data["interrupted"] = True
-        return data
+            extra["interrupted"] = True
+        return extra
 
 
 def lay_out(frames: Frames, sets: np.ndarray, chosen: list[int], backend: str = "exact-cover",
