@@ -1,5 +1,5 @@
 """What a back end returns (a Result: status, the user-variable assignment and statistics),
-what every family's answer builds on (Answer), and the one shape of a count (Count)."""
+what every family's answer builds on (Answer), and the one shape of a count (SolutionCount)."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ class Enumeration:
                 self._gen.close()
 
 
-class Count(NamedTuple):
+class SolutionCount(NamedTuple):
     """A number of solutions, and whether it is all of them (the search ended) rather than
     those found before a limit, the time or Ctrl-C stopped it."""
 

@@ -33,7 +33,8 @@ from smtpuzzle.formats.solver_answer import read_answer
 from smtpuzzle.puzzles.maze import cases
 
 SOLVE_KEYS = ["model", "status", "backend", "time_s", "complete", "stats", "solutions"]
-LIST_KEYS = ["model", "status", "backend", "distinct", "complete", "more", "count", "time_s", "solutions"]
+LIST_KEYS = ["model", "status", "backend", "distinct", "complete", "more", "count", "time_s",
+             "solutions"]
 
 
 def test_solve_tiling_answers_sat_with_a_verified_solution():
@@ -166,3 +167,34 @@ def test_library_and_maze_json():
     assert sum(stats["by_reachable_cells"].values()) == stats["mazes"]
     assert list(stats["by_reachable_cells"]) == sorted(stats["by_reachable_cells"],
                                                        reverse=True)
+
+
+def test_every_familys_answer_is_an_answer_with_one_status_type_and_generated_json():
+    import dataclasses
+
+    from smtpuzzle.formats.solver_answer import DimacsAnswer
+    from smtpuzzle.puzzles.frames.solve import FramesAnswer
+    from smtpuzzle.puzzles.grid_answer import GridAnswer
+    from smtpuzzle.puzzles.maze.bound.prove import BoundResult
+    from smtpuzzle.puzzles.maze.bound.shorten import ShortenResult
+    from smtpuzzle.puzzles.maze.greedy import BuildResult
+    from smtpuzzle.puzzles.maze.search import SearchResult
+    from smtpuzzle.puzzles.nonogram.solve import NonogramAnswer
+    from smtpuzzle.puzzles.tiling.counting import CountResult
+    from smtpuzzle.puzzles.tiling.solve import TilingListing
+    from smtpuzzle.result import Answer
+
+    answers = [TilingAnswer, TilingListing, CountResult, NonogramAnswer, GridAnswer,
+               FramesAnswer, SearchResult, BoundResult, BuildResult, ShortenResult,
+               DimacsAnswer]
+    for cls in answers:
+        assert issubclass(cls, Answer) and dataclasses.is_dataclass(cls), cls
+        names = {f.name for f in dataclasses.fields(cls)}
+        assert {"status", "time_s", "interrupted", "stats"} <= names, cls
+        # the JSON is made from the fields (NonogramAnswer's only drops its solutions)
+        assert cls.as_json is Answer.as_json or cls is NonogramAnswer, cls
+    # a status given as a string is the enum all the same
+    answer = SearchResult("unsat", None, 0, 0.0, 0.0, "mdd")
+    assert answer.status is Status.UNSAT and answer.as_json()["status"] == "unsat"
+    count = CountResult(0, True, False, "none", "exact-cover", 0.1, 1, 1)
+    assert count.status is Status.UNSAT and "status" not in count.as_json()

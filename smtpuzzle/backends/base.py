@@ -25,7 +25,7 @@ import numpy as np
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model, require_model
 from smtpuzzle.model.groups import literal_array, refuse_zero
-from smtpuzzle.result import Enumeration, Result, Stats, Status
+from smtpuzzle.result import Enumeration, Result, SolutionCount, Stats, Status
 from smtpuzzle.runtime.build_alarm import BuildTimedOut, build_alarm
 from smtpuzzle.runtime.checks import checked_limit, checked_time_limit, deadline_for, time_left
 
@@ -423,25 +423,25 @@ class Backend(ABC):
         return enum
 
     def count(self, model: Model, time_limit: float | None = None,
-              progress: Callable[[int], None] | None = None) -> tuple[int, bool, Stats]:
-        """Count the solutions (on the user variables): (count, complete, stats). Back ends
-        whose capabilities say ``counts`` do it without listing them."""
+              progress: Callable[[int], None] | None = None) -> SolutionCount:
+        """Count the solutions (on the user variables). Back ends whose capabilities say
+        ``counts`` do it without listing them."""
         enum = self.solutions(model, time_limit=time_limit)
         n = 0
         for _ in enum:
             n += 1
             if progress:
                 progress(n)
-        return n, enum.complete, enum.stats
+        return SolutionCount(n, enum.complete)
 
     def count_part(self, model: Model, state: dict[str, np.ndarray] | None = None,
                    time_limit: float | None = None,
                    progress: Callable[[int], None] | None = None) -> PartialCount:
-        """Count for at most ``time_limit`` seconds, from ``state`` (a PartialCount's) if
+        """SolutionCount for at most ``time_limit`` seconds, from ``state`` (a PartialCount's) if
         given. Back ends that are not ``resumable`` take no state and start over each time."""
         if state is not None:
             raise ValueError(f"{self.name} cannot resume a count")
-        n, complete, _ = self.count(model, time_limit, progress)
+        n, complete = self.count(model, time_limit, progress)
         return PartialCount(n, complete, None, 1.0 if complete else 0.0)
 
     def _enumerate(self, model: Model, limit: int | None, deadline: float | None,

@@ -35,7 +35,7 @@ from smtpuzzle.model.ints import (
 from smtpuzzle.runtime.memory import check_fits_in_memory
 
 if TYPE_CHECKING:
-    from smtpuzzle.result import Status
+    from smtpuzzle.result import SolutionCount, Status
 
 LitArray = np.ndarray
 
@@ -403,8 +403,8 @@ class Model:
         return solving.solutions(self, limit, backend, solver, time_limit)
 
     def count(self, backend: str = "cpsat", solver: str | None = None,
-              time_limit: float | None = None) -> tuple[int, bool]:
-        """(number of solutions, whether that is all of them)."""
+              time_limit: float | None = None) -> SolutionCount:
+        """The number of solutions, and whether that is all of them."""
         return solving.count(self, backend, solver, time_limit)
 
     def is_unique(self, backend: str = "cpsat", solver: str | None = None,
@@ -416,8 +416,8 @@ class Model:
         return True if complete else None
 
     def count_up_to(self, limit: int, backend: str = "cpsat", solver: str | None = None,
-                    time_limit: float | None = None) -> tuple[int, bool]:
-        """(solutions found, at most ``limit``; whether that is all of them). Stopping at
+                    time_limit: float | None = None) -> SolutionCount:
+        """The solutions found (at most ``limit``), and whether that is all of them. Stopping at
         the limit leaves the rest unsearched, so a model with exactly ``limit`` solutions
         answers (limit, False): ask for one more to know there are no others."""
         return solving.count(self, backend, solver, time_limit, limit)

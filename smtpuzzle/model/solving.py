@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from smtpuzzle.result import Result, Stats, Status
+from smtpuzzle.result import Result, SolutionCount, Stats, Status
 
 if TYPE_CHECKING:
     from smtpuzzle.model.core import Model
@@ -64,7 +64,7 @@ def solutions(model: Model, limit: int | None, backend: str, solver: str | None,
 
 
 def count(model: Model, backend: str, solver: str | None, time_limit: float | None,
-          limit: int | None = None) -> tuple[int, bool]:
+          limit: int | None = None) -> SolutionCount:
     enum = _backend(backend, solver).solutions(model, limit=limit, time_limit=time_limit)
     n = 0
     for r in enum:
@@ -72,7 +72,7 @@ def count(model: Model, backend: str, solver: str | None, time_limit: float | No
         keep(model, r)
     if n == 0:
         _none(model, enum.complete)
-    return n, enum.complete
+    return SolutionCount(n, enum.complete)
 
 
 def take(model: Model, result: Any) -> None:

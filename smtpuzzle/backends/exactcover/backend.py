@@ -23,7 +23,7 @@ from smtpuzzle.backends.exactcover.problem import (
 )
 from smtpuzzle.backends.exactcover.search import CoverSearch
 from smtpuzzle.model import Cmp, Groups, Model, require_model
-from smtpuzzle.result import Enumeration, Result, Stats, Status
+from smtpuzzle.result import Enumeration, Result, SolutionCount, Stats, Status
 from smtpuzzle.runtime.checks import checked_time_limit
 
 
@@ -66,16 +66,15 @@ class ExactCoverBackend(Backend):
         return ExactCoverSession(self, model, stats)
 
     def count(self, model: Model, time_limit: float | None = None,
-              progress: Callable[[int], None] | None = None) -> tuple[int, bool, Stats]:
-        """Count solutions without listing them: (count, complete, stats)."""
-        stats = Stats(self.label())
-        part = self._count(model, None, time_limit, progress, stats)
-        return part.count, part.done, stats
+              progress: Callable[[int], None] | None = None) -> SolutionCount:
+        """Count solutions without listing them."""
+        part = self._count(model, None, time_limit, progress, Stats(self.label()))
+        return SolutionCount(part.count, part.done)
 
     def count_part(self, model: Model, state: dict[str, np.ndarray] | None = None,
                    time_limit: float | None = None,
                    progress: Callable[[int], None] | None = None) -> PartialCount:
-        """Count for at most ``time_limit`` seconds, going on from ``state`` (the last
+        """SolutionCount for at most ``time_limit`` seconds, going on from ``state`` (the last
         part's), which must come from a search of the same model. A state that does not fit
         this search (another kernel, other arrays) raises ValueError."""
         return self._count(model, state, time_limit, progress, Stats(self.label()))

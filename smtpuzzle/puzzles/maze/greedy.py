@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -34,6 +33,7 @@ from smtpuzzle.puzzles.maze.cases import (
     step,
 )
 from smtpuzzle.puzzles.maze.verify import unsolved_cases
+from smtpuzzle.result import Answer, Stats, Status
 from smtpuzzle.runtime.checks import MAX_SEED, checked_time_limit, checked_whole
 
 DRAWN = 16  # unsolved cases whose completions compete each round
@@ -43,7 +43,9 @@ BuildProgress = Callable[[int, int, int], None]  # (moves so far, cases unsolved
 
 
 @dataclass
-class BuildResult:
+class BuildResult(Answer):
+    """A universal string built greedily (status sat), or how far it came (unknown)."""
+
     size: Size
     string: str | None  # None if stopped before every case was solved
     moves: int  # length of the string (so far)
@@ -51,14 +53,16 @@ class BuildResult:
     unsolved: int  # cases still unsolved when it stopped (0: done)
     cases: int
     time_s: float
-    note: str = ""
+    note: str = field(default="", metadata={"key": "stopped"})
+    status: Status = Status.UNKNOWN
+    interrupted: bool = field(default=False, metadata={"omit": False})
+    stats: Stats | None = field(default=None, metadata={"json": False})
+    json_keys = ("size", "status")
 
-    def as_json(self) -> dict[str, Any]:
-        return {"size": self.size, "status": "sat" if self.string else "unknown",
-                "string": self.string, "moves": self.moves, "greedy_moves": self.greedy_moves,
-                "unsolved": self.unsolved,
-                "cases": self.cases, "time_s": round(self.time_s, 3), "stopped": self.note,
-                **({"interrupted": True} if self.note == "interrupted" else {})}
+    def __post_init__(self) -> None:
+        self.status = Status.SAT if self.string else Status.UNKNOWN
+        self.interrupted = self.interrupted or self.note == "interrupted"
+        super().__post_init__()
 
 
 def shortest_completion(moves: np.ndarray, pos: int, remaining: int) -> list[int]:

@@ -60,7 +60,7 @@ from smtpuzzle.puzzles.maze.mdd import (
 )
 from smtpuzzle.puzzles.maze.rules import break_symmetry, mirror_rule, mirrors
 from smtpuzzle.puzzles.maze.verify import verify_string
-from smtpuzzle.result import Status
+from smtpuzzle.result import Answer, Stats, Status
 from smtpuzzle.runtime.checks import MAX_SEED, checked_time_limit, checked_whole, plural
 from smtpuzzle.runtime.files import writable
 
@@ -74,8 +74,11 @@ DEAD_SET_SIZE = 3  # largest set of cells a dead-end clause names (bench/RESULTS
 Progress = Callable[[int, float], None]  # (cases added, solver seconds so far)
 
 
+_NO_JSON = {"json": False}
+
+
 @dataclass
-class SearchResult:
+class SearchResult(Answer):
     """A maze string search: a string verified on every case, or proof there is none."""
 
     status: Status  # sat | unsat | unknown
@@ -84,42 +87,44 @@ class SearchResult:
     time_s: float
     solver_time_s: float
     backend: str  # what searched: the solver's label (cegar), else the strategy's name
-    added: list[int] = field(default_factory=list)  # indices into the reduced cases
-    searched: str = ""  # the pattern after symmetry breaking
-    interrupted: bool = False  # stopped by Ctrl-C
-    restarts: int = 0  # local search: annealing runs begun
-    best_failing: int | None = None  # local search, nothing found: cases its best string fails
-    note: str = ""  # why an answer is unknown, where it is not the time limit or Ctrl-C
-    cubes: int = 1  # mdd: patterns searched (more than one where a diagram was split)
-    mirror: bool = False  # the strings searched also obeyed the mirror rule
-    checkpoint: dict[str, Any] | None = None  # mdd: file, cubes resumed, cubes kept there
-    export_error: str = ""  # why the CNF asked for could not be written (the answer stands)
+    # indices into the reduced cases
+    added: list[int] = field(default_factory=list, metadata=_NO_JSON)
+    # the pattern after symmetry breaking
+    searched: str = field(default="", metadata={"key": "searched_pattern"})
+    # stopped by Ctrl-C (JSON: said of an unknown answer only)
+    interrupted: bool = field(default=False, metadata=_NO_JSON)
+    restarts: int = field(default=0, metadata=_NO_JSON)  # local search: annealing runs begun
+    # local search, nothing found: cases its best string fails
+    best_failing: int | None = field(default=None, metadata=_NO_JSON)
+    # why an answer is unknown, where it is not the time limit or Ctrl-C
+    note: str = field(default="", metadata={"omit": ""})
+    # mdd: patterns searched (more than one where a diagram was split)
+    cubes: int = field(default=1, metadata=_NO_JSON)
+    # the strings searched also obeyed the mirror rule
+    mirror: bool = field(default=False, metadata=_NO_JSON)
+    # mdd: file, cubes resumed, cubes kept there
+    checkpoint: dict[str, Any] | None = field(default=None, metadata={"omit": None})
+    # why the CNF asked for could not be written (the answer stands)
+    export_error: str = field(default="", metadata={"omit": ""})
     strategy: str = "mdd"
+    stats: Stats | None = field(default=None, metadata=_NO_JSON)
+    json_keys = ("status", "string", "mazes_added", "searched_pattern", "first_n_or_s",
+                 "first_e_or_w", "time_s", "solver_time_s", "strategy", "backend",
+                 "interrupted", "restarts", "best_failing", "cubes", "checkpoint", "note",
+                 "export_error")
 
-    def __post_init__(self) -> None:
-        self.status = Status(self.status)
-
-    def as_json(self) -> dict[str, Any]:
-        data = {"status": self.status.value, "string": self.string, "mazes_added": self.mazes_added,
-                "searched_pattern": self.searched,
-                "first_n_or_s": "N" if self.mirror or self.searched[:1] == "N" else "any",
-                "first_e_or_w": "E" if self.mirror else "any",
-                "time_s": round(self.time_s, 4), "solver_time_s": round(self.solver_time_s, 4),
-                "strategy": self.strategy, "backend": self.backend}
+    def json_extra(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {
+            "first_n_or_s": "N" if self.mirror or self.searched[:1] == "N" else "any",
+            "first_e_or_w": "E" if self.mirror else "any"}
         if self.status is Status.UNKNOWN:
-            data["interrupted"] = self.interrupted  # else a time limit or the note's reason
+            extra["interrupted"] = self.interrupted  # else a time limit or the note's reason
         if self.strategy == "local":
-            data["restarts"] = self.restarts
-            data["best_failing"] = self.best_failing
+            extra["restarts"] = self.restarts
+            extra["best_failing"] = self.best_failing
         if self.strategy == "mdd":
-            data["cubes"] = self.cubes
-        if self.checkpoint:
-            data["checkpoint"] = self.checkpoint
-        if self.note:
-            data["note"] = self.note
-        if self.export_error:
-            data["export_error"] = self.export_error
-        return data
+            extra["cubes"] = self.cubes
+        return extra
 
 
 class Encoder:

@@ -242,7 +242,7 @@ def solve_subproblem(model: Model, sp: SubProblem, backend: Backend, deadline: f
                      progress: Callable[[int], None] | None = None) -> tuple[int, bool]:
     """Solutions of one sub-problem (distinct under its stabilizer): (count, complete)."""
     if sp.stabilizer is None:
-        count, complete, _ = backend.count(submodel(model, sp), _left(deadline), progress)
+        count, complete = backend.count(submodel(model, sp), _left(deadline), progress)
         return count, complete
     stream, enum = _distinct_stream(model, sp, backend, _left(deadline))
     n = 0

@@ -48,6 +48,7 @@ from smtpuzzle.puzzles.maze.mdd import (
 )
 from smtpuzzle.puzzles.maze.rules import break_symmetry, mirrors, strings_rule
 from smtpuzzle.puzzles.maze.verify import verify_string
+from smtpuzzle.result import Answer, Stats, Status
 from smtpuzzle.runtime.checks import checked_time_limit, checked_whole, plural
 from smtpuzzle.runtime.files import writable
 from smtpuzzle.runtime.taskpool import TaskTimeout, task_pool
@@ -69,48 +70,71 @@ Reserve = Callable[[int, list[tuple[int, int]]], float]
 @dataclass
 class Step:
     length: int
-    status: str  # unsat (proven: no string of this length), sat, unknown
+    status: Status  # unsat (proven: no string of this length), sat, unknown
     cases: int  # cases the proof (or the search) used
     time_s: float  # with the seconds of the runs a checkpoint took this length up from
     cubes: int = 1  # the parts the search was split into (split_depth), proved or not
 
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"length": self.length, "status": self.status.value, "cases": self.cases,
+                "time_s": round(self.time_s, 3),
+                **({"cubes": self.cubes} if self.cubes > 1 else {})}
+
+
+_NO_JSON = {"json": False}
+
 
 @dataclass
-class BoundResult:
+class BoundResult(Answer):
+    """A lower bound on the length of a universal string, proved length by length: status
+    sat once a string of bound + 1 moves is found (the bound is then the least length - 1),
+    else unknown (the bound holds; longer lengths are not decided)."""
+
     size: Size
     bound: int  # no universal string has this many moves or fewer (0: nothing proven)
     cases: list[tuple[int, int]]  # (maze id, start) of the cases the last proof used
     time_s: float
     complete: bool  # a string of bound + 1 moves exists (the bound is the least length - 1)
     first_move: str  # fixed by symmetry in every proof
-    mirror: bool  # every proof also held to the mirror rule (the first E or W is E)
-    interrupted: bool = False
-    note: str = ""  # why it stopped
+    # every proof also held to the mirror rule (the first E or W is E)
+    mirror: bool = field(metadata=_NO_JSON)
+    interrupted: bool = field(default=False, metadata=_NO_JSON)
+    note: str = field(default="", metadata={"key": "stopped"})  # why it stopped
     steps: list[Step] = field(default_factory=list)
-    outgrown: bool = False  # stopped by the diagram's state cap, or with cubes set aside by it
-    resumed: dict[str, Any] | None = None  # the checkpoint taken up: file, length, cases, s
-    saved: dict[str, Any] | None = None  # the search left in the checkpoint: file, length, cases
-    string: str | None = None  # with complete: a string of bound + 1 moves, verified
+    # stopped by the diagram's state cap, or with cubes set aside by it
+    outgrown: bool = field(default=False, metadata=_NO_JSON)
+    # the checkpoint taken up (file, length, cases, s), and the search left in it (file,
+    # length, cases)
+    resumed: dict[str, Any] | None = field(default=None, metadata={"omit": None})
+    saved: dict[str, Any] | None = field(default=None, metadata={"omit": None})
+    # with complete: a string of bound + 1 moves, verified
+    string: str | None = field(default=None, metadata={"omit": None})
     pick: str = "first"  # the failing case added: the first, or the sampled one
     # the length left undecided, split: its cubes proved and those left (with or without a
     # checkpoint, so that a long split run says how far it came)
-    undecided: dict[str, int] | None = None
+    undecided: dict[str, int] | None = field(default=None, metadata={"omit": None})
+    status: Status = field(default=Status.UNKNOWN, metadata=_NO_JSON)
+    stats: Stats | None = field(default=None, metadata=_NO_JSON)
+    json_keys = ("size", "bound", "shortest_at_least", "cases", "time_s", "complete",
+                 "stopped", "first_move", "first_n_or_s", "first_e_or_w", "pick", "string",
+                 "verified", "steps", "resumed", "saved", "undecided")
 
-    def as_json(self) -> dict[str, Any]:
-        return {"size": self.size, "bound": self.bound, "shortest_at_least": self.bound + 1,
-                "cases": [list(c) for c in self.cases], "time_s": round(self.time_s, 3),
-                "complete": self.complete, "stopped": self.note,
-                "first_move": self.first_move,
+    def __post_init__(self) -> None:
+        self.status = Status.SAT if self.complete else Status.UNKNOWN
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name == "complete":  # the status follows what the proof found
+            super().__setattr__("status", Status.SAT if value else Status.UNKNOWN)
+
+    def json_extra(self) -> dict[str, Any]:
+        return {"shortest_at_least": self.bound + 1,
                 "first_n_or_s": "N" if self.mirror or self.first_move == "N" else "any",
-                "first_e_or_w": "E" if self.mirror else "any", "pick": self.pick,
-                **({"string": self.string, "verified": True} if self.string else {}),
-                "steps": [{"length": s.length, "status": s.status, "cases": s.cases,
-                           "time_s": round(s.time_s, 3),
-                           **({"cubes": s.cubes} if s.cubes > 1 else {})}
-                          for s in self.steps],
-                **({"resumed": self.resumed} if self.resumed else {}),
-                **({"saved": self.saved} if self.saved else {}),
-                **({"undecided": self.undecided} if self.undecided else {})}
+                "first_e_or_w": "E" if self.mirror else "any",
+                **({"verified": True} if self.string else {})}
 
     def write_certificate(self, directory: str | Path, time_limit: float | None = None
                           ) -> int:

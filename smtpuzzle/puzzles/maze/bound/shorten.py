@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -49,6 +49,7 @@ from smtpuzzle.puzzles.maze.cases import (
 )
 from smtpuzzle.puzzles.maze.mdd import DiagramTooLarge, mdd_search
 from smtpuzzle.puzzles.maze.verify import verify_string
+from smtpuzzle.result import Answer, Stats, Status
 from smtpuzzle.runtime.checks import checked_time_limit, checked_whole
 
 WIDTHS = (12, 16, 20, 24, 28, 32)  # window widths, each taken once the one before is done
@@ -62,26 +63,29 @@ ShortenProgress = Callable[[int, int, int, int, int], None]
 
 
 @dataclass
-class ShortenResult:
+class ShortenResult(Answer):
+    """A universal string shortened window by window: always a verified string (status
+    sat), the input itself at worst."""
+
     size: Size
     string: str  # verified on every case: the input, or shorter
-    given: int  # the input's length
+    given: int = field(metadata={"key": "given_moves"})  # the input's length
     widths: list[int]  # the widths searched, in order
     windows: int = 0  # windows searched
     shortened: int = 0  # windows rewritten in one move fewer
-    passed: int = 0  # windows given up (state cap, their own time, too many cases)
-    minimal_at: int = 0  # the widest width whose every window was refuted (0: none)
+    # windows given up (state cap, their own time, too many cases)
+    passed: int = field(default=0, metadata={"key": "passed_over"})
+    # the widest width whose every window was refuted (0: none)
+    minimal_at: int = field(default=0, metadata={"key": "minimal_at_width"})
     time_s: float = 0.0
-    note: str = ""
-    interrupted: bool = False
+    note: str = field(default="", metadata={"key": "stopped"})
+    interrupted: bool = field(default=False, metadata={"omit": False})
+    status: Status = Status.SAT
+    stats: Stats | None = field(default=None, metadata={"json": False})
+    json_keys = ("size", "string", "moves", "given_moves", "verified")
 
-    def as_json(self) -> dict[str, Any]:
-        return {"size": self.size, "string": self.string, "moves": len(self.string),
-                "given_moves": self.given, "verified": True, "widths": self.widths,
-                "windows": self.windows, "shortened": self.shortened,
-                "passed_over": self.passed, "minimal_at_width": self.minimal_at,
-                "time_s": round(self.time_s, 3), "stopped": self.note,
-                **({"interrupted": True} if self.interrupted else {})}
+    def json_extra(self) -> dict[str, Any]:
+        return {"moves": len(self.string), "verified": True}
 
 
 def shorten(string: str, size: Size = 3, widths: tuple[int, ...] = WIDTHS,
