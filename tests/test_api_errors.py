@@ -325,6 +325,7 @@ def test_callers_limits_are_checked_alike_by_every_entry_point():
     assert search_maze("****", size="1X2").string == search_maze("****", size="1x2").string
 
 
+@pytest.mark.slow
 def test_count_takes_a_backend_object_and_frames_settings_join_the_options():
     t = load("pentomino-3x20")
     assert count(t, backend=get_backend("sat")).count == 2

@@ -341,6 +341,7 @@ def test_a_damaged_search_state_is_refused(tmp_path, long_subproblems):
 
 
 
+@pytest.mark.slow  # the kernel-mismatch test below covers a checkpoint searched again
 def test_a_search_state_edited_under_a_new_checksum_is_searched_again(tmp_path,
                                                                       long_subproblems):
     """The checksum catches accidents; an edit made with its checksum made anew reaches

@@ -177,7 +177,7 @@ def _edits(state: dict, branching: str) -> dict[str, dict]:
     return edits
 
 
-@pytest.mark.parametrize("branching", ["sweep", "mrv"])
+@pytest.mark.parametrize("branching", [pytest.param("sweep", marks=pytest.mark.slow), "mrv"])
 def test_a_snapshot_edited_in_any_array_is_refused(branching):
     """The compiled kernels trust their indices, so a snapshot is checked against its own
     choices before they run on it: every edit is refused, the honest one goes on."""

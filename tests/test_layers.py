@@ -5,6 +5,7 @@ too: a cycle hidden in a function is still a cycle."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "smtpuzzle"
@@ -135,3 +136,17 @@ def test_the_layer_check_sees_imports_inside_functions():
     found = {(a, b) for a, b, _ in _imports()}
     assert ("smtpuzzle.cli.bench", "smtpuzzle.benchmark") in found
     assert ("smtpuzzle.model.solving", "smtpuzzle.result") in found
+
+
+def test_the_readme_layout_names_every_package_and_only_modules_that_exist():
+    readme = (ROOT.parent / "README.md").read_text()
+    layout = readme[readme.index("## Layout"):]
+    layout = layout[:layout.index("\n## ", 4)] if "\n## " in layout[4:] else layout
+    layout = layout[:layout.index("The other folders")]  # the package's part
+    modules = {p.name for p in ROOT.rglob("*.py")}
+    named = set(re.findall(r"`([a-z_0-9]+\.py)`", layout))
+    assert named and not named - modules, sorted(named - modules)
+    packages = {p.parent.relative_to(ROOT).parts[0] for p in ROOT.rglob("__init__.py")
+                if p.parent != ROOT}
+    unnamed = [p for p in packages if f"`{p}/`" not in layout]
+    assert not unnamed, unnamed
