@@ -64,7 +64,7 @@ if TYPE_CHECKING:
         list_tilings,
         solve_tiling,
     )
-    from smtpuzzle.result import Enumeration, Result, Stats, Status
+    from smtpuzzle.result import Answer, Enumeration, Result, SolutionCount, Stats, Status
 
 # Every public name loads on first use: `import smtpuzzle` takes no time (numpy, the solver
 # packages, numba and scipy come with the names that need them), so the command line starts
@@ -111,6 +111,8 @@ _LAZY = {
     "TilingSolution": ("smtpuzzle.puzzles.tiling.puzzle", "TilingSolution"),
     "Enumeration": ("smtpuzzle.result", "Enumeration"),
     "Result": ("smtpuzzle.result", "Result"),
+    "Answer": ("smtpuzzle.result", "Answer"),
+    "SolutionCount": ("smtpuzzle.result", "SolutionCount"),
     "Stats": ("smtpuzzle.result", "Stats"),
     "Status": ("smtpuzzle.result", "Status"),
     "CountResult": ("smtpuzzle.puzzles.tiling.counting", "CountResult"),
@@ -187,6 +189,8 @@ __all__ = [
     "PuzzleError",
     "Regular",
     "Result",
+    "Answer",
+    "SolutionCount",
     "Shape",
     "Stats",
     "Status",
