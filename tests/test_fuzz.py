@@ -194,3 +194,23 @@ def test_sat_optimises_objectives_next_to_64_bit_arithmetic_and_keeps_its_time_l
     result = get_backend("sat").solve(m, time_limit=0.3)  # the build is stopped, as said:
     assert result.status is Status.UNKNOWN  # no time is asserted, the machine may be loaded
     assert result.stats.extra["stopped"].startswith("the time limit came")
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat", "z3"])
+def test_determined_values_are_the_brute_forces_backbone(backend):
+    # m.determined: the value every solution gives each answer variable, or None
+    for seed in range(40):
+        f = random_fuzz_model(seed)
+        arrays = [a for a in (f.ints, f.bools) if a.size]
+        if not arrays:
+            continue
+        if not f.answers:
+            with pytest.raises(ValueError, match="no solution"):
+                f.model.determined(arrays[0], backend=backend, time_limit=60)
+            continue
+        want = [vals.pop() if len(vals := {a[i] for a in f.answers}) == 1 else None
+                for i in range(len(next(iter(f.answers))))]
+        got = [v for a in arrays
+               for v in f.model.determined(a, backend=backend, time_limit=60).ravel()]
+        got = [None if v is None else int(v) for v in got]
+        assert got == want, (seed, backend)

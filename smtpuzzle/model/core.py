@@ -422,6 +422,14 @@ class Model:
         answers (limit, False): ask for one more to know there are no others."""
         return solving.count(self, backend, solver, time_limit, limit)
 
+    def determined(self, x: Any, backend: str = "sat", solver: str | None = None,
+                   time_limit: float | None = None) -> np.ndarray:
+        """For answer variables ``x`` (an array of this model's): an object array shaped like
+        ``x``, each entry the value every solution gives it, or None where solutions differ.
+        A model without solutions is a ValueError; a time limit that runs out first, a
+        TimeoutError."""
+        return solving.determined(self, x, backend, solver, time_limit)
+
     def take(self, result: Any) -> None:
         """Make ``result`` (a back end's answer on this model) the solution that
         ``x.value()`` reads."""

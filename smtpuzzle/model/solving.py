@@ -17,6 +17,7 @@ back end gave (a Result) and nothing else of a search.
 from __future__ import annotations
 
 import importlib
+import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -138,3 +139,75 @@ def int_values(model: Model, ids: np.ndarray) -> np.ndarray | int:
         raise ValueError(MADE_SINCE)
     out = ints[where]
     return int(out) if out.ndim == 0 else out
+
+
+def determined(model: Model, x: Any, backend: str, solver: str | None,
+               time_limit: float | None) -> np.ndarray:
+    """For the answer variables ``x`` (a BoolArray or IntArray of ``model``): an object
+    array shaped like ``x``, each entry the value every solution gives it, or None where
+    two solutions differ (the backbone). One session decides it: a first solution names
+    each variable's candidate value, and each candidate is then refuted by assuming its
+    negation (unsat: every solution agrees) or dropped with every other candidate that the
+    solution found there contradicts. The objective plays no part."""
+    from smtpuzzle.model.expr import BoolArray, IntArray
+
+    if not isinstance(x, BoolArray | IntArray) or x.model is not model:
+        raise TypeError("determined() takes a BoolArray or IntArray of this model")
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    engine = _backend(backend, solver)
+    work = model.copy()
+    work.ints.objective = None  # the backbone of the constraints, whatever is optimised
+    first = engine.solve(work, _left(deadline))
+    if first.status is Status.UNSAT:
+        raise ValueError("the model has no solution: every value is forced, none is shown")
+    if first.status is not Status.SAT:
+        raise TimeoutError("no solution was found in the time given: nothing is determined")
+    ids = x.ids.reshape(-1)
+    if isinstance(x, BoolArray):
+        where = _positions(model.user_vars, np.abs(ids), "answer (user) variables")
+        value = first.values[where] == (ids > 0)
+        candidates = np.where(value, ids, -ids)  # the literal each solution may keep
+    else:
+        where = _positions(model.ints.user_ints(), ids, "answer integers (user=True)")
+        value = first.ints[where]
+        candidates = work.eq_literals(ids, value)  # "x == its first value"
+    session = engine.open(work)
+    alive = np.ones(len(ids), dtype=bool)  # candidates no solution has contradicted yet
+    forced = np.zeros(len(ids), dtype=bool)
+    try:
+        for k in range(len(ids)):
+            if not alive[k]:
+                continue
+            status = session.check([-int(candidates[k])], _left(deadline))
+            if status is Status.UNSAT:
+                forced[k] = True
+                session.add_units([int(candidates[k])])
+            elif status is Status.SAT:  # a solution without it: drop what it contradicts
+                if isinstance(x, BoolArray):
+                    now = session.values()[where] == (ids > 0)
+                else:
+                    now = session.int_values()[where]
+                alive &= now == value
+            else:
+                raise TimeoutError(f"the time ran out with {int(alive.sum() - forced.sum())} "
+                                   "of the variables still undecided")
+            alive[k] = alive[k] and forced[k]
+    finally:
+        session.close()
+    out = np.full(len(ids), None, dtype=object)
+    out[forced] = [bool(v) if isinstance(x, BoolArray) else int(v) for v in value[forced]]
+    return out.reshape(x.shape)
+
+
+def _positions(answers: np.ndarray, ids: np.ndarray, what: str) -> np.ndarray:
+    position = np.full(int(max(answers.max(initial=0), ids.max(initial=0))) + 1, -1,
+                       dtype=np.int64)
+    position[answers] = np.arange(len(answers))
+    where = position[ids]
+    if (where < 0).any():
+        raise ValueError(f"determined() reads {what} only")
+    return where
+
+
+def _left(deadline: float | None) -> float | None:
+    return None if deadline is None else max(deadline - time.monotonic(), 0.0)
