@@ -14,7 +14,7 @@ import tempfile
 import numpy as np
 import pytest
 
-from smtpuzzle import PuzzleError, Status, get_backend, to_cnf
+from smtpuzzle import AllDifferent, Model, PuzzleError, Status, get_backend, to_cnf
 from smtpuzzle.backends.dimacs import decode_answer, write_dimacs
 from tests.fuzz import FuzzModel, random_fuzz_model
 
@@ -214,3 +214,54 @@ def test_determined_values_are_the_brute_forces_backbone(backend):
                for v in f.model.determined(a, backend=backend, time_limit=60).ravel()]
         got = [None if v is None else int(v) for v in got]
         assert got == want, (seed, backend)
+
+
+def _named_random_model(seed: int):
+    """Four integers in 0..3 and six named groups of random constraints, each group kept
+    as a predicate on an assignment for the brute force."""
+    rng = np.random.default_rng(seed)
+    m = Model(f"named-{seed}")
+    x = m.int_array(4, 0, 3, name="x")
+    groups = {}
+    for g in range(6):
+        kind = rng.integers(3)
+        i, j = (int(v) for v in rng.choice(4, 2, replace=False))
+        if kind == 0:
+            c = rng.integers(-2, 3, size=4)
+            b = int(rng.integers(-3, 6))
+            m.add((x * c).sum() <= b, name=f"g{g}")
+            groups[f"g{g}"] = lambda a, c=c, b=b: int((a * c).sum()) <= b
+        elif kind == 1:
+            m.add(AllDifferent(x[[i, j]]), name=f"g{g}")
+            groups[f"g{g}"] = lambda a, i=i, j=j: a[i] != a[j]
+        else:
+            v = int(rng.integers(4))
+            m.add(x[i] == v, name=f"g{g}")  # a bound, kept as a row in a named group
+            groups[f"g{g}"] = lambda a, i=i, v=v: a[i] == v
+    return m, groups
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat", pytest.param("z3", marks=pytest.mark.slow)])
+def test_explain_names_a_minimal_conflicting_set_of_groups(backend):
+    import itertools
+
+    assignments = [np.array(a) for a in itertools.product(range(4), repeat=4)]
+
+    def solvable(groups, names):
+        return any(all(groups[n](a) for n in names) for a in assignments)
+
+    explained = 0
+    for seed in range(60):
+        m, groups = _named_random_model(seed)
+        if solvable(groups, groups):
+            with pytest.raises(ValueError, match="has a solution"):
+                m.explain(backend=backend)
+            continue
+        core = m.explain(backend=backend, time_limit=60)
+        assert not solvable(groups, core), (seed, core)
+        for name in core:  # minimal: each group is needed
+            assert solvable(groups, [n for n in core if n != name]), (seed, core, name)
+        # and the model itself is untouched: still no solution, bounds and all
+        assert m.solve(backend) == "unsat"
+        explained += 1
+    assert explained >= 10

@@ -29,6 +29,7 @@ from smtpuzzle.model.expr import (
 )
 from smtpuzzle.model.groups import Groups, literal_array, refuse_zero
 from smtpuzzle.model.ints import (
+    RECORDS,
     IntPart,
     Objective,
 )
@@ -114,15 +115,16 @@ class Model:
 
     name: str = "model"
     num_vars: int = 0
-    clauses: list[Groups] = field(default_factory=list)
-    exactly_one: list[Groups] = field(default_factory=list)
-    at_most_one: list[Groups] = field(default_factory=list)
-    cardinalities: list[Cardinality] = field(default_factory=list)
-    implications: list[np.ndarray] = field(default_factory=list)
-    automata: list[Automaton] = field(default_factory=list)
+    clauses: list[Groups] = field(default_factory=list, metadata=RECORDS)
+    exactly_one: list[Groups] = field(default_factory=list, metadata=RECORDS)
+    at_most_one: list[Groups] = field(default_factory=list, metadata=RECORDS)
+    cardinalities: list[Cardinality] = field(default_factory=list, metadata=RECORDS)
+    implications: list[np.ndarray] = field(default_factory=list, metadata=RECORDS)
+    automata: list[Automaton] = field(default_factory=list, metadata=RECORDS)
     # Weighted sums of literals, from decomposed integers only (model/lower.py): each
     # (literals, weights, "<=" or ">=", bound); CNF encodes them as pseudo-booleans.
-    weighted: list[tuple[np.ndarray, np.ndarray, str, int]] = field(default_factory=list)
+    weighted: list[tuple[np.ndarray, np.ndarray, str, int]] = field(default_factory=list,
+                                                                    metadata=RECORDS)
     # Optional hint: pairs of neighbouring cells, as indices into the cell groups (the
     # exactly-one groups, then the at-most-one groups, in order). Search back ends use it to
     # spot regions that no row can fill; solvers ignore it.
@@ -153,6 +155,10 @@ class Model:
     # integers) both hold: those made before they parted by copy(). Ids past that mean
     # different variables in each (and in an unrelated model, all of them), so a
     # constraint that uses them is refused.
+    # Named groups of constraints (add(..., name=)): per name, where its records lie, as
+    # (list, start, end) slices of the record lists (``records_of``), for explain().
+    _named: dict[str, list[tuple[str, int, int]]] = field(default_factory=dict, repr=False)
+    _naming: bool = field(default=False, repr=False)  # posting a named group now
     _node: object = field(default_factory=object, repr=False, compare=False)
     _shared: dict[object, tuple[int, int]] = field(default_factory=dict, repr=False,
                                                    compare=False)
@@ -268,7 +274,7 @@ class Model:
             parts={kind: list(records) for kind, records in self.parts.items()},
             hints=None if self.hints is None else self.hints.copy(), ints=self.ints.copy(),
             _user_vars=list(self._user_vars), _user_names=list(self._user_names),
-            _answer=None)
+            _named={name: list(at) for name, at in self._named.items()}, _answer=None)
 
     def shares(self, other: Model) -> tuple[int, int] | None:
         """The variables this model and ``other`` both hold (booleans 1..b, integers
@@ -357,10 +363,61 @@ class Model:
                                                    values[missing].tolist(), strict=True)]
         return out
 
-    def add(self, *constraints: Any) -> None:
+    def add(self, *constraints: Any, name: str | None = None) -> None:
         """Post constraints: linear comparisons, ``b.implies(...)``, global constraints
         (AllDifferent, Table, Element, Regular), boolean arrays (each must be true), or any
-        nesting of lists and generators of them."""
+        nesting of lists and generators of them. With ``name``, they form a named group
+        that ``explain()`` may name (a group posted in several calls gathers them all)."""
+        if name is None:
+            self._post(constraints)
+            return
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"a group's name is a nonempty string, not {name!r}")
+        before = {key: len(records) for key, records in self.records_of().items()}
+        self._naming = True  # its bounds become rows, which explain() can take away
+        try:
+            self._post(constraints)
+        finally:
+            self._naming = False
+        slices = self._named.setdefault(name, [])
+        for key, records in self.records_of().items():
+            if len(records) > before.get(key, 0):
+                slices.append((key, before.get(key, 0), len(records)))
+
+    def records_of(self) -> dict[str, list[Any]]:
+        """Every list of constraint records, by a key (``clauses``, ``ints.linear``,
+        ``parts.KIND``): the fields marked as records, and the registered kinds' parts."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+               if f.metadata.get("records")}
+        out.update({f"ints.{f.name}": getattr(self.ints, f.name)
+                    for f in dataclasses.fields(self.ints) if f.metadata.get("records")})
+        out.update({f"parts.{kind}": records for kind, records in self.parts.items()})
+        return out
+
+    def without(self, names: Any) -> Model:
+        """A copy without the named groups ``names`` (their records taken out)."""
+        out = self.copy()
+        records = out.records_of()
+        drop: dict[str, set[int]] = {}
+        for name in names:
+            if name not in self._named:
+                raise ValueError(f"no group named {name!r} (named: "
+                                 f"{', '.join(self._named) or 'none'})")
+            for key, start, end in self._named[name]:
+                drop.setdefault(key, set()).update(range(start, end))
+        for key, gone in drop.items():
+            records[key][:] = [r for i, r in enumerate(records[key]) if i not in gone]
+        out._named = {}  # the slices no longer hold
+        return out
+
+    def explain(self, backend: str = "sat", solver: str | None = None,
+                time_limit: float | None = None) -> list[str]:
+        """For a model with no solution: the names of a minimal set of its named groups
+        that has none together with the unnamed constraints (dropping any one of them
+        leaves a solution); [] when the unnamed constraints conflict on their own."""
+        return solving.explain(self, backend, solver, time_limit)
+
+    def _post(self, constraints: Any) -> None:
         for c in flatten_constraints(constraints):
             if isinstance(c, bool | np.bool_):
                 if not c:

@@ -515,7 +515,15 @@ class LinCons:
 
 
 def _tighten(model: Model, x: np.ndarray, c: np.ndarray, code: int, rhs: np.ndarray) -> None:
-    """``c * x <code> rhs`` on the bounds of x; one that cannot hold makes the model unsat."""
+    """``c * x <code> rhs`` on the bounds of x; one that cannot hold makes the model unsat.
+    In a named group they stay rows instead, which explain() can take away again."""
+    if model._naming:
+        n = len(x)
+        model.ints.linear.append(LinearRows(
+            Groups.of(x.reshape(n, 1)), c.astype(_I).copy(), Groups.of(np.zeros((n, 0), _I)),
+            np.zeros(0, dtype=_I), np.full(n, code, dtype=_I), rhs.astype(_I).copy(),
+            np.zeros(n, dtype=_I)))
+        return
     if not model.ints.tighten(x, c, code, rhs):
         model.add_false()
 
@@ -686,6 +694,9 @@ class _ElementCons(_Global):
         self.array, self.index, self.target, self.differ = array, index, target, differ
 
     def post(self, model: Model) -> None:
+        if model._naming:  # its index's range is a bound no group owns
+            raise ValueError("Element cannot be part of a named group yet (explain() could "
+                             "not take its index's range away)")
         if self.differ:
             self._post_differ(model)
             return

@@ -19,6 +19,8 @@ from smtpuzzle.model.groups import Groups
 
 # Comparison codes of linear rows (LT and GT are posted as LE and GE with the bound moved).
 EQ, NE, LE, GE = 0, 1, 2, 3
+# The metadata of a field that lists constraint records (Model.records_of).
+RECORDS = {"records": True}
 NEGATED = np.array([NE, EQ, GE, LE])  # the code of "not (row)", with LE <-> GE shifted by one
 CMP_NAMES = ("==", "!=", "<=", ">=")
 
@@ -132,11 +134,11 @@ class IntPart:
     eq_ints: list[np.ndarray] = field(default_factory=list)
     eq_values: list[np.ndarray] = field(default_factory=list)
     eq_lits: list[np.ndarray] = field(default_factory=list)
-    linear: list[LinearRows] = field(default_factory=list)
-    alldiff: list[Groups] = field(default_factory=list)
-    tables: list[TableRows] = field(default_factory=list)
-    elements: list[ElementRows] = field(default_factory=list)
-    regulars: list[RegularRows] = field(default_factory=list)
+    linear: list[LinearRows] = field(default_factory=list, metadata=RECORDS)
+    alldiff: list[Groups] = field(default_factory=list, metadata=RECORDS)
+    tables: list[TableRows] = field(default_factory=list, metadata=RECORDS)
+    elements: list[ElementRows] = field(default_factory=list, metadata=RECORDS)
+    regulars: list[RegularRows] = field(default_factory=list, metadata=RECORDS)
     objective: Objective | None = None
     user: list[np.ndarray] = field(default_factory=list)  # user integers, in order
     far: int = 0  # no bound any integer was made with is larger in magnitude

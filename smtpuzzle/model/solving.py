@@ -211,3 +211,35 @@ def _positions(answers: np.ndarray, ids: np.ndarray, what: str) -> np.ndarray:
 
 def _left(deadline: float | None) -> float | None:
     return None if deadline is None else max(deadline - time.monotonic(), 0.0)
+
+
+def explain(model: Model, backend: str, solver: str | None,
+            time_limit: float | None) -> list[str]:
+    """A minimal set of ``model``'s named groups with no solution (Model.explain): each
+    group in turn is dropped for good where the rest still have none (deletion), so every
+    group kept is needed. One solve a group, on a model without the groups left out."""
+    names = list(model._named)
+    if not names:
+        raise ValueError("explain() names groups of constraints: post them with "
+                         "m.add(..., name=...)")
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    engine = _backend(backend, solver)
+
+    def solvable(kept: list[str]) -> bool:
+        sub = model.without([n for n in names if n not in kept])
+        sub.ints.objective = None
+        status = engine.solve(sub, _left(deadline)).status
+        if status is Status.UNKNOWN:
+            raise TimeoutError("the time ran out before a minimal conflicting set was found")
+        return status is Status.SAT
+
+    if solvable(names):
+        raise ValueError("the model has a solution: nothing to explain")
+    if not solvable([]):
+        return []  # the unnamed constraints have no solution on their own
+    kept = names
+    for name in names:
+        trial = [k for k in kept if k != name]
+        if not solvable(trial):
+            kept = trial
+    return kept
