@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from smtpuzzle.errors import VerificationError
-from smtpuzzle.formats.sudoku import load_sudokus
+from smtpuzzle.formats.sudoku import load_sudokus, parse_line
 from smtpuzzle.puzzles.sudoku.puzzle import Sudoku
 from smtpuzzle.puzzles.sudoku.solve import solve_sudoku
 from smtpuzzle.result import Status
@@ -130,3 +130,51 @@ def test_a_search_stopped_by_ctrl_c_is_unknown_and_says_so_in_its_json(monkeypat
     ans = solve_sudoku(puzzle, "cpsat", time_limit=300)
     assert ans.status is Status.UNKNOWN and not ans.complete and ans.solutions == []
     assert ans.interrupted and ans.as_json()["interrupted"] is True
+
+
+CLASSIC = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+
+
+def _question(tmp_path, line: str, *options: str) -> dict:
+    import json
+
+    from typer.testing import CliRunner
+
+    from smtpuzzle.cli.app import app
+
+    path = tmp_path / "q.sudoku"
+    path.write_text(line + "\n")
+    done = CliRunner().invoke(app, ["solve", str(path), "--json", *options])
+    assert done.exit_code == 0, done.output
+    return json.loads(done.output)
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat"])
+def test_determined_cells_are_those_every_solution_agrees_on(tmp_path, backend):
+    line = CLASSIC[:-9] + "." * 9  # the last row's givens gone: several solutions
+    data = _question(tmp_path, line, "--determined", "--backend", backend)
+    answer = solve_sudoku(parse_line(line, "q"), limit=None)
+    assert answer.complete and len(answer.solutions) > 1
+    stack = np.stack(answer.solutions)
+    agreed = (stack == stack[0]).all(axis=0)
+    want = np.where(agreed, stack[0], None).tolist()
+    assert data["determined"] == want and data["forced"] == int(agreed.sum()) < 81
+
+
+def test_explain_names_a_minimal_set_of_conflicting_givens(tmp_path):
+    line = CLASSIC[:2] + "1" + CLASSIC[3:]  # r1c3 is 4 in the one solution
+    data = _question(tmp_path, line, "--explain")
+    assert data["status"] == "none" and "r1c3=1" in data["conflict"]
+    givens = {name: int(name.split("=")[1]) for name in data["conflict"]}
+
+    def solvable(names) -> bool:
+        grid = ["."] * 81
+        for name in names:
+            r, c = (int(v) for v in name[1:].split("=")[0].split("c"))
+            grid[(r - 1) * 9 + c - 1] = str(givens[name])
+        return solve_sudoku(parse_line("".join(grid), "q"), limit=1).status != "none"
+
+    assert not solvable(givens)
+    assert all(solvable([n for n in givens if n != name]) for name in givens)
+    # a puzzle with a solution has nothing to explain
+    assert _question(tmp_path, CLASSIC, "--explain")["status"] == "sat"

@@ -69,3 +69,45 @@ def solve_grid_file(puzzle: Any, family: Family, backend: str, solver: str | Non
     solve_grids(grids, family.decide(), lambda grid: family.solution_text(puzzle, grid)
                 .rstrip("\n"), backend, solver, time_limit, limit, counting, as_json,
                 search_limit)
+
+
+def question_grid_file(puzzle: Any, family: Family, question: str, backend: str,
+                       solver: str | None, time_limit: float | None, as_json: bool) -> None:
+    """A designer's question of each grid puzzle of the file: ``determined`` (the cells
+    every solution agrees on, the rest blank) or ``explain`` (for one with no solution, a
+    smallest set of givens or cages that conflict). Exit code 1 when the time ran out."""
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    undecided = 0
+    for grid_puzzle in getattr(puzzle, "puzzles", [puzzle]):
+        left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
+        model, cells = grid_puzzle.build(named=question == "explain")
+        data: dict[str, Any] = {"name": grid_puzzle.name, "question": question}
+        try:
+            if question == "determined":
+                found = model.determined(cells, backend, solver, left)
+                data.update(status="determined", determined=found.tolist(),
+                            forced=int(sum(v is not None for v in found.ravel())),
+                            cells=int(found.size))
+                text = "\n".join(" ".join("." if v is None else str(v) for v in row)
+                                 for row in found.tolist())
+                said = f"{data['forced']} of {data['cells']} cells forced"
+            else:
+                conflict = model.explain(backend, solver, left)
+                data.update(status="none", conflict=conflict)
+                text = "the rules alone conflict" if not conflict else \
+                    "these conflict (dropping any one leaves a solution): " + ", ".join(conflict)
+                said = "no solution"
+        except ValueError as exc:  # none to show (determined), or a solution (explain)
+            data.update(status="none" if question == "determined" else "sat", note=str(exc))
+            text, said = str(exc), data["status"]
+        except TimeoutError as exc:
+            undecided += 1
+            data.update(status="unknown", note=str(exc))
+            text, said = str(exc), "unknown (time limit reached)"
+        if as_json:
+            print_json(data)
+            continue
+        out.print(f"[bold]{escape(grid_puzzle.name)}[/bold]: {said}", markup=True)
+        out.print(escape(text), markup=True)
+    if undecided:
+        raise typer.Exit(EXIT_UNKNOWN)

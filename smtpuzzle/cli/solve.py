@@ -73,6 +73,12 @@ def solve(
     count_solutions: Annotated[bool, typer.Option(
         "--count", help="Nonograms, Sudoku and KenKen: count solutions (up to --limit, default "
                         "10000).")] = False,
+    determined: Annotated[bool, typer.Option(
+        "--determined", help="Sudoku and KenKen: the cells every solution agrees on, the rest "
+                             "left blank (what the givens force).")] = False,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="Sudoku and KenKen without a solution: a smallest set of givens or "
+                          "cages that conflict (dropping any one leaves a solution).")] = False,
     svg: Annotated[Path | None, typer.Option(
         help="Write an SVG picture of the solution (with --all / --limit: a contact sheet "
              "of them, numbered).", parser=cli_path)] = None,
@@ -109,11 +115,23 @@ def solve(
         "--model": tiling_model is not None, "--distinct": distinct,
         "--encoding": encoding is not None, "--no-presolve": no_presolve,
         "--no-probing": no_probing, "--no-guess": no_guess, "--mark-cells": mark_cells,
-        "--count": count_solutions, "--svg, --png, --html": bool(files)})
+        "--count": count_solutions, "--svg, --png, --html": bool(files),
+        "--determined": determined, "--explain": explain})
+    if determined and explain:
+        raise PuzzleError("give --determined or --explain, not both")
+    if (determined or explain) and (all_solutions or limit is not None or count_solutions):
+        raise PuzzleError(f"--{'determined' if determined else 'explain'} answers on its "
+                          "own: leave out --all, --limit and --count")
     # Puzzles that are decided (unique, multiple, none) look for two solutions at least.
     limit_n = None if all_solutions else (
         limit if limit is not None else (COUNT_LIMIT if count_solutions else 2))
     counting = count_solutions or all_solutions or limit is not None
+    if determined or explain:
+        from smtpuzzle.cli.grids import question_grid_file
+
+        question_grid_file(puzzle, family, "determined" if determined else "explain",
+                           backend or "sat", solver, budget(time_limit), as_json)
+        return
     if family.treatment == "grid":
         from smtpuzzle.cli.grids import solve_grid_file
 
@@ -148,6 +166,7 @@ TAKEN_BY = {
     "--encoding": {"nonogram"}, "--no-presolve": {"nonogram"}, "--no-probing": {"nonogram"},
     "--no-guess": {"nonogram"}, "--mark-cells": {"nonogram"},
     "--count": {"nonogram", "grid"}, "--svg, --png, --html": {"tiling", "nonogram"},
+    "--determined": {"grid"}, "--explain": {"grid"},
 }
 PICTURES = "--svg, --png, --html"
 

@@ -147,8 +147,9 @@ class KenKen:
         if len(owner) != n * n:
             raise PuzzleError(f"{self.name}: {n * n - len(owner)} cells are in no cage")
 
-    def build(self) -> tuple[Model, IntArray]:
-        """The model and its cells."""
+    def build(self, named: bool = False) -> tuple[Model, IntArray]:
+        """The model and its cells; ``named``: each cage a named group of its own
+        (``cage A (12+)``), for Model.explain."""
         n = self.size
         m = Model(self.name)
         x = m.int_array((n, n), 1, n, name="cell")
@@ -156,18 +157,20 @@ class KenKen:
         for cage in self.cages:
             rows, cols = np.array(cage.cells).T
             cells = x[rows, cols]
+            group = f"cage {cage.name} ({cage.target}{'' if cage.op == '=' else cage.op})" \
+                if named else None
             if cage.op == "+":
-                m.add(cells.sum() == cage.target)
+                m.add(cells.sum() == cage.target, name=group)
             elif cage.op == "=":
-                m.add(cells == cage.target)
+                m.add(cells == cage.target, name=group)
             elif cage.op == "*" and sum(map(orderings, counts := factor_counts(cage, n))) \
                     > MAX_TUPLES:
                 used = m.int_array(n, 0, len(rows), name=f"cage {cage.name} counts")
-                m.add([used[v - 1] == Count(cells, v) for v in range(1, n + 1)])
-                m.add(Table(used, np.array(counts, dtype=np.int64).reshape(-1, n)))
+                m.add([used[v - 1] == Count(cells, v) for v in range(1, n + 1)], name=group)
+                m.add(Table(used, np.array(counts, dtype=np.int64).reshape(-1, n)), name=group)
             else:
                 tuples = np.array(allowed(cage, n), dtype=np.int64).reshape(-1, len(rows))
-                m.add(Table(cells, tuples))
+                m.add(Table(cells, tuples), name=group)
         return m, x
 
     def build_model(self, encoding: str | None = None) -> Model:

@@ -36,15 +36,19 @@ class Sudoku:
     def box(self) -> int:
         return int(round(len(self.givens) ** 0.5))
 
-    def build(self) -> tuple[Model, IntArray]:
-        """The model and its cells."""
+    def build(self, named: bool = False) -> tuple[Model, IntArray]:
+        """The model and its cells; ``named``: each given a named group of its own
+        (``r1c2=5``), for Model.explain."""
         n, size = self.box, len(self.givens)
         m = Model(self.name)
         x = m.int_array((size, size), 1, size, name="cell")
         boxes = x.reshape(n, n, n, n).transpose(0, 2, 1, 3).reshape(size, size)
         m.add(AllDifferent(x, axis=1), AllDifferent(x, axis=0), AllDifferent(boxes, axis=1))
         given = self.givens > 0
-        m.add(x[given] == self.givens[given])
+        if not named:
+            m.add(x[given] == self.givens[given])
+        for r, c in zip(*np.nonzero(given), strict=True) if named else ():
+            m.add(x[r, c] == self.givens[r, c], name=f"r{r + 1}c{c + 1}={self.givens[r, c]}")
         return m, x
 
     def build_model(self, encoding: str | None = None) -> Model:
