@@ -26,8 +26,10 @@ from smtpuzzle.model.expr import (
     Regular,
     Table,
 )
+from smtpuzzle.model.graphs import Connected, Graph, SingleCycle, grid_graph, lattice_graph
 from smtpuzzle.model.groups import Groups
 
-__all__ = ["AllDifferent", "Automaton", "BoolArray", "Cardinality", "Cmp", "Count", "Element",
-           "Groups", "IntArray", "LinCons", "LinExpr", "LitArray", "Model",
-           "Regular", "Table", "headed_groups", "require_model"]
+__all__ = ["AllDifferent", "Automaton", "BoolArray", "Cardinality", "Cmp", "Connected", "Count",
+           "Element", "Graph", "Groups", "IntArray", "LinCons", "LinExpr", "LitArray", "Model",
+           "Regular", "SingleCycle", "Table", "grid_graph", "headed_groups", "lattice_graph",
+           "require_model"]

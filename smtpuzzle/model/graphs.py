@@ -1,0 +1,152 @@
+"""Graph constraints over any graph: ``Connected`` (the chosen vertices form one connected
+set) and ``SingleCycle`` (the chosen edges form one simple closed loop), with the graphs of
+grids (``grid_graph``: cells and their edge neighbours; ``lattice_graph``: the corner
+points of the cells and the unit segments between them).
+
+A :class:`Graph` is ``n`` vertices 0..n-1 and an (E, 2) array of undirected edges. Both
+constraints are posted as a decomposition every back end takes: one root among the chosen
+vertices, and a parent for every other chosen vertex, a neighbour (along a chosen edge, for
+a cycle) whose distance from the root is smaller. A vertex that cannot reach the root has
+no such chain, so the chosen set is connected; one that can always has one (its distance
+along a shortest path). The root, parents and distances are auxiliary: solutions are told
+apart and counted on the user's variables alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from smtpuzzle.model.expr import BoolArray, LinExpr, _Global, usable
+from smtpuzzle.model.groups import Groups
+
+_I = np.int64
+
+
+@dataclass(frozen=True)
+class Graph:
+    """``n`` vertices 0..n-1 and undirected ``edges`` (an (E, 2) array of vertex pairs)."""
+
+    n: int
+    edges: np.ndarray
+
+    def __post_init__(self) -> None:
+        edges = np.asarray(self.edges, dtype=_I).reshape(-1, 2)
+        if self.n < 0 or (edges.size and (edges.min() < 0 or edges.max() >= self.n)):
+            raise ValueError(f"a graph's edges join vertices 0..{self.n - 1}")
+        if (edges[:, 0] == edges[:, 1]).any():
+            raise ValueError("a graph's edge joins two different vertices (no loops)")
+        object.__setattr__(self, "edges", edges)
+
+
+def grid_graph(rows: int, cols: int) -> Graph:
+    """The cells of a rows x cols grid (cell (r, c) is vertex r * cols + c) joined to their
+    edge neighbours: the horizontal pairs row by row, then the vertical ones."""
+    cell = np.arange(rows * cols, dtype=_I).reshape(rows, cols)
+    across = np.stack([cell[:, :-1].ravel(), cell[:, 1:].ravel()], axis=1)
+    down = np.stack([cell[:-1, :].ravel(), cell[1:, :].ravel()], axis=1)
+    return Graph(rows * cols, np.concatenate([across, down]))
+
+
+def lattice_graph(rows: int, cols: int) -> Graph:
+    """The (rows + 1) x (cols + 1) corner points of a rows x cols grid of cells (point
+    (r, c) is vertex r * (cols + 1) + c) and the unit segments between them: first the
+    horizontal ones, row of points by row (segment (r, c) from point (r, c) to (r, c + 1),
+    index r * cols + c), then the vertical ones (segment (r, c) from point (r, c) to
+    (r + 1, c), index (rows + 1) * cols + r * (cols + 1) + c). A loop along cell edges, as
+    in Slitherlink, is a SingleCycle on these segments."""
+    return grid_graph(rows + 1, cols + 1)
+
+
+class Connected(_Global):
+    """The vertices of ``graph`` where ``mask`` is true form one connected set (an empty
+    set is connected)."""
+
+    def __init__(self, mask: BoolArray, graph: Graph) -> None:
+        self.model = _bools(mask, "Connected's mask").model
+        if mask.size != graph.n:
+            raise ValueError(f"Connected: a mask of {mask.size} for a graph of {graph.n} "
+                             "vertices")
+        self.mask, self.graph = mask, graph
+
+    def post(self, model: Any) -> None:
+        _connect(model, self.mask.ids.reshape(-1), self.graph, None)
+
+
+class SingleCycle(_Global):
+    """The edges of ``graph`` where ``chosen`` is true form one simple closed loop: every
+    vertex on it has two of them, every other none, and the loop is one piece."""
+
+    def __init__(self, chosen: BoolArray, graph: Graph) -> None:
+        self.model = _bools(chosen, "SingleCycle's edges").model
+        if chosen.size != len(graph.edges):
+            raise ValueError(f"SingleCycle: {chosen.size} edge literals for a graph of "
+                             f"{len(graph.edges)} edges")
+        self.chosen, self.graph = chosen, graph
+
+    def post(self, model: Any) -> None:
+        edges, n = self.graph.edges, self.graph.n
+        chosen = self.chosen.ids.reshape(-1)
+        on = model.bool_array(n, name="on-cycle", user=False)
+        # degree 2 on the loop, 0 off it: the sum of a vertex's edges == 2 * on, one row per
+        # vertex, its edges padded to the largest degree with coefficient 0
+        incident = np.concatenate([edges[:, 0], edges[:, 1]])
+        order = np.argsort(incident, kind="stable")
+        sizes = np.bincount(incident, minlength=n)
+        width = int(sizes.max(initial=0))
+        slot = np.arange(len(incident)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        lits = np.full((n, max(width, 1)), chosen[0] if len(chosen) else 1, dtype=_I)
+        coef = np.zeros((n, max(width, 1)), dtype=_I)
+        lits[incident[order], slot] = np.concatenate([chosen, chosen])[order]
+        coef[incident[order], slot] = 1
+        degree = LinExpr(np.zeros((n, 0), _I), np.zeros((n, 0), _I), lits, coef,
+                         np.zeros(n, _I), model)
+        model.add(degree == 2 * on)
+        model.add(on.sum() >= 1)  # a loop, not nothing
+        _connect(model, on.ids, self.graph, chosen)
+
+
+def _bools(x: Any, what: str) -> BoolArray:
+    if not isinstance(x, BoolArray):
+        raise TypeError(f"{what} is a BoolArray, not {type(x).__name__}")
+    return x
+
+
+def _connect(model: Any, vertex: np.ndarray, graph: Graph, via: np.ndarray | None) -> None:
+    """The vertices whose literals ``vertex`` are true are connected in ``graph`` (along
+    the edges whose literals ``via`` are true, if given): a root, parents, distances."""
+    n, edges = graph.n, graph.edges
+    if n == 0:
+        return
+    usable(model, BoolArray(model, vertex))
+    root = model.bool_array(n, name="root", user=False)
+    dist = model.int_array(n, 0, max(n - 1, 0), name="distance", user=False)
+    chosen = BoolArray(model, vertex)
+    model.add(root.sum() <= 1, root.sum() >= chosen)  # one root when any vertex is chosen
+    model.add(root.implies(chosen))
+    # arcs: both directions of each edge, as (child, parent, edge)
+    child = np.concatenate([edges[:, 0], edges[:, 1]])
+    parent = np.concatenate([edges[:, 1], edges[:, 0]])
+    edge = np.concatenate([np.arange(len(edges)), np.arange(len(edges))])
+    if len(child):
+        arc = model.bool_array(len(child), name="parent", user=False)
+        model.add(arc.implies(chosen[parent]))
+        model.add(arc.implies(dist[parent] + 1 <= dist[child]))
+        if via is not None:
+            model.add(arc.implies(BoolArray(model, via[edge])))
+        arcs = arc.ids
+    else:
+        arcs = np.zeros(0, dtype=_I)
+    # a chosen vertex that is not the root has a parent: [-chosen, root, its arcs...]
+    order = np.argsort(child, kind="stable")
+    sizes = np.bincount(child, minlength=n) + 2
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    flat = np.empty(offsets[-1], dtype=_I)
+    flat[offsets[:-1]] = -vertex
+    flat[offsets[:-1] + 1] = root.ids
+    rest = np.ones(offsets[-1], dtype=bool)
+    rest[offsets[:-1]] = rest[offsets[:-1] + 1] = False
+    flat[rest] = arcs[order]
+    model.add_clauses(Groups(flat, offsets))

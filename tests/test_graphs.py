@@ -1,0 +1,106 @@
+"""Graph constraints (model/graphs.py) against brute force: the connected vertex sets and
+the simple cycles of small grid graphs, counted on every back end that takes integers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from smtpuzzle import Connected, Model, SingleCycle, grid_graph, lattice_graph
+from smtpuzzle.model.graphs import Graph
+
+BACKENDS = ["sat", "cpsat", "z3"]
+
+
+def _pieces(graph: Graph, vertices: set[int], edges: list[int]) -> int:
+    """How many connected pieces ``vertices`` form along ``edges`` (edge indices)."""
+    adj: dict[int, list[int]] = {v: [] for v in vertices}
+    for k in edges:
+        a, b = graph.edges[k].tolist()
+        if a in adj and b in adj:
+            adj[a].append(b)
+            adj[b].append(a)
+    seen: set[int] = set()
+    pieces = 0
+    for v in vertices:
+        if v in seen:
+            continue
+        pieces += 1
+        todo = [v]
+        seen.add(v)
+        while todo:
+            for u in adj[todo.pop()]:
+                if u not in seen:
+                    seen.add(u)
+                    todo.append(u)
+    return pieces
+
+
+def connected_sets(graph: Graph) -> int:
+    every = list(range(len(graph.edges)))
+    return sum(_pieces(graph, {v for v in range(graph.n) if bits >> v & 1}, every) <= 1
+               for bits in range(1 << graph.n))
+
+
+def simple_cycles(graph: Graph) -> int:
+    count = 0
+    for bits in range(1, 1 << len(graph.edges)):
+        used = [k for k in range(len(graph.edges)) if bits >> k & 1]
+        degree = np.bincount(graph.edges[used].ravel(), minlength=graph.n)
+        if set(degree.tolist()) <= {0, 2}:
+            count += _pieces(graph, set(np.flatnonzero(degree).tolist()), used) == 1
+    return count
+
+
+# CP-SAT lists the solutions of a model with auxiliary variables by solving again for each
+# one: the larger grids run with --runslow on it
+SLOW_ON_CPSAT = pytest.mark.slow
+
+
+@pytest.mark.parametrize("backend,rows,cols", [
+    *[(b, 1, 4) for b in BACKENDS], *[(b, 2, 3) for b in BACKENDS],
+    ("sat", 3, 3), ("z3", 3, 3), pytest.param("cpsat", 3, 3, marks=SLOW_ON_CPSAT)])
+def test_connected_allows_exactly_the_connected_sets(backend, rows, cols):
+    graph = grid_graph(rows, cols)
+    m = Model()
+    cells = m.bool_array(rows * cols)
+    m.add(Connected(cells, graph))
+    assert m.count(backend) == (connected_sets(graph), True)  # 219 on 3x3, the empty set too
+
+
+@pytest.mark.parametrize("backend,rows,cols", [
+    *[(b, 1, 2) for b in BACKENDS], ("sat", 2, 2), ("z3", 2, 2), ("sat", 2, 3),
+    pytest.param("cpsat", 2, 2, marks=SLOW_ON_CPSAT),
+    pytest.param("cpsat", 2, 3, marks=SLOW_ON_CPSAT),
+    pytest.param("z3", 2, 3, marks=SLOW_ON_CPSAT)])
+def test_single_cycle_allows_exactly_the_simple_loops(backend, rows, cols):
+    graph = lattice_graph(rows, cols)
+    m = Model()
+    segments = m.bool_array(len(graph.edges))
+    m.add(SingleCycle(segments, graph))
+    assert m.count(backend) == (simple_cycles(graph), True)  # 13 on 2x2 cells, 40 on 2x3
+
+
+def test_a_loop_around_given_cells_reads_as_its_segments():
+    # the one loop of a 2x2 grid of cells that keeps every segment of cell (0, 0)
+    graph = lattice_graph(2, 2)
+    m = Model()
+    seg = m.bool_array(len(graph.edges))
+    h = lambda r, c: r * 2 + c  # noqa: E731  (the documented edge order)
+    v = lambda r, c: 3 * 2 + r * 3 + c  # noqa: E731
+    m.add(SingleCycle(seg, graph), seg[[h(0, 0), h(1, 0), v(0, 0), v(0, 1)]])
+    assert m.count("sat") == (1, True)
+    assert m.solve("cpsat") == "sat" and seg.value().sum() == 4
+
+
+def test_graph_arguments_are_checked():
+    m = Model()
+    b = m.bool_array(3)
+    with pytest.raises(ValueError, match="a mask of 3 for a graph of 4 vertices"):
+        Connected(b, grid_graph(2, 2))
+    with pytest.raises(ValueError, match="3 edge literals for a graph of 4 edges"):
+        SingleCycle(b, lattice_graph(1, 1))
+    with pytest.raises(ValueError, match="no loops"):
+        Graph(2, [[1, 1]])
+    with pytest.raises(TypeError, match="BoolArray"):
+        Connected(m.int_array(4, 0, 1), grid_graph(2, 2))
