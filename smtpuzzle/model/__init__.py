@@ -6,6 +6,7 @@ Element, Regular, Count), reification with ``b.implies(...)`` and ``b == (...)``
 objective; ``model.solve()`` / ``solutions()`` / ``count()`` / ``is_unique()`` on any back end.
 """
 
+from smtpuzzle.model.arith import Max, Min
 from smtpuzzle.model.core import (
     Automaton,
     Cardinality,
@@ -30,6 +31,7 @@ from smtpuzzle.model.graphs import Connected, Graph, SingleCycle, grid_graph, la
 from smtpuzzle.model.groups import Groups
 
 __all__ = ["AllDifferent", "Automaton", "BoolArray", "Cardinality", "Cmp", "Connected", "Count",
-           "Element", "Graph", "Groups", "IntArray", "LinCons", "LinExpr", "LitArray", "Model",
+           "Element", "Graph", "Groups", "IntArray", "LinCons", "LinExpr", "LitArray", "Max", "Min",
+           "Model",
            "Regular", "SingleCycle", "Table", "grid_graph", "headed_groups", "lattice_graph",
            "require_model"]

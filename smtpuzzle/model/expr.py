@@ -187,10 +187,27 @@ class _Linear(_Shaped):
     def __neg__(self) -> LinExpr:
         return -self.lin()
 
-    def __mul__(self, other: Any) -> LinExpr:
+    def __mul__(self, other: Any) -> Any:
         return self.lin() * other
 
     __rmul__ = __mul__
+
+    def __abs__(self) -> Any:
+        return abs(self.lin())
+
+    def __floordiv__(self, divisor: Any) -> Any:
+        return self.lin() // divisor
+
+    def __mod__(self, divisor: Any) -> Any:
+        return self.lin() % divisor
+
+    def max(self, axis: int | None = None) -> Any:
+        """The largest element (along ``axis``): an integer (model/arith.py)."""
+        return self.lin().max(axis)
+
+    def min(self, axis: int | None = None) -> Any:
+        """The least element (along ``axis``): an integer (model/arith.py)."""
+        return self.lin().min(axis)
 
     def sum(self, axis: int | None = None, dtype: Any = None, out: Any = None) -> LinExpr:
         return self.lin().sum(axis, dtype, out)
@@ -362,7 +379,11 @@ class LinExpr:
     def __rsub__(self, other: Any) -> LinExpr:
         return (-self) + other
 
-    def __mul__(self, factor: Any) -> LinExpr:
+    def __mul__(self, factor: Any) -> Any:
+        if _has_variables(factor) and self.model is not None:  # x * y: a product
+            from smtpuzzle.model.arith import product
+
+            return product(self, factor)
         f = whole(factor, "coefficients")
         shape = np.broadcast_shapes(self.shape, f.shape)
         a = self._grown(shape)
@@ -374,6 +395,33 @@ class LinExpr:
         return self._like(a.ints, a.icoef * fb, a.bools, a.bcoef * fb, a.const * f)
 
     __rmul__ = __mul__
+
+    def __abs__(self) -> Any:
+        from smtpuzzle.model.arith import absolute
+
+        return absolute(self)
+
+    def __floordiv__(self, divisor: Any) -> Any:
+        from smtpuzzle.model.arith import divmod_by
+
+        return divmod_by(self, divisor)[0]
+
+    def __mod__(self, divisor: Any) -> Any:
+        from smtpuzzle.model.arith import divmod_by
+
+        return divmod_by(self, divisor)[1]
+
+    def max(self, axis: int | None = None) -> Any:
+        """The largest element (along ``axis``): an integer (model/arith.py)."""
+        from smtpuzzle.model.arith import extreme
+
+        return extreme(self, axis, True)
+
+    def min(self, axis: int | None = None) -> Any:
+        """The least element (along ``axis``): an integer (model/arith.py)."""
+        from smtpuzzle.model.arith import extreme
+
+        return extreme(self, axis, False)
 
     def sum(self, axis: int | None = None, dtype: Any = None, out: Any = None) -> LinExpr:
         """The sum over ``axis`` (all elements when None): the terms are concatenated.
@@ -612,6 +660,11 @@ def _groups(x: IntArray, axis: int | None) -> np.ndarray:
         return x.ids.reshape(1, x.size)
     moved = np.moveaxis(x.ids, _axis(axis, x.ndim), -1)
     return _rows(moved)
+
+
+def _has_variables(x: Any) -> bool:
+    """Whether ``x`` is an array of variables or an expression over some."""
+    return isinstance(x, _Shaped) or (isinstance(x, LinExpr) and x.model is not None)
 
 
 def _rows(ids: np.ndarray) -> np.ndarray:

@@ -1,0 +1,55 @@
+"""Arithmetic between variables (model/arith.py) against brute force: random constraints
+over products, abs, floor division, modulo, Min and Max of small integers, counted on every
+back end that takes integers."""
+
+from __future__ import annotations
+
+import itertools
+import operator
+
+import numpy as np
+import pytest
+
+from smtpuzzle import Max, Min, Model
+
+OPS = {"==": operator.eq, "<=": operator.le, ">=": operator.ge, "!=": operator.ne}
+TERMS = [  # (name, model side, brute-force side) over x (three integers)
+    ("x0*x1", lambda x: x[0] * x[1], lambda a: a[0] * a[1]),
+    ("x0*x1 + x2", lambda x: x[0] * x[1] + x[2], lambda a: a[0] * a[1] + a[2]),
+    ("(x0+x1)*x2", lambda x: (x[0] + x[1]) * x[2], lambda a: (a[0] + a[1]) * a[2]),
+    ("abs(x0-x1)", lambda x: abs(x[0] - x[1]), lambda a: abs(a[0] - a[1])),
+    ("x0//2", lambda x: x[0] // 2, lambda a: a[0] // 2),
+    ("x1%3", lambda x: x[1] % 3, lambda a: a[1] % 3),
+    ("(x0-x2)//3", lambda x: (x[0] - x[2]) // 3, lambda a: (a[0] - a[2]) // 3),
+    ("max", lambda x: x.max(), lambda a: max(a)),
+    ("Min(x0,x1)+x2", lambda x: Min(x[:2]) + x[2], lambda a: min(a[:2]) + a[2]),
+    ("Max-Min", lambda x: Max(x) - Min(x), lambda a: max(a) - min(a)),
+]
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat", "z3"])
+def test_random_arithmetic_agrees_with_a_brute_force(backend):
+    rng = np.random.default_rng(7)
+    for case in range(24):
+        lo = int(rng.integers(-4, 1))
+        hi = lo + int(rng.integers(2, 6))
+        (n1, f1, g1), (n2, f2, g2) = (TERMS[i] for i in rng.choice(len(TERMS), 2))
+        cmp = list(OPS)[int(rng.integers(len(OPS)))]
+        k = int(rng.integers(-3, 4))
+        m = Model()
+        x = m.int_array(3, lo, hi, name="x")
+        m.add(OPS[cmp](f1(x), f2(x) + k))
+        want = sum(OPS[cmp](g1(a), g2(a) + k)
+                   for a in itertools.product(range(lo, hi + 1), repeat=3))
+        assert m.count(backend) == (want, True), (case, n1, cmp, n2, k, lo, hi)
+
+
+def test_arithmetic_is_refused_where_it_is_not_taken():
+    m = Model()
+    x = m.int_array(2, 0, 5)
+    with pytest.raises(TypeError, match="whole number as divisor"):
+        x[0] // x[1]
+    with pytest.raises(ValueError, match="divisor of 1 or more"):
+        x[0] % 0
+    with pytest.raises(ValueError, match="no values"):
+        Max(m.int_array(0, 0, 1))
