@@ -10,7 +10,7 @@ import operator
 import numpy as np
 import pytest
 
-from smtpuzzle import Max, Min, Model
+from smtpuzzle import AllDifferent, Max, Min, Model
 
 OPS = {"==": operator.eq, "<=": operator.le, ">=": operator.ge, "!=": operator.ne}
 TERMS = [  # (name, model side, brute-force side) over x (three integers)
@@ -53,3 +53,26 @@ def test_arithmetic_is_refused_where_it_is_not_taken():
         x[0] % 0
     with pytest.raises(ValueError, match="no values"):
         Max(m.int_array(0, 0, 1))
+
+
+def test_expressions_wherever_a_user_writes_them():
+    # AllDifferent over sums and plain lists: the 6-queens have 4 solutions
+    m = Model("queens")
+    q = m.int_array(6, 0, 5)
+    m.add(AllDifferent(q), AllDifferent([q[i] + i for i in range(6)]),
+          AllDifferent(q - np.arange(6)))
+    assert m.count("sat") == (4, True) and m.count("cpsat") == (4, True)
+    # constraints combined with | and &, and negated, without helper literals by hand
+    m = Model()
+    x = m.int_array(2, 0, 5)
+    m.add((x[0] >= 4) | (x[1] >= 4), ~((x[0] >= 4) & (x[1] <= 1)))
+    want = sum((a >= 4 or b >= 4) and not (a >= 4 and b <= 1)
+               for a, b in itertools.product(range(6), repeat=2))
+    assert m.count("sat") == (want, True) and m.count("z3") == (want, True)
+    # Python's max over variables points to Max
+    with pytest.raises(TypeError, match="Max"):
+        max(x)
+    # print(m) says what the model holds
+    m.minimize(x[0])
+    text = str(m)
+    assert text.startswith("Model 'model':") and "objective: minimise" in text

@@ -163,6 +163,24 @@ class Model:
     _shared: dict[object, tuple[int, int]] = field(default_factory=dict, repr=False,
                                                    compare=False)
 
+    def __str__(self) -> str:
+        """The model in a few lines: its variables, and its constraints by kind."""
+        from smtpuzzle.model.kinds import KINDS  # the table of kinds is built on Model
+
+        lines = [f"Model {self.name!r}: {self.num_vars:,} booleans "
+                 f"({len(self.user_vars):,} answers), {self.ints.count:,} integers "
+                 f"({len(self.ints.user_ints()):,} answers)"]
+        for kind in KINDS.values():
+            if n := kind.constraints(self):
+                lines.append(f"  {kind.name}: {n:,}")
+        if (obj := self.ints.objective) is not None:
+            sense = "minimise" if obj.sense == "min" else "maximise"
+            lines.append(f"  objective: {sense} a sum of {len(obj.ints) + len(obj.bools):,} "
+                         "terms")
+        if self._named:
+            lines.append(f"  named groups: {', '.join(self._named)}")
+        return "\n".join(lines)
+
     # -- variables -------------------------------------------------------------------------
 
     def new_bools(self, n: int, user: bool = False, names: Sequence[str] | None = None) -> LitArray:

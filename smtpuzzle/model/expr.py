@@ -508,7 +508,29 @@ class LinCons:
 
     def __bool__(self) -> bool:
         raise TypeError("a constraint has no truth value before solving: post it with "
-                        "model.add(...)")
+                        "model.add(...) (the largest or least of variables is Max(x) or "
+                        "Min(x), not Python's max or min)")
+
+    def reified(self) -> BoolArray:
+        """A new literal per element, true exactly where the constraint holds."""
+        model = self.model
+        if model is None:
+            raise TypeError("a constraint of constants alone has no literal")
+        b = BoolArray(model, model.new_bools(int(np.prod(self.expr.shape, dtype=np.int64)))
+                      .reshape(self.expr.shape))
+        model.add(b == self)
+        return b
+
+    def __or__(self, other: Any) -> BoolArray:
+        """Either holds (element by element): ``(x >= 3) | (y >= 3)``."""
+        return self.reified() | (other.reified() if isinstance(other, LinCons) else other)
+
+    __ror__ = __or__
+
+    def __and__(self, other: Any) -> BoolArray:
+        return self.reified() & (other.reified() if isinstance(other, LinCons) else other)
+
+    __rand__ = __and__
 
     def __eq__(self, other: Any) -> Any:  # type: ignore[override]
         """Two constraint arrays equivalent (``!=``: exactly one holds), through one new
@@ -662,6 +684,25 @@ def _groups(x: IntArray, axis: int | None) -> np.ndarray:
     return _rows(moved)
 
 
+def _stacked(x: Any) -> Any:
+    """A list (or tuple) of integers and sums as one LinExpr; anything else as it is."""
+    if not isinstance(x, list | tuple):
+        return x
+    parts = [as_lin(v) for v in x]
+    model = joined(*parts)
+    width = max((p.ints.shape[-1] for p in parts), default=0), \
+        max((p.bools.shape[-1] for p in parts), default=0)
+
+    def padded(a: np.ndarray, n: int) -> np.ndarray:
+        a = a.reshape(int(np.prod(a.shape[:-1], dtype=np.int64)), a.shape[-1])
+        return np.pad(a, ((0, 0), (0, n - a.shape[-1])))
+    return LinExpr(np.concatenate([padded(p.ints, width[0]) for p in parts]),
+                   np.concatenate([padded(p.icoef, width[0]) for p in parts]),
+                   np.concatenate([padded(p.bools, width[1]) for p in parts]),
+                   np.concatenate([padded(p.bcoef, width[1]) for p in parts]),
+                   np.concatenate([p.const.reshape(-1) for p in parts]), model)
+
+
 def _has_variables(x: Any) -> bool:
     """Whether ``x`` is an array of variables or an expression over some."""
     return isinstance(x, _Shaped) or (isinstance(x, LinExpr) and x.model is not None)
@@ -676,8 +717,12 @@ def _rows(ids: np.ndarray) -> np.ndarray:
 class AllDifferent(_Global):
     """All of ``x`` different, or (with ``axis``) each slice along that axis."""
 
-    def __init__(self, x: IntArray, axis: int | None = None) -> None:
-        self.model = _ints(x, "AllDifferent").model
+    def __init__(self, x: Any, axis: int | None = None) -> None:
+        if not isinstance(x, IntArray):  # sums, or a list of them: integers equal to each
+            from smtpuzzle.model.arith import as_int
+
+            x = as_int(_stacked(x), "AllDifferent's operand")
+        self.model = x.model
         self.rows = _groups(x, axis)
 
     def post(self, model: Model) -> None:
