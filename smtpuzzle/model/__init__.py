@@ -29,9 +29,10 @@ from smtpuzzle.model.expr import (
 )
 from smtpuzzle.model.graphs import Connected, Graph, SingleCycle, grid_graph, lattice_graph
 from smtpuzzle.model.groups import Groups
+from smtpuzzle.model.scheduling import Cumulative, NoOverlap
 
 __all__ = ["AllDifferent", "Automaton", "BoolArray", "Cardinality", "Cmp", "Connected", "Count",
-           "Element", "Graph", "Groups", "IntArray", "LinCons", "LinExpr", "LitArray", "Max", "Min",
-           "Model",
+           "Cumulative", "Element", "Graph", "Groups", "IntArray", "LinCons", "LinExpr", "LitArray",
+           "Max", "Min", "Model", "NoOverlap",
            "Regular", "SingleCycle", "Table", "grid_graph", "headed_groups", "lattice_graph",
            "require_model"]
