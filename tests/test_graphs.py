@@ -6,7 +6,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from smtpuzzle import Connected, Model, SingleCycle, grid_graph, lattice_graph
+from smtpuzzle import (
+    Circuit,
+    Connected,
+    Inverse,
+    Model,
+    SingleCycle,
+    SubCircuit,
+    grid_graph,
+    lattice_graph,
+)
 from smtpuzzle.model.graphs import Graph
 
 BACKENDS = ["sat", "cpsat", "z3"]
@@ -104,3 +113,22 @@ def test_graph_arguments_are_checked():
         Graph(2, [[1, 1]])
     with pytest.raises(TypeError, match="BoolArray"):
         Connected(m.int_array(4, 0, 1), grid_graph(2, 2))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_circuits_and_inverses_are_counted_as_the_permutations_they_are(backend):
+    import math
+
+    for n in (3, 5):  # one cycle through n nodes: (n - 1)! successor arrays
+        m = Model()
+        m.add(Circuit(m.int_array(n, 0, n - 1)))
+        assert m.count(backend) == (math.factorial(n - 1), True)
+    # a cycle through any 2 or more of 4 nodes, or none: 6 + 4 * 2 + 6 + 1
+    m = Model()
+    m.add(SubCircuit(m.int_array(4, 0, 3)))
+    assert m.count(backend) == (21, True)
+    m = Model()
+    f, g = m.int_array(4, 0, 3), m.int_array(4, 0, 3)
+    m.add(Inverse(f, g), f[0] == 2)
+    assert m.count(backend) == (6, True)
+    assert m.solve(backend) == "sat" and all(g.value()[f.value()] == np.arange(4))

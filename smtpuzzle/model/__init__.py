@@ -27,11 +27,21 @@ from smtpuzzle.model.expr import (
     Regular,
     Table,
 )
-from smtpuzzle.model.graphs import Connected, Graph, SingleCycle, grid_graph, lattice_graph
+from smtpuzzle.model.graphs import (
+    Circuit,
+    Connected,
+    Graph,
+    Inverse,
+    SingleCycle,
+    SubCircuit,
+    grid_graph,
+    lattice_graph,
+)
 from smtpuzzle.model.groups import Groups
 from smtpuzzle.model.scheduling import Cumulative, NoOverlap
 
-__all__ = ["AllDifferent", "Automaton", "BoolArray", "Cardinality", "Cmp", "Connected", "Count",
+__all__ = ["AllDifferent", "Automaton", "BoolArray", "Cardinality", "Circuit", "Cmp", "Connected",
+           "Count", "Inverse", "SubCircuit",
            "Cumulative", "Element", "Graph", "Groups", "IntArray", "LinCons", "LinExpr", "LitArray",
            "Max", "Min", "Model", "NoOverlap",
            "Regular", "SingleCycle", "Table", "grid_graph", "headed_groups", "lattice_graph",

@@ -1,7 +1,8 @@
 """Graph constraints over any graph: ``Connected`` (the chosen vertices form one connected
-set) and ``SingleCycle`` (the chosen edges form one simple closed loop), with the graphs of
-grids (``grid_graph``: cells and their edge neighbours; ``lattice_graph``: the corner
-points of the cells and the unit segments between them).
+set) and ``SingleCycle`` (the chosen edges form one simple closed loop); over successor
+integers ``Circuit``, ``SubCircuit`` and ``Inverse``; and the graphs of grids
+(``grid_graph``: cells and their edge neighbours; ``lattice_graph``: the corner points of
+the cells and the unit segments between them).
 
 A :class:`Graph` is ``n`` vertices 0..n-1 and an (E, 2) array of undirected edges. Both
 constraints are posted as a decomposition every back end takes: one root among the chosen
@@ -19,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.model.expr import BoolArray, LinExpr, _Global, usable
+from smtpuzzle.model.expr import BoolArray, IntArray, LinExpr, _Global, usable
 from smtpuzzle.model.groups import Groups
 
 _I = np.int64
@@ -150,3 +151,85 @@ def _connect(model: Any, vertex: np.ndarray, graph: Graph, via: np.ndarray | Non
     rest[offsets[:-1]] = rest[offsets[:-1] + 1] = False
     flat[rest] = arcs[order]
     model.add_clauses(Groups(flat, offsets))
+
+
+class Circuit(_Global):
+    """The successors ``succ`` (integers, node i goes to node succ[i], nodes 0..n-1) form
+    one cycle through every node. Posted as all different successors, none its own, and a
+    rank per node: node 0 ranks 0 and every other node one more than the node before it,
+    which no cycle that misses node 0 can satisfy."""
+
+    def __init__(self, succ: IntArray) -> None:
+        self.model = _ints_of(succ, "Circuit").model
+        self.succ = IntArray(succ.model, succ.ids.reshape(-1))
+
+    def post(self, model: Any) -> None:
+        _circuit(model, self.succ, sub=False)
+
+
+class SubCircuit(_Global):
+    """The successors ``succ`` form one cycle through the nodes that are not their own
+    successor (succ[i] == i leaves node i out; every node out is allowed)."""
+
+    def __init__(self, succ: IntArray) -> None:
+        self.model = _ints_of(succ, "SubCircuit").model
+        self.succ = IntArray(succ.model, succ.ids.reshape(-1))
+
+    def post(self, model: Any) -> None:
+        _circuit(model, self.succ, sub=True)
+
+
+class Inverse(_Global):
+    """``f`` and ``g`` (integers, n each, values 0..n-1) are inverse permutations:
+    f[i] == j exactly when g[j] == i."""
+
+    def __init__(self, f: IntArray, g: IntArray) -> None:
+        self.model = _ints_of(f, "Inverse").model
+        _ints_of(g, "Inverse")
+        if f.size != g.size:
+            raise ValueError(f"Inverse: {f.size} and {g.size} integers")
+        self.f, self.g = IntArray(f.model, f.ids.reshape(-1)), IntArray(g.model,
+                                                                           g.ids.reshape(-1))
+
+    def post(self, model: Any) -> None:
+        n = self.f.size
+        model.add(self.f >= 0, self.f <= n - 1, self.g >= 0, self.g <= n - 1)
+        i, j = (a.ravel() for a in np.meshgrid(np.arange(n), np.arange(n), indexing="ij"))
+        fij = model.eq_literals(self.f.ids[i], j)  # f[i] == j
+        gji = model.eq_literals(self.g.ids[j], i)  # g[j] == i
+        model.add_clauses(np.stack([-fij, gji], axis=1))
+        model.add_clauses(np.stack([fij, -gji], axis=1))
+
+
+def _ints_of(x: Any, what: str) -> IntArray:
+    if not isinstance(x, IntArray):
+        raise TypeError(f"{what} takes integer variables (an IntArray), not "
+                        f"{type(x).__name__}")
+    return x
+
+
+def _circuit(model: Any, succ: IntArray, sub: bool) -> None:
+    from smtpuzzle.model.expr import AllDifferent
+
+    n = succ.size
+    if n == 0:
+        return
+    model.add(succ >= 0, succ <= n - 1, AllDifferent(succ))
+    rank = model.int_array(n, 0, max(n - 1, 0), name="rank", user=False)
+    i, j = (a.ravel() for a in np.meshgrid(np.arange(n), np.arange(n), indexing="ij"))
+    arc = i != j
+    i, j = i[arc], j[arc]
+    goes = BoolArray(model, model.eq_literals(succ.ids[i], j))  # succ[i] == j
+    if not sub:
+        model.add(succ != np.arange(n))  # no node is its own successor
+        model.add(rank[0] == 0)
+        into = j != 0
+        model.add(goes[into].implies(rank[j[into]] == rank[i[into]] + 1))
+        return
+    # a root among the nodes in the cycle (one, when any node is in it) ranks 0; every
+    # other node in it ranks one more than the node before it
+    inside = (succ != np.arange(n)).reified()
+    root = model.bool_array(n, name="root", user=False)
+    model.add(root.sum() <= 1, root.sum() >= inside, root.implies(inside),
+              root.implies(rank == 0))
+    model.add((goes & ~root[j]).implies(rank[j] == rank[i] + 1))
