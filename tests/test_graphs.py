@@ -9,6 +9,7 @@ import pytest
 from smtpuzzle import (
     Circuit,
     Connected,
+    ConnectedRegions,
     Inverse,
     Model,
     SingleCycle,
@@ -132,3 +133,19 @@ def test_circuits_and_inverses_are_counted_as_the_permutations_they_are(backend)
     m.add(Inverse(f, g), f[0] == 2)
     assert m.count(backend) == (6, True)
     assert m.solve(backend) == "sat" and all(g.value()[f.value()] == np.arange(4))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("roots", [[0, 5], [0, 2, 4]])
+def test_connected_regions_are_the_partitions_into_rooted_connected_parts(backend, roots):
+    import itertools
+
+    graph = grid_graph(2, 3)
+    every = list(range(len(graph.edges)))
+    want = sum(all(labels[r] == k and _pieces(graph, {v for v in range(6) if labels[v] == k},
+                                             every) == 1 for k, r in enumerate(roots))
+               for labels in itertools.product(range(len(roots)), repeat=6))
+    m = Model()
+    labels = m.int_array(6, 0, len(roots) - 1)
+    m.add(ConnectedRegions(labels, graph, roots))
+    assert m.count(backend) == (want, True)  # 9 and 12

@@ -30,6 +30,7 @@ from smtpuzzle.model.expr import (
 from smtpuzzle.model.graphs import (
     Circuit,
     Connected,
+    ConnectedRegions,
     Graph,
     Inverse,
     SingleCycle,
@@ -41,8 +42,7 @@ from smtpuzzle.model.groups import Groups
 from smtpuzzle.model.scheduling import Cumulative, NoOverlap
 
 __all__ = ["AllDifferent", "Automaton", "BoolArray", "Cardinality", "Circuit", "Cmp", "Connected",
-           "Count", "Inverse", "SubCircuit",
-           "Cumulative", "Element", "Graph", "Groups", "IntArray", "LinCons", "LinExpr", "LitArray",
-           "Max", "Min", "Model", "NoOverlap",
-           "Regular", "SingleCycle", "Table", "grid_graph", "headed_groups", "lattice_graph",
-           "require_model"]
+           "ConnectedRegions", "Count", "Cumulative", "Element", "Graph", "Groups", "IntArray",
+           "Inverse", "LinCons", "LinExpr", "LitArray", "Max", "Min", "Model", "NoOverlap",
+           "Regular", "SingleCycle", "SubCircuit", "Table", "grid_graph", "headed_groups",
+           "lattice_graph", "require_model"]

@@ -1,5 +1,6 @@
 """Graph constraints over any graph: ``Connected`` (the chosen vertices form one connected
-set) and ``SingleCycle`` (the chosen edges form one simple closed loop); over successor
+set), ``SingleCycle`` (the chosen edges form one simple closed loop) and
+``ConnectedRegions`` (each label's vertices connected, around its root); over successor
 integers ``Circuit``, ``SubCircuit`` and ``Inverse``; and the graphs of grids
 (``grid_graph``: cells and their edge neighbours; ``lattice_graph``: the corner points of
 the cells and the unit segments between them).
@@ -233,3 +234,45 @@ def _circuit(model: Any, succ: IntArray, sub: bool) -> None:
     model.add(root.sum() <= 1, root.sum() >= inside, root.implies(inside),
               root.implies(rank == 0))
     model.add((goes & ~root[j]).implies(rank[j] == rank[i] + 1))
+
+
+class ConnectedRegions(_Global):
+    """``labels`` (an integer per vertex of ``graph``) split the vertices into regions:
+    those of label r form one connected region containing vertex ``roots[r]`` (so each
+    label in use has its root, and every vertex reaches its root through vertices of its
+    own label). Posted as parents of the same label, closer to the root by a distance."""
+
+    def __init__(self, labels: IntArray, graph: Graph, roots: Any) -> None:
+        self.model = _ints_of(labels, "ConnectedRegions").model
+        if labels.size != graph.n:
+            raise ValueError(f"ConnectedRegions: {labels.size} labels for a graph of "
+                             f"{graph.n} vertices")
+        self.roots = np.asarray(roots, dtype=_I).reshape(-1)
+        if self.roots.size and (self.roots.min() < 0 or self.roots.max() >= graph.n):
+            raise ValueError(f"ConnectedRegions: roots are vertices 0..{graph.n - 1}")
+        if len(np.unique(self.roots)) != len(self.roots):
+            raise ValueError("ConnectedRegions: two regions share a root")
+        self.labels = IntArray(labels.model, labels.ids.reshape(-1))
+        self.graph = graph
+
+    def post(self, model: Any) -> None:
+        n, edges, roots = self.graph.n, self.graph.edges, self.roots
+        labels = self.labels
+        model.add(labels >= 0, labels <= len(roots) - 1)
+        model.add(labels[roots] == np.arange(len(roots)))  # each root in its own region
+        dist = model.int_array(n, 0, max(n - 1, 0), name="distance", user=False)
+        child = np.concatenate([edges[:, 0], edges[:, 1]])
+        parent = np.concatenate([edges[:, 1], edges[:, 0]])
+        is_root = np.zeros(n, dtype=bool)
+        is_root[roots] = True
+        keep = ~is_root[child]  # roots need no parent
+        child, parent = child[keep], parent[keep]
+        arc = model.bool_array(len(child), name="parent", user=False)
+        if len(child):
+            model.add(arc.implies(labels[parent] == labels[child]),
+                      arc.implies(dist[parent] + 1 <= dist[child]))
+        # every vertex but the roots has a parent
+        order = np.argsort(child, kind="stable")
+        sizes = np.bincount(child, minlength=n)[~is_root]
+        offsets = np.concatenate([[0], np.cumsum(sizes)])
+        model.add_clauses(Groups(arc.ids[order], offsets))
