@@ -20,14 +20,14 @@ def blocks(lang: str) -> list[str]:
 
 def test_python_examples_run_and_print_what_they_say():
     code = blocks("python")
-    assert len(code) == 6
+    assert len(code) == 7
     out = []
     for block in code:
         p = subprocess.run([sys.executable, "-c", block], cwd=ROOT, capture_output=True,
                            text=True, timeout=600)
         assert p.returncode == 0, p.stderr
         out.append(p.stdout)
-    session, tiling, grids, nonogram, maze, own = out
+    session, tiling, grids, nonogram, maze, own, reach = out
     assert own.splitlines() == [f"{b} sat [9, 5, 6, 7, 1, 0, 8, 2] True"
                                 for b in ("cpsat", "z3", "sat")]
     first, verdict, core = session.splitlines()
@@ -37,6 +37,7 @@ def test_python_examples_run_and_print_what_they_say():
     assert grids.strip() == "156"
     assert nonogram.splitlines() == ["multiple [['#.', '.#'], ['.#', '#.']]", "multiple"]
     assert maze.splitlines() == ["10 True NESWNENWSEN", "unsat", "20 verified"]
+    assert reach.splitlines() == ["optimal 9", "SolutionCount(count=22, complete=True)"]
 
 
 def commented_lines() -> list[tuple[str, str]]:
