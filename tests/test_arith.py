@@ -76,3 +76,15 @@ def test_expressions_wherever_a_user_writes_them():
     m.minimize(x[0])
     text = str(m)
     assert text.startswith("Model 'model':") and "objective: minimise" in text
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat", "z3"])
+def test_uniqueness_tells_none_from_several(backend):
+    m = Model()
+    x = m.int_array(2, 0, 1)
+    m.add(x.sum() == 1)
+    assert m.uniqueness(backend) == "multiple" and m.is_unique(backend) is False
+    m.add(x[0] == 1)
+    assert m.uniqueness(backend) == "unique" and m.is_unique(backend) is True
+    m.add(x[1] == 1)
+    assert m.uniqueness(backend) == "none" and m.is_unique(backend) is False

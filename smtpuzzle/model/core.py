@@ -33,10 +33,11 @@ from smtpuzzle.model.ints import (
     IntPart,
     Objective,
 )
+from smtpuzzle.result import Status
 from smtpuzzle.runtime.memory import check_fits_in_memory
 
 if TYPE_CHECKING:
-    from smtpuzzle.result import SolutionCount, Status
+    from smtpuzzle.result import SolutionCount
 
 LitArray = np.ndarray
 
@@ -484,11 +485,20 @@ class Model:
 
     def is_unique(self, backend: str = "cpsat", solver: str | None = None,
                   time_limit: float | None = None) -> bool | None:
-        """True (one solution), False (none or several) or None (the time ran out)."""
+        """True (one solution), False (none or several) or None (the time ran out);
+        ``uniqueness()`` tells none from several."""
+        verdict = self.uniqueness(backend, solver, time_limit)
+        return None if verdict is Status.UNKNOWN else verdict is Status.UNIQUE
+
+    def uniqueness(self, backend: str = "cpsat", solver: str | None = None,
+                   time_limit: float | None = None) -> Status:
+        """Status.UNIQUE, MULTIPLE, NONE, or UNKNOWN (the time ran out first)."""
         found, complete = self.count_up_to(2, backend, solver, time_limit)
-        if found >= 2 or (complete and found == 0):
-            return False
-        return True if complete else None
+        if found >= 2:
+            return Status.MULTIPLE
+        if not complete:
+            return Status.UNKNOWN
+        return Status.UNIQUE if found == 1 else Status.NONE
 
     def count_up_to(self, limit: int, backend: str = "cpsat", solver: str | None = None,
                     time_limit: float | None = None) -> SolutionCount:
