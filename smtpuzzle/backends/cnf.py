@@ -68,7 +68,7 @@ class _Builder:
             self.add_columns(-prev_s.ravel(), next_s.ravel())
             self.add_columns(-mid_x.ravel(), -prev_s.ravel())
 
-    def weighted(self, lits: np.ndarray, weights: np.ndarray, cmp: str,
+    def weighted(self, lits: np.ndarray, weights: np.ndarray, cmp: Cmp,
                   bound: int) -> None:
         """``sum(weights * lits) <cmp> bound`` by pysat's BDD encoding where the diagram is
         small (its default, a totalizer, made 5.4 million clauses for SEND+MORE=MONEY, the
@@ -86,13 +86,13 @@ class _Builder:
         keep = weights != 0
         lits, weights = lits[keep], weights[keep]
         total = int(weights.sum())
-        if (cmp == "<=" and bound >= total) or (cmp == ">=" and bound <= 0):
+        if (cmp is Cmp.LE and bound >= total) or (cmp is Cmp.GE and bound <= 0):
             return  # always true
-        if (cmp == "<=" and bound < 0) or (cmp == ">=" and bound > total):
+        if (cmp is Cmp.LE and bound < 0) or (cmp is Cmp.GE and bound > total):
             self.add(Groups(np.zeros(0, dtype=np.int64), np.array([0, 0])))  # never true
             return
-        make = PBEnc.atmost if cmp == "<=" else PBEnc.atleast
-        small = _diagram_fits(weights, bound if cmp == "<=" else total - bound)
+        make = PBEnc.atmost if cmp is Cmp.LE else PBEnc.atleast
+        small = _diagram_fits(weights, bound if cmp is Cmp.LE else total - bound)
         cnf = make(lits=lits.tolist(), weights=weights.tolist(), bound=bound, top_id=self.top,
                    encoding=EncType.bdd if small else EncType.adder)
         self.top = max(self.top, cnf.nv)

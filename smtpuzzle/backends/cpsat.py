@@ -199,7 +199,7 @@ class CpSatSession(Session):
             self._add_cardinality(card.groups, card.cmp, card.bounds)
         for lits, weights, cmp, bound in model.weighted:
             expr = cp_model_sum(cp_model, self._lits(lits), weights.tolist())
-            m.add(expr <= bound if cmp == "<=" else expr >= bound)
+            m.add(expr <= bound if cmp is Cmp.LE else expr >= bound)
         for a in model.automata:
             # CP-SAT refuses automata without a letter, a final state or a transition:
             # those accept the empty word alone, nothing, or the empty word alone.

@@ -137,7 +137,7 @@ class Z3Session(Session):
         for card in model.cardinalities:
             asserts += self.text.pbs(card.groups, card.cmp, card.bounds)
         for lits, weights, cmp, bound in model.weighted:
-            op = "pble" if cmp == "<=" else "pbge"
+            op = "pble" if cmp is Cmp.LE else "pbge"
             asserts.append(f"((_ {op} {bound} {' '.join(map(str, weights.tolist()))}) "
                            f"{' '.join(self.text.words(lits).tolist())})")
         int_lines, int_asserts, objective = _int_text(model, self.text)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -30,6 +29,7 @@ from smtpuzzle.model.expr import (
 from smtpuzzle.model.groups import Groups, literal_array, refuse_zero
 from smtpuzzle.model.ints import (
     RECORDS,
+    Cmp,
     IntPart,
     Objective,
 )
@@ -80,14 +80,6 @@ class _IndexNames(Sequence[str]):
 
 
 
-class Cmp(StrEnum):
-    """The comparison of a cardinality or linear constraint with its bound."""
-
-    EQ = "=="
-    LE = "<="
-    GE = ">="
-
-
 @dataclass
 class Cardinality:
     """``sum(literals) <cmp> bound`` for every group; bounds per group."""
@@ -123,7 +115,7 @@ class Model:
     implications: list[np.ndarray] = field(default_factory=list, metadata=RECORDS)
     automata: list[Automaton] = field(default_factory=list, metadata=RECORDS)
     # Weighted sums of literals, from decomposed integers only (model/lower.py): each
-    # (literals, weights, "<=" or ">=", bound); CNF encodes them as pseudo-booleans.
+    # (literals, weights, Cmp.LE or Cmp.GE, bound); CNF encodes them as pseudo-booleans.
     weighted: list[tuple[np.ndarray, np.ndarray, str, int]] = field(default_factory=list,
                                                                     metadata=RECORDS)
     # Optional hint: pairs of neighbouring cells, as indices into the cell groups (the

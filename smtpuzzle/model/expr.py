@@ -21,6 +21,7 @@ from smtpuzzle.model.ints import (
     GE,
     LE,
     NE,
+    Cmp,
     ElementRows,
     LinearRows,
     RegularRows,
@@ -608,11 +609,11 @@ def _in_range(model: Model, index: np.ndarray, n: int) -> None:
 
 def _post_counts(model: Model, lits: np.ndarray, code: int, rhs: np.ndarray) -> None:
     """``sum(lits[i]) <code> rhs[i]`` per row (code EQ, LE or GE)."""
-    cmp = {EQ: "==", LE: "<="}.get(code, ">=")
+    cmp = Cmp(code)
     one = rhs == 1
-    if cmp == "==" and one.all():
+    if cmp is Cmp.EQ and one.all():
         model.add_exactly_one(lits)
-    elif cmp == "<=" and one.all():
+    elif cmp is Cmp.LE and one.all():
         model.add_at_most_one(lits)
     else:
         model.add_cardinality(lits, cmp, rhs)
@@ -718,11 +719,11 @@ class AllDifferent(_Global):
     """All of ``x`` different, or (with ``axis``) each slice along that axis."""
 
     def __init__(self, x: Any, axis: int | None = None) -> None:
-        if not isinstance(x, IntArray):  # sums, or a list of them: integers equal to each
+        if isinstance(x, LinExpr | list | tuple):  # sums, or a list: integers equal to each
             from smtpuzzle.model.arith import as_int
 
             x = as_int(_stacked(x), "AllDifferent's operand")
-        self.model = x.model
+        self.model = _ints(x, "AllDifferent").model
         self.rows = _groups(x, axis)
 
     def post(self, model: Model) -> None:

@@ -12,17 +12,36 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from enum import IntEnum
 
 import numpy as np
 
 from smtpuzzle.model.groups import Groups
 
-# Comparison codes of linear rows (LT and GT are posted as LE and GE with the bound moved).
-EQ, NE, LE, GE = 0, 1, 2, 3
+
+class Cmp(IntEnum):
+    """How a constraint compares its sum with its bound: the one comparison type of
+    cardinalities, weighted sums and linear rows (whose arrays of codes hold these values;
+    LT and GT are posted as LE and GE with the bound moved). ``Cmp("<=")`` reads a symbol,
+    and ``str`` writes it."""
+
+    EQ = 0
+    NE = 1
+    LE = 2
+    GE = 3
+
+    @classmethod
+    def _missing_(cls, value: object) -> Cmp | None:
+        return {"==": cls.EQ, "!=": cls.NE, "<=": cls.LE, ">=": cls.GE}.get(value)  # type: ignore[arg-type]
+
+    def __str__(self) -> str:
+        return ("==", "!=", "<=", ">=")[self.value]
+
+
+EQ, NE, LE, GE = Cmp.EQ, Cmp.NE, Cmp.LE, Cmp.GE
 # The metadata of a field that lists constraint records (Model.records_of).
 RECORDS = {"records": True}
 NEGATED = np.array([NE, EQ, GE, LE])  # the code of "not (row)", with LE <-> GE shifted by one
-CMP_NAMES = ("==", "!=", "<=", ">=")
 
 
 @dataclass

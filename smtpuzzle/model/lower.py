@@ -21,7 +21,7 @@ import numpy as np
 
 from smtpuzzle.model.core import Model, headed_groups
 from smtpuzzle.model.groups import Groups
-from smtpuzzle.model.ints import EQ, GE, LE, NE, IntPart, LinearRows, RegularRows
+from smtpuzzle.model.ints import EQ, GE, LE, NE, Cmp, IntPart, LinearRows, RegularRows
 from smtpuzzle.runtime.memory import check_fits_in_memory
 
 
@@ -507,7 +507,7 @@ def _post(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, bs: np.nda
         _difference(out, enc, xs, xc, code, rhs, e)
         return
     if len(xs) == 0 and e == 0 and code != NE and (bc == 1).all():
-        out.add_cardinality([bs], {EQ: "==", LE: "<=", GE: ">="}[code], rhs)  # counts
+        out.add_cardinality([bs], Cmp(code), rhs)  # counts
         return
     # Unit coefficients over a small range: a decision diagram on partial sums (strong
     # propagation, small); anything else (SEND+MORE's weights) pseudo-boolean.
@@ -568,13 +568,13 @@ def _pseudo_boolean(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray,
                 continue
             if enforce:  # not e: slack of high - b
                 terms, weights_, b = np.append(lit, enforce), np.append(w, high - b), high
-            out.weighted.append((terms, weights_, "<=", int(b)))
+            out.weighted.append((terms, weights_, Cmp.LE, int(b)))
         else:
             if low >= b:
                 continue
             if enforce:
                 terms, weights_, b = np.append(lit, enforce), np.append(w, low - b), low
-            out.weighted.append((terms, weights_, ">=", int(b)))
+            out.weighted.append((terms, weights_, Cmp.GE, int(b)))
 
 
 def _single(enc: _Encoding, x: int, c: int, code: int, rhs: int) -> int:

@@ -123,7 +123,7 @@ def structure_key(model: Model) -> bytes:
         h.update(g.digest())
     for card in model.cardinalities:
         h.update(card.groups.digest())
-        h.update(card.cmp.value.encode())
+        h.update(str(card.cmp).encode())  # its symbol, as digests were made
         h.update(np.ascontiguousarray(card.bounds, dtype=np.int64).data)
     h.update(np.ascontiguousarray(model.user_vars, dtype=np.int64).data)
     if model.cell_adjacency is not None:
