@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from smtpuzzle.model import Cmp, Groups, IntArray, Model, Table
+from smtpuzzle.model import BoolArray, Cmp, Groups, IntArray, Model, Table
 from smtpuzzle.puzzles.frames.puzzle import Frames
 
 
@@ -88,6 +88,10 @@ def index_model(frames: Frames, sets: np.ndarray) -> Model:
     names = [f"{p.name}={k}" for p in frames.pieces for k in range(1, n + 1)]
     lit = model.new_bools(len(names), user=True, names=names).reshape(-1, n)
     model.add_exactly_one(lit)  # (pieces, n): piece p in frame k, one frame each
+    # ... and the frame number as an integer those literals say the value of (z3 decides
+    # this model 1.3x faster with it: an Int per piece, as its one-hot integers had)
+    frame = model.int_array(len(lit), 1, n, name="frame", user=False)
+    model.add(BoolArray(model, lit) == (frame[:, None] == np.arange(1, n + 1)))
     kinds = frame_kinds(frames, sets)
     previous: tuple[np.ndarray, np.ndarray] | None = None  # (candidates, prefix literals)
     for k, cand in enumerate(kinds):
