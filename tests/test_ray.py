@@ -22,6 +22,7 @@ def cluster():
     ray.shutdown()
 
 
+@pytest.mark.slow  # 5 s or more (a Ray instance and its workers): run with --runslow
 def test_counts_on_ray_match_the_local_pool(cluster):
     tiling = load("pentomino-8x8-center-hole")
     local = count(tiling, workers=2)
