@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -80,6 +80,15 @@ class _IndexNames(Sequence[str]):
 
 
 
+class WeightedSum(NamedTuple):
+    """``sum(weights * literals) <cmp> bound`` (cmp LE or GE): a record of the weighted kind."""
+
+    literals: np.ndarray
+    weights: np.ndarray
+    cmp: Cmp
+    bound: int
+
+
 @dataclass
 class Cardinality:
     """``sum(literals) <cmp> bound`` for every group; bounds per group."""
@@ -114,10 +123,9 @@ class Model:
     cardinalities: list[Cardinality] = field(default_factory=list, metadata=RECORDS)
     implications: list[np.ndarray] = field(default_factory=list, metadata=RECORDS)
     automata: list[Automaton] = field(default_factory=list, metadata=RECORDS)
-    # Weighted sums of literals, from decomposed integers only (model/lower.py): each
-    # (literals, weights, Cmp.LE or Cmp.GE, bound); CNF encodes them as pseudo-booleans.
-    weighted: list[tuple[np.ndarray, np.ndarray, str, int]] = field(default_factory=list,
-                                                                    metadata=RECORDS)
+    # Weighted sums of literals, from decomposed integers only (model/lower.py); CNF encodes
+    # them as pseudo-booleans.
+    weighted: list[WeightedSum] = field(default_factory=list, metadata=RECORDS)
     # Optional hint: pairs of neighbouring cells, as indices into the cell groups (the
     # exactly-one groups, then the at-most-one groups, in order). Search back ends use it to
     # spot regions that no row can fill; solvers ignore it.

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.model.core import Model, headed_groups
+from smtpuzzle.model.core import Model, WeightedSum, headed_groups
 from smtpuzzle.model.groups import Groups
 from smtpuzzle.model.ints import EQ, GE, LE, NE, Cmp, IntPart, LinearRows, RegularRows
 from smtpuzzle.runtime.memory import check_fits_in_memory
@@ -568,13 +568,13 @@ def _pseudo_boolean(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray,
                 continue
             if enforce:  # not e: slack of high - b
                 terms, weights_, b = np.append(lit, enforce), np.append(w, high - b), high
-            out.weighted.append((terms, weights_, Cmp.LE, int(b)))
+            out.weighted.append(WeightedSum(terms, weights_, Cmp.LE, int(b)))
         else:
             if low >= b:
                 continue
             if enforce:
                 terms, weights_, b = np.append(lit, enforce), np.append(w, low - b), low
-            out.weighted.append((terms, weights_, Cmp.GE, int(b)))
+            out.weighted.append(WeightedSum(terms, weights_, Cmp.GE, int(b)))
 
 
 def _single(enc: _Encoding, x: int, c: int, code: int, rhs: int) -> int:
