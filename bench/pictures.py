@@ -29,7 +29,7 @@ _COLD = """
 import pickle, sys, time
 from smtpuzzle import load
 from smtpuzzle.render.pictures import write_drawing
-from smtpuzzle.render.tilings import tiling_drawing
+from smtpuzzle.puzzles.tiling.drawing import tiling_drawing
 tiling = load("pentomino-8x8-square")
 solution = pickle.loads(sys.stdin.buffer.read())
 t0 = time.perf_counter()

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from smtpuzzle import list_tilings, load
+from smtpuzzle.puzzles.tiling.drawing import tiling_drawing
 from smtpuzzle.render.pictures import write_drawing
-from smtpuzzle.render.tilings import tiling_drawing
 
 DOCS = Path(__file__).resolve().parent
 
