@@ -88,7 +88,12 @@ def run_seed(seed: int) -> dict[str, str]:
 SEEDS = range(60)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+# CP-SAT lists seed 41's twelve solutions by solving again for each one: 7 s
+SLOW_SEEDS = {41}
+
+
+@pytest.mark.parametrize("seed", [pytest.param(s, marks=pytest.mark.slow) if s in SLOW_SEEDS
+                                  else s for s in SEEDS])
 def test_random_api_models_agree_with_a_brute_force(seed):
     run_seed(seed)
 

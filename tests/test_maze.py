@@ -152,7 +152,8 @@ def test_search_agrees_with_brute_force(pattern: str, size: int):
 
 
 @pytest.mark.parametrize(("pattern", "size"), [
-    (KNOWN_79[:30] + "**" + KNOWN_79[32:50] + "***" + KNOWN_79[53:], 3),
+    pytest.param(KNOWN_79[:30] + "**" + KNOWN_79[32:50] + "***" + KNOWN_79[53:], 3,
+                 marks=pytest.mark.slow),
     ("E*S**" + "S" * 4 + "**", 4),
 ])
 def test_decision_diagrams_hold_exactly_the_strings_that_solve_their_cases(pattern, size):
@@ -471,6 +472,7 @@ def test_the_canonical_rectangle_cases_judge_strings_as_every_case_does(size):
     assert verdicts == {True, False}  # both kinds were seen
 
 
+@pytest.mark.slow
 def test_least_lengths_of_the_small_rectangles_are_proved():
     """2x2 needs 11 moves and 2x3 needs 25: the bound proves one fewer impossible, and the
     search finds a string of that length, verified on every maze from every start."""
