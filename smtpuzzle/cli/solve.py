@@ -77,7 +77,7 @@ def solve(
         "--determined", help="Sudoku and KenKen: the cells every solution agrees on, the rest "
                              "left blank (what the givens force).")] = False,
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Sudoku and KenKen without a solution: a smallest set of givens or "
+        "--explain", help="Sudoku and KenKen without a solution: a minimal set of givens or "
                           "cages that conflict (dropping any one leaves a solution).")] = False,
     svg: Annotated[Path | None, typer.Option(
         help="Write an SVG picture of the solution (with --all / --limit: a contact sheet "
