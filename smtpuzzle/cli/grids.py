@@ -75,7 +75,7 @@ def question_grid_file(puzzle: Any, family: Family, question: str, backend: str,
                        solver: str | None, time_limit: float | None, as_json: bool) -> None:
     """A designer's question of each grid puzzle of the file: ``determined`` (the cells
     every solution agrees on, the rest blank) or ``explain`` (for one with no solution, a
-    smallest set of givens or cages that conflict). Exit code 1 when the time ran out."""
+    minimal set of givens or cages that conflict). Exit code 1 when the time ran out."""
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     undecided = 0
     for grid_puzzle in getattr(puzzle, "puzzles", [puzzle]):
