@@ -306,7 +306,7 @@ def test_callers_limits_are_checked_alike_by_every_entry_point():
     with pytest.raises(TypeError, match="split_depth is a whole number"):
         search_maze("N*", split_depth=2.5)
     with pytest.raises(ValueError, match="seed is a whole number, 0 to"):
-        search_maze("N*", backend="local", seed=-1)
+        search_maze("N*", strategy="local", seed=-1)
     for bad, error, what in ((0, ValueError, "start"), (-1, ValueError, "max_states"),
                              (2.5, TypeError, "split_depth"), (0, ValueError, "workers"),
                              (-1, ValueError, "up_to")):
