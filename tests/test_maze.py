@@ -344,7 +344,7 @@ def test_a_split_search_stopped_and_resumed_takes_its_proved_cubes(tmp_path: Pat
     save_cubes(path, window, 3, False, {other: [0]})
     with pytest.raises(PuzzleError, match="is not a cube of the pattern"):
         search(window, 3, "mdd", checkpoint=path)
-    with pytest.raises(PuzzleError, match="not sat"):
+    with pytest.raises(PuzzleError, match="mdd strategy, not cegar"):
         search(window, 3, backend="sat", checkpoint=path)
     # its size and mirror rule as a run names them: "3x3" is 3, "false" is no rule
     save_cubes(path, window, 3, False, kept)

@@ -968,7 +968,7 @@ def test_a_checkpoint_of_cases_alone_is_taken_up_by_building_its_diagrams(tmp_pa
     small = prove_bound(3, start=26, up_to=26, max_states=50, split_depth=8,
                         checkpoint=path)
     assert small.outgrown and small.bound == 0 and small.saved is not None
-    assert "take the search up with the --max-states it was saved under" in small.note
+    assert "take the search up with the `max_states` it was saved under" in small.note
     late = prove_bound(3, start=26, up_to=26, max_states=6000, split_depth=8,
                        checkpoint=path, time_limit=1e-9)
     assert late.bound == 0 and late.saved is not None
