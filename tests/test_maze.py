@@ -84,7 +84,8 @@ def test_cli_stats():
 
 @pytest.mark.parametrize("strategy,backend", [("mdd", None), ("cegar", "sat"),
                                               ("cegar", "z3"), ("cegar", "cpsat"),
-                                              ("local", None)])
+                                              pytest.param("local", None,
+                                                           marks=pytest.mark.slow)])
 def test_a_few_stars_are_completed_to_a_verified_universal_string(strategy: str, backend):
     pattern = KNOWN_79[:20] + "*****" + KNOWN_79[25:]
     r = search(pattern, 3, strategy, backend, time_limit=120)
