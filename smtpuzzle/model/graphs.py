@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.model.expr import BoolArray, IntArray, LinExpr, _Global, usable
+from smtpuzzle.model.expr import BoolArray, IntArray, LinExpr, _Global, _ints, usable
 from smtpuzzle.model.groups import Groups
 
 _I = np.int64
@@ -160,24 +160,21 @@ class Circuit(_Global):
     rank per node: node 0 ranks 0 and every other node one more than the node before it,
     which no cycle that misses node 0 can satisfy."""
 
+    leaves_out = False  # a node may be its own successor, out of the cycle (SubCircuit)
+
     def __init__(self, succ: IntArray) -> None:
-        self.model = _ints_of(succ, "Circuit").model
+        self.model = _ints(succ, type(self).__name__).model
         self.succ = IntArray(succ.model, succ.ids.reshape(-1))
 
     def post(self, model: Any) -> None:
-        _circuit(model, self.succ, sub=False)
+        _circuit(model, self.succ, sub=self.leaves_out)
 
 
-class SubCircuit(_Global):
+class SubCircuit(Circuit):
     """The successors ``succ`` form one cycle through the nodes that are not their own
     successor (succ[i] == i leaves node i out; every node out is allowed)."""
 
-    def __init__(self, succ: IntArray) -> None:
-        self.model = _ints_of(succ, "SubCircuit").model
-        self.succ = IntArray(succ.model, succ.ids.reshape(-1))
-
-    def post(self, model: Any) -> None:
-        _circuit(model, self.succ, sub=True)
+    leaves_out = True
 
 
 class Inverse(_Global):
@@ -185,8 +182,8 @@ class Inverse(_Global):
     f[i] == j exactly when g[j] == i."""
 
     def __init__(self, f: IntArray, g: IntArray) -> None:
-        self.model = _ints_of(f, "Inverse").model
-        _ints_of(g, "Inverse")
+        self.model = _ints(f, "Inverse").model
+        _ints(g, "Inverse")
         if f.size != g.size:
             raise ValueError(f"Inverse: {f.size} and {g.size} integers")
         self.f, self.g = IntArray(f.model, f.ids.reshape(-1)), IntArray(g.model,
@@ -200,13 +197,6 @@ class Inverse(_Global):
         gji = model.eq_literals(self.g.ids[j], i)  # g[j] == i
         model.add_clauses(np.stack([-fij, gji], axis=1))
         model.add_clauses(np.stack([fij, -gji], axis=1))
-
-
-def _ints_of(x: Any, what: str) -> IntArray:
-    if not isinstance(x, IntArray):
-        raise TypeError(f"{what} takes integer variables (an IntArray), not "
-                        f"{type(x).__name__}")
-    return x
 
 
 def _circuit(model: Any, succ: IntArray, sub: bool) -> None:
@@ -243,7 +233,7 @@ class ConnectedRegions(_Global):
     own label). Posted as parents of the same label, closer to the root by a distance."""
 
     def __init__(self, labels: IntArray, graph: Graph, roots: Any) -> None:
-        self.model = _ints_of(labels, "ConnectedRegions").model
+        self.model = _ints(labels, "ConnectedRegions").model
         if labels.size != graph.n:
             raise ValueError(f"ConnectedRegions: {labels.size} labels for a graph of "
                              f"{graph.n} vertices")

@@ -23,7 +23,7 @@ from smtpuzzle.model.expr import BoolArray, IntArray, _Global, whole
 _I = np.int64
 
 
-class _Tasks(_Global):
+class _Tasks:
     """Starts, durations and presences, checked: one task per element of ``starts``."""
 
     def __init__(self, starts: IntArray, durations: Any, present: Any, what: str) -> None:

@@ -17,13 +17,13 @@ back end gave (a Result) and nothing else of a search.
 from __future__ import annotations
 
 import importlib
-import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from smtpuzzle.result import Result, SolutionCount, Stats, Status
+from smtpuzzle.runtime.checks import deadline_for, time_left
 
 if TYPE_CHECKING:
     from smtpuzzle.model.core import Model
@@ -153,11 +153,11 @@ def determined(model: Model, x: Any, backend: str, solver: str | None,
 
     if not isinstance(x, BoolArray | IntArray) or x.model is not model:
         raise TypeError("determined() takes a BoolArray or IntArray of this model")
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = deadline_for(time_limit)
     engine = _backend(backend, solver)
     work = model.copy()
     work.ints.objective = None  # the backbone of the constraints, whatever is optimised
-    first = engine.solve(work, _left(deadline))
+    first = engine.solve(work, time_left(deadline))
     if first.status is Status.UNSAT:
         raise ValueError("the model has no solution: every value is forced, none is shown")
     if first.status is not Status.SAT:
@@ -178,7 +178,7 @@ def determined(model: Model, x: Any, backend: str, solver: str | None,
         for k in range(len(ids)):
             if not alive[k]:
                 continue
-            status = session.check([-int(candidates[k])], _left(deadline))
+            status = session.check([-int(candidates[k])], time_left(deadline))
             if status is Status.UNSAT:
                 forced[k] = True
                 session.add_units([int(candidates[k])])
@@ -209,10 +209,6 @@ def _positions(answers: np.ndarray, ids: np.ndarray, what: str) -> np.ndarray:
     return where
 
 
-def _left(deadline: float | None) -> float | None:
-    return None if deadline is None else max(deadline - time.monotonic(), 0.0)
-
-
 def explain(model: Model, backend: str, solver: str | None,
             time_limit: float | None) -> list[str]:
     """A minimal set of ``model``'s named groups with no solution (Model.explain): each
@@ -222,13 +218,13 @@ def explain(model: Model, backend: str, solver: str | None,
     if not names:
         raise ValueError("explain() names groups of constraints: post them with "
                          "m.add(..., name=...)")
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = deadline_for(time_limit)
     engine = _backend(backend, solver)
 
     def solvable(kept: list[str]) -> bool:
         sub = model.without([n for n in names if n not in kept])
         sub.ints.objective = None
-        status = engine.solve(sub, _left(deadline)).status
+        status = engine.solve(sub, time_left(deadline)).status
         if status is Status.UNKNOWN:
             raise TimeoutError("the time ran out before a minimal conflicting set was found")
         return status is Status.SAT

@@ -47,7 +47,8 @@ class Sudoku:
         given = self.givens > 0
         if not named:
             m.add(x[given] == self.givens[given])
-        for r, c in zip(*np.nonzero(given), strict=True) if named else ():
+            return m, x
+        for r, c in zip(*np.nonzero(given), strict=True):
             m.add(x[r, c] == self.givens[r, c], name=f"r{r + 1}c{c + 1}={self.givens[r, c]}")
         return m, x
 
