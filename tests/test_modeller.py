@@ -627,6 +627,7 @@ def test_sat_bisects_the_objective_to_a_proved_optimum():
     assert int(x.value()[:2].sum() + 2 * x.value()[2]) == 50
 
 
+@pytest.mark.slow  # 7 s; the fuzz enumerates integer models on cpsat by default
 def test_cpsat_enumerates_models_with_integers_natively_and_exactly(monkeypatch):
     """Every variable an answer or an answer's "x == v" channel: CP-SAT's own enumeration
     lists each answer once (4,000 answers took over 60 s by re-solving with each one

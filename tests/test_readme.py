@@ -92,16 +92,18 @@ def _run_chain(chain: list[str], cwd: Path) -> list[tuple[str, int, str]]:
     return done
 
 
-# The README's commands that take 5 s or more (the maze research runs, a Ray instance's
-# start, the bench): run with --runslow, with all the rest.
+# The README's commands that take 3 s or more (the maze research runs, frames' stages, the
+# largest Untouchable, a Ray instance's start, the bench): run with --runslow, with all the
+# rest.
 EXPENSIVE = ("maze build --size 3x4", "maze bound --time-limit", "maze shorten",
-             "--strategy local", "--ray local", "bench --suite", "bench quick")
+             "--strategy local", "--ray local", "bench --suite", "bench quick",
+             "frames pentahex-6x9x5", "frames hexomino-6x6x6", "untouchable-11-6x24")
 
 
 def test_every_cheap_smtpuzzle_command_in_the_readme_runs(tmp_path):
     lines = command_lines()
     cheap = [line for line in lines if not any(e in line for e in EXPENSIVE)]
-    assert len(lines) >= 8 and len(lines) - len(cheap) == 7
+    assert len(lines) >= 8 and len(lines) - len(cheap) == 11
     run_and_check(cheap, tmp_path)
 
 
