@@ -44,13 +44,30 @@ def test_random_arithmetic_agrees_with_a_brute_force(backend):
         assert m.count(backend) == (want, True), (case, n1, cmp, n2, k, lo, hi)
 
 
+@pytest.mark.parametrize("backend", ["sat", "cpsat", "z3"])
+def test_division_by_variables_is_pythons_floor_division(backend):
+    # every (x, y, q, r) with q == x // y and r == x % y over small ranges, y nonzero
+    m = Model()
+    x, y = m.int_array((), -5, 6, name="x"), m.int_array((), -3, 3, name="y")
+    q, r = m.int_array((), -7, 7, name="q"), m.int_array((), -3, 3, name="r")
+    m.add(q == x // y, r == x % y)
+    want = sum(-7 <= a // b <= 7 and -3 <= a % b <= 3
+               for a in range(-5, 7) for b in range(-3, 4) if b)
+    assert m.count(backend) == (want, True)
+
+
 def test_arithmetic_is_refused_where_it_is_not_taken():
     m = Model()
     x = m.int_array(2, 0, 5)
-    with pytest.raises(TypeError, match="whole number as divisor"):
-        x[0] // x[1]
+    with pytest.raises(TypeError, match="whole number or integer variables as divisor"):
+        x[0] // 2.5
     with pytest.raises(ValueError, match="divisor of 1 or more"):
         x[0] % 0
+    with pytest.raises(ValueError, match="divisor that can only be 0"):
+        x[0] // m.int_array((), 0, 0)
+    big = m.int_array(2, -2**40, 2**40)
+    with pytest.raises(ValueError, match="product that can reach 2\\*\\*62"):
+        big[0] * big[1]
     with pytest.raises(ValueError, match="no values"):
         Max(m.int_array(0, 0, 1))
 

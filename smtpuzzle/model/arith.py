@@ -1,15 +1,22 @@
-"""Arithmetic between variables: products ``x * y``, ``abs(x)``, ``x // c`` and ``x % c``
-for a positive constant ``c``, and ``Min`` / ``Max`` of arrays. Each gives new (auxiliary)
-integers tied to their operands by constraints every back end takes, posted at once, so
-the result is used in sums and comparisons like any integer:
+"""Arithmetic between variables: products ``x * y``, ``abs(x)``, ``Min`` / ``Max`` of
+arrays, and floor division and modulo (``x // d``, ``x % d``, by a whole number or by an
+integer). Each gives new (auxiliary) integers, used in sums and comparisons like any
+integer.
+
+Products, ``abs``, ``Min`` and ``Max`` are kept as :class:`ArithRows` (the kind
+"arithmetic" in model/kinds.py), which CP-SAT and z3 take as they are; for the other back
+ends :func:`lower_arithmetic` posts their decompositions:
 
 - ``x * y``: for each value v of the operand with the smaller domain, ``x == v`` implies
   ``z == v * y`` (a reified linear row per value);
 - ``abs(x)``: a sign literal s, with s implying ``x >= 0`` and ``a == x``, and not s
   ``x <= 0`` and ``a == -x``;
-- ``x // c`` and ``x % c`` (floor division, as Python's): ``x == c * q + r``, ``0 <= r < c``;
 - ``Max(xs)``: ``m >= x_i`` for every i, and a selector per i, one of them true, implying
   ``m <= x_i`` (``Min`` alike).
+
+Division is posted at once as what defines it (Python's floor division): by a whole number
+c, ``x == c * q + r`` with ``0 <= r < c``; by an integer y, ``x == y * q + r`` (a product)
+with y nonzero and r between 0 and y (0 included, y excluded, on y's side of 0).
 
 A linear expression given as an operand becomes an integer first (its bounds from its
 terms').
@@ -17,13 +24,36 @@ terms').
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from smtpuzzle.model.core import Model
 from smtpuzzle.model.expr import BoolArray, IntArray, LinExpr, as_lin
 
 _I = np.int64
+KIND = "arithmetic"  # Model.parts[KIND]: the ArithRows
+OPS = ("mul", "abs", "max", "min")
+
+
+@dataclass(frozen=True)
+class ArithRows:
+    """``target[i] == op(*operands[i])`` over integers by id: ``op`` is "mul" (two
+    operands), "abs" (one), "max" or "min" (one or more)."""
+
+    op: str
+    target: np.ndarray  # (n,)
+    operands: np.ndarray  # (n, k)
+
+    def __len__(self) -> int:
+        return len(self.target)
+
+
+def _record(model: Model, op: str, target: IntArray, operands: np.ndarray) -> None:
+    model.parts.setdefault(KIND, []).append(
+        ArithRows(op, target.ids.reshape(-1).copy(),
+                  operands.reshape(target.size, -1).astype(_I, copy=True)))
 
 
 def bounds(e: LinExpr) -> tuple[np.ndarray, np.ndarray]:
@@ -53,26 +83,29 @@ def as_int(x: Any, what: str = "an operand") -> IntArray:
     return z
 
 
+def _broadcast(*xs: IntArray) -> list[IntArray]:
+    model = next(x.model for x in xs if x.model is not None)
+    shape = np.broadcast_shapes(*(x.shape for x in xs))
+    return [IntArray(model, np.broadcast_to(x.ids, shape)) for x in xs]
+
+
+def _far(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    return np.maximum(np.abs(lo), np.abs(hi))
+
+
 def product(x: Any, y: Any) -> IntArray:
     """``x * y`` of two integer arrays (or sums), element by element."""
-    a, b = as_int(x, "a factor"), as_int(y, "a factor")
-    model = a.model if a.model is not None else b.model
-    shape = np.broadcast_shapes(a.shape, b.shape)
-    a, b = IntArray(model, np.broadcast_to(a.ids, shape)), \
-        IntArray(model, np.broadcast_to(b.ids, shape))
+    a, b = _broadcast(as_int(x, "a factor"), as_int(y, "a factor"))
+    model = a.model
     (alo, ahi), (blo, bhi) = bounds(a.lin()), bounds(b.lin())
-    if (ahi - alo).max(initial=0) > (bhi - blo).max(initial=0):
-        a, b, alo, ahi, blo, bhi = b, a, blo, bhi, alo, ahi
+    if (_far(alo, ahi).astype(float) * _far(blo, bhi)).max(initial=0) >= 2.0**62:
+        raise ValueError("x * y: a product that can reach 2**62, too large for 64-bit "
+                         "arithmetic (narrow the factors' domains)")
     corners = np.stack([alo * blo, alo * bhi, ahi * blo, ahi * bhi])
-    z = model.int_array(shape, int(corners.min(initial=0)), int(corners.max(initial=0)),
+    z = model.int_array(a.shape, int(corners.min(initial=0)), int(corners.max(initial=0)),
                         name="product", user=False)
     model.add(z >= corners.min(axis=0), z <= corners.max(axis=0))
-    for v in range(int(alo.min(initial=0)), int(ahi.max(initial=0)) + 1):
-        within = (alo <= v) & (v <= ahi)
-        if not within.any():
-            continue
-        at = BoolArray(model, model.eq_literals(a.ids[within], v))
-        model.add(at.implies(z[within] - v * b[within] == 0))
+    _record(model, "mul", z, np.stack([a.ids.reshape(-1), b.ids.reshape(-1)], axis=1))
     return z
 
 
@@ -81,29 +114,47 @@ def absolute(x: Any) -> IntArray:
     xi = as_int(x)
     model = xi.model
     lo, hi = bounds(xi.lin())
-    far = np.maximum(np.abs(lo), np.abs(hi))
-    a = model.int_array(xi.shape, 0, int(far.max(initial=0)), name="abs", user=False)
-    model.add(a <= far, a >= xi, a >= -xi)
-    s = model.bool_array(xi.shape, name="sign", user=False)
-    model.add(s.implies(xi >= 0), s.implies(a == xi), (~s).implies(xi <= 0),
-              (~s).implies(a == -xi))
+    low = np.where(lo > 0, lo, np.where(hi < 0, -hi, 0))
+    a = model.int_array(xi.shape, 0, int(_far(lo, hi).max(initial=0)), name="abs", user=False)
+    model.add(a <= _far(lo, hi), a >= low)
+    _record(model, "abs", a, xi.ids)
     return a
 
 
-def divmod_by(x: Any, c: Any) -> tuple[IntArray, IntArray]:
-    """``(x // c, x % c)`` for a whole number ``c`` >= 1 (floor division, as Python's)."""
-    if isinstance(c, bool) or not isinstance(c, int | np.integer):
-        raise TypeError("// and % take a whole number as divisor (a variable divisor is not "
-                        "taken yet)")
-    if c < 1:
-        raise ValueError(f"// and % take a divisor of 1 or more, not {c}")
+def divmod_by(x: Any, d: Any) -> tuple[IntArray, IntArray]:
+    """``(x // d, x % d)`` (floor division, as Python's) for a whole number ``d`` >= 1 or
+    integer variables ``d`` (required nonzero: a zero divisor has no quotient)."""
+    if isinstance(d, IntArray | LinExpr) and as_lin(d).model is not None:
+        return _divmod_by_variables(x, d)
+    if isinstance(d, bool) or not isinstance(d, int | np.integer):
+        raise TypeError(f"// and % take a whole number or integer variables as divisor, "
+                        f"not {type(d).__name__}")
+    if d < 1:
+        raise ValueError(f"// and % take a constant divisor of 1 or more, not {d}")
     xi = as_int(x)
     model = xi.model
     lo, hi = bounds(xi.lin())
-    q = model.int_array(xi.shape, int(lo.min(initial=0)) // c, int(hi.max(initial=0)) // c,
+    q = model.int_array(xi.shape, int(lo.min(initial=0)) // d, int(hi.max(initial=0)) // d,
                         name="quotient", user=False)
-    r = model.int_array(xi.shape, 0, int(c) - 1, name="remainder", user=False)
-    model.add(xi == int(c) * q + r)
+    r = model.int_array(xi.shape, 0, int(d) - 1, name="remainder", user=False)
+    model.add(xi == int(d) * q + r)
+    return q, r
+
+
+def _divmod_by_variables(x: Any, d: Any) -> tuple[IntArray, IntArray]:
+    xi, yi = _broadcast(as_int(x), as_int(d, "a divisor"))
+    model = xi.model
+    (lo, hi), (ylo, yhi) = bounds(xi.lin()), bounds(yi.lin())
+    if ((ylo == 0) & (yhi == 0)).any():
+        raise ValueError("// and %: a divisor that can only be 0")
+    far = int(_far(lo, hi).max(initial=0))  # |x // y| <= |x| for y nonzero
+    q = model.int_array(xi.shape, -far, far, name="quotient", user=False)
+    r = model.int_array(xi.shape, min(int(ylo.min(initial=0)) + 1, 0),
+                        max(int(yhi.max(initial=0)) - 1, 0), name="remainder", user=False)
+    positive = (yi >= 1).reified()
+    model.add(yi != 0, xi == product(yi, q) + r,
+              positive.implies(r >= 0), positive.implies(r <= yi - 1),
+              (~positive).implies(r <= 0), (~positive).implies(r >= yi + 1))
     return q, r
 
 
@@ -111,22 +162,17 @@ def extreme(xs: Any, axis: int | None, largest: bool) -> IntArray:
     """The largest (or least) of ``xs`` along ``axis`` (of all of them when None)."""
     xi = as_int(xs)
     model = xi.model
-    if axis is None:
-        xi = IntArray(model, xi.ids.reshape(-1))
-        axis = 0
-    if xi.shape[axis] == 0:
+    ids = xi.ids.reshape(-1, 1).T if axis is None else np.moveaxis(xi.ids, axis, -1)
+    if ids.shape[-1] == 0:
         raise ValueError("the largest or least of no values")
-    lo, hi = bounds(xi.lin())
-    name = "max" if largest else "min"
-    m = model.int_array(np.delete(np.array(xi.shape), axis).tolist(),
-                        int(lo.min(initial=0)), int(hi.max(initial=0)), name=name, user=False)
-    spread = IntArray(model, np.expand_dims(m.ids, axis))
-    pick = model.bool_array(xi.shape, name=f"{name}-at", user=False)
-    model.add(pick.sum(axis=axis) >= 1)
-    if largest:
-        model.add(spread >= xi, pick.implies(spread <= xi))
-    else:
-        model.add(spread <= xi, pick.implies(spread >= xi))
+    lo, hi = bounds(IntArray(model, ids).lin())
+    low = (lo.max if largest else lo.min)(axis=-1)  # the bounds the result has
+    high = (hi.max if largest else hi.min)(axis=-1)
+    m = model.int_array(() if axis is None else ids.shape[:-1], int(low.min(initial=0)),
+                        int(high.max(initial=0)), name="max" if largest else "min",
+                        user=False)
+    model.add(m >= low.reshape(m.shape), m <= high.reshape(m.shape))
+    _record(model, "max" if largest else "min", m, ids)
     return m
 
 
@@ -138,3 +184,44 @@ def Max(xs: Any, axis: int | None = None) -> IntArray:  # noqa: N802  (the docum
 def Min(xs: Any, axis: int | None = None) -> IntArray:  # noqa: N802
     """The least of ``xs`` (along ``axis``), an integer usable in any expression."""
     return extreme(xs, axis, False)
+
+
+# -- decompositions, for the back ends that take no "arithmetic" ---------------------------
+
+def lower_arithmetic(model: Model) -> Model:
+    """``model`` with its ArithRows posted as decompositions (see the module docstring)."""
+    if not model.parts.get(KIND):
+        return model
+    out = model.copy()
+    for rows in out.parts.pop(KIND):
+        z, ops = IntArray(out, rows.target), rows.operands
+        if rows.op == "mul":
+            _post_product(out, z, ops[:, 0], ops[:, 1])
+        elif rows.op == "abs":
+            x = IntArray(out, ops[:, 0])
+            s = out.bool_array(len(z), name="sign", user=False)
+            out.add(z >= x, z >= -x, s.implies(x >= 0), s.implies(z == x),
+                    (~s).implies(x <= 0), (~s).implies(z == -x))
+        else:
+            xs, spread = IntArray(out, ops), IntArray(out, rows.target[:, None])
+            pick = out.bool_array(ops.shape, name=f"{rows.op}-at", user=False)
+            out.add(pick.sum(axis=1) >= 1)
+            if rows.op == "max":
+                out.add(spread >= xs, pick.implies(spread <= xs))
+            else:
+                out.add(spread <= xs, pick.implies(spread >= xs))
+    return out
+
+
+def _post_product(model: Model, z: IntArray, a: np.ndarray, b: np.ndarray) -> None:
+    """z == a * b: for each value v of the factor with the smaller domain (element by
+    element), that factor == v implies z == v * the other."""
+    lo, hi = model.ints.bounds()
+    swap = hi[a] - lo[a] > hi[b] - lo[b]
+    a, b = np.where(swap, b, a), np.where(swap, a, b)
+    other = IntArray(model, b)
+    for v in range(int(lo[a].min(initial=0)), int(hi[a].max(initial=0)) + 1):
+        within = (lo[a] <= v) & (v <= hi[a])
+        if within.any():
+            at = BoolArray(model, model.eq_literals(a[within], v))
+            model.add(at.implies(z[within] - v * other[within] == 0))

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.model import arith
 from smtpuzzle.model.core import Model
 from smtpuzzle.model.lower import lower_automata, lower_ints, lower_regular
 
@@ -106,9 +107,17 @@ def _int_part_held(model: Model) -> Sequence[Any]:
     return [ints] if ints.count or ints.has_constraints() else []
 
 
-# The table, in lowering order. Integers go first: their decomposition (an encoding of
-# every integer by literals) takes their Regular constraints and objective with them, and
-# leaves only the boolean kinds below.
+def _rows(name: str) -> Callable[[Model], int]:
+    """How many constraints a kind whose records have a length holds."""
+    return lambda m: sum(len(r) for r in m.parts.get(name, ()))
+
+
+# The table, in lowering order. The global constraints go first: they decompose into
+# integers and literals. Integers follow: their decomposition (an encoding of every integer
+# by literals) takes their Regular constraints and objective with them, and leaves only the
+# boolean kinds below.
+register(Kind(arith.KIND, "arithmetic between integers (x * y, abs, Min, Max)", None,
+              _rows(arith.KIND), arith.lower_arithmetic))
 register(Kind("integers", "integers (bounded integers, linear rows, AllDifferent, Table, "
               "Element, an objective)", _int_part_held,
               lambda m: m.ints.num_constraints() - sum(len(r.words) for r in m.ints.regulars),
