@@ -124,6 +124,9 @@ def test_circuits_and_inverses_are_counted_as_the_permutations_they_are(backend)
         m = Model()
         m.add(Circuit(m.int_array(n, 0, n - 1)))
         assert m.count(backend) == (math.factorial(n - 1), True)
+    m = Model()  # successors whose domains reach past the nodes
+    m.add(Circuit(m.int_array(4, -2, 6)))
+    assert m.count(backend) == (6, True)
     # a cycle through any 2 or more of 4 nodes, or none: 6 + 4 * 2 + 6 + 1
     m = Model()
     m.add(SubCircuit(m.int_array(4, 0, 3)))

@@ -24,8 +24,14 @@ import numpy as np
 
 from smtpuzzle.backends.base import Backend, BuildCost, Capabilities, Session, answer_key
 from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.model.arith import KIND as ARITHMETIC
+from smtpuzzle.model.arith import ArithRows
+from smtpuzzle.model.expr import IntArray
+from smtpuzzle.model.graphs import CIRCUIT
 from smtpuzzle.model.ints import EQ, GE, LE, NE, LinearRows
 from smtpuzzle.model.kinds import BOOLEAN, lowered
+from smtpuzzle.model.scheduling import KIND as SCHEDULING
+from smtpuzzle.model.scheduling import Cumulative, NoOverlap
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 from smtpuzzle.runtime.child import child_messages, hard_deadline, sigint_held
 
@@ -90,7 +96,7 @@ class CpSatBackend(Backend):
     build_cost = BuildCost(3.4, 0.15, 1.0, 3.4, 0.05, 1.0, 3.3, 0.1)
     bytes_per_incidence = 1500
     capabilities = Capabilities(optimises=True)
-    takes = BOOLEAN | {"integers", "regular", "automata"}
+    takes = BOOLEAN | {"integers", "regular", "automata", ARITHMETIC, SCHEDULING, CIRCUIT}
 
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers
@@ -261,6 +267,13 @@ class CpSatSession(Session):
             for i, arr, t in zip(e.index.tolist(), e.arrays.tolist(), e.targets.tolist(),
                                  strict=True):
                 m.add_element(xs[i], [xs[k] for k in arr], xs[t])
+        for rows in model.parts.get(ARITHMETIC, ()):
+            self._add_arithmetic(rows)
+        for c in model.parts.get(SCHEDULING, ()):
+            self._add_scheduling(c, lo, hi)
+        for c in model.parts.get(CIRCUIT, ()):  # over the arc literals succ[i] == j
+            m.add_circuit(list(zip(c.arcs[:, 0].tolist(), c.arcs[:, 1].tolist(),
+                                   self._lits(c.arcs[:, 2]), strict=True)))
         for r in ints.regulars:
             trans = [tuple(t) for t in r.transitions.tolist()]
             for word in r.words.tolist():
@@ -270,6 +283,57 @@ class CpSatSession(Session):
             terms = [xs[k] for k in obj.ints.tolist()] + self._lits(obj.bools)
             expr = cp_model_sum(self.cp_model, terms, obj.icoef.tolist() + obj.bcoef.tolist())
             m.minimize(expr + obj.constant)
+
+    def _add_arithmetic(self, rows: ArithRows) -> None:
+        """Products, abs, min and max as CP-SAT's own equalities."""
+        m, xs = self.m, self.xs
+        add = {"mul": m.add_multiplication_equality, "abs": m.add_abs_equality,
+               "max": m.add_max_equality, "min": m.add_min_equality}[rows.op]
+        for t, ops in zip(rows.target.tolist(), rows.operands.tolist(), strict=True):
+            add(xs[t], xs[ops[0]] if rows.op == "abs" else [xs[k] for k in ops])
+
+    def _add_scheduling(self, c: NoOverlap | Cumulative, lo: np.ndarray, hi: np.ndarray
+                        ) -> None:
+        """A NoOverlap or Cumulative over CP-SAT's interval variables. CP-SAT counts a task
+        of size 0 inside another as overlapping it, where the model's tasks of no time
+        overlap nothing: those take no part (a variable size that may be 0 makes its task
+        optional, there only while it takes time)."""
+        m, xs, t = self.m, self.xs, c.tasks
+        present = [None] * len(t) if t.present is None else self._lits(t.present.ids)
+        intervals, kept = [], []
+        for k, start in enumerate(t.starts.ids.tolist()):
+            if not t.variable:
+                if t.sizes[k] == 0:
+                    continue
+                args = (xs[start], int(t.sizes[k]))
+                make = m.new_fixed_size_interval_var if present[k] is None \
+                    else m.new_optional_fixed_size_interval_var
+            else:
+                size = int(t.sizes.ids[k])
+                end = m.new_int_var(int(lo[start] + lo[size]), int(hi[start] + hi[size]), "")
+                m.add(end == xs[start] + xs[size])  # an absent task's too: one value each
+                args = (xs[start], xs[size], end)
+                if lo[size] < 1:  # there while present and of size 1 or more
+                    runs = m.new_bool_var("")
+                    m.add(xs[size] >= 1).only_enforce_if(runs)
+                    if present[k] is None:
+                        m.add(xs[size] <= 0).only_enforce_if(~runs)
+                    else:
+                        m.add_implication(runs, present[k])
+                        m.add(xs[size] <= 0).only_enforce_if([present[k], ~runs])
+                    present[k] = runs
+                make = m.new_interval_var if present[k] is None else m.new_optional_interval_var
+            intervals.append(make(*args, "") if present[k] is None
+                             else make(*args, present[k], ""))
+            kept.append(k)
+        if isinstance(c, NoOverlap):
+            m.add_no_overlap(intervals)
+            return
+        demands = [xs[int(c.demands.ids[k])] for k in kept] \
+            if isinstance(c.demands, IntArray) else c.demands[kept].tolist()
+        capacity = xs[int(c.capacity.ids.reshape(-1)[0])] if isinstance(c.capacity, IntArray) \
+            else c.capacity
+        m.add_cumulative(intervals, demands, capacity)
 
     def _add_linear_batch(self, batch: LinearRows) -> None:
         """A batch of the model's linear rows."""

@@ -27,6 +27,8 @@ import numpy as np
 from smtpuzzle.backends.base import Backend, BuildCost, Capabilities, Session
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.model.arith import KIND as ARITHMETIC
+from smtpuzzle.model.arith import ArithRows
 from smtpuzzle.model.ints import EQ, GE, LE, NE, LinearRows
 from smtpuzzle.model.kinds import BOOLEAN, lowered
 from smtpuzzle.result import Stats, Status
@@ -54,7 +56,7 @@ class Z3Backend(Backend):
     name = "z3"
     build_cost = BuildCost(6.1, 0.43, 3.5, 6.1, 9.0, 2.0, 3.5, 1.1)
     bytes_per_incidence = 900
-    takes = BOOLEAN | {"integers"}  # Regular and 0/1 automata unrolled into clauses
+    takes = BOOLEAN | {"integers", ARITHMETIC}  # Regular, 0/1 automata unrolled into clauses
     capabilities = Capabilities(incremental=True, guided=True, optimises=True)
 
     def __init__(self, kind: str = "default") -> None:
@@ -465,6 +467,8 @@ def _int_text(model: Model, text: _Smt) -> tuple[list[str], list[str], list[str]
             asserts.append(f"(and (>= {names[i]} 0) (<= {names[i]} {len(arr) - 1}))")
             asserts += [f"(=> (= {names[i]} {k}) (= {names[tgt]} {names[a]}))"
                         for k, a in enumerate(arr)]
+    for rows in model.parts.get(ARITHMETIC, ()):
+        asserts += _arithmetic_text(rows, names)
     objective = []
     obj = ints.objective
     if obj is not None:
@@ -472,6 +476,18 @@ def _int_text(model: Model, text: _Smt) -> tuple[list[str], list[str], list[str]
                     + _lit_words(text, obj.bools, obj.bcoef) + [_num(obj.constant)])
         objective.append(f"(minimize {body})")
     return lines, asserts, objective
+
+
+def _arithmetic_text(rows: ArithRows, names: np.ndarray) -> list[str]:
+    """Products, abs, min and max as z3's Int terms."""
+    t, ops = names[rows.target].tolist(), names[rows.operands].tolist()
+    if rows.op == "mul":
+        return [f"(= {z} (* {a} {b}))" for z, (a, b) in zip(t, ops, strict=True)]
+    if rows.op == "abs":
+        return [f"(= {z} (ite (>= {a} 0) {a} (- {a})))" for z, (a,) in zip(t, ops, strict=True)]
+    side = ">=" if rows.op == "max" else "<="
+    return [f"(and {' '.join(f'({side} {z} {a})' for a in xs)} "
+            f"(or {' '.join(f'(= {z} {a})' for a in xs)}))" for z, xs in zip(t, ops, strict=True)]
 
 
 class _Smt:

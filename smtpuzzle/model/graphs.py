@@ -25,6 +25,7 @@ from smtpuzzle.model.expr import BoolArray, IntArray, LinExpr, _Global, _ints, u
 from smtpuzzle.model.groups import Groups
 
 _I = np.int64
+CIRCUIT = "circuit"  # Model.parts[CIRCUIT]: Circuit and SubCircuit constraints
 
 
 @dataclass(frozen=True)
@@ -156,18 +157,59 @@ def _connect(model: Any, vertex: np.ndarray, graph: Graph, via: np.ndarray | Non
 
 class Circuit(_Global):
     """The successors ``succ`` (integers, node i goes to node succ[i], nodes 0..n-1) form
-    one cycle through every node. Posted as all different successors, none its own, and a
-    rank per node: node 0 ranks 0 and every other node one more than the node before it,
-    which no cycle that misses node 0 can satisfy."""
+    one cycle through every node. Kept as a record (the kind "circuit"), which CP-SAT takes
+    as its circuit constraint over the arc literals ``succ[i] == j``; elsewhere decomposed as
+    all different successors, none its own, and a rank per node: node 0 ranks 0 and every
+    other node one more than the node before it, which no cycle that misses node 0 can
+    satisfy."""
 
     leaves_out = False  # a node may be its own successor, out of the cycle (SubCircuit)
 
     def __init__(self, succ: IntArray) -> None:
         self.model = _ints(succ, type(self).__name__).model
         self.succ = IntArray(succ.model, succ.ids.reshape(-1))
+        self.arcs = np.zeros((0, 3), dtype=_I)  # (i, j, literal of succ[i] == j), once posted
+
+    def __len__(self) -> int:
+        return 1
 
     def post(self, model: Any) -> None:
-        _circuit(model, self.succ, sub=self.leaves_out)
+        n = self.succ.size
+        if n == 0:
+            return
+        model.add(self.succ >= 0, self.succ <= n - 1)
+        if not self.leaves_out:
+            model.add(self.succ != np.arange(n))  # no node is its own successor
+        lo, hi = model.ints.bounds()
+        i, j = (a.ravel() for a in np.meshgrid(np.arange(n), np.arange(n), indexing="ij"))
+        ids = self.succ.ids
+        keep = (lo[ids[i]] <= j) & (j <= hi[ids[i]])  # the arcs the domains allow
+        i, j = i[keep], j[keep]
+        posted = object.__new__(type(self))
+        posted.model, posted.succ = model, self.succ
+        posted.arcs = np.stack([i, j, model.eq_literals(ids[i], j)], axis=1)
+        model.parts.setdefault(CIRCUIT, []).append(posted)
+
+    def decompose(self, model: Any) -> None:
+        from smtpuzzle.model.expr import AllDifferent
+
+        succ, n = self.succ.on(model), self.succ.size
+        model.add(AllDifferent(succ))
+        rank = model.int_array(n, 0, max(n - 1, 0), name="rank", user=False)
+        arcs = self.arcs[self.arcs[:, 0] != self.arcs[:, 1]]
+        i, j, goes = arcs[:, 0], arcs[:, 1], BoolArray(model, arcs[:, 2])
+        if not self.leaves_out:
+            model.add(rank[0] == 0)
+            into = j != 0
+            model.add(goes[into].implies(rank[j[into]] == rank[i[into]] + 1))
+            return
+        # a root among the nodes in the cycle (one, when any node is in it) ranks 0; every
+        # other node in it ranks one more than the node before it
+        inside = (succ != np.arange(n)).reified()
+        root = model.bool_array(n, name="root", user=False)
+        model.add(root.sum() <= 1, root.sum() >= inside, root.implies(inside),
+                  root.implies(rank == 0))
+        model.add((goes & ~root[j]).implies(rank[j] == rank[i] + 1))
 
 
 class SubCircuit(Circuit):
@@ -199,31 +241,14 @@ class Inverse(_Global):
         model.add_clauses(np.stack([fij, -gji], axis=1))
 
 
-def _circuit(model: Any, succ: IntArray, sub: bool) -> None:
-    from smtpuzzle.model.expr import AllDifferent
-
-    n = succ.size
-    if n == 0:
-        return
-    model.add(succ >= 0, succ <= n - 1, AllDifferent(succ))
-    rank = model.int_array(n, 0, max(n - 1, 0), name="rank", user=False)
-    i, j = (a.ravel() for a in np.meshgrid(np.arange(n), np.arange(n), indexing="ij"))
-    arc = i != j
-    i, j = i[arc], j[arc]
-    goes = BoolArray(model, model.eq_literals(succ.ids[i], j))  # succ[i] == j
-    if not sub:
-        model.add(succ != np.arange(n))  # no node is its own successor
-        model.add(rank[0] == 0)
-        into = j != 0
-        model.add(goes[into].implies(rank[j[into]] == rank[i[into]] + 1))
-        return
-    # a root among the nodes in the cycle (one, when any node is in it) ranks 0; every
-    # other node in it ranks one more than the node before it
-    inside = (succ != np.arange(n)).reified()
-    root = model.bool_array(n, name="root", user=False)
-    model.add(root.sum() <= 1, root.sum() >= inside, root.implies(inside),
-              root.implies(rank == 0))
-    model.add((goes & ~root[j]).implies(rank[j] == rank[i] + 1))
+def lower_circuits(model: Any) -> Any:
+    """``model`` with its circuits posted as decompositions."""
+    if not model.parts.get(CIRCUIT):
+        return model
+    out = model.copy()
+    for circuit in out.parts.pop(CIRCUIT):
+        circuit.decompose(out)
+    return out
 
 
 class ConnectedRegions(_Global):

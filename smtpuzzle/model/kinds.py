@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from smtpuzzle.errors import PuzzleError
-from smtpuzzle.model import arith
+from smtpuzzle.model import arith, graphs, scheduling
 from smtpuzzle.model.core import Model
 from smtpuzzle.model.lower import lower_automata, lower_ints, lower_regular
 
@@ -118,6 +118,10 @@ def _rows(name: str) -> Callable[[Model], int]:
 # boolean kinds below.
 register(Kind(arith.KIND, "arithmetic between integers (x * y, abs, Min, Max)", None,
               _rows(arith.KIND), arith.lower_arithmetic))
+register(Kind(scheduling.KIND, "scheduling constraints (NoOverlap, Cumulative)", None,
+              _rows(scheduling.KIND), scheduling.lower_scheduling))
+register(Kind(graphs.CIRCUIT, "circuits (Circuit, SubCircuit)", None, _rows(graphs.CIRCUIT),
+              graphs.lower_circuits))
 register(Kind("integers", "integers (bounded integers, linear rows, AllDifferent, Table, "
               "Element, an objective)", _int_part_held,
               lambda m: m.ints.num_constraints() - sum(len(r.words) for r in m.ints.regulars),
