@@ -10,7 +10,7 @@ import operator
 import numpy as np
 import pytest
 
-from smtpuzzle import AllDifferent, Max, Min, Model
+from smtpuzzle import AllDifferent, Count, Element, Max, Min, Model, PuzzleError
 
 OPS = {"==": operator.eq, "<=": operator.le, ">=": operator.ge, "!=": operator.ne}
 TERMS = [  # (name, model side, brute-force side) over x (three integers)
@@ -105,3 +105,50 @@ def test_uniqueness_tells_none_from_several(backend):
     assert m.uniqueness(backend) == "unique" and m.is_unique(backend) is True
     m.add(x[1] == 1)
     assert m.uniqueness(backend) == "none" and m.is_unique(backend) is False
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat", "z3"])
+def test_element_count_and_reified_alldifferent_inside_expressions(backend):
+    # Element in sums and comparisons: the least cost with each row's cost at least 2
+    cost = np.array([[1, 5, 2, 7], [3, 3, 8, 1], [4, 6, 2, 9]])
+    m = Model()
+    i = m.int_array(3, 0, 3, name="i")
+    m.add(Element(cost, i) >= 2)
+    m.minimize((2 * Element(cost, i)).sum() + 1)
+    assert m.solve(backend) == "optimal" and m.objective_value() == 2 * (2 + 3 + 2) + 1
+    assert (cost[np.arange(3), i.value()] == [2, 3, 2]).all()
+    # Count of a variable value; AllDifferent under a literal
+    m = Model()
+    x, v = m.int_array(3, 0, 2, name="x"), m.int_array((), 0, 2, name="v")
+    b = m.bool_array((), name="b")
+    m.add(Count(x, v) >= 1, b.implies(AllDifferent(x)))
+    want = sum(c in xs and (not p or len(set(xs)) == 3)
+               for xs in itertools.product(range(3), repeat=3) for c in range(3)
+               for p in (0, 1))
+    assert m.count(backend) == (want, True)
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat", "z3"])
+def test_the_objective_value_is_read_after_a_solve(backend):
+    m = Model()
+    x = m.int_array(3, 0, 5, name="x")
+    m.add(x.sum() == 7)
+    m.minimize(Max(x))  # a helper integer: the model keeps an answer integer equal to it
+    assert m.solve(backend) == "optimal" and m.objective_value() == 3
+    m.maximize(2 * x[0] - x[1])
+    assert m.solve(backend) == "optimal" and m.objective_value() == 10
+
+
+def test_solver_parameters_pass_through_by_name():
+    m = Model()
+    x = m.int_array(3, 0, 5, name="x")
+    m.add(x.sum() == 7)
+    m.minimize(x[0] - x[1])
+    assert m.solve("cpsat", workers=1, seed=3, linearization_level=2) == "optimal"
+    assert m.solve("z3", seed=5) == "optimal" and m.objective_value() == -5
+    for backend, params, words in [("cpsat", {"bogus": 1}, "no parameter 'bogus'"),
+                                   ("cpsat", {"workers": "x"}, "cannot be 'x'"),
+                                   ("z3", {"bogus": 1}, "unknown parameter 'bogus'"),
+                                   ("sat", {"seed": 1}, "takes no solver parameters")]:
+        with pytest.raises(PuzzleError, match=words):
+            m.solve(backend, **params)

@@ -317,8 +317,24 @@ class Backend(ABC):
     # N = 256 and 384 (bench/RESULTS.md, "The largest model each back end handled").
     bytes_per_incidence: int = 1500
 
+    # Solver parameters by name (set_params), applied to every solve of this back end.
+    params: dict[str, Any] = {}  # noqa: RUF012  (replaced, never changed in place)
+
     def label(self) -> str:
         return self.name
+
+    def set_params(self, params: dict[str, Any]) -> Backend:
+        """Pass ``params`` (names of the solver's own parameters, with ``workers`` and
+        ``seed`` for the usual two) to its solves; an unknown name or a bad value is a
+        PuzzleError. Returns this back end."""
+        if params:
+            self.params = self.checked_params(dict(params))
+        return self
+
+    def checked_params(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``params`` as the solver names them, checked (this one takes none)."""
+        raise PuzzleError(f"the {self.name} back end takes no solver parameters (got "
+                          f"{', '.join(params)})")
 
     def build_seconds(self, model: Model) -> float:
         """The estimated time to build ``model`` in this process (0 when it builds

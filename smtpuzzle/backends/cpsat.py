@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends.base import Backend, BuildCost, Capabilities, Session, answer_key
+from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.arith import KIND as ARITHMETIC
 from smtpuzzle.model.arith import ArithRows
@@ -108,8 +109,30 @@ class CpSatBackend(Backend):
         are bisected with exact linear rows."""
         return exact_objective(model)
 
+    def checked_params(self, params: dict[str, Any]) -> dict[str, Any]:
+        """CP-SAT's SatParameters by field name (``workers``: num_workers, ``seed``:
+        random_seed), each value tried on a SatParameters of its own."""
+        from ortools.sat import sat_parameters_pb2
+
+        out = {}
+        for name, value in params.items():
+            field = {"workers": "num_workers", "seed": "random_seed"}.get(name, name)
+            trial = sat_parameters_pb2.SatParameters()
+            if field not in trial.DESCRIPTOR.fields_by_name:
+                raise PuzzleError(f"CP-SAT has no parameter {name!r} (its SatParameters "
+                                  "fields, workers or seed)")
+            try:
+                setattr(trial, field, value)
+            except (TypeError, ValueError) as e:
+                raise PuzzleError(f"CP-SAT's parameter {name!r} cannot be {value!r}: {e}") \
+                    from None
+            out[field] = value
+        if "num_workers" in out:  # single solves' workers (enumeration takes one)
+            self.workers = int(out.pop("num_workers"))
+        return out
+
     def _open(self, model: Model, stats: Stats) -> CpSatSession:
-        return CpSatSession(model, stats, self.workers)
+        return CpSatSession(model, stats, self.workers, self.params)
 
 
 def exact_objective(model: Model) -> bool:
@@ -180,7 +203,8 @@ class _IntVars:
 class CpSatSession(Session):
     capabilities = CpSatBackend.capabilities
 
-    def __init__(self, model: Model, stats: Stats, workers: int) -> None:
+    def __init__(self, model: Model, stats: Stats, workers: int,
+                 params: dict[str, Any] | None = None) -> None:
         with sigint_held():  # an interrupted import fails, and for good
             from ortools.sat.python import cp_model
 
@@ -190,6 +214,7 @@ class CpSatSession(Session):
                          model.ints.user_ints())
         self.cp_model = cp_model
         self.workers = workers
+        self.params = params or {}
         self._optimising = model.ints.objective is not None
         self._exact = exact_objective(model)
         m = self.m = _new_model(cp_model)
@@ -432,6 +457,8 @@ class CpSatSession(Session):
         # the signal meets its unregistering): solves run in a thread and Python's handler
         # stops them instead.
         solver.parameters.catch_sigint_signal = False
+        for name, value in self.params.items():
+            setattr(solver.parameters, name, value)
         return solver
 
     def _solve(self, solver: Any) -> int:

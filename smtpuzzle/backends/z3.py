@@ -67,8 +67,27 @@ class Z3Backend(Backend):
     def label(self) -> str:
         return f"z3:{self.kind}"
 
+    def checked_params(self, params: dict[str, Any]) -> dict[str, Any]:
+        """z3's solver parameters by name (``seed``: random_seed), each tried on a solver of
+        its own."""
+        with sigint_held():
+            import z3
+
+        out = {"random_seed" if name == "seed" else name: value
+               for name, value in params.items()}
+        for name, value in out.items():
+            try:  # z3 refuses an unknown name at the check
+                trial = z3.Solver(ctx=_context(z3))
+                trial.set(name, value)
+                trial.check()
+            except z3.Z3Exception as e:
+                text = e.value.decode() if isinstance(e.value, bytes) else str(e.value)
+                raise PuzzleError(f"z3 takes no parameter {name!r} = {value!r}: "
+                                  f"{text.splitlines()[0] if text else 'refused'}") from None
+        return out
+
     def _open(self, model: Model, stats: Stats) -> Z3Session:
-        return Z3Session(self.kind, model, stats)
+        return Z3Session(self.kind, model, stats, self.params)
 
 
 _contexts = threading.local()
@@ -102,7 +121,8 @@ class Z3Session(Session):
 
     capabilities = Z3Backend.capabilities
 
-    def __init__(self, kind: str, model: Model, stats: Stats) -> None:
+    def __init__(self, kind: str, model: Model, stats: Stats,
+                 params: dict[str, Any] | None = None) -> None:
         with sigint_held():  # an interrupted import fails, and for good
             import z3
 
@@ -123,6 +143,8 @@ class Z3Session(Session):
                 self.solver = z3.SolverFor("QF_FD", ctx=self.ctx)
             else:
                 self.solver = z3.Solver(ctx=self.ctx)
+            for name, value in (params or {}).items():
+                self.solver.set(name, value)
         self.text = _Smt(model.num_vars)
         self._declared = model.num_vars
         lines = [f"(declare-fun v{i} () Bool)" for i in range(1, model.num_vars + 1)]

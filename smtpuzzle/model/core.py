@@ -464,36 +464,60 @@ class Model:
         self.ints.check_magnitude(e.ints[None], e.icoef[None], e.bcoef[None], e.const[None])
         self.ints.objective = Objective(e.ints.copy(), e.icoef.copy(), e.bools.copy(),
                                         e.bcoef.copy(), int(e.const), sense)
+        if not (np.isin(e.ints, self.ints.user_ints()).all()
+                and np.isin(np.abs(e.bools), self.user_vars).all()):
+            # helper variables in it (a Max, a product): an answer integer equal to it
+            # gives objective_value() something to read
+            low, high = self.ints.objective_range()
+            z = self.int_array((), low, high, name="objective")
+            self._post([z == e])
+            self.ints.objective = Objective(z.ids.reshape(1), np.ones(1, np.int64),
+                                            np.zeros(0, np.int64), np.zeros(0, np.int64),
+                                            0, sense)
+
+    def objective_value(self) -> int:
+        """The objective's value in the last solution found (as the user wrote it: the
+        maximised expression's own value for maximize)."""
+        obj = self.ints.objective
+        if obj is None:
+            raise ValueError("the model has no objective (minimize or maximize one)")
+        value = int(obj.constant) \
+            + int(np.dot(obj.icoef, np.atleast_1d(self._int_values(obj.ints)))) \
+            + int(np.dot(obj.bcoef, np.atleast_1d(self._bool_values(obj.bools))))
+        return value if obj.sense == "min" else -value
 
     # -- solving from the model ------------------------------------------------------------
 
     def solve(self, backend: str = "cpsat", solver: str | None = None,
-              time_limit: float | None = None) -> Status:
-        """Find a solution (an optimum, with an objective); ``x.value()`` then reads it."""
-        return solving.solve(self, backend, solver, time_limit)
+              time_limit: float | None = None, **params: Any) -> Status:
+        """Find a solution (an optimum, with an objective); ``x.value()`` then reads it.
+        ``params`` go to the solver by name (``workers``, ``seed``, or any CP-SAT or z3
+        parameter: ``linearization_level=2``), as for every search below."""
+        return solving.solve(self, backend, solver, time_limit, params)
 
     def solutions(self, limit: int | None = None, backend: str = "cpsat",
-                  solver: str | None = None, time_limit: float | None = None) -> Iterator[Model]:
+                  solver: str | None = None, time_limit: float | None = None, **params: Any
+                  ) -> Iterator[Model]:
         """Distinct solutions on the answer variables, streamed; at each one ``x.value()``
         reads it (the model itself is yielded, for convenience)."""
-        return solving.solutions(self, limit, backend, solver, time_limit)
+        return solving.solutions(self, limit, backend, solver, time_limit, params)
 
     def count(self, backend: str = "cpsat", solver: str | None = None,
-              time_limit: float | None = None) -> SolutionCount:
+              time_limit: float | None = None, **params: Any) -> SolutionCount:
         """The number of solutions, and whether that is all of them."""
-        return solving.count(self, backend, solver, time_limit)
+        return solving.count(self, backend, solver, time_limit, params=params)
 
     def is_unique(self, backend: str = "cpsat", solver: str | None = None,
-                  time_limit: float | None = None) -> bool | None:
+                  time_limit: float | None = None, **params: Any) -> bool | None:
         """True (one solution), False (none or several) or None (the time ran out);
         ``uniqueness()`` tells none from several."""
-        verdict = self.uniqueness(backend, solver, time_limit)
+        verdict = self.uniqueness(backend, solver, time_limit, **params)
         return None if verdict is Status.UNKNOWN else verdict is Status.UNIQUE
 
     def uniqueness(self, backend: str = "cpsat", solver: str | None = None,
-                   time_limit: float | None = None) -> Status:
+                   time_limit: float | None = None, **params: Any) -> Status:
         """Status.UNIQUE, MULTIPLE, NONE, or UNKNOWN (the time ran out first)."""
-        found, complete = self.count_up_to(2, backend, solver, time_limit)
+        found, complete = self.count_up_to(2, backend, solver, time_limit, **params)
         if found >= 2:
             return Status.MULTIPLE
         if not complete:
@@ -501,11 +525,11 @@ class Model:
         return Status.UNIQUE if found == 1 else Status.NONE
 
     def count_up_to(self, limit: int, backend: str = "cpsat", solver: str | None = None,
-                    time_limit: float | None = None) -> SolutionCount:
+                    time_limit: float | None = None, **params: Any) -> SolutionCount:
         """The solutions found (at most ``limit``), and whether that is all of them. Stopping at
         the limit leaves the rest unsearched, so a model with exactly ``limit`` solutions
         answers (limit, False): ask for one more to know there are no others."""
-        return solving.count(self, backend, solver, time_limit, limit)
+        return solving.count(self, backend, solver, time_limit, limit, params)
 
     def determined(self, x: Any, backend: str = "sat", solver: str | None = None,
                    time_limit: float | None = None) -> np.ndarray:

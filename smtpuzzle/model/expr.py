@@ -295,6 +295,11 @@ class BoolArray(_Linear):
         """Half-reification: where these literals are true, ``other`` holds."""
         if isinstance(other, LinCons):
             return Enforced(other, self.ids, joined(self, other))
+        if isinstance(other, AllDifferent):
+            return other.implied_by(self)
+        if isinstance(other, _Global):
+            raise TypeError(f"{type(other).__name__} cannot be implied by literals (linear "
+                            "constraints and AllDifferent can)")
         return (~self) | other
 
     def __eq__(self, other: Any) -> Any:  # type: ignore[override]
@@ -482,7 +487,7 @@ def _axis(axis: Any, ndim: int) -> int:
 def as_lin(x: Any) -> LinExpr:
     if isinstance(x, LinExpr):
         return x
-    if isinstance(x, IntArray | BoolArray):
+    if isinstance(x, IntArray | BoolArray | Element):
         return x.lin()
     if isinstance(x, _Global | LinCons | Enforced):
         raise TypeError(f"{type(x).__name__} is a constraint, not a number")
@@ -730,6 +735,17 @@ class AllDifferent(_Global):
         if self.rows.shape[1] > 1:  # rows of one or no integer hold anyway
             model.ints.alldiff.append(Groups.of(self.rows))
 
+    def implied_by(self, lits: BoolArray) -> Enforced:
+        """Where ``lits`` (one, or one per row) are true, the rows' integers differ: each
+        pair of them unequal under the literal."""
+        i, j = np.triu_indices(self.rows.shape[1], 1)
+        pairs = IntArray(self.model, self.rows[:, i]) != IntArray(self.model, self.rows[:, j])
+        if lits.size not in (1, len(self.rows)):
+            raise ValueError(f"AllDifferent of {len(self.rows)} rows implied by {lits.size} "
+                             "literals (one, or one per row)")
+        under = np.broadcast_to(lits.ids.reshape(-1, 1), pairs.expr.shape)
+        return BoolArray(lits.model, under).implies(pairs)
+
 
 class Table(_Global):
     """Each row of ``x`` (its last axis) is one of ``tuples`` (or, ``forbidden``, none)."""
@@ -775,6 +791,26 @@ class Element:
             raise ValueError(f"Element: an array of shape {shape} needs an index of shape "
                              f"{shape[:-1]} (one row per index), got {index.shape}")
         self.array, self.index = array, index
+        self._int: IntArray | None = None
+
+    def as_int(self) -> IntArray:
+        """``array[index]`` as integers (made once, tied to it by the Element constraint,
+        which requires the index within the array), for sums, products and comparisons."""
+        if self._int is None:
+            model = joined(self.index, self.array)
+            if isinstance(self.array, IntArray):
+                lo, hi = model.ints.bounds()
+                low, high = lo[self.array.ids].min(axis=-1), hi[self.array.ids].max(axis=-1)
+            else:
+                low, high = self.array.min(axis=-1), self.array.max(axis=-1)
+            z = model.int_array(self.index.shape, int(np.min(low)), int(np.max(high)),
+                                name="element", user=False)
+            model.add(z >= low, z <= high, self == z)
+            self._int = z
+        return self._int
+
+    def lin(self) -> LinExpr:
+        return self.as_int().lin()
 
     def __eq__(self, target: Any) -> _ElementCons:  # type: ignore[override]
         return _ElementCons(self.array, self.index, target)
@@ -783,6 +819,19 @@ class Element:
         return _ElementCons(self.array, self.index, target, differ=True)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _through_int(name: str) -> Any:
+    def method(self: Element, *other: Any) -> Any:
+        return getattr(self.as_int(), name)(*other)
+
+    method.__name__ = name
+    return method
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__neg__",
+              "__abs__", "__le__", "__ge__", "__lt__", "__gt__", "__floordiv__", "__mod__"):
+    setattr(Element, _name, _through_int(_name))
 
 
 class _ElementCons(_Global):
@@ -890,10 +939,17 @@ class Regular(_Global):
                                                finals.copy()))
 
 
-def Count(x: IntArray, value: int, axis: int | None = None) -> LinExpr:  # noqa: N802
-    """How many of ``x`` (or of each slice along ``axis``) equal ``value``: a linear
-    expression over the literals "x == value"."""
+def Count(x: IntArray, value: int | IntArray, axis: int | None = None  # noqa: N802
+          ) -> LinExpr:
+    """How many of ``x`` (or of each slice along ``axis``) equal ``value`` (a whole number,
+    or one integer variable): a linear expression over the literals "x == value"."""
     rows = _groups(_ints(x, "Count"), axis)
+    if isinstance(value, IntArray):  # a variable value: "x == value" reified per element
+        if value.size != 1:
+            raise ValueError(f"Count's value is one integer, got {value.size}")
+        same = IntArray(x.model, rows) == IntArray(value.model, value.ids.reshape(1, 1))
+        expr = same.reified().sum(axis=1)
+        return expr if axis is not None else expr[0]
     v = int(whole(value, "Count's value"))
     lits = x.model.eq_literals(rows.ravel(), np.full(rows.size, v)).reshape(rows.shape)
     expr = BoolArray(x.model, lits).sum(axis=1)

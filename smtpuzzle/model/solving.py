@@ -39,22 +39,24 @@ def use_backends(lookup: Callable[[str, str | None], Any]) -> None:
     _lookup = lookup
 
 
-def _backend(name: str, solver: str | None) -> Any:
+def _backend(name: str, solver: str | None, params: dict[str, Any] | None = None) -> Any:
     if _lookup is None:
         importlib.import_module("smtpuzzle.backends")  # calls use_backends
     assert _lookup is not None
-    return _lookup(name, solver)
+    return _lookup(name, solver).set_params(params or {})
 
 
-def solve(model: Model, backend: str, solver: str | None, time_limit: float | None) -> Status:
-    result = _backend(backend, solver).solve(model, time_limit)
+def solve(model: Model, backend: str, solver: str | None, time_limit: float | None,
+          params: dict[str, Any] | None = None) -> Status:
+    result = _backend(backend, solver, params).solve(model, time_limit)
     keep(model, result)
     return Status.OPTIMAL if result.optimal else result.status
 
 
 def solutions(model: Model, limit: int | None, backend: str, solver: str | None,
-              time_limit: float | None) -> Iterator[Model]:
-    enum = _backend(backend, solver).solutions(model, limit=limit, time_limit=time_limit)
+              time_limit: float | None, params: dict[str, Any] | None = None
+              ) -> Iterator[Model]:
+    enum = _backend(backend, solver, params).solutions(model, limit=limit, time_limit=time_limit)
     found = False
     for r in enum:
         found = True
@@ -65,8 +67,8 @@ def solutions(model: Model, limit: int | None, backend: str, solver: str | None,
 
 
 def count(model: Model, backend: str, solver: str | None, time_limit: float | None,
-          limit: int | None = None) -> SolutionCount:
-    enum = _backend(backend, solver).solutions(model, limit=limit, time_limit=time_limit)
+          limit: int | None = None, params: dict[str, Any] | None = None) -> SolutionCount:
+    enum = _backend(backend, solver, params).solutions(model, limit=limit, time_limit=time_limit)
     n = 0
     for r in enum:
         n += 1
