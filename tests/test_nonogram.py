@@ -654,3 +654,33 @@ def test_a_solve_stopped_by_ctrl_c_is_unknown_and_says_so_in_its_json(monkeypatc
     ans = solve_nonogram(load_nonogram(resolve("webpbn-00001")))
     assert ans.status == "unknown" and not ans.complete and ans.solutions == []
     assert ans.as_json()["interrupted"] is True
+
+
+def test_determined_cells_and_conflicting_clues_on_the_command_line(tmp_path: Path):
+    """--determined: the cells every solution agrees on (brute force over a small puzzle
+    with several solutions); --explain: a minimal set of line clues with no solution."""
+    from typer.testing import CliRunner
+
+    from smtpuzzle.cli.app import app
+
+    puzzle = from_grid(["#.#.", ".#.#", "....", "####"], "several")
+    grids = []
+    for bits in itertools.product(".#", repeat=16):
+        rows = ["".join(bits[r * 4:(r + 1) * 4]) for r in range(4)]
+        if [line_runs(r) for r in rows] == puzzle.rows and \
+                [line_runs("".join(r[j] for r in rows)) for j in range(4)] == puzzle.cols:
+            grids.append([[ch == "#" for ch in r] for r in rows])
+    stack = np.array(grids)
+    assert len(stack) > 1
+    agreed = (stack == stack[0]).all(axis=0)
+    path = tmp_path / "several.non"
+    path.write_text("width 4\nheight 4\nrows\n" + "".join(
+        ",".join(map(str, c)) + "\n" for c in puzzle.rows) + "columns\n" + "".join(
+        ",".join(map(str, c)) + "\n" for c in puzzle.cols))
+    done = CliRunner().invoke(app, ["solve", str(path), "--json", "--determined"])
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.output)
+    assert data["determined"] == np.where(agreed, stack[0], None).tolist()
+    path.write_text("width 3\nheight 2\nrows\n2\n0\ncolumns\n1\n0\n1\n")
+    done = CliRunner().invoke(app, ["solve", str(path), "--json", "--explain"])
+    assert json.loads(done.output)["conflict"] == ["row 1 (2)", "column 2 (0)"]

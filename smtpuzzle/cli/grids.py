@@ -71,6 +71,17 @@ def solve_grid_file(puzzle: Any, family: Family, backend: str, solver: str | Non
                 search_limit)
 
 
+def _determined_text(found: np.ndarray) -> str:
+    """Forced cells filled, the rest blank: numbers with ``.`` for blank, spaced; cells
+    that are filled or empty as ``#`` and ``.`` with ``?`` for blank, unspaced."""
+    values = [v for v in found.ravel().tolist() if v is not None]
+    if values and all(isinstance(v, bool) for v in values):
+        return "\n".join("".join("?" if v is None else "#" if v else "." for v in row)
+                         for row in found.tolist())
+    return "\n".join(" ".join("." if v is None else str(v) for v in row)
+                     for row in found.tolist())
+
+
 def question_grid_file(puzzle: Any, family: Family, question: str, backend: str,
                        solver: str | None, time_limit: float | None, as_json: bool) -> None:
     """A designer's question of each grid puzzle of the file: ``determined`` (the cells
@@ -88,8 +99,7 @@ def question_grid_file(puzzle: Any, family: Family, question: str, backend: str,
                 data.update(status="determined", determined=found.tolist(),
                             forced=int(sum(v is not None for v in found.ravel())),
                             cells=int(found.size))
-                text = "\n".join(" ".join("." if v is None else str(v) for v in row)
-                                 for row in found.tolist())
+                text = _determined_text(found)
                 said = f"{data['forced']} of {data['cells']} cells forced"
             else:
                 conflict = model.explain(backend, solver, left)

@@ -74,11 +74,12 @@ def solve(
         "--count", help="Nonograms, Sudoku and KenKen: count solutions (up to --limit, default "
                         "10000).")] = False,
     determined: Annotated[bool, typer.Option(
-        "--determined", help="Sudoku and KenKen: the cells every solution agrees on, the rest "
-                             "left blank (what the givens force).")] = False,
+        "--determined", help="Sudoku, KenKen and nonograms: the cells every solution "
+                             "agrees on, the rest left blank (what the clues force).")] = False,
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Sudoku and KenKen without a solution: a minimal set of givens or "
-                          "cages that conflict (dropping any one leaves a solution).")] = False,
+        "--explain", help="Sudoku, KenKen and nonograms without a solution: a minimal set "
+                          "of givens, cages or line clues that conflict (dropping any one "
+                          "leaves a solution).")] = False,
     svg: Annotated[Path | None, typer.Option(
         help="Write an SVG picture of the solution (with --all / --limit: a contact sheet "
              "of them, numbered).", parser=cli_path)] = None,
@@ -166,7 +167,7 @@ TAKEN_BY = {
     "--encoding": {"nonogram"}, "--no-presolve": {"nonogram"}, "--no-probing": {"nonogram"},
     "--no-guess": {"nonogram"}, "--mark-cells": {"nonogram"},
     "--count": {"nonogram", "grid"}, "--svg, --png, --html": {"tiling", "nonogram"},
-    "--determined": {"grid"}, "--explain": {"grid"},
+    "--determined": {"grid", "nonogram"}, "--explain": {"grid", "nonogram"},
 }
 PICTURES = "--svg, --png, --html"
 

@@ -9,6 +9,7 @@ them, blocked on them and counted on them, never on auxiliary variables.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -390,18 +391,27 @@ class Model:
         if name is None:
             self._post(constraints)
             return
+        with self.named(name):
+            self._post(constraints)
+
+    @contextlib.contextmanager
+    def named(self, name: str) -> Iterator[None]:
+        """Everything posted inside the ``with`` block (by ``add`` or the ``add_*`` methods)
+        joins the named group ``name``, as ``add(..., name=name)`` does."""
         if not isinstance(name, str) or not name:
             raise TypeError(f"a group's name is a nonempty string, not {name!r}")
+        if self._naming:
+            raise ValueError("named groups do not nest")
         before = {key: len(records) for key, records in self.records_of().items()}
         self._naming = True  # its bounds become rows, which explain() can take away
         try:
-            self._post(constraints)
+            yield
         finally:
             self._naming = False
-        slices = self._named.setdefault(name, [])
-        for key, records in self.records_of().items():
-            if len(records) > before.get(key, 0):
-                slices.append((key, before.get(key, 0), len(records)))
+            slices = self._named.setdefault(name, [])
+            for key, records in self.records_of().items():
+                if len(records) > before.get(key, 0):
+                    slices.append((key, before.get(key, 0), len(records)))
 
     def records_of(self) -> dict[str, list[Any]]:
         """Every list of constraint records, by a key (``clauses``, ``ints.linear``,

@@ -23,7 +23,7 @@ from typing import ClassVar
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError, VerificationError
-from smtpuzzle.model import Groups, Model, headed_groups
+from smtpuzzle.model import BoolArray, Groups, Model, headed_groups
 from smtpuzzle.puzzles.nonogram.order import add_order_line
 from smtpuzzle.runtime.memory import check_fits_in_memory
 
@@ -200,6 +200,21 @@ class Nonogram:
                     continue
             add_line(model, encoding, line_vars, line_known, clue)
         return model
+
+    def build(self, named: bool = False) -> tuple[Model, BoolArray]:
+        """The model and its cells (for Model.determined); ``named``: each line's clue a
+        named group of its own (``row 3 (2 1)``), for Model.explain."""
+        if not named:
+            model = self.build_model()
+            return model, BoolArray(model, model.user_vars.reshape(self.height, self.width))
+        model = Model(name=self.name)
+        cells = self.cell_vars(model)
+        unknown = np.full(max(self.height, self.width), UNKNOWN, dtype=np.int8)
+        for kind, i, clue, _ in self.lines():
+            line = cells[i] if kind == "row" else cells[:, i]
+            with model.named(f"{kind} {i + 1} ({' '.join(map(str, clue)) or '0'})"):
+                add_line(model, DEFAULT_ENCODING, line, unknown[:len(line)], clue)
+        return model, BoolArray(model, cells)
 
     # -- solutions -------------------------------------------------------------------------
 
