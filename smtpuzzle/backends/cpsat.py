@@ -273,8 +273,8 @@ class CpSatSession(Session):
             self._add_linears(enforce, Groups(vars_, np.arange(len(vars_) + 1), owned=True),
                               np.ones(len(vars_), np.int64), np.repeat([EQ, NE], len(ci)),
                               np.concatenate([cv, cv]))
-        for batch in ints.linear:
-            self._add_linear_batch(batch)
+        if ints.linear:  # one batch: a text parse per batch costs a small model dearly
+            self._add_linear_batch(LinearRows.concat(ints.linear))
         if ints.alldiff:  # as text, parsed once: a Python object per term cost 40x more
             terms = xs.index[np.concatenate([g.flat for g in ints.alldiff])].tolist()
             sizes = np.concatenate([np.diff(g.offsets) for g in ints.alldiff])

@@ -51,7 +51,8 @@ class Z3Backend(Backend):
     finite-domain solver (bounded integers bit-blasted to SAT), and ``default`` takes
     QF_FD for models with integers and the general solver otherwise (measured on the
     modeller's families: Norvig's hardest Sudokus 0.62 s -> 0.056 s median, the 9x9 KenKen
-    0.43 -> 0.15 s, SEND+MORE=MONEY 0.19 -> 0.13 s). An objective takes ``Optimize()``."""
+    0.43 -> 0.15 s), but the general solver for models with wide sums (see _wide_rows). An
+    objective takes ``Optimize()``."""
 
     name = "z3"
     build_cost = BuildCost(6.1, 0.43, 3.5, 6.1, 9.0, 2.0, 3.5, 1.1)
@@ -139,7 +140,8 @@ class Z3Session(Session):
             self._optimising = model.ints.objective is not None
             if self._optimising:
                 self.solver = z3.Optimize(ctx=self.ctx)
-            elif kind == "qffd" or (kind == "default" and model.ints.count):
+            elif kind == "qffd" or (kind == "default" and model.ints.count
+                                    and not _wide_rows(model)):
                 self.solver = z3.SolverFor("QF_FD", ctx=self.ctx)
             else:
                 self.solver = z3.Solver(ctx=self.ctx)
@@ -456,6 +458,25 @@ def _table_template(tuples: np.ndarray) -> str:
         cells[:, j] = spelled[where.reshape(-1)]
     ands = " ".join(f"(and {' '.join(row)})" for row in cells.tolist())
     return f"(or {ands} false)"
+
+
+WIDE_ROW = 4096  # a row whose terms can reach this much goes to the general solver
+
+
+def _wide_rows(model: Model) -> bool:
+    """Whether a linear row's terms can reach WIDE_ROW in size: QF_FD bit-blasts such sums
+    into wide adders (SEND+MORE=MONEY, coefficients to 10,000: QF_FD 25 ms, the general
+    solver 9 ms), where small sums (Sudoku, Killer Sudoku cages) are its strength."""
+    lo, hi = model.ints.bounds()
+    far = np.maximum(np.abs(lo), np.abs(hi))
+    for batch in model.ints.linear:
+        reach = np.abs(batch.icoef).astype(float) * far[batch.ints.flat]
+        if not len(reach):
+            continue
+        starts = batch.ints.offsets[:-1][batch.ints.sizes > 0]  # rows with integers
+        if np.add.reduceat(reach, starts).max() >= WIDE_ROW:
+            return True
+    return False
 
 
 def _int_text(model: Model, text: _Smt) -> tuple[list[str], list[str], list[str]]:

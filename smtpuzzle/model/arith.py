@@ -76,11 +76,20 @@ def as_int(x: Any, what: str = "an operand") -> IntArray:
     if e.model is None:
         raise TypeError(f"{what} has no variables: use the number itself")
     model = e.model
-    lo, hi = bounds(e)
-    z = model.int_array(e.shape, int(lo.min(initial=0)), int(hi.max(initial=0)),
+    # an element that is one integer as it is (coefficient 1, nothing added) stays itself
+    terms = e.icoef != 0
+    plain = (terms.sum(axis=-1) == 1) & ((e.icoef * terms).sum(axis=-1) == 1) \
+        & ~(e.bcoef != 0).any(axis=-1) & (e.const == 0)
+    ids = np.where(plain, (e.ints * terms).sum(axis=-1), -1)
+    if plain.all():
+        return IntArray(model, ids)
+    rest = e[~plain] if e.shape else e
+    lo, hi = bounds(rest)
+    z = model.int_array(rest.shape, int(lo.min(initial=0)), int(hi.max(initial=0)),
                         name="term", user=False)
-    model.add(z >= lo, z <= hi, z == e)
-    return z
+    model.add(z >= lo, z <= hi, z == rest)
+    ids[~plain] = z.ids
+    return IntArray(model, ids)
 
 
 def _broadcast(*xs: IntArray) -> list[IntArray]:

@@ -453,6 +453,9 @@ class LinExpr:
                           merge(self.bcoef), self.const.sum(axis=axis))
 
     def _cmp(self, other: Any, code: int, shift: int = 0) -> LinCons:
+        if isinstance(other, int | np.integer) and not isinstance(other, bool):
+            # against a number: no expression to subtract (the usual case, made cheap)
+            return LinCons(self, code, whole(other) - self.const + shift)
         diff = self - other
         return LinCons(diff, code, -diff.const + shift)
 
@@ -694,6 +697,8 @@ def _stacked(x: Any) -> Any:
     """A list (or tuple) of integers and sums as one LinExpr; anything else as it is."""
     if not isinstance(x, list | tuple):
         return x
+    if x and all(isinstance(v, IntArray) for v in x):  # integers only: their ids, stacked
+        return IntArray(joined(*x), np.stack([v.ids for v in x]))
     parts = [as_lin(v) for v in x]
     model = joined(*parts)
     width = max((p.ints.shape[-1] for p in parts), default=0), \

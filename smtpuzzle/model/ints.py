@@ -60,6 +60,19 @@ class LinearRows:
     def __len__(self) -> int:
         return len(self.rhs)
 
+    @classmethod
+    def concat(cls, batches: Sequence[LinearRows]) -> LinearRows:
+        """The rows of all ``batches``, in order, as one batch."""
+        if len(batches) == 1:
+            return batches[0]
+        return cls(Groups.concat([b.ints for b in batches]),
+                   np.concatenate([b.icoef for b in batches]),
+                   Groups.concat([b.bools for b in batches]),
+                   np.concatenate([b.bcoef for b in batches]),
+                   np.concatenate([b.cmp for b in batches]),
+                   np.concatenate([b.rhs for b in batches]),
+                   np.concatenate([b.enforce for b in batches]))
+
     def terms(self) -> tuple[Groups, np.ndarray, np.ndarray]:
         """Each row's terms in one list, its integers first: (integer ids and literals as
         Groups, their coefficients, and whether each term is an integer)."""
