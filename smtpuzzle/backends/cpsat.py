@@ -28,7 +28,7 @@ from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.arith import KIND as ARITHMETIC
 from smtpuzzle.model.arith import ArithRows
 from smtpuzzle.model.expr import IntArray
-from smtpuzzle.model.graphs import CIRCUIT
+from smtpuzzle.model.graphs import CIRCUIT, CYCLE, SingleCycle
 from smtpuzzle.model.ints import EQ, GE, LE, NE, LinearRows
 from smtpuzzle.model.kinds import BOOLEAN, lowered
 from smtpuzzle.model.scheduling import KIND as SCHEDULING
@@ -97,7 +97,8 @@ class CpSatBackend(Backend):
     build_cost = BuildCost(3.4, 0.15, 1.0, 3.4, 0.05, 1.0, 3.3, 0.1)
     bytes_per_incidence = 1500
     capabilities = Capabilities(optimises=True)
-    takes = BOOLEAN | {"integers", "regular", "automata", ARITHMETIC, SCHEDULING, CIRCUIT}
+    takes = BOOLEAN | {"integers", "regular", "automata", ARITHMETIC, SCHEDULING, CIRCUIT,
+                       CYCLE}
 
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers
@@ -241,6 +242,8 @@ class CpSatSession(Session):
             word = [self.bools[x] if x > 0 else 1 - self.bools[-x] for x in a.literals.tolist()]
             m.add_automaton(word, a.start, a.finals.tolist(),
                             [tuple(t) for t in a.transitions.tolist()])
+        for cycle in model.parts.get(CYCLE, ()):
+            self._add_cycle(cycle)
         self._add_ints(model)
         self._table_cells = model.ints.table_cells()
         # Every variable an answer, or fixed by one: enumerating all assignments lists each
@@ -250,7 +253,8 @@ class CpSatSession(Session):
         fixed[np.abs(self.user)] = True
         fixed[np.abs(model.ints.channels()[2])] = True
         self.pure = bool(fixed[1:].all()) and \
-            len(self.user_ints) == model.ints.count
+            len(self.user_ints) == model.ints.count and not model.parts.get(CYCLE)
+        # (a loop's arcs run either way round: two assignments per answer)
         self._solution: np.ndarray | None = None  # the last check's, when it found one
         self._core: list[int] = []
         self.lp_strong = model.relaxation_decides
@@ -308,6 +312,26 @@ class CpSatSession(Session):
             terms = [xs[k] for k in obj.ints.tolist()] + self._lits(obj.bools)
             expr = cp_model_sum(self.cp_model, terms, obj.icoef.tolist() + obj.bcoef.tolist())
             m.minimize(expr + obj.constant)
+
+    def _add_cycle(self, cycle: SingleCycle) -> None:
+        """One loop through the chosen edges as CP-SAT's circuit: each chosen edge is run
+        one way or the other (two arc literals adding up to the edge's), a vertex off the
+        loop takes its self-loop; and some edge is chosen (the circuit may be empty)."""
+        m = self.m
+        edges, chosen = cycle.graph.edges, self._lits(cycle.chosen.ids.reshape(-1))
+        arcs = []
+        for (u, v), edge in zip(edges.tolist(), chosen, strict=True):
+            forth, back = m.new_bool_var(""), m.new_bool_var("")
+            m.add(forth + back == edge)
+            arcs += [(u, v, forth), (v, u, back)]
+        touched = np.zeros(cycle.graph.n, dtype=bool)
+        touched[edges.ravel()] = True
+        for v in range(cycle.graph.n):
+            if touched[v]:
+                arcs.append((v, v, m.new_bool_var("")))
+        m.add_bool_or(chosen)
+        if arcs:
+            m.add_circuit(arcs)
 
     def _add_arithmetic(self, rows: ArithRows) -> None:
         """Products, abs, min and max as CP-SAT's own equalities."""

@@ -35,14 +35,15 @@ from smtpuzzle.model.graphs import (
     Inverse,
     SingleCycle,
     SubCircuit,
+    cell_edges,
     grid_graph,
     lattice_graph,
 )
 from smtpuzzle.model.groups import Groups
-from smtpuzzle.model.scheduling import Cumulative, NoOverlap
+from smtpuzzle.model.scheduling import Cumulative, Intervals, NoOverlap
 
 __all__ = ["AllDifferent", "Automaton", "BoolArray", "Cardinality", "Circuit", "Cmp", "Connected",
            "ConnectedRegions", "Count", "Cumulative", "Element", "Graph", "Groups", "IntArray",
-           "Inverse", "LinCons", "LinExpr", "LitArray", "Max", "Min", "Model", "NoOverlap",
-           "Regular", "SingleCycle", "SubCircuit", "Table", "grid_graph", "headed_groups",
-           "lattice_graph", "require_model"]
+           "Intervals", "Inverse", "LinCons", "LinExpr", "LitArray", "Max", "Min", "Model",
+           "NoOverlap", "Regular", "SingleCycle", "SubCircuit", "Table", "cell_edges",
+           "grid_graph", "headed_groups", "lattice_graph", "require_model"]

@@ -26,6 +26,7 @@ from smtpuzzle.model.groups import Groups
 
 _I = np.int64
 CIRCUIT = "circuit"  # Model.parts[CIRCUIT]: Circuit and SubCircuit constraints
+CYCLE = "single-cycle"  # Model.parts[CYCLE]: SingleCycle constraints
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,15 @@ def lattice_graph(rows: int, cols: int) -> Graph:
     return grid_graph(rows + 1, cols + 1)
 
 
+def cell_edges(rows: int, cols: int) -> np.ndarray:
+    """For each cell of a rows x cols grid, the indices of its four sides among the segments
+    of ``lattice_graph(rows, cols)``, as an array (rows, cols, 4): top, bottom, left,
+    right (a Slitherlink clue counts the loop's segments among them)."""
+    r, c = np.indices((rows, cols), dtype=_I)
+    down = (rows + 1) * cols + r * (cols + 1) + c  # the left side's index
+    return np.stack([r * cols + c, (r + 1) * cols + c, down, down + 1], axis=-1)
+
+
 class Connected(_Global):
     """The vertices of ``graph`` where ``mask`` is true form one connected set (an empty
     set is connected)."""
@@ -80,7 +90,10 @@ class Connected(_Global):
 
 class SingleCycle(_Global):
     """The edges of ``graph`` where ``chosen`` is true form one simple closed loop: every
-    vertex on it has two of them, every other none, and the loop is one piece."""
+    vertex on it has two of them, every other none, and the loop is one piece. Kept as a
+    record (the kind "single-cycle"): CP-SAT takes it as its circuit constraint (each edge
+    run one way or the other, a vertex off the loop skipped), the others its
+    decomposition (degrees and a connected set of vertices)."""
 
     def __init__(self, chosen: BoolArray, graph: Graph) -> None:
         self.model = _bools(chosen, "SingleCycle's edges").model
@@ -89,7 +102,14 @@ class SingleCycle(_Global):
                              f"{len(graph.edges)} edges")
         self.chosen, self.graph = chosen, graph
 
+    def __len__(self) -> int:
+        return 1
+
     def post(self, model: Any) -> None:
+        model.parts.setdefault(CYCLE, []).append(self)
+
+    def decompose(self, model: Any) -> None:
+        """Degree 2 on the loop, 0 off it, and the loop's vertices connected."""
         edges, n = self.graph.edges, self.graph.n
         chosen = self.chosen.ids.reshape(-1)
         on = model.bool_array(n, name="on-cycle", user=False)
@@ -243,11 +263,20 @@ class Inverse(_Global):
 
 def lower_circuits(model: Any) -> Any:
     """``model`` with its circuits posted as decompositions."""
-    if not model.parts.get(CIRCUIT):
+    return _decomposed(model, CIRCUIT)
+
+
+def lower_cycles(model: Any) -> Any:
+    """``model`` with its single cycles posted as decompositions."""
+    return _decomposed(model, CYCLE)
+
+
+def _decomposed(model: Any, kind: str) -> Any:
+    if not model.parts.get(kind):
         return model
     out = model.copy()
-    for circuit in out.parts.pop(CIRCUIT):
-        circuit.decompose(out)
+    for constraint in out.parts.pop(kind):
+        constraint.decompose(out)
     return out
 
 

@@ -122,6 +122,8 @@ register(Kind(scheduling.KIND, "scheduling constraints (NoOverlap, Cumulative)",
               _rows(scheduling.KIND), scheduling.lower_scheduling))
 register(Kind(graphs.CIRCUIT, "circuits (Circuit, SubCircuit)", None, _rows(graphs.CIRCUIT),
               graphs.lower_circuits))
+register(Kind(graphs.CYCLE, "single cycles (SingleCycle)", None, _rows(graphs.CYCLE),
+              graphs.lower_cycles))
 register(Kind("integers", "integers (bounded integers, linear rows, AllDifferent, Table, "
               "Element, an objective)", _int_part_held,
               lambda m: m.ints.num_constraints() - sum(len(r.words) for r in m.ints.regulars),
