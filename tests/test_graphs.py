@@ -152,3 +152,18 @@ def test_connected_regions_are_the_partitions_into_rooted_connected_parts(backen
     labels = m.int_array(6, 0, len(roots) - 1)
     m.add(ConnectedRegions(labels, graph, roots))
     assert m.count(backend) == (want, True)  # 9 and 12
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_connected_regions_may_leave_vertices_outside(backend):
+    import itertools
+
+    graph, roots = grid_graph(2, 3), [0, 5]
+    every = list(range(len(graph.edges)))
+    want = sum(all(labels[r] == k and _pieces(graph, {v for v in range(6) if labels[v] == k},
+                                             every) == 1 for k, r in enumerate(roots))
+               for labels in itertools.product(range(3), repeat=6))  # 2: outside
+    m = Model()
+    labels = m.int_array(6, 0, 2)
+    m.add(ConnectedRegions(labels, graph, roots, outside=True))
+    assert m.count(backend) == (want, True)

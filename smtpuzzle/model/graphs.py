@@ -284,9 +284,12 @@ class ConnectedRegions(_Global):
     """``labels`` (an integer per vertex of ``graph``) split the vertices into regions:
     those of label r form one connected region containing vertex ``roots[r]`` (so each
     label in use has its root, and every vertex reaches its root through vertices of its
-    own label). Posted as parents of the same label, closer to the root by a distance."""
+    own label). With ``outside``, the label len(roots) marks a vertex in no region (the sea
+    of a Nurikabe), of which nothing is asked. Posted as parents of the same label, closer
+    to the root by a distance."""
 
-    def __init__(self, labels: IntArray, graph: Graph, roots: Any) -> None:
+    def __init__(self, labels: IntArray, graph: Graph, roots: Any, outside: bool = False
+                 ) -> None:
         self.model = _ints(labels, "ConnectedRegions").model
         if labels.size != graph.n:
             raise ValueError(f"ConnectedRegions: {labels.size} labels for a graph of "
@@ -297,12 +300,12 @@ class ConnectedRegions(_Global):
         if len(np.unique(self.roots)) != len(self.roots):
             raise ValueError("ConnectedRegions: two regions share a root")
         self.labels = IntArray(labels.model, labels.ids.reshape(-1))
-        self.graph = graph
+        self.graph, self.outside = graph, outside
 
     def post(self, model: Any) -> None:
         n, edges, roots = self.graph.n, self.graph.edges, self.roots
         labels = self.labels
-        model.add(labels >= 0, labels <= len(roots) - 1)
+        model.add(labels >= 0, labels <= len(roots) - (0 if self.outside else 1))
         model.add(labels[roots] == np.arange(len(roots)))  # each root in its own region
         dist = model.int_array(n, 0, max(n - 1, 0), name="distance", user=False)
         child = np.concatenate([edges[:, 0], edges[:, 1]])
@@ -315,8 +318,18 @@ class ConnectedRegions(_Global):
         if len(child):
             model.add(arc.implies(labels[parent] == labels[child]),
                       arc.implies(dist[parent] + 1 <= dist[child]))
-        # every vertex but the roots has a parent
+        # every vertex but the roots has a parent (or, with outside, is outside)
         order = np.argsort(child, kind="stable")
         sizes = np.bincount(child, minlength=n)[~is_root]
-        offsets = np.concatenate([[0], np.cumsum(sizes)])
-        model.add_clauses(Groups(arc.ids[order], offsets))
+        if not self.outside:
+            offsets = np.concatenate([[0], np.cumsum(sizes)])
+            model.add_clauses(Groups(arc.ids[order], offsets))
+            return
+        offsets = np.concatenate([[0], np.cumsum(sizes + 1)])
+        flat = np.empty(offsets[-1], dtype=_I)
+        last = offsets[1:] - 1
+        parents = np.ones(len(flat), dtype=bool)
+        parents[last] = False
+        flat[parents] = arc.ids[order]
+        flat[last] = model.eq_literals(labels.ids[~is_root], len(roots))
+        model.add_clauses(Groups(flat, offsets))
