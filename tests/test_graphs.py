@@ -12,6 +12,7 @@ from smtpuzzle import (
     ConnectedRegions,
     Inverse,
     Model,
+    Path,
     SingleCycle,
     SubCircuit,
     grid_graph,
@@ -167,3 +168,32 @@ def test_connected_regions_may_leave_vertices_outside(backend):
     labels = m.int_array(6, 0, 2)
     m.add(ConnectedRegions(labels, graph, roots, outside=True))
     assert m.count(backend) == (want, True)
+
+
+def _simple_paths(graph, source: int, target: int) -> int:
+    """Simple paths from source to target, by depth-first search (as edge sets)."""
+    found = 0
+
+    def walk(v: int, seen: set[int]) -> None:
+        nonlocal found
+        if v == target:
+            found += 1
+            return
+        for a, b in graph.edges.tolist():
+            w = b if a == v else a if b == v else None
+            if w is not None and w not in seen:
+                walk(w, seen | {w})
+
+    walk(source, {source})
+    return found
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_path_allows_exactly_the_simple_paths_between_its_ends(backend):
+    graph = grid_graph(2, 3)
+    m = Model()
+    edges = m.bool_array(len(graph.edges))
+    m.add(Path(edges, graph, 0, 5))
+    assert m.count(backend) == (_simple_paths(graph, 0, 5), True)  # 4 on 2x3, corner to corner
+    with pytest.raises(ValueError, match="two different vertices"):
+        Path(edges, graph, 2, 2)

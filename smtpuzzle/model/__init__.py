@@ -33,6 +33,7 @@ from smtpuzzle.model.graphs import (
     ConnectedRegions,
     Graph,
     Inverse,
+    Path,
     SingleCycle,
     SubCircuit,
     cell_edges,
@@ -45,5 +46,5 @@ from smtpuzzle.model.scheduling import Cumulative, Intervals, NoOverlap
 __all__ = ["AllDifferent", "Automaton", "BoolArray", "Cardinality", "Circuit", "Cmp", "Connected",
            "ConnectedRegions", "Count", "Cumulative", "Element", "Graph", "Groups", "IntArray",
            "Intervals", "Inverse", "LinCons", "LinExpr", "LitArray", "Max", "Min", "Model",
-           "NoOverlap", "Regular", "SingleCycle", "SubCircuit", "Table", "cell_edges",
+           "NoOverlap", "Path", "Regular", "SingleCycle", "SubCircuit", "Table", "cell_edges",
            "grid_graph", "headed_groups", "lattice_graph", "require_model"]

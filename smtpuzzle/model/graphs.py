@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle.model.expr import BoolArray, IntArray, LinExpr, _Global, _ints, usable
+from smtpuzzle.model.expr import BoolArray, IntArray, LinExpr, _Global, _ints, usable, whole
 from smtpuzzle.model.groups import Groups
 
 _I = np.int64
@@ -129,6 +129,32 @@ class SingleCycle(_Global):
         model.add(degree == 2 * on)
         model.add(on.sum() >= 1)  # a loop, not nothing
         _connect(model, on.ids, self.graph, chosen)
+
+
+class Path(_Global):
+    """The edges of ``graph`` where ``chosen`` is true form one simple path from vertex
+    ``source`` to vertex ``target`` (two different vertices): posted as a SingleCycle on the
+    graph with one more vertex, joined to both ends by edges that are always chosen."""
+
+    def __init__(self, chosen: BoolArray, graph: Graph, source: int, target: int) -> None:
+        self.model = _bools(chosen, "Path's edges").model
+        if chosen.size != len(graph.edges):
+            raise ValueError(f"Path: {chosen.size} edge literals for a graph of "
+                             f"{len(graph.edges)} edges")
+        ends = [int(whole(v, "Path's ends")) for v in (source, target)]
+        if not all(0 <= v < graph.n for v in ends) or ends[0] == ends[1]:
+            raise ValueError(f"Path: its ends are two different vertices of 0..{graph.n - 1}, "
+                             f"not {ends[0]} and {ends[1]}")
+        self.chosen, self.graph, self.ends = chosen, graph, ends
+
+    def post(self, model: Any) -> None:
+        n = self.graph.n
+        joined_graph = Graph(n + 1, np.concatenate([self.graph.edges,
+                                                     [[self.ends[1], n], [n, self.ends[0]]]]))
+        closing = model.bool_array(2, name="path-closing", user=False)
+        model.add(closing)
+        edges = BoolArray(model, np.concatenate([self.chosen.ids.reshape(-1), closing.ids]))
+        SingleCycle(edges, joined_graph).post(model)
 
 
 def _bools(x: Any, what: str) -> BoolArray:
