@@ -209,7 +209,17 @@ GENRES = {"nurikabe": (nurikabe, check_nurikabe), "slither": (slitherlink, check
 
 def make(genre: str, size: int, seed: int) -> list[list[str]]:
     """A puzzle with a unique solution: a random loop, every clue it gives, then clues taken
-    away in a random order while the solution stays unique (decided on the sat back end)."""
+    away in a random order while the solution stays unique (decided on the sat back end).
+    A loop whose clues all together leave it open (Masyu's circles may) makes way for the
+    next seed's."""
+    for attempt in range(seed, seed + 100):
+        grid = _made(genre, size, attempt)
+        if grid is not None:
+            return grid
+    raise RuntimeError(f"no {genre} of size {size} made in 100 seeds from {seed}")
+
+
+def _made(genre: str, size: int, seed: int) -> list[list[str]] | None:
     rng = np.random.default_rng(seed)
     graph = lattice_graph(size, size) if genre == "slither" else grid_graph(size, size)
     m = Model("loop")
@@ -234,6 +244,8 @@ def make(genre: str, size: int, seed: int) -> list[list[str]]:
                     except AssertionError:
                         pass
     model = GENRES[genre][0]
+    if str(model(grid)[0].uniqueness("sat")) != "unique":
+        return None
     for k in rng.permutation(size * size).tolist():
         r, c = divmod(k, size)
         if grid[r][c] == ".":
