@@ -35,7 +35,7 @@ from smtpuzzle.model.ints import (
     Objective,
 )
 from smtpuzzle.result import Status
-from smtpuzzle.runtime.memory import check_fits_in_memory
+from smtpuzzle.runtime.memory import SMALL, check_fits_in_memory
 
 if TYPE_CHECKING:
     from smtpuzzle.result import SolutionCount
@@ -192,7 +192,8 @@ class Model:
         n = int(n)
         if n < 0:
             raise ValueError(f"cannot make {n} variables")
-        check_fits_in_memory(8 * n, f"{n:,} variables")  # the ids, before any constraint
+        if 8 * n >= SMALL:  # (a look at the memory costs more than a small array)
+            check_fits_in_memory(8 * n, f"{n:,} variables")  # the ids, before any constraint
         if user and (names is None or len(names) != n):
             raise ValueError("user variables need one name each")
         if user and isinstance(names, list | tuple):  # not lazy ones: made, they are checked
@@ -339,7 +340,8 @@ class Model:
         lo, hi = int(whole(lo, f"{name}'s bounds")), int(whole(hi, f"{name}'s bounds"))
         if hi < lo:
             raise ValueError(f"{name}: empty range {lo}..{hi}")
-        check_fits_in_memory(24 * n, f"{n:,} integers")  # ids, and bounds in two lists
+        if 24 * n >= SMALL:
+            check_fits_in_memory(24 * n, f"{n:,} integers")  # ids, and bounds in two lists
         first = self.ints.count
         ids = np.arange(first, first + n, dtype=np.int64)
         self.ints.lo.extend([int(lo)] * n)

@@ -36,15 +36,12 @@ def size_text(n: float) -> str:
     return f"{n / 1e3:.0f} kB"
 
 
-SMALL = 2**24  # bytes: no machine this runs on lacks 16 MB
+SMALL = 2**24  # bytes: no machine this runs on lacks 16 MB; callers may skip the check
 
 
 def check_fits_in_memory(needed: float, what: str) -> None:
     """Raise a PuzzleError if ``needed`` bytes (an estimate for ``what``) exceed the memory
-    available. Needs under SMALL pass without a look (a read of /proc/meminfo costs more
-    than making a small array)."""
-    if needed < SMALL:
-        return
+    available."""
     free = available_bytes()
     if free is not None and needed > free:
         raise PuzzleError(f"{what} would need about {size_text(needed)} of memory, more than "
