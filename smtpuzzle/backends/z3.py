@@ -51,8 +51,8 @@ class Z3Backend(Backend):
     finite-domain solver (bounded integers bit-blasted to SAT), and ``default`` takes
     QF_FD for models with integers and the general solver otherwise (measured on the
     modeller's families: Norvig's hardest Sudokus 0.62 s -> 0.056 s median, the 9x9 KenKen
-    0.43 -> 0.15 s), but the general solver for models with wide sums (see _wide_rows). An
-    objective takes ``Optimize()``."""
+    0.43 -> 0.15 s), but the general solver for models with wide sums or reified integer
+    rows (see _wide_rows, _reified_rows). An objective takes ``Optimize()``."""
 
     name = "z3"
     build_cost = BuildCost(6.1, 0.43, 3.5, 6.1, 9.0, 2.0, 3.5, 1.1)
@@ -141,7 +141,8 @@ class Z3Session(Session):
             if self._optimising:
                 self.solver = z3.Optimize(ctx=self.ctx)
             elif kind == "qffd" or (kind == "default" and model.ints.count
-                                    and not _wide_rows(model)):
+                                    and not _wide_rows(model)
+                                    and not _reified_rows(model)):
                 self.solver = z3.SolverFor("QF_FD", ctx=self.ctx)
             else:
                 self.solver = z3.Solver(ctx=self.ctx)
@@ -477,6 +478,16 @@ def _wide_rows(model: Model) -> bool:
         if np.add.reduceat(reach, starts).max() >= WIDE_ROW:
             return True
     return False
+
+
+def _reified_rows(model: Model) -> bool:
+    """Whether some linear row over integers holds only under a literal: the decompositions
+    of graph constraints (a parent closer by a distance) and of scheduling, where z3's
+    arithmetic propagates bounds that QF_FD bit-blasts (10x10 puzzles, first solution:
+    Nurikabe 2.7 s against no answer in 120 s, Slitherlink 0.22 against 5.6 s, Masyu 0.29
+    against 3.6 s; bench/RESULTS.md)."""
+    return any((batch.enforce != 0).any() and batch.ints.sizes.any()
+               for batch in model.ints.linear)
 
 
 def _int_text(model: Model, text: _Smt) -> tuple[list[str], list[str], list[str]]:
