@@ -148,9 +148,10 @@ def determined(model: Model, x: Any, backend: str, solver: str | None,
     """For the answer variables ``x`` (a BoolArray or IntArray of ``model``): an object
     array shaped like ``x``, each entry the value every solution gives it, or None where
     two solutions differ (the backbone). One session decides it: a first solution names
-    each variable's candidate value, and each candidate is then refuted by assuming its
-    negation (unsat: every solution agrees) or dropped with every other candidate that the
-    solution found there contradicts. The objective plays no part."""
+    each variable's candidate value; then, while candidates are left, one check asks for a
+    solution that contradicts any of them (none: they are all forced; one: the candidates
+    it contradicts are dropped). A unique puzzle takes two checks. The objective plays no
+    part."""
     from smtpuzzle.model.expr import BoolArray, IntArray
 
     if not isinstance(x, BoolArray | IntArray) or x.model is not model:
@@ -175,27 +176,29 @@ def determined(model: Model, x: Any, backend: str, solver: str | None,
         candidates = work.eq_literals(ids, value)  # "x == its first value"
     session = engine.open(work)
     alive = np.ones(len(ids), dtype=bool)  # candidates no solution has contradicted yet
-    forced = np.zeros(len(ids), dtype=bool)
     try:
-        for k in range(len(ids)):
-            if not alive[k]:
-                continue
-            status = session.check([-int(candidates[k])], time_left(deadline))
+        # Ask at once whether a solution differs from the candidates anywhere left: none
+        # does (unsat), and every candidate left is forced; one does, and each candidate
+        # it contradicts is dropped. A selector literal asks it; once answered, the
+        # selector is set false, which retires the clause.
+        while alive.any():
+            selector = int(session.new_vars(1)[0])
+            session.add_clauses([np.concatenate([[-selector], -candidates[alive]])])
+            status = session.check([selector], time_left(deadline))
+            session.add_units([-selector])
             if status is Status.UNSAT:
-                forced[k] = True
-                session.add_units([int(candidates[k])])
-            elif status is Status.SAT:  # a solution without it: drop what it contradicts
-                if isinstance(x, BoolArray):
-                    now = session.values()[where] == (ids > 0)
-                else:
-                    now = session.int_values()[where]
-                alive &= now == value
+                break
+            if status is not Status.SAT:
+                raise TimeoutError(f"the time ran out with {int(alive.sum())} of the "
+                                   "variables still undecided")
+            if isinstance(x, BoolArray):
+                now = session.values()[where] == (ids > 0)
             else:
-                raise TimeoutError(f"the time ran out with {int(alive.sum() - forced.sum())} "
-                                   "of the variables still undecided")
-            alive[k] = alive[k] and forced[k]
+                now = session.int_values()[where]
+            alive &= now == value
     finally:
         session.close()
+    forced = alive
     out = np.full(len(ids), None, dtype=object)
     out[forced] = [bool(v) if isinstance(x, BoolArray) else int(v) for v in value[forced]]
     return out.reshape(x.shape)
