@@ -5,7 +5,7 @@ integer.
 
 Products, ``abs``, ``Min`` and ``Max`` are kept as :class:`ArithRows` (the kind
 "arithmetic" in model/kinds.py), which CP-SAT and z3 take as they are; for the other back
-ends :func:`lower_arithmetic` posts their decompositions:
+ends ``ArithRows.decompose`` posts their decompositions:
 
 - ``x * y``: for each value v of the operand with the smaller domain, ``x == v`` implies
   ``z == v * y`` (a reified linear row per value);
@@ -48,6 +48,25 @@ class ArithRows:
 
     def __len__(self) -> int:
         return len(self.target)
+
+    def decompose(self, out: Model) -> None:
+        """Post these rows into ``out`` as their decompositions (the module docstring)."""
+        z, ops = IntArray(out, self.target), self.operands
+        if self.op == "mul":
+            _post_product(out, z, ops[:, 0], ops[:, 1])
+        elif self.op == "abs":
+            x = IntArray(out, ops[:, 0])
+            s = out.bool_array(len(z), name="sign", user=False)
+            out.add(z >= x, z >= -x, s.implies(x >= 0), s.implies(z == x),
+                    (~s).implies(x <= 0), (~s).implies(z == -x))
+        else:
+            xs, spread = IntArray(out, ops), IntArray(out, self.target[:, None])
+            pick = out.bool_array(ops.shape, name=f"{self.op}-at", user=False)
+            out.add(pick.sum(axis=1) >= 1)
+            if self.op == "max":
+                out.add(spread >= xs, pick.implies(spread <= xs))
+            else:
+                out.add(spread <= xs, pick.implies(spread >= xs))
 
 
 def _record(model: Model, op: str, target: IntArray, operands: np.ndarray) -> None:
@@ -195,32 +214,7 @@ def Min(xs: Any, axis: int | None = None) -> IntArray:  # noqa: N802
     return extreme(xs, axis, False)
 
 
-# -- decompositions, for the back ends that take no "arithmetic" ---------------------------
-
-def lower_arithmetic(model: Model) -> Model:
-    """``model`` with its ArithRows posted as decompositions (see the module docstring)."""
-    if not model.parts.get(KIND):
-        return model
-    out = model.copy()
-    for rows in out.parts.pop(KIND):
-        z, ops = IntArray(out, rows.target), rows.operands
-        if rows.op == "mul":
-            _post_product(out, z, ops[:, 0], ops[:, 1])
-        elif rows.op == "abs":
-            x = IntArray(out, ops[:, 0])
-            s = out.bool_array(len(z), name="sign", user=False)
-            out.add(z >= x, z >= -x, s.implies(x >= 0), s.implies(z == x),
-                    (~s).implies(x <= 0), (~s).implies(z == -x))
-        else:
-            xs, spread = IntArray(out, ops), IntArray(out, rows.target[:, None])
-            pick = out.bool_array(ops.shape, name=f"{rows.op}-at", user=False)
-            out.add(pick.sum(axis=1) >= 1)
-            if rows.op == "max":
-                out.add(spread >= xs, pick.implies(spread <= xs))
-            else:
-                out.add(spread <= xs, pick.implies(spread >= xs))
-    return out
-
+# -- the product's decomposition, for the back ends that take no "arithmetic" --------------
 
 def _post_product(model: Model, z: IntArray, a: np.ndarray, b: np.ndarray) -> None:
     """z == a * b: for each value v of the factor with the smaller domain (element by

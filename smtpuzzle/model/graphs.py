@@ -1,17 +1,20 @@
 """Graph constraints over any graph: ``Connected`` (the chosen vertices form one connected
-set), ``SingleCycle`` (the chosen edges form one simple closed loop) and
-``ConnectedRegions`` (each label's vertices connected, around its root); over successor
-integers ``Circuit``, ``SubCircuit`` and ``Inverse``; and the graphs of grids
-(``grid_graph``: cells and their edge neighbours; ``lattice_graph``: the corner points of
-the cells and the unit segments between them).
+set), ``SingleCycle`` (the chosen edges form one simple closed loop), ``Path`` (one simple
+path between two vertices) and ``ConnectedRegions`` (each label's vertices connected,
+around its root); over successor integers ``Circuit``, ``SubCircuit`` and ``Inverse``; and
+the graphs of grids (``grid_graph``: cells and their edge neighbours; ``lattice_graph``:
+the corner points of the cells and the unit segments between them; ``cell_edges``: each
+cell's sides among those segments).
 
-A :class:`Graph` is ``n`` vertices 0..n-1 and an (E, 2) array of undirected edges. Both
-constraints are posted as a decomposition every back end takes: one root among the chosen
-vertices, and a parent for every other chosen vertex, a neighbour (along a chosen edge, for
-a cycle) whose distance from the root is smaller. A vertex that cannot reach the root has
-no such chain, so the chosen set is connected; one that can always has one (its distance
-along a shortest path). The root, parents and distances are auxiliary: solutions are told
-apart and counted on the user's variables alone.
+A :class:`Graph` is ``n`` vertices 0..n-1 and an (E, 2) array of undirected edges.
+Connectivity is a decomposition every back end takes: one root among the chosen vertices,
+and a parent for every other chosen vertex, a neighbour (along a chosen edge, for a cycle)
+whose distance from the root is smaller. A vertex that cannot reach the root has no such
+chain, so the chosen set is connected; one that can always has one (its distance along a
+shortest path). The root, parents and distances are auxiliary: solutions are told apart and
+counted on the user's variables alone. Circuits and single cycles are kinds of their own
+(model/kinds.py): CP-SAT takes them as its circuit constraint, the others this
+decomposition.
 """
 
 from __future__ import annotations
@@ -285,25 +288,6 @@ class Inverse(_Global):
         gji = model.eq_literals(self.g.ids[j], i)  # g[j] == i
         model.add_clauses(np.stack([-fij, gji], axis=1))
         model.add_clauses(np.stack([fij, -gji], axis=1))
-
-
-def lower_circuits(model: Any) -> Any:
-    """``model`` with its circuits posted as decompositions."""
-    return _decomposed(model, CIRCUIT)
-
-
-def lower_cycles(model: Any) -> Any:
-    """``model`` with its single cycles posted as decompositions."""
-    return _decomposed(model, CYCLE)
-
-
-def _decomposed(model: Any, kind: str) -> Any:
-    if not model.parts.get(kind):
-        return model
-    out = model.copy()
-    for constraint in out.parts.pop(kind):
-        constraint.decompose(out)
-    return out
 
 
 class ConnectedRegions(_Global):

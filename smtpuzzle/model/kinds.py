@@ -107,6 +107,20 @@ def _int_part_held(model: Model) -> Sequence[Any]:
     return [ints] if ints.count or ints.has_constraints() else []
 
 
+def decomposed(name: str) -> Callable[[Model], Model]:
+    """The lowering of a kind whose records each post their own decomposition
+    (``record.decompose(model)``): a copy of the model with them posted instead."""
+    def lower(model: Model) -> Model:
+        if not model.parts.get(name):
+            return model
+        out = model.copy()
+        for record in out.parts.pop(name):
+            record.decompose(out)
+        return out
+
+    return lower
+
+
 def _rows(name: str) -> Callable[[Model], int]:
     """How many constraints a kind whose records have a length holds."""
     return lambda m: sum(len(r) for r in m.parts.get(name, ()))
@@ -117,13 +131,13 @@ def _rows(name: str) -> Callable[[Model], int]:
 # by literals) takes their Regular constraints and objective with them, and leaves only the
 # boolean kinds below.
 register(Kind(arith.KIND, "arithmetic between integers (x * y, abs, Min, Max)", None,
-              _rows(arith.KIND), arith.lower_arithmetic))
+              _rows(arith.KIND), decomposed(arith.KIND)))
 register(Kind(scheduling.KIND, "scheduling constraints (NoOverlap, Cumulative)", None,
-              _rows(scheduling.KIND), scheduling.lower_scheduling))
+              _rows(scheduling.KIND), decomposed(scheduling.KIND)))
 register(Kind(graphs.CIRCUIT, "circuits (Circuit, SubCircuit)", None, _rows(graphs.CIRCUIT),
-              graphs.lower_circuits))
+              decomposed(graphs.CIRCUIT)))
 register(Kind(graphs.CYCLE, "single cycles (SingleCycle)", None, _rows(graphs.CYCLE),
-              graphs.lower_cycles))
+              decomposed(graphs.CYCLE)))
 register(Kind("integers", "integers (bounded integers, linear rows, AllDifferent, Table, "
               "Element, an objective)", _int_part_held,
               lambda m: m.ints.num_constraints() - sum(len(r.words) for r in m.ints.regulars),

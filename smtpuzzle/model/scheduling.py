@@ -7,8 +7,8 @@ start up to, not including, its end (start + size), so a task of size 0 runs at 
 and overlaps nothing. An absent task takes no part.
 
 Both constraints are kept as records (the kind "scheduling" in model/kinds.py), which
-CP-SAT takes as its interval constraints; for the other back ends :func:`lower_scheduling`
-posts their decompositions:
+CP-SAT takes as its interval constraints; for the other back ends each one's ``decompose``
+posts its decomposition:
 
 - NoOverlap: for each pair of present tasks that take time, one ends before the other
   starts;
@@ -191,13 +191,3 @@ class Cumulative(_Global):
             for literal in when[:-1]:  # several conditions: their conjunction
                 when[-1] = when[-1] & literal
             model.add(when[-1].implies(row) if when else row)
-
-
-def lower_scheduling(model: Model) -> Model:
-    """``model`` with its scheduling constraints posted as decompositions."""
-    if not model.parts.get(KIND):
-        return model
-    out = model.copy()
-    for constraint in out.parts.pop(KIND):
-        constraint.decompose(out)
-    return out
