@@ -74,3 +74,22 @@ def test_every_back_end_declares_only_kinds_of_the_table():
     for name in COVER_BACKENDS:
         takes = get_backend(name).takes
         assert takes and takes <= set(KINDS), name
+
+
+def test_the_global_kinds_together_count_alike_on_every_back_end():
+    """Products, NoOverlap, Circuit and SingleCycle in one model: cpsat takes them natively,
+    z3 the product, sat none; every count equals the brute force's."""
+    import itertools
+
+    from smtpuzzle import Circuit, NoOverlap, SingleCycle, lattice_graph
+
+    m = Model("globals")
+    x, s = m.int_array(3, 0, 2, name="x"), m.int_array(2, 0, 3, name="s")
+    g = lattice_graph(1, 1)
+    m.add(x[0] * x[1] == x[2], NoOverlap(s, [2, 1]),
+          Circuit(m.int_array(3, 0, 2, name="succ")), SingleCycle(m.bool_array(4), g))
+    products = sum(a * b == c for a, b, c in itertools.product(range(3), repeat=3))
+    apart = sum(p + 2 <= q or q + 1 <= p for p, q in itertools.product(range(4), repeat=2))
+    want = products * apart * 2  # two cycles through three nodes, one loop on one cell
+    for backend in ("cpsat", "z3", "sat"):
+        assert m.count(backend) == (want, True), backend
