@@ -15,6 +15,7 @@ Encodings:
 
 from __future__ import annotations
 
+import contextlib
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -155,8 +156,10 @@ class Nonogram:
             self.height, self.width)
 
     def build_model(self, encoding: str | None = DEFAULT_ENCODING,
-                    known: np.ndarray | None = None, same: np.ndarray | None = None) -> Model:
-        """The puzzle as a neutral model; ``known`` (H x W of -1/0/1) fixes presolved cells.
+                    known: np.ndarray | None = None, same: np.ndarray | None = None,
+                    named: bool = False) -> Model:
+        """The puzzle as a neutral model; ``known`` (H x W of -1/0/1) fixes presolved cells;
+        ``named``: each line's clue a named group of its own (``row 3 (2 1)``).
 
         ``same`` (per cell, row-major, the cell it must equal: a symmetry's orbits) builds
         the quotient: lines speak of one variable per orbit, and a line that reads the same
@@ -198,23 +201,16 @@ class Nonogram:
                     if clue:
                         model.add_false()
                     continue
-            add_line(model, encoding, line_vars, line_known, clue)
+            name = f"{kind} {i + 1} ({' '.join(map(str, clue)) or '0'})"
+            with model.named(name) if named else contextlib.nullcontext():
+                add_line(model, encoding, line_vars, line_known, clue)
         return model
 
     def build(self, named: bool = False) -> tuple[Model, BoolArray]:
         """The model and its cells (for Model.determined); ``named``: each line's clue a
-        named group of its own (``row 3 (2 1)``), for Model.explain."""
-        if not named:
-            model = self.build_model()
-            return model, BoolArray(model, model.user_vars.reshape(self.height, self.width))
-        model = Model(name=self.name)
-        cells = self.cell_vars(model)
-        unknown = np.full(max(self.height, self.width), UNKNOWN, dtype=np.int8)
-        for kind, i, clue, _ in self.lines():
-            line = cells[i] if kind == "row" else cells[:, i]
-            with model.named(f"{kind} {i + 1} ({' '.join(map(str, clue)) or '0'})"):
-                add_line(model, DEFAULT_ENCODING, line, unknown[:len(line)], clue)
-        return model, BoolArray(model, cells)
+        named group of its own, for Model.explain."""
+        model = self.build_model(named=named)
+        return model, BoolArray(model, model.user_vars.reshape(self.height, self.width))
 
     # -- solutions -------------------------------------------------------------------------
 
