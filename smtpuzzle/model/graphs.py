@@ -19,6 +19,7 @@ decomposition.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -217,7 +218,6 @@ class Circuit(_Global):
     def __init__(self, succ: IntArray) -> None:
         self.model = _ints(succ, type(self).__name__).model
         self.succ = IntArray(succ.model, succ.ids.reshape(-1))
-        self.arcs = np.zeros((0, 3), dtype=_I)  # (i, j, literal of succ[i] == j), once posted
 
     def __len__(self) -> int:
         return 1
@@ -234,8 +234,8 @@ class Circuit(_Global):
         ids = self.succ.ids
         keep = (lo[ids[i]] <= j) & (j <= hi[ids[i]])  # the arcs the domains allow
         i, j = i[keep], j[keep]
-        posted = object.__new__(type(self))
-        posted.model, posted.succ = model, self.succ
+        # the record: a copy with its arcs (i, j, the literal of succ[i] == j) in this model
+        posted = copy.copy(self)
         posted.arcs = np.stack([i, j, model.eq_literals(ids[i], j)], axis=1)
         model.parts.setdefault(CIRCUIT, []).append(posted)
 

@@ -19,6 +19,7 @@ posts its decomposition:
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -66,7 +67,7 @@ class Intervals:
 
     def on(self, model: Model) -> Intervals:
         """The same tasks, their helper variables made in ``model`` (a copy)."""
-        out = object.__new__(Intervals)
+        out = copy.copy(self)
         out.model = model
         out.starts = self.starts.on(model)
         out.sizes = self.sizes.on(model) if self.variable else self.sizes
