@@ -198,9 +198,8 @@ def determined(model: Model, x: Any, backend: str, solver: str | None,
             alive &= now == value
     finally:
         session.close()
-    forced = alive
-    out = np.full(len(ids), None, dtype=object)
-    out[forced] = [bool(v) if isinstance(x, BoolArray) else int(v) for v in value[forced]]
+    out = np.full(len(ids), None, dtype=object)  # what is still alive is forced
+    out[alive] = [bool(v) if isinstance(x, BoolArray) else int(v) for v in value[alive]]
     return out.reshape(x.shape)
 
 
