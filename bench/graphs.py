@@ -13,8 +13,10 @@ solution: a random loop, its clues (circles where the rules hold), then clues ta
 while the solution stays unique.
 
 Each constraint is what every back end gets from the modeller: CP-SAT its circuit for
-SingleCycle, the others the decomposition (degrees, and a root with parents closer by a
-distance); Connected and ConnectedRegions the decomposition everywhere.
+SingleCycle, the others degrees and a connected loop; connectivity (Connected,
+ConnectedRegions, a loop's) checked lazily on sat and z3 (cuts added to each solution
+whose set falls apart) or, with ``:eager`` after the back end's name, as a root with
+parents closer by a distance, as CP-SAT always has it.
 """
 
 from __future__ import annotations
@@ -260,15 +262,20 @@ def _made(genre: str, size: int, seed: int) -> list[list[str]] | None:
 
 # -- the bench ------------------------------------------------------------------------------
 
-def run(path: Path, repeat: int, limit: float) -> None:
+WAYS = ("cpsat", "z3", "z3:eager", "sat", "sat:eager")
+
+
+def run(path: Path, repeat: int, limit: float, ways: list[str]) -> None:
     genre, grid = read(path)
     build, check = GENRES[genre]
-    for backend in ("cpsat", "z3", "sat"):
+    for way in ways:
+        backend, _, how = way.partition(":")
+        params = {"connectivity": how} if how else {}
         firsts, proofs, verdict = [], [], ""
         for _ in range(repeat):
             t0 = time.perf_counter()
             m, answer = build(grid)
-            status = m.solve(backend, time_limit=limit)
+            status = m.solve(backend, time_limit=limit, **params)
             firsts.append(time.perf_counter() - t0)
             if status != "sat":
                 verdict = f"{status} (first solution)"
@@ -276,13 +283,13 @@ def run(path: Path, repeat: int, limit: float) -> None:
             check(grid, np.asarray(answer(), dtype=bool))
             t0 = time.perf_counter()
             m, _ = build(grid)
-            verdict = str(m.uniqueness(backend, time_limit=limit))
+            verdict = str(m.uniqueness(backend, time_limit=limit, **params))
             proofs.append(time.perf_counter() - t0)
             if max(firsts[-1], proofs[-1]) > 20:  # one round of a slow pair is enough
                 break
         first = statistics.median(firsts)
         proof = statistics.median(proofs) if proofs else float("nan")
-        print(f"| {path.name} | {len(grid)}x{len(grid[0])} | {backend} | {first:.2f} | "
+        print(f"| {path.name} | {len(grid)}x{len(grid[0])} | {way} | {first:.2f} | "
               f"{proof:.2f} | {verdict} |", flush=True)
 
 
@@ -291,6 +298,8 @@ def main() -> None:
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--time-limit", type=float, default=120)
+    ap.add_argument("--ways", default=",".join(WAYS),
+                    help="back ends, with :eager for eager connectivity (default: %(default)s)")
     ap.add_argument("--make", choices=["slither", "masyu"])
     ap.add_argument("--size", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
@@ -306,7 +315,7 @@ def main() -> None:
     print("| --- | --- | --- | ---: | ---: | --- |")
     for path in args.files or sorted(HERE.glob("*.*")):
         if path.suffix[1:] in GENRES:
-            run(path, args.repeat, args.time_limit)
+            run(path, args.repeat, args.time_limit, args.ways.split(","))
 
 
 if __name__ == "__main__":

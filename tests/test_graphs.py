@@ -13,14 +13,23 @@ from smtpuzzle import (
     Inverse,
     Model,
     Path,
+    PuzzleError,
     SingleCycle,
     SubCircuit,
+    get_backend,
     grid_graph,
     lattice_graph,
 )
 from smtpuzzle.model.graphs import Graph
 
 BACKENDS = ["sat", "cpsat", "z3"]
+# sat and z3 check connected sets lazily unless told otherwise: both ways, against brute force
+WAYS = ["sat", "sat:eager", "cpsat", "z3", "z3:eager"]
+
+
+def _count(m: Model, way: str) -> tuple[int, bool]:
+    backend, _, how = way.partition(":")
+    return tuple(m.count(backend, **({"connectivity": how} if how else {})))
 
 
 def _pieces(graph: Graph, vertices: set[int], edges: list[int]) -> int:
@@ -69,27 +78,30 @@ SLOW_ON_CPSAT = pytest.mark.slow
 
 
 @pytest.mark.parametrize("backend,rows,cols", [
-    *[(b, 1, 4) for b in BACKENDS], *[(b, 2, 3) for b in BACKENDS],
-    ("sat", 3, 3), ("z3", 3, 3), pytest.param("cpsat", 3, 3, marks=SLOW_ON_CPSAT)])
+    *[(b, 1, 4) for b in WAYS], *[(b, 2, 3) for b in WAYS],
+    ("sat", 3, 3), ("z3", 3, 3), ("sat:eager", 3, 3),
+    pytest.param("z3:eager", 3, 3, marks=SLOW_ON_CPSAT),
+    pytest.param("cpsat", 3, 3, marks=SLOW_ON_CPSAT)])
 def test_connected_allows_exactly_the_connected_sets(backend, rows, cols):
     graph = grid_graph(rows, cols)
     m = Model()
     cells = m.bool_array(rows * cols)
     m.add(Connected(cells, graph))
-    assert m.count(backend) == (connected_sets(graph), True)  # 219 on 3x3, the empty set too
+    assert _count(m, backend) == (connected_sets(graph), True)  # 219 on 3x3, the empty set too
 
 
 @pytest.mark.parametrize("backend,rows,cols", [
-    *[(b, 1, 2) for b in BACKENDS], ("sat", 2, 2), ("z3", 2, 2), ("sat", 2, 3),
+    *[(b, 1, 2) for b in WAYS], ("sat", 2, 2), ("z3", 2, 2), ("sat", 2, 3), ("z3", 2, 3),
+    ("sat:eager", 2, 2), ("z3:eager", 2, 2), pytest.param("sat:eager", 2, 3, marks=SLOW_ON_CPSAT),
     pytest.param("cpsat", 2, 2, marks=SLOW_ON_CPSAT),
     pytest.param("cpsat", 2, 3, marks=SLOW_ON_CPSAT),
-    pytest.param("z3", 2, 3, marks=SLOW_ON_CPSAT)])
+    pytest.param("z3:eager", 2, 3, marks=SLOW_ON_CPSAT)])
 def test_single_cycle_allows_exactly_the_simple_loops(backend, rows, cols):
     graph = lattice_graph(rows, cols)
     m = Model()
     segments = m.bool_array(len(graph.edges))
     m.add(SingleCycle(segments, graph))
-    assert m.count(backend) == (simple_cycles(graph), True)  # 13 on 2x2 cells, 40 on 2x3
+    assert _count(m, backend) == (simple_cycles(graph), True)  # 13 on 2x2 cells, 40 on 2x3
 
 
 def test_a_loop_around_given_cells_reads_as_its_segments():
@@ -139,7 +151,7 @@ def test_circuits_and_inverses_are_counted_as_the_permutations_they_are(backend)
     assert m.solve(backend) == "sat" and all(g.value()[f.value()] == np.arange(4))
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", WAYS)
 @pytest.mark.parametrize("roots", [[0, 5], [0, 2, 4]])
 def test_connected_regions_are_the_partitions_into_rooted_connected_parts(backend, roots):
     import itertools
@@ -152,10 +164,10 @@ def test_connected_regions_are_the_partitions_into_rooted_connected_parts(backen
     m = Model()
     labels = m.int_array(6, 0, len(roots) - 1)
     m.add(ConnectedRegions(labels, graph, roots))
-    assert m.count(backend) == (want, True)  # 9 and 12
+    assert _count(m, backend) == (want, True)  # 9 and 12
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", WAYS)
 def test_connected_regions_may_leave_vertices_outside(backend):
     import itertools
 
@@ -167,7 +179,7 @@ def test_connected_regions_may_leave_vertices_outside(backend):
     m = Model()
     labels = m.int_array(6, 0, 2)
     m.add(ConnectedRegions(labels, graph, roots, outside=True))
-    assert m.count(backend) == (want, True)
+    assert _count(m, backend) == (want, True)
 
 
 def _simple_paths(graph, source: int, target: int) -> int:
@@ -188,12 +200,114 @@ def _simple_paths(graph, source: int, target: int) -> int:
     return found
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", WAYS)
 def test_path_allows_exactly_the_simple_paths_between_its_ends(backend):
     graph = grid_graph(2, 3)
     m = Model()
     edges = m.bool_array(len(graph.edges))
     m.add(Path(edges, graph, 0, 5))
-    assert m.count(backend) == (_simple_paths(graph, 0, 5), True)  # 4 on 2x3, corner to corner
+    assert _count(m, backend) == (_simple_paths(graph, 0, 5), True)  # 4 on 2x3, corner to corner
     with pytest.raises(ValueError, match="two different vertices"):
         Path(edges, graph, 2, 2)
+
+
+def _holds(clause: list[int], value: dict[int, bool]) -> bool:
+    return any(value[abs(lit)] == (lit > 0) for lit in clause)
+
+
+def test_every_cut_is_broken_by_its_solution_and_kept_by_every_connected_set():
+    """The lazy check's clauses (Connection.cuts) on a 3x3 grid: for each disconnected set,
+    each cut is false there (the solver must move on) and true on all 219 connected sets
+    (no solution is lost)."""
+    from smtpuzzle.model.graphs import Connection
+
+    graph = grid_graph(3, 3)
+    lits = np.arange(1, 10)
+    record = Connection(lits.reshape(1, -1), graph)
+    every = list(range(len(graph.edges)))
+    sets = [{v for v in range(9) if bits >> v & 1} for bits in range(1 << 9)]
+    connected = [s for s in sets if _pieces(graph, s, every) <= 1]
+    broken = 0
+    for s in sets:
+        cuts = record.cuts(np.array([v in s for v in range(9)]))
+        assert bool(cuts) == (s not in connected)
+        for cut in cuts:
+            broken += 1
+            assert not _holds(cut, {v + 1: v in s for v in range(9)})
+            assert all(_holds(cut, {v + 1: v in c for v in range(9)}) for c in connected)
+    assert broken > 0
+
+
+def test_every_loop_cut_is_broken_by_two_loops_and_kept_by_every_single_loop():
+    """The same for the loop of a SingleCycle (vertices on it, along its chosen segments)
+    on a 2x3 grid of cells: every union of two or more separate loops gets cuts it breaks,
+    which each of the 40 single loops keeps."""
+    from smtpuzzle.model.graphs import Connection
+
+    graph = lattice_graph(2, 3)
+    n, e = graph.n, len(graph.edges)
+    record = Connection(np.arange(1, n + 1).reshape(1, -1), graph,
+                        via=np.arange(n + 1, n + e + 1))
+
+    def values(used: list[int]) -> dict[int, bool]:
+        on = np.bincount(graph.edges[used].ravel(), minlength=n) > 0
+        return {**{v + 1: bool(on[v]) for v in range(n)},
+                **{n + k + 1: k in used for k in range(e)}}
+
+    loops, several = [], []
+    for bits in range(1, 1 << e):
+        used = [k for k in range(e) if bits >> k & 1]
+        degree = np.bincount(graph.edges[used].ravel(), minlength=n)
+        if set(degree.tolist()) <= {0, 2}:
+            pieces = _pieces(graph, set(np.flatnonzero(degree).tolist()), used)
+            (loops if pieces == 1 else several).append(values(used))
+    assert len(loops) == 40 and several
+    for v in several:
+        cuts = record.cuts(np.array([v[k] for k in range(1, n + e + 1)]))
+        assert cuts
+        for cut in cuts:
+            assert not _holds(cut, v) and all(_holds(cut, loop) for loop in loops)
+
+
+@pytest.mark.parametrize("backend", ["sat", "z3"])
+def test_lazy_connectivity_leaves_the_decomposition_out_and_eager_puts_it_in(backend):
+    graph = grid_graph(6, 6)
+
+    def built(**params) -> int:
+        m = Model()
+        m.add(Connected(m.bool_array(graph.n), graph))
+        with get_backend(backend).set_params(params).open(m) as session:
+            return session.stats.constraints
+
+    assert built() == 0 < built(connectivity="eager")
+
+
+def test_connectivity_is_eager_or_lazy_where_the_back_end_checks_solutions():
+    m = Model()
+    m.add(Connected(m.bool_array(4), grid_graph(2, 2)))
+    assert m.solve("cpsat", connectivity="eager") == "sat"
+    with pytest.raises(PuzzleError, match="cpsat back end's connectivity is 'eager' only"):
+        m.solve("cpsat", connectivity="lazy")
+    with pytest.raises(PuzzleError, match="'eager' or 'lazy', not 'later'"):
+        m.solve("sat", connectivity="later")
+
+
+def test_dimacs_export_of_a_connected_set_is_the_eager_formula(tmp_path):
+    """A DIMACS file holds no lazy check: its formula alone allows the connected sets."""
+    from pysat.solvers import Solver
+
+    from smtpuzzle.backends.dimacs import write_dimacs
+
+    graph = grid_graph(2, 3)
+    m = Model()
+    cells = m.bool_array(graph.n)
+    m.add(Connected(cells, graph))
+    cnf = write_dimacs(m, tmp_path / "c.cnf")
+    user = cells.ids.tolist()
+    found = 0
+    with Solver(bootstrap_with=cnf.as_lists()) as s:
+        while s.solve():
+            found += 1
+            got = set(s.get_model())
+            s.add_clause([-v if v in got else v for v in user])
+    assert found == connected_sets(graph)  # 40 with the empty set

@@ -326,10 +326,26 @@ class Backend(ABC):
     def set_params(self, params: dict[str, Any]) -> Backend:
         """Pass ``params`` (names of the solver's own parameters, with ``workers`` and
         ``seed`` for the usual two) to its solves; an unknown name or a bad value is a
-        PuzzleError. Returns this back end."""
+        PuzzleError. One more is this project's own: ``connectivity="eager"`` (or
+        ``"lazy"``, where the back end checks connected sets on each solution, its
+        default) chooses how connected sets reach the solver. Returns this back end."""
+        params = dict(params)
+        if "connectivity" in params:
+            self._set_connectivity(params.pop("connectivity"))
         if params:
-            self.params = self.checked_params(dict(params))
+            self.params = self.checked_params(params)
         return self
+
+    def _set_connectivity(self, how: Any) -> None:
+        from smtpuzzle.model.kinds import lazy_kinds
+
+        lazy = lazy_kinds()
+        if how == "eager":
+            self.takes = self.takes - lazy
+        elif how != "lazy" or not lazy <= self.takes:
+            ways = "'eager' or 'lazy'" if lazy <= self.takes else "'eager' only"
+            raise PuzzleError(f"the {self.name} back end's connectivity is {ways}, not "
+                              f"{how!r}")
 
     def checked_params(self, params: dict[str, Any]) -> dict[str, Any]:
         """``params`` as the solver names them, checked (this one takes none)."""

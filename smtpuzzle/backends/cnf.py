@@ -158,11 +158,12 @@ def cardinality_clauses(groups: Groups, cmp: Cmp, bounds: np.ndarray,
     return Groups.concat(b.parts), b.top
 
 
-def to_cnf(model: Model) -> CNF:
+def to_cnf(model: Model, checked: frozenset[str] = frozenset()) -> CNF:
     """Encode every constraint of ``model`` as clauses over its variables (plus auxiliaries);
-    integers, automata and the other kinds a CNF lacks are decomposed first."""
+    integers, automata and the other kinds a CNF lacks are decomposed first, except the lazy
+    kinds named in ``checked``, which the caller checks on each solution itself."""
     require_model(model, "to_cnf")
-    model = lowered(model, BOOLEAN, "a CNF")
+    model = lowered(model, BOOLEAN | checked, "a CNF")
     b = _Builder(model.num_vars)
     b.add(model.all_clauses())
     eo = model.all_exactly_one()

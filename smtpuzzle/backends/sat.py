@@ -26,10 +26,12 @@ import numpy as np
 
 from smtpuzzle.backends.base import Backend, Capabilities, Session
 from smtpuzzle.backends.cnf import cardinality_clauses, to_cnf
+from smtpuzzle.backends.lazy import LazyCuts
 from smtpuzzle.backends.pysat_sigint import python_sigint
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
-from smtpuzzle.model.kinds import BOOLEAN, lowered
+from smtpuzzle.model.graphs import CONNECTED
+from smtpuzzle.model.kinds import BOOLEAN, lazy_records, lowered
 from smtpuzzle.result import Enumeration, Result, Stats, Status
 from smtpuzzle.runtime.child import Child
 
@@ -110,7 +112,7 @@ def solve_clauses(clauses: Groups, num_vars: int, solver: str = DEFAULT_SOLVER,
 
 class SatBackend(Backend):
     name = "sat"
-    takes = BOOLEAN
+    takes = BOOLEAN | {CONNECTED}  # connected sets checked lazily (backends/lazy.py)
     bytes_per_incidence = 1150
     build_stops = True  # numpy and Python: lowering and the CNF (the solver is a child's)
 
@@ -123,16 +125,18 @@ class SatBackend(Backend):
         return f"sat:{self.solver}"
 
     def _open(self, model: Model, stats: Stats) -> SatSession:
-        return SatSession(self.solver, model, stats)
+        return SatSession(self.solver, model, stats, self.takes)
 
 
 class SatSession(Session):
     """Clauses kept here, the solver in a child process (started at the first check)."""
 
-    def __init__(self, solver: str, model: Model, stats: Stats) -> None:
+    def __init__(self, solver: str, model: Model, stats: Stats,
+                 takes: frozenset[str] = SatBackend.takes) -> None:
         t0 = time.perf_counter()
-        flat = lowered(model, SatBackend.takes, "sat")  # integers by their literals
-        cnf = to_cnf(flat)
+        flat = lowered(model, takes, "sat")  # integers by their literals
+        cnf = to_cnf(flat, takes - BOOLEAN)
+        self._lazy = LazyCuts(lazy_records(flat))
         super().__init__(flat.user_vars, cnf.num_vars, stats, model.hints,
                          model.ints.user_ints())
         self._n_bools = len(model.user_vars)
@@ -148,7 +152,8 @@ class SatSession(Session):
         self._local_has = 0  # parts it has
         if (len(cnf.clauses) <= LOCAL_MAX_CLAUSES and self.capabilities.incremental
                 and solver not in NO_BUDGET):
-            self._local = PysatSession(solver, self._parts, self.user, self.top, True)
+            self._local = PysatSession(solver, self._parts, self.user, self.top, True,
+                                       self._lazy)
             self._local_has = len(self._parts)
         stats.variables = cnf.num_vars
         stats.constraints = len(cnf.clauses)
@@ -172,7 +177,7 @@ class SatSession(Session):
             make: Callable[[], PysatSession] = partial(lambda s: s, self._local)
         else:  # the forked child sees the clauses: nothing is sent
             make = partial(PysatSession, self.solver, list(self._parts), self.user, self.top,
-                           self.capabilities.incremental)
+                           self.capabilities.incremental, self._lazy)
         self._sent = len(self._parts)
         child = Child(partial(_serve, make))
         self._child = child
@@ -355,10 +360,11 @@ class PysatSession(Session):
     caller's process a solve could not be stopped."""
 
     def __init__(self, solver: str, parts: list[Groups], user: np.ndarray, top: int,
-                 incremental: bool) -> None:
+                 incremental: bool, lazy: LazyCuts | None = None) -> None:
         super().__init__(user, top, Stats(f"sat:{solver}"))
         self.name = solver
         self.incremental = incremental
+        self.lazy = lazy  # checked on each solution (backends/lazy.py)
         self.parts = list(parts)  # the clauses, for a solver made afresh (not incremental)
         self._solver = self._new()
         self._solved = False
@@ -392,23 +398,33 @@ class PysatSession(Session):
             self._solver.delete()
             self._solver = self._new()
         self._solved = True
-        t0 = time.perf_counter()
-        with python_sigint():
-            sat = self._solver.solve(assumptions=self._assumed)
-        self.stats.solve_time += time.perf_counter() - t0
-        return self._took(sat)
+        while True:
+            t0 = time.perf_counter()
+            with python_sigint():
+                sat = self._solver.solve(assumptions=self._assumed)
+            self.stats.solve_time += time.perf_counter() - t0
+            status = self._took(sat)
+            if status is not Status.SAT or not self._cut():
+                return status
+            if not self.incremental:
+                self._solver.delete()
+                self._solver = self._new()
 
     def check_briefly(self, assumptions: Sequence[int], conflicts: int) -> Status:
         """A check that gives up (UNKNOWN) after ``conflicts`` conflicts; incremental
         solvers only. A Ctrl-C during it is raised when it returns."""
         self._assumed = list(assumptions)
         self._values = None
-        self._solver.conf_budget(conflicts)
-        t0 = time.perf_counter()
-        with python_sigint():
-            sat = self._solver.solve_limited(assumptions=self._assumed, expect_interrupt=True)
-        self.stats.solve_time += time.perf_counter() - t0
-        return Status.UNKNOWN if sat is None else self._took(sat)
+        while True:
+            self._solver.conf_budget(conflicts)
+            t0 = time.perf_counter()
+            with python_sigint():
+                sat = self._solver.solve_limited(assumptions=self._assumed,
+                                                 expect_interrupt=True)
+            self.stats.solve_time += time.perf_counter() - t0
+            status = Status.UNKNOWN if sat is None else self._took(sat)
+            if status is not Status.SAT or not self._cut():
+                return status
 
     def _took(self, sat: bool) -> Status:
         """The status of a finished solve; a model read off if SAT."""
@@ -418,7 +434,19 @@ class PysatSession(Session):
         assignment = np.zeros(max(self.top, len(lits)) + 1, dtype=bool)
         assignment[lits[lits > 0]] = True
         self._values = assignment[self.user]
+        self._assignment = assignment
         return Status.SAT
+
+    def _cut(self) -> bool:
+        """After a SAT check: add the cuts the lazy records ask of this solution; whether
+        there were any (the solution is then no answer)."""
+        if not self.lazy:
+            return False
+        cuts = self.lazy.cuts(self._assignment)
+        if cuts:
+            self._add_clauses(Groups.of(cuts))
+            self._values = None
+        return bool(cuts)
 
     def values(self) -> np.ndarray:
         if self._values is None:

@@ -25,13 +25,16 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends.base import Backend, BuildCost, Capabilities, Session
+from smtpuzzle.backends.lazy import LazyCuts
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.arith import KIND as ARITHMETIC
 from smtpuzzle.model.arith import ArithRows
+from smtpuzzle.model.graphs import CONNECTED
 from smtpuzzle.model.ints import EQ, GE, LE, NE, LinearRows
-from smtpuzzle.model.kinds import BOOLEAN, lowered
+from smtpuzzle.model.kinds import BOOLEAN, lazy_records, lowered
 from smtpuzzle.result import Stats, Status
+from smtpuzzle.runtime.checks import deadline_for, time_left
 from smtpuzzle.runtime.child import (
     Child,
     hard_deadline,
@@ -57,7 +60,8 @@ class Z3Backend(Backend):
     name = "z3"
     build_cost = BuildCost(6.1, 0.43, 3.5, 6.1, 9.0, 2.0, 3.5, 1.1)
     bytes_per_incidence = 900
-    takes = BOOLEAN | {"integers", ARITHMETIC}  # Regular, 0/1 automata unrolled into clauses
+    # Regular, 0/1 automata unrolled into clauses; connected sets checked lazily
+    takes = BOOLEAN | {"integers", ARITHMETIC, CONNECTED}
     capabilities = Capabilities(incremental=True, guided=True, optimises=True)
 
     def __init__(self, kind: str = "default") -> None:
@@ -88,7 +92,7 @@ class Z3Backend(Backend):
         return out
 
     def _open(self, model: Model, stats: Stats) -> Z3Session:
-        return Z3Session(self.kind, model, stats, self.params)
+        return Z3Session(self.kind, model, stats, self.params, self.takes)
 
 
 _contexts = threading.local()
@@ -123,14 +127,16 @@ class Z3Session(Session):
     capabilities = Z3Backend.capabilities
 
     def __init__(self, kind: str, model: Model, stats: Stats,
-                 params: dict[str, Any] | None = None) -> None:
+                 params: dict[str, Any] | None = None,
+                 takes: frozenset[str] = Z3Backend.takes) -> None:
         with sigint_held():  # an interrupted import fails, and for good
             import z3
 
         t0 = time.perf_counter()
         super().__init__(model.user_vars, model.num_vars, stats, model.hints,
                          model.ints.user_ints())
-        model = lowered(model, Z3Backend.takes, "z3")
+        model = lowered(model, takes, "z3")
+        self._lazy = LazyCuts(lazy_records(model))
         self.top = model.num_vars
         self.z3 = z3
         # A z3 object interrupted half-made prints a traceback from its __del__ (seen in CI:
@@ -221,6 +227,36 @@ class Z3Session(Session):
         return status
 
     def _check_here(self, time_limit: float | None, interruptible: bool) -> Status:
+        """The check in this process; with lazy records, repeated with their cuts until a
+        solution keeps them all."""
+        deadline = deadline_for(time_limit)
+        while True:
+            status = self._check_once(time_left(deadline), interruptible)
+            if status is not Status.SAT or not self._lazy:
+                return status
+            cuts = self._lazy.cuts(self._assignment())
+            if not cuts:
+                return status
+            self._model = None
+            if self._best_only:  # the best an objective reached in time breaks a record
+                self._best_only = False
+                return Status.UNKNOWN
+            self._load("\n".join(f"(assert {a})" for a in self.text.clauses(Groups.of(cuts))))
+            left = time_left(deadline)
+            if left is not None and left <= 0:
+                return Status.UNKNOWN
+
+    def _assignment(self) -> np.ndarray:
+        """Every boolean variable's value in the model (indexed by variable)."""
+        out = np.zeros(self.top + 1, dtype=bool)
+        m = self._model
+        for d in m.decls():
+            name = d.name()
+            if name.startswith("v") and self.z3.is_true(m[d]):
+                out[int(name[1:])] = True
+        return out
+
+    def _check_once(self, time_limit: float | None, interruptible: bool) -> Status:
         z3 = self.z3
         # Whole milliseconds past the limit: a check that stops before the limit was not
         # stopped by the timeout (see below).
@@ -334,16 +370,7 @@ class Z3Session(Session):
             raise RuntimeError("values() needs a SAT check first")
         if isinstance(m, _Answer):
             return m.values
-        values = np.zeros(len(self.user), dtype=bool)
-        position = np.full(self.top + 1, -1, dtype=np.int64)
-        position[self.user] = np.arange(len(self.user))
-        for d in m.decls():
-            name = d.name()
-            if name.startswith("v") and self.z3.is_true(m[d]):
-                p = position[int(name[1:])]
-                if p >= 0:
-                    values[p] = True
-        return values
+        return self._assignment()[self.user]
 
     def core(self) -> list[int]:
         return list(self._core)

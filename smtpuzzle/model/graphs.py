@@ -7,14 +7,21 @@ the corner points of the cells and the unit segments between them; ``cell_edges`
 cell's sides among those segments).
 
 A :class:`Graph` is ``n`` vertices 0..n-1 and an (E, 2) array of undirected edges.
-Connectivity is a decomposition every back end takes: one root among the chosen vertices,
-and a parent for every other chosen vertex, a neighbour (along a chosen edge, for a cycle)
-whose distance from the root is smaller. A vertex that cannot reach the root has no such
-chain, so the chosen set is connected; one that can always has one (its distance along a
-shortest path). The root, parents and distances are auxiliary: solutions are told apart and
-counted on the user's variables alone. Circuits and single cycles are kinds of their own
-(model/kinds.py): CP-SAT takes them as its circuit constraint, the others this
-decomposition.
+Connectivity (of a Connected set, of a SingleCycle's loop) is a kind of its own,
+"connected" (model/kinds.py), held either way:
+
+- lazily, by back ends that check each solution (sat, z3): a solution whose set falls apart
+  gets a cut, a clause no connected set breaks (a piece and another chosen vertex are not
+  both chosen unless some vertex or edge around the piece is), and the solver goes on;
+- eagerly otherwise, as its decomposition: one root among the chosen vertices, and a parent
+  for every other chosen vertex, a neighbour (along a chosen edge, for a cycle) whose
+  distance from the root is smaller. A vertex that cannot reach the root has no such chain,
+  so the chosen set is connected; one that can always has one (its distance along a
+  shortest path). ConnectedRegions is always posted so (see there).
+
+The root, parents and distances are auxiliary: solutions are told apart and counted on the
+user's variables alone. Circuits and single cycles are kinds of their own too: CP-SAT takes
+them as its circuit constraint, the others their decomposition.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from smtpuzzle.model.groups import Groups
 _I = np.int64
 CIRCUIT = "circuit"  # Model.parts[CIRCUIT]: Circuit and SubCircuit constraints
 CYCLE = "single-cycle"  # Model.parts[CYCLE]: SingleCycle constraints
+CONNECTED = "connected"  # Model.parts[CONNECTED]: connected sets (see the module docstring)
 
 
 @dataclass(frozen=True)
@@ -89,7 +97,8 @@ class Connected(_Global):
         self.mask, self.graph = mask, graph
 
     def post(self, model: Any) -> None:
-        _connect(model, self.mask.ids.reshape(-1), self.graph, None)
+        usable(model, self.mask)
+        Connection(self.mask.ids.reshape(1, -1), self.graph).post(model)
 
 
 class SingleCycle(_Global):
@@ -132,7 +141,7 @@ class SingleCycle(_Global):
                          np.zeros(n, _I), model)
         model.add(degree == 2 * on)
         model.add(on.sum() >= 1)  # a loop, not nothing
-        _connect(model, on.ids, self.graph, chosen)
+        Connection(on.ids.reshape(1, -1), self.graph, via=chosen).post(model)
 
 
 class Path(_Global):
@@ -167,16 +176,109 @@ def _bools(x: Any, what: str) -> BoolArray:
     return x
 
 
+class Connection:
+    """The record of the kind "connected": for each row of ``vertex`` (literals, one per
+    vertex of ``graph``), the vertices whose literals are true form one connected set,
+    perhaps empty (along the edges whose ``via`` literals are true, if given)."""
+
+    def __init__(self, vertex: np.ndarray, graph: Graph, via: np.ndarray | None = None
+                 ) -> None:
+        self.vertex, self.graph, self.via = vertex, graph, via
+        edges = graph.edges
+        # each vertex's edges, both ways round (CSR): the arcs a search walks
+        tail = np.concatenate([edges[:, 0], edges[:, 1]])
+        order = np.argsort(tail, kind="stable")
+        self._head = np.concatenate([edges[:, 1], edges[:, 0]])[order]
+        self._edge = np.tile(np.arange(len(edges), dtype=_I), 2)[order]
+        self._start = np.concatenate([[0], np.cumsum(np.bincount(tail, minlength=graph.n))])
+
+    def __len__(self) -> int:
+        return len(self.vertex)
+
+    def post(self, model: Any) -> None:
+        model.parts.setdefault(CONNECTED, []).append(self)
+
+    def literals(self) -> np.ndarray:
+        """The literals whose values :meth:`cuts` reads, in its order."""
+        via = np.zeros(0, _I) if self.via is None else self.via
+        return np.concatenate([self.vertex.reshape(-1), via])
+
+    def cuts(self, values: np.ndarray) -> list[list[int]]:
+        """For the values of :meth:`literals`: a clause for each piece of a set that falls
+        apart (none when every set is connected). A piece C and a chosen vertex v of another
+        piece are joined in every connected set by a path
+        that leaves C along an edge (a, w): so u in C and v are not both chosen unless, for
+        some such edge, w is chosen (and its edge, with ``via``). For each edge the clause
+        takes whichever of the two is false now, so that this solution breaks it."""
+        n = self.graph.n
+        on = values[:self.vertex.size].reshape(self.vertex.shape)
+        via_on = None if self.via is None else values[self.vertex.size:]
+        clauses = []
+        for i in range(len(self.vertex)):
+            pieces = self._pieces(on[i], via_on)
+            if len(pieces) < 2:
+                continue
+            for k, piece in enumerate(pieces):
+                other = next(iter(pieces[(k + 1) % len(pieces)]))
+                inside = np.zeros(n, dtype=bool)
+                inside[list(piece)] = True
+                lits = self._around(inside, on[i], self.vertex[i], via_on)
+                u = next(iter(piece))
+                clauses.append([-int(self.vertex[i, u]), -int(self.vertex[i, other]), *lits])
+        return clauses
+
+    def _pieces(self, on: np.ndarray, via_on: np.ndarray | None) -> list[set[int]]:
+        """The connected pieces of the chosen vertices (a search from each one not yet
+        reached, along chosen edges)."""
+        head, edge, start = self._head.tolist(), self._edge.tolist(), self._start.tolist()
+        chosen = on.tolist()
+        usable_edge = None if via_on is None else via_on.tolist()
+        seen = [False] * len(chosen)
+        pieces = []
+        for s in np.flatnonzero(on).tolist():
+            if seen[s]:
+                continue
+            seen[s] = True
+            piece, todo = {s}, [s]
+            while todo:
+                a = todo.pop()
+                for k in range(start[a], start[a + 1]):
+                    w = head[k]
+                    if chosen[w] and not seen[w] and (usable_edge is None
+                                                      or usable_edge[edge[k]]):
+                        seen[w] = True
+                        piece.add(w)
+                        todo.append(w)
+            pieces.append(piece)
+        return pieces
+
+    def _around(self, inside: np.ndarray, on: np.ndarray, vertex: np.ndarray,
+                via_on: np.ndarray | None) -> list[int]:
+        """The literals that leave a piece: per edge out of it, its far vertex's literal,
+        or its own where it is not chosen now."""
+        tail = np.repeat(np.arange(self.graph.n), np.diff(self._start))
+        out = inside[tail] & ~inside[self._head]
+        far, edge = self._head[out], self._edge[out]
+        lits = vertex[far]
+        if via_on is not None:
+            lits = np.where(via_on[edge], lits, self.via[edge])
+        return np.unique(lits).tolist()
+
+    def decompose(self, model: Any) -> None:
+        """The eager form: per row, a root, parents and distances (the module docstring)."""
+        for row in self.vertex:
+            _connect(model, row, self.graph, self.via)
+
+
 def _connect(model: Any, vertex: np.ndarray, graph: Graph, via: np.ndarray | None) -> None:
     """The vertices whose literals ``vertex`` are true are connected in ``graph`` (along
     the edges whose literals ``via`` are true, if given): a root, parents, distances."""
     n, edges = graph.n, graph.edges
     if n == 0:
         return
-    usable(model, BoolArray(model, vertex))
-    root = model.bool_array(n, name="root", user=False)
-    dist = model.int_array(n, 0, max(n - 1, 0), name="distance", user=False)
     chosen = BoolArray(model, vertex)
+    dist = model.int_array(n, 0, max(n - 1, 0), name="distance", user=False)
+    root = model.bool_array(n, name="root", user=False)
     model.add(root.sum() <= 1, root.sum() >= chosen)  # one root when any vertex is chosen
     model.add(root.implies(chosen))
     # arcs: both directions of each edge, as (child, parent, edge)
@@ -295,8 +397,10 @@ class ConnectedRegions(_Global):
     those of label r form one connected region containing vertex ``roots[r]`` (so each
     label in use has its root, and every vertex reaches its root through vertices of its
     own label). With ``outside``, the label len(roots) marks a vertex in no region (the sea
-    of a Nurikabe), of which nothing is asked. Posted as parents of the same label, closer
-    to the root by a distance."""
+    of a Nurikabe), of which nothing is asked. Posted eagerly on every back end, as parents
+    of the same label closer to the root by a distance: checked lazily instead (a cut per
+    piece cut off from its root), a 10x10 Nurikabe's islands took sat and z3 past 60 s
+    where this takes 2-8 s (bench/RESULTS.md)."""
 
     def __init__(self, labels: IntArray, graph: Graph, roots: Any, outside: bool = False
                  ) -> None:

@@ -37,6 +37,9 @@ class Kind:
     records: Callable[[Model], Sequence[Any]] | None = None  # None: Model.parts[name]
     count: Callable[[Model], int] | None = None  # constraints as written; None: records
     lower: Callable[[Model], Model] | None = None  # into simpler kinds; None: none
+    # Records a session checks on each solution, adding cuts (``literals()``, ``cuts()``),
+    # when its back end takes the kind (backends/lazy.py).
+    lazy: bool = False
 
     def held(self, model: Model) -> Sequence[Any]:
         """The model's records of this kind (empty when it holds none)."""
@@ -121,6 +124,18 @@ def decomposed(name: str) -> Callable[[Model], Model]:
     return lower
 
 
+def lazy_kinds() -> frozenset[str]:
+    """The names of the kinds whose records a session may check lazily."""
+    return frozenset(k.name for k in KINDS.values() if k.lazy)
+
+
+def lazy_records(model: Model) -> list[Any]:
+    """The records of ``model`` (as lowered for a back end) that its session checks on each
+    solution."""
+    return [r for kind in KINDS.values() if kind.lazy and kind.records is None
+            for r in model.parts.get(kind.name, ())]
+
+
 def _rows(name: str) -> Callable[[Model], int]:
     """How many constraints a kind whose records have a length holds."""
     return lambda m: sum(len(r) for r in m.parts.get(name, ()))
@@ -138,6 +153,8 @@ register(Kind(graphs.CIRCUIT, "circuits (Circuit, SubCircuit)", None, _rows(grap
               decomposed(graphs.CIRCUIT)))
 register(Kind(graphs.CYCLE, "single cycles (SingleCycle)", None, _rows(graphs.CYCLE),
               decomposed(graphs.CYCLE)))
+register(Kind(graphs.CONNECTED, "connected sets (Connected, the loop of a SingleCycle)", None,
+              _rows(graphs.CONNECTED), decomposed(graphs.CONNECTED), lazy=True))
 register(Kind("integers", "integers (bounded integers, linear rows, AllDifferent, Table, "
               "Element, an objective)", _int_part_held,
               lambda m: m.ints.num_constraints() - sum(len(r.words) for r in m.ints.regulars),
