@@ -10,7 +10,7 @@ import pytest
 from smtpuzzle import count, load
 from smtpuzzle.library import load_frames
 from smtpuzzle.puzzles.frames.sets import enumerate_sets
-from tests.helpers import cli
+from tests.helpers import cli_fresh as cli
 
 ray = pytest.importorskip("ray")
 

@@ -2,14 +2,12 @@
 
 import re
 import shlex
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT, cli
+from tests.helpers import ROOT, cli_chains, forked_chains
 
 README = (ROOT / "README.md").read_text()
 
@@ -21,10 +19,12 @@ def blocks(lang: str) -> list[str]:
 def test_python_examples_run_and_print_what_they_say():
     code = blocks("python")
     assert len(code) == 7
+
+    def block_run(block: str) -> Callable[[], None]:
+        return lambda: exec(compile(block, "README.md", "exec"), {"__name__": "__main__"})
+
     out = []
-    for block in code:
-        p = subprocess.run([sys.executable, "-c", block], cwd=ROOT, capture_output=True,
-                           text=True, timeout=600)
+    for [p] in forked_chains([[block_run(block)] for block in code], ROOT):
         assert p.returncode == 0, p.stderr
         out.append(p.stdout)
     session, tiling, grids, nonogram, maze, own, reach = out
@@ -80,16 +80,10 @@ def _chains(lines: list[str]) -> list[list[str]]:
     return list(chains.values())
 
 
-def _run_chain(chain: list[str], cwd: Path) -> list[tuple[str, int, str]]:
-    done = []
-    for line in chain:
-        args = shlex.split(line)[1:]
-        for i, a in enumerate(args):  # files the README names live in the repository
-            if a.startswith("models/"):
-                args[i] = str(ROOT / a)
-        p = cli(*args, cwd=cwd)
-        done.append((line, p.returncode, p.stdout, p.stderr))
-    return done
+def _args(line: str) -> list[str]:
+    """A command's arguments; files the README names live in the repository."""
+    args = shlex.split(line)[1:]
+    return [str(ROOT / a) if a.startswith("models/") else a for a in args]
 
 
 # The README's commands that take 3 s or more (the maze research runs, frames' stages, the
@@ -116,10 +110,12 @@ def run_and_check(lines: list[str], tmp_path: Path) -> None:
     """Each command runs (in the chains of commands that depend on each other), exits 0
     (2 for the README's examples of refusals) and prints what its comment promises."""
     chains = _chains(lines)
-    # Two at a time: most commands use one core, and this test is the suite's longest.
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        results = [r for chain in pool.map(lambda c: _run_chain(c, tmp_path), chains)
-                   for r in chain]
+    # Each in a process forked from this one (cli_chains): the same command line in a
+    # process of its own, without a fresh interpreter's imports each time; two at a time.
+    runs = cli_chains([[_args(line) for line in chain] for chain in chains], tmp_path)
+    results = [(line, p.returncode, p.stdout, p.stderr)
+               for chain, ps in zip(chains, runs, strict=True)
+               for line, p in zip(chain, ps, strict=True)]
     assert [line for line, *_ in results] == [x for c in chains for x in c]
     comments = dict(commented_lines())
     checked = 0
