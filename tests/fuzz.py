@@ -5,8 +5,10 @@ now and then one wide enough for the sat back end's binary digits), a few boolea
 arrays, and 1 to 5 constraints of every kind: linear rows with small and huge coefficients
 and bounds out of reach, reified rows, counts of booleans with negative and oversized
 bounds, clauses, AllDifferent, Table, Element (constant and variable arrays, indices out of
-range), Count and Regular over far-apart values; then maybe an objective, hints, and unit
-literals by ``with_units``. Some integers and booleans are auxiliary (not answers).
+range), Count and Regular over far-apart values, a product, abs, Min, Max, // or % of two
+integers, NoOverlap (durations 0 too), Circuit or SubCircuit over the integers, Connected
+booleans on a small graph; then maybe an objective, hints, and unit literals by
+``with_units``. Some integers and booleans are auxiliary (not answers).
 
 The brute force enumerates every assignment of every variable the generator made (numpy,
 all at once) and keeps those that pass each constraint's own check, written from its
@@ -22,8 +24,22 @@ from typing import Any
 
 import numpy as np
 
-from smtpuzzle import AllDifferent, Count, Element, Model, Regular, Table
+from smtpuzzle import (
+    AllDifferent,
+    Circuit,
+    Connected,
+    Count,
+    Element,
+    Max,
+    Min,
+    Model,
+    NoOverlap,
+    Regular,
+    SubCircuit,
+    Table,
+)
 from smtpuzzle.model.expr import BoolArray, IntArray
+from smtpuzzle.model.graphs import Graph
 
 OPS = {"==": np.equal, "!=": np.not_equal, "<=": np.less_equal, ">=": np.greater_equal}
 
@@ -66,6 +82,59 @@ def _domain(rng: np.random.Generator, wide_ok: bool) -> tuple[int, int, str]:
         return lo, lo + int(rng.integers(0, 3)), "far"
     lo = int(rng.choice([0, -10**6, 10**9]))
     return lo, lo + 2047 + int(rng.integers(0, 4)), "wide"
+
+
+def _arith(op: str, a: Any, b: Any, in_model: bool) -> Any:
+    """``a op b``, for integers of a model or for the brute force's columns of values."""
+    if op in ("min", "max"):
+        if in_model:
+            return (Min if op == "min" else Max)([a, b])
+        return (np.minimum if op == "min" else np.maximum)(a, b)
+    return {"*": lambda: a * b, "abs": lambda: abs(a - b), "//": lambda: a // b,
+            "%": lambda: a % b}[op]()
+
+
+def _cycles(succ: np.ndarray, sub: bool) -> np.ndarray:
+    """Per row of successors: one cycle through every node (or, with ``sub``, through the
+    nodes that are not their own successor; all may be)."""
+    n = succ.shape[1]
+    out = np.zeros(len(succ), dtype=bool)
+    for r, row in enumerate(succ.tolist()):
+        if not all(0 <= v < n for v in row) or len(set(row)) != n:
+            continue
+        inside = [i for i in range(n) if row[i] != i]
+        if not sub and len(inside) != n:
+            continue
+        if not inside:
+            out[r] = True
+            continue
+        seen, v = 0, inside[0]
+        while True:
+            v, seen = row[v], seen + 1
+            if v == inside[0]:
+                break
+        out[r] = seen == len(inside)
+    return out
+
+
+def _connected_rows(chosen: np.ndarray, edges: list[tuple[int, int]]) -> np.ndarray:
+    """Per row of 0/1 vertex values: whether the chosen vertices are connected."""
+    out = np.zeros(len(chosen), dtype=bool)
+    for r, row in enumerate(chosen.tolist()):
+        on = {v for v, x in enumerate(row) if x}
+        if not on:
+            out[r] = True
+            continue
+        seen, todo = set(), [min(on)]
+        while todo:
+            v = todo.pop()
+            if v in seen:
+                continue
+            seen.add(v)
+            todo += [b if a == v else a for a, b in edges if v in (a, b) and
+                     (b if a == v else a) in on]
+        out[r] = seen == on
+    return out
 
 
 def random_fuzz_model(seed: int) -> FuzzModel:
@@ -150,9 +219,14 @@ def random_fuzz_model(seed: int) -> FuzzModel:
         ok &= bv.sum(axis=1) == 1 if exactly else bv.sum(axis=1) <= 1
     for _ in range(int(rng.integers(1, 5))):
         kind = str(rng.choice(["linear", "reified", "count", "clause", "alldiff", "table",
-                               "element", "countv", "regular", "cover"]))
+                               "element", "countv", "regular", "cover", "arith", "nooverlap",
+                               "circuit", "connected"]))
         if cover_only:
             kind = "cover"
+        if kind in ("arith", "nooverlap", "circuit") and n_ints < 2:
+            kind = "connected"
+        if kind == "connected" and nb < 2:
+            kind = "linear" if n_ints < 1 else "countv"
         if kind in ("alldiff", "table", "element", "countv", "regular") and n_ints < 1:
             kind = "count"
         if kind in ("count", "cover") and nb == 0:
@@ -276,6 +350,47 @@ def random_fuzz_model(seed: int) -> FuzzModel:
                         break
                 accepted[r] = s is not None and s in finals
             ok &= accepted
+        elif kind == "arith":  # a product, abs, min, max, // or % of two integers, compared
+            i, j = (int(v) for v in rng.choice(n_ints, size=2, replace=False))
+            a, b = xs[i], xs[j]
+            va, vb = iv[:, i].astype(object), iv[:, j].astype(object)
+            op = str(rng.choice(["*", "abs", "min", "max", "//", "%"]))
+            defined = np.ones(len(iv), dtype=bool)
+            if op in ("//", "%"):
+                defined = vb != 0
+                vb = np.where(defined, vb, 1)
+            value = _arith(op, va, vb, False)
+            cmp = str(rng.choice(list(OPS)))
+            reach = max(abs(int(value.min())), abs(int(value.max())))
+            k = bound_near(value) if reach < 2**62 else 0  # past it, refused below
+            try:
+                e = _arith(op, a, b, True)
+                m.add({"==": e == k, "!=": e != k, "<=": e <= k, ">=": e >= k}[cmp])
+                ok &= defined & OPS[cmp](value, k).astype(bool)
+            except ValueError as exc:  # past 64-bit arithmetic, or a divisor only 0: refused
+                assert "2**62" in str(exc) or "can only be 0" in str(exc), exc
+        elif kind == "nooverlap":  # tasks at integer starts with fixed durations, 0 too
+            sub = rng.choice(n_ints, size=int(rng.integers(2, n_ints + 1)), replace=False)
+            dur = rng.integers(0, 4, size=len(sub))
+            m.add(NoOverlap(xs[sub], dur))
+            st = iv[:, sub].astype(object)
+            for p_, q_ in itertools.combinations(range(len(sub)), 2):
+                if dur[p_] and dur[q_]:  # a task of no time overlaps nothing
+                    ok &= (st[:, p_] + int(dur[p_]) <= st[:, q_]) | \
+                        (st[:, q_] + int(dur[q_]) <= st[:, p_])
+        elif kind == "circuit":  # successors through every integer (domains cut to 0..n-1)
+            succ = iv.copy()
+            sub_circuit = bool(rng.random() < 0.5)
+            m.add((SubCircuit if sub_circuit else Circuit)(xs))
+            ok &= _cycles(succ, sub_circuit)
+        elif kind == "connected":  # booleans on a path with a chord or two
+            js = rng.choice(nb, size=int(rng.integers(2, nb + 1)), replace=False)
+            k = len(js)
+            edges = [(v, v + 1) for v in range(k - 1)] + \
+                [(int(a_), int(b_)) for a_, b_ in rng.integers(0, k, size=(2, 2)) if a_ < b_ - 1]
+            mask = BoolArray(m, np.array([bs[int(j)] for j in js], dtype=np.int64))
+            m.add(Connected(mask, Graph(k, np.array(edges, dtype=np.int64))))
+            ok &= _connected_rows(bv[:, js], edges)
         kinds.add(kind)
 
     units = []

@@ -113,8 +113,8 @@ def test_the_generator_covers_what_it_is_for():
         kinds |= f.kinds
         counts.append(len(f.answers))
     assert {"linear", "reified", "count", "clause", "alldiff", "table", "element", "countv",
-            "regular", "cover", "objective", "hints", "units", "empty", "far", "wide", "small",
-            "no answers"} <= kinds
+            "regular", "cover", "arith", "nooverlap", "circuit", "connected", "objective",
+            "hints", "units", "empty", "far", "wide", "small", "no answers"} <= kinds
     assert sum(c == 0 for c in counts) >= 20 and sum(c > 1 for c in counts) >= 60
 
 

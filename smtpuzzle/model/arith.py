@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.model.core import Model
-from smtpuzzle.model.expr import BoolArray, IntArray, LinExpr, as_lin
+from smtpuzzle.model.expr import BoolArray, IntArray, LinExpr, _stacked, as_lin
 
 _I = np.int64
 KIND = "arithmetic"  # Model.parts[KIND]: the ArithRows
@@ -187,8 +187,9 @@ def _divmod_by_variables(x: Any, d: Any) -> tuple[IntArray, IntArray]:
 
 
 def extreme(xs: Any, axis: int | None, largest: bool) -> IntArray:
-    """The largest (or least) of ``xs`` along ``axis`` (of all of them when None)."""
-    xi = as_int(xs)
+    """The largest (or least) of ``xs`` (an array, or a list of integers and sums) along
+    ``axis`` (of all of them when None)."""
+    xi = as_int(_stacked(xs))
     model = xi.model
     ids = xi.ids.reshape(-1, 1).T if axis is None else np.moveaxis(xi.ids, axis, -1)
     if ids.shape[-1] == 0:
