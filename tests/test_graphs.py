@@ -140,6 +140,10 @@ def test_circuits_and_inverses_are_counted_as_the_permutations_they_are(backend)
     m = Model()  # successors whose domains reach past the nodes
     m.add(Circuit(m.int_array(4, -2, 6)))
     assert m.count(backend) == (6, True)
+    for circuit in (Circuit, SubCircuit):  # domains that hold no node: no arc, no solution
+        m = Model()
+        m.add(circuit(m.int_array(3, 10**9, 10**9 + 2)))
+        assert m.count(backend) == (0, True)
     # a cycle through any 2 or more of 4 nodes, or none: 6 + 4 * 2 + 6 + 1
     m = Model()
     m.add(SubCircuit(m.int_array(4, 0, 3)))

@@ -45,6 +45,13 @@ CHILD_MIN_SIZE = 10_000
 # ... and this large, checks with short limits too: their presolve alone overruns a short
 # limit (hexomino-6x6x6's stage-2 table model, 6 tables of 10^4 x 38 cells: 7.5 s under 3 s).
 CHILD_ALWAYS_SIZE = 1_000_000
+# A model this small is first tried for QUICK_S seconds on one worker, in the calling
+# thread: most such models answer at once, and a portfolio's threads plus the solve's own
+# thread cost more than their answer (SEND+MORE: 1.5 ms so against 4 ms). An attempt
+# that does not decide (or only finds some solution of an objective) makes way for the
+# full solve; a Ctrl-C waits for it, at most QUICK_S.
+QUICK_MAX_SIZE = 2_000
+QUICK_S = 0.02
 # An impure model's enumeration gives up once its repeated answers outnumber
 # A + B x (answers listed): a repeat costs tens of microseconds, a re-solve milliseconds.
 DEDUPE_REPEATS = (20_000, 20)
@@ -301,6 +308,9 @@ class CpSatSession(Session):
         for c in model.parts.get(SCHEDULING, ()):
             self._add_scheduling(c, lo, hi)
         for c in model.parts.get(CIRCUIT, ()):  # over the arc literals succ[i] == j
+            if not len(c.arcs):  # no successor in any domain: no solution (CP-SAT
+                m.add_bool_or([])  # refuses a circuit of no arcs)
+                continue
             m.add_circuit(list(zip(c.arcs[:, 0].tolist(), c.arcs[:, 1].tolist(),
                                    self._lits(c.arcs[:, 2]), strict=True)))
         for r in ints.regulars:
@@ -519,13 +529,25 @@ class CpSatSession(Session):
             self.top = max(self.top, max(abs(a) for a in self._assumed))
             self._grow(self.top)
             self.m.add_assumptions(self._lits(self._assumed))
-        solver = self._new_solver(time_limit, self.workers)
         proto = self.m.proto
         size = len(proto.variables) + len(proto.constraints) + self._table_cells
         kill_at = None if size < CHILD_MIN_SIZE else \
             hard_deadline(time_limit, always=size >= CHILD_ALWAYS_SIZE)
         try:
-            if kill_at is not None:
+            code = cp_model.UNKNOWN
+            if size <= QUICK_MAX_SIZE and kill_at is None and self.workers == 0 and (
+                    time_limit is None or time_limit > 2 * QUICK_S):  # workers: the user's
+                quick = self._new_solver(QUICK_S, 1)
+                code = quick.solve(self.m)
+                if code == cp_model.FEASIBLE and self._optimising:
+                    code = cp_model.UNKNOWN  # not proved optimal: the full solve goes on
+                solution, core = _answer(cp_model, quick, code)
+                if time_limit is not None:
+                    time_limit -= quick.wall_time
+            solver = self._new_solver(time_limit, self.workers)
+            if code != cp_model.UNKNOWN:
+                pass
+            elif kill_at is not None:
                 code, solution, core = self._solve_in_child(solver, kill_at)
             else:
                 code = self._solve(solver)
