@@ -152,3 +152,25 @@ def test_solver_parameters_pass_through_by_name():
                                    ("sat", {"seed": 1}, "takes no solver parameters")]:
         with pytest.raises(PuzzleError, match=words):
             m.solve(backend, **params)
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat", "z3"])
+def test_products_far_from_zero_and_min_max_of_a_list(backend):
+    """Factors whose domains lie far below 0 (the decomposition once walked every value
+    from the least up to 0: a model of the fuzz built for minutes), and Min/Max of a
+    list of integers and sums."""
+    m = Model()
+    x, y = m.int_array((), -10**9 - 2, -10**9 - 1), m.int_array((), -2, 2)
+    m.add(x * y >= 2 * 10**9, Min([x + 10**9, y]) <= -1, Max([y, 0]) == 0)
+    want = sum(a * b >= 2 * 10**9 and min(a + 10**9, b) <= -1 and max(b, 0) == 0
+               for a, b in itertools.product(range(-10**9 - 2, -10**9), range(-2, 3)))
+    assert m.count(backend) == (want, True)  # 4
+
+
+def test_a_product_too_wide_to_decompose_is_refused_with_its_size():
+    m = Model()
+    x, y = m.int_array((), 0, 100_000), m.int_array((), 0, 100_000)
+    m.add(x * y == 391)
+    with pytest.raises(PuzzleError, match="smaller factor takes 100001 values"):
+        m.solve("sat")
+    assert m.solve("cpsat") == "sat" and x.value() * y.value() == 391

@@ -29,11 +29,13 @@ from typing import Any
 
 import numpy as np
 
+from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model.core import Model
 from smtpuzzle.model.expr import BoolArray, IntArray, LinExpr, _stacked, as_lin
 
 _I = np.int64
 KIND = "arithmetic"  # Model.parts[KIND]: the ArithRows
+PRODUCT_MAX_VALUES = 1 << 16  # values of the smaller factors a product's decomposition takes
 OPS = ("mul", "abs", "max", "min")
 
 
@@ -219,13 +221,23 @@ def Min(xs: Any, axis: int | None = None) -> IntArray:  # noqa: N802
 
 def _post_product(model: Model, z: IntArray, a: np.ndarray, b: np.ndarray) -> None:
     """z == a * b: for each value v of the factor with the smaller domain (element by
-    element), that factor == v implies z == v * the other."""
+    element), that factor == v implies z == v * the other. Each element costs a row per
+    value of its smaller factor: past PRODUCT_MAX_VALUES in all, it is refused."""
     lo, hi = model.ints.bounds()
     swap = hi[a] - lo[a] > hi[b] - lo[b]
     a, b = np.where(swap, b, a), np.where(swap, a, b)
+    widths = hi[a] - lo[a] + 1
+    if int(widths.sum()) > PRODUCT_MAX_VALUES:
+        raise PuzzleError(f"a product x * y whose smaller factor takes {int(widths.max())} "
+                          f"values: {int(widths.sum())} rows in all to decompose for this "
+                          f"back end, past {PRODUCT_MAX_VALUES} (cpsat and z3 take products "
+                          "as they are)")
+    element = np.repeat(np.arange(len(a)), widths)
+    value = np.repeat(lo[a] - np.cumsum(widths) + widths, widths) + np.arange(len(element))
     other = IntArray(model, b)
-    for v in range(int(lo[a].min(initial=0)), int(hi[a].max(initial=0)) + 1):
-        within = (lo[a] <= v) & (v <= hi[a])
-        if within.any():
-            at = BoolArray(model, model.eq_literals(a[within], v))
-            model.add(at.implies(z[within] - v * other[within] == 0))
+    order = np.argsort(value, kind="stable")
+    value, element = value[order], element[order]
+    starts = np.flatnonzero(np.r_[True, value[1:] != value[:-1]])
+    for v, within in zip(value[starts].tolist(), np.split(element, starts[1:]), strict=True):
+        at = BoolArray(model, model.eq_literals(a[within], v))
+        model.add(at.implies(z[within] - v * other[within] == 0))
