@@ -315,3 +315,20 @@ def test_dimacs_export_of_a_connected_set_is_the_eager_formula(tmp_path):
             got = set(s.get_model())
             s.add_clause([-v if v in got else v for v in user])
     assert found == connected_sets(graph)  # 40 with the empty set
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_objective_over_a_connected_set_is_the_brute_forces_optimum(backend):
+    """The heaviest connected set of at most 4 cells of a 3x3 grid, weights from -1 to 3:
+    z3's Optimize takes the lazy cuts too (each text it reads names its variables)."""
+    graph = grid_graph(3, 3)
+    weight = np.array([3, -1, 2, -1, -1, 3, 2, 3, -1])
+    every = list(range(len(graph.edges)))
+    best = max(sum(weight[v] for v in s) for bits in range(1 << 9)
+               if len(s := {v for v in range(9) if bits >> v & 1}) <= 4
+               and _pieces(graph, s, every) <= 1)
+    m = Model()
+    cells = m.bool_array(9)
+    m.add(Connected(cells, graph), cells.sum() <= 4)
+    m.maximize((cells * weight).sum())
+    assert m.solve(backend) == "optimal" and m.objective_value() == best  # 8

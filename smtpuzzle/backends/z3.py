@@ -241,7 +241,12 @@ class Z3Session(Session):
             if self._best_only:  # the best an objective reached in time breaks a record
                 self._best_only = False
                 return Status.UNKNOWN
-            self._load("\n".join(f"(assert {a})" for a in self.text.clauses(Groups.of(cuts))))
+            cut = Groups.of(cuts)
+            # Optimize parses each text on its own: it names the variables it uses again
+            # (a Solver refuses a second declaration).
+            lines = [f"(declare-fun v{v} () Bool)" for v in np.unique(np.abs(cut.flat))
+                     ] if self._optimising else []
+            self._load("\n".join(lines + [f"(assert {a})" for a in self.text.clauses(cut)]))
             left = time_left(deadline)
             if left is not None and left <= 0:
                 return Status.UNKNOWN
