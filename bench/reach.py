@@ -13,6 +13,8 @@ weighted optimisation.
   solved as they are and with those kinds decomposed first (ratio: decomposed / native;
   each solve stopped after 90 s).
 - ``knapsack``: a 50-item knapsack (seeded) on the sat back end, time to the proved optimum.
+- ``backbone``: ``m.determined(x)`` against ``m.uniqueness()`` on a 25x25 nonogram and the
+  hardest Sudoku, per back end.
 
 Prints Markdown rows of medians. Needs the bench extra (cpmpy).
 """
@@ -380,6 +382,37 @@ def part_knapsack(repeat: int) -> None:
           f" answers {sorted(best)}; cpsat's optimum {check.objective_value()}")
 
 
+def part_backbone(repeat: int) -> None:
+    """determined() against uniqueness on the same puzzle and back end (medians)."""
+    from pathlib import Path
+
+    from smtpuzzle.formats.nonogram_files import load_nonogram
+    from smtpuzzle.formats.sudoku import parse_line
+
+    root = Path(__file__).resolve().parent.parent
+    hardest = ("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2....."
+               "1.4......")  # Norvig's hardest, the first of models/sudoku/norvig-top95
+    puzzles = {"nonogram jwilk data005": lambda: load_nonogram(
+                   root / "models/nonograms/jwilk/data005.nin").build(),
+               "Sudoku, Norvig's hardest": lambda: parse_line(hardest, "hardest").build()}
+    print("| puzzle | back end | determined (s) | uniqueness (s) | ratio |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for name, make in puzzles.items():
+        for backend in ("sat", "cpsat", "z3"):
+            back, unique = [], []
+            for _ in range(repeat):
+                m, x = make()
+                t0 = time.perf_counter()
+                m.determined(x, backend=backend)
+                back.append(time.perf_counter() - t0)
+                m, x = make()
+                t0 = time.perf_counter()
+                m.uniqueness(backend)
+                unique.append(time.perf_counter() - t0)
+            a, b = statistics.median(back), statistics.median(unique)
+            print(f"| {name} | {backend} | {a:.3f} | {b:.3f} | {a / b:.2f} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
@@ -394,6 +427,8 @@ def main() -> None:
         part_native(models, args.repeat)
     if "knapsack" in parts:
         part_knapsack(args.repeat)
+    if "backbone" in parts:
+        part_backbone(args.repeat)
 
 
 if __name__ == "__main__":
