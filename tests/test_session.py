@@ -399,3 +399,20 @@ def test_the_tiling_functions_refuse_a_model_with_a_pointer():
     for fn in (smtpuzzle.count, smtpuzzle.solve_tiling, smtpuzzle.list_tilings):
         with pytest.raises(TypeError, match="takes a Tiling, got Model .a Model has its own"):
             fn(Model("m"))
+
+
+def test_a_z3_session_with_an_objective_takes_clauses_and_blocks_later():
+    """z3's Optimize reads each added text on its own: the clauses and blocks added after
+    the build name their variables again (they were refused as unknown constants)."""
+    m = Model()
+    b, x = m.bool_array(3, name="b"), m.int_array((), 0, 3, name="x")
+    m.add(b.sum() >= 1)
+    m.maximize(b[0] + b[1] + x)
+    with get_backend("z3").open(m) as s:
+        assert s.check() is Status.SAT and s.values()[:2].tolist() == [True, True]
+        s.add_clauses([[-int(b.ids[0])]])
+        assert s.check() is Status.SAT and s.values()[:2].tolist() == [False, True]
+        blocked = (s.values().tolist(), s.int_values().tolist())
+        s.block(s.values(), s.int_values())
+        assert s.check() is Status.SAT and not s.values()[0]
+        assert (s.values().tolist(), s.int_values().tolist()) != blocked

@@ -198,17 +198,25 @@ class Z3Session(Session):
         return lines
 
     @_held
-    def _assert(self, spell: Any) -> None:
-        """Assert what ``spell()`` writes, after declaring any new variables it uses."""
+    def _assert(self, spell: Any, lits: np.ndarray, ints: Any = ()) -> None:
+        """Assert what ``spell()`` writes over the literals ``lits`` and the integers
+        ``ints``, after declaring any new variables it uses. An Optimize parses each text on
+        its own, so there the text names the earlier variables again (a Solver refuses a
+        second declaration)."""
+        known = self._declared
         lines = self._declare()
+        if self._optimising:
+            old = np.unique(np.abs(lits))
+            lines += [f"(declare-fun v{v} () Bool)" for v in old[old <= known].tolist()]
+            lines += [f"(declare-fun n{k} () Int)" for k in ints]
         lines += [f"(assert {a})" for a in spell()]
         self._load("\n".join(lines))
 
     def _add_clauses(self, groups: Groups) -> None:
-        self._assert(lambda: self.text.clauses(groups))
+        self._assert(lambda: self.text.clauses(groups), groups.flat)
 
     def _add_cardinality(self, groups: Groups, cmp: Cmp, bounds: np.ndarray) -> None:
-        self._assert(lambda: self.text.pbs(groups, cmp, bounds))
+        self._assert(lambda: self.text.pbs(groups, cmp, bounds), groups.flat)
 
     @_held
     def _check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
@@ -241,12 +249,7 @@ class Z3Session(Session):
             if self._best_only:  # the best an objective reached in time breaks a record
                 self._best_only = False
                 return Status.UNKNOWN
-            cut = Groups.of(cuts)
-            # Optimize parses each text on its own: it names the variables it uses again
-            # (a Solver refuses a second declaration).
-            lines = [f"(declare-fun v{v} () Bool)" for v in np.unique(np.abs(cut.flat))
-                     ] if self._optimising else []
-            self._load("\n".join(lines + [f"(assert {a})" for a in self.text.clauses(cut)]))
+            self._add_clauses(Groups.of(cuts))
             left = time_left(deadline)
             if left is not None and left <= 0:
                 return Status.UNKNOWN
@@ -401,7 +404,8 @@ class Z3Session(Session):
         same = self.text.words(np.where(values, self.user, -self.user)).tolist()
         same += [f"(= n{k} {_num(v)})" for k, v in zip(self.user_ints.tolist(), ints.tolist(),
                                                      strict=True)]
-        self._assert(lambda: [f"(not (and {' '.join(same)} true))"])
+        self._assert(lambda: [f"(not (and {' '.join(same)} true))"], self.user,
+                     self.user_ints.tolist())
 
 
 @dataclass
