@@ -22,17 +22,9 @@ class LazyCuts:
     def __init__(self, records: Sequence[Any]) -> None:
         self.records = list(records)
         self._reads = [np.asarray(r.literals(), dtype=np.int64) for r in self.records]
-        self.rounds = 0  # checks answered by cuts
-        self.added = 0  # cuts added
 
     def __bool__(self) -> bool:
         return bool(self.records)
-
-    def variables(self) -> np.ndarray:
-        """The variables the records read (sorted, without repeats)."""
-        if not self._reads:
-            return np.zeros(0, dtype=np.int64)
-        return np.unique(np.abs(np.concatenate(self._reads)))
 
     def cuts(self, assignment: np.ndarray) -> list[list[int]]:
         """The cuts a solution calls for, given ``assignment`` (a bool per variable, indexed
@@ -41,7 +33,4 @@ class LazyCuts:
         for record, lits in zip(self.records, self._reads, strict=True):
             values = assignment[np.abs(lits)] ^ (lits < 0)
             out += record.cuts(values)
-        if out:
-            self.rounds += 1
-            self.added += len(out)
         return out

@@ -394,33 +394,33 @@ class PysatSession(Session):
     def _check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
         self._assumed = list(assumptions)
         self._values = None
-        if self._solved and not self.incremental:
-            self._solver.delete()
-            self._solver = self._new()
-        self._solved = True
-        while True:
-            t0 = time.perf_counter()
-            with python_sigint():
-                sat = self._solver.solve(assumptions=self._assumed)
-            self.stats.solve_time += time.perf_counter() - t0
-            status = self._took(sat)
-            if status is not Status.SAT or not self._cut():
-                return status
-            if not self.incremental:
-                self._solver.delete()
-                self._solver = self._new()
+        return self._solve_until_kept(lambda: self._solver.solve(assumptions=self._assumed))
 
     def check_briefly(self, assumptions: Sequence[int], conflicts: int) -> Status:
-        """A check that gives up (UNKNOWN) after ``conflicts`` conflicts; incremental
-        solvers only. A Ctrl-C during it is raised when it returns."""
+        """A check that gives up (UNKNOWN) after ``conflicts`` conflicts (a budget per
+        solve); incremental solvers only. A Ctrl-C during it is raised when it returns."""
         self._assumed = list(assumptions)
         self._values = None
-        while True:
+
+        def solve() -> bool | None:
             self._solver.conf_budget(conflicts)
+            return self._solver.solve_limited(assumptions=self._assumed, expect_interrupt=True)
+
+        return self._solve_until_kept(solve)
+
+    def _solve_until_kept(self, solve: Callable[[], bool | None]) -> Status:
+        """``solve()`` (True, False, or None when it gave up) until its solution keeps the
+        lazy records: each solution that breaks one adds its cuts and solves again. A solver
+        that is not incremental is made afresh, with every clause, before each solve but
+        the first."""
+        while True:
+            if self._solved and not self.incremental:
+                self._solver.delete()
+                self._solver = self._new()
+            self._solved = True
             t0 = time.perf_counter()
             with python_sigint():
-                sat = self._solver.solve_limited(assumptions=self._assumed,
-                                                 expect_interrupt=True)
+                sat = solve()
             self.stats.solve_time += time.perf_counter() - t0
             status = Status.UNKNOWN if sat is None else self._took(sat)
             if status is not Status.SAT or not self._cut():
