@@ -541,15 +541,17 @@ class CpSatSession(Session):
                 code = quick.solve(self.m)
                 if code == cp_model.FEASIBLE and self._optimising:
                     code = cp_model.UNKNOWN  # not proved optimal: the full solve goes on
-                solution, core = _answer(cp_model, quick, code)
-                if time_limit is not None:
+                if code != cp_model.UNKNOWN:
+                    solution, core = _answer(cp_model, quick, code)
+                elif time_limit is not None:
                     time_limit -= quick.wall_time
-            solver = self._new_solver(time_limit, self.workers)
             if code != cp_model.UNKNOWN:
-                pass
+                pass  # the quick attempt decided
             elif kill_at is not None:
-                code, solution, core = self._solve_in_child(solver, kill_at)
+                code, solution, core = self._solve_in_child(
+                    self._new_solver(time_limit, self.workers), kill_at)
             else:
+                solver = self._new_solver(time_limit, self.workers)
                 code = self._solve(solver)
                 solution, core = _answer(cp_model, solver, code)
         finally:

@@ -188,6 +188,7 @@ class Connection:
         # each vertex's edges, both ways round (CSR): the arcs a search walks
         tail = np.concatenate([edges[:, 0], edges[:, 1]])
         order = np.argsort(tail, kind="stable")
+        self._tail = tail[order]
         self._head = np.concatenate([edges[:, 1], edges[:, 0]])[order]
         self._edge = np.tile(np.arange(len(edges), dtype=_I), 2)[order]
         self._start = np.concatenate([[0], np.cumsum(np.bincount(tail, minlength=graph.n))])
@@ -256,8 +257,7 @@ class Connection:
                 via_on: np.ndarray | None) -> list[int]:
         """The literals that leave a piece: per edge out of it, its far vertex's literal,
         or its own where it is not chosen now."""
-        tail = np.repeat(np.arange(self.graph.n), np.diff(self._start))
-        out = inside[tail] & ~inside[self._head]
+        out = inside[self._tail] & ~inside[self._head]
         far, edge = self._head[out], self._edge[out]
         lits = vertex[far]
         if via_on is not None:
