@@ -227,7 +227,7 @@ def test_every_cut_is_broken_by_its_solution_and_kept_by_every_connected_set():
 
     graph = grid_graph(3, 3)
     lits = np.arange(1, 10)
-    record = Connection(lits.reshape(1, -1), graph)
+    record = Connection(lits, graph)
     every = list(range(len(graph.edges)))
     sets = [{v for v in range(9) if bits >> v & 1} for bits in range(1 << 9)]
     connected = [s for s in sets if _pieces(graph, s, every) <= 1]
@@ -250,7 +250,7 @@ def test_every_loop_cut_is_broken_by_two_loops_and_kept_by_every_single_loop():
 
     graph = lattice_graph(2, 3)
     n, e = graph.n, len(graph.edges)
-    record = Connection(np.arange(1, n + 1).reshape(1, -1), graph,
+    record = Connection(np.arange(1, n + 1), graph,
                         via=np.arange(n + 1, n + e + 1))
 
     def values(used: list[int]) -> dict[int, bool]:

@@ -98,7 +98,7 @@ class Connected(_Global):
 
     def post(self, model: Any) -> None:
         usable(model, self.mask)
-        Connection(self.mask.ids.reshape(1, -1), self.graph).post(model)
+        Connection(self.mask.ids.reshape(-1), self.graph).post(model)
 
 
 class SingleCycle(_Global):
@@ -141,7 +141,7 @@ class SingleCycle(_Global):
                          np.zeros(n, _I), model)
         model.add(degree == 2 * on)
         model.add(on.sum() >= 1)  # a loop, not nothing
-        Connection(on.ids.reshape(1, -1), self.graph, via=chosen).post(model)
+        Connection(on.ids, self.graph, via=chosen).post(model)
 
 
 class Path(_Global):
@@ -177,9 +177,9 @@ def _bools(x: Any, what: str) -> BoolArray:
 
 
 class Connection:
-    """The record of the kind "connected": for each row of ``vertex`` (literals, one per
-    vertex of ``graph``), the vertices whose literals are true form one connected set,
-    perhaps empty (along the edges whose ``via`` literals are true, if given)."""
+    """The record of the kind "connected": the vertices of ``graph`` whose literals
+    ``vertex`` (one per vertex) are true form one connected set, perhaps empty (along the
+    edges whose ``via`` literals are true, if given)."""
 
     def __init__(self, vertex: np.ndarray, graph: Graph, via: np.ndarray | None = None
                  ) -> None:
@@ -194,7 +194,7 @@ class Connection:
         self._start = np.concatenate([[0], np.cumsum(np.bincount(tail, minlength=graph.n))])
 
     def __len__(self) -> int:
-        return len(self.vertex)
+        return 1
 
     def post(self, model: Any) -> None:
         model.parts.setdefault(CONNECTED, []).append(self)
@@ -202,30 +202,28 @@ class Connection:
     def literals(self) -> np.ndarray:
         """The literals whose values :meth:`cuts` reads, in its order."""
         via = np.zeros(0, _I) if self.via is None else self.via
-        return np.concatenate([self.vertex.reshape(-1), via])
+        return np.concatenate([self.vertex, via])
 
     def cuts(self, values: np.ndarray) -> list[list[int]]:
-        """For the values of :meth:`literals`: a clause for each piece of a set that falls
-        apart (none when every set is connected). A piece C and a chosen vertex v of another
-        piece are joined in every connected set by a path
-        that leaves C along an edge (a, w): so u in C and v are not both chosen unless, for
-        some such edge, w is chosen (and its edge, with ``via``). For each edge the clause
-        takes whichever of the two is false now, so that this solution breaks it."""
-        n = self.graph.n
-        on = values[:self.vertex.size].reshape(self.vertex.shape)
-        via_on = None if self.via is None else values[self.vertex.size:]
+        """For the values of :meth:`literals`: a clause for each piece of the set when it falls
+        apart (none when it is connected). A piece C and a chosen vertex v of another piece
+        are joined in every connected set by a path that leaves C along an edge (a, w): so
+        u in C and v are not both chosen unless, for some such edge, w is chosen (and its
+        edge, with ``via``). For each edge the clause takes whichever of the two is false
+        now, so that this solution breaks it."""
+        n = len(self.vertex)
+        on, via_on = values[:n], None if self.via is None else values[n:]
+        pieces = self._pieces(on, via_on)
+        if len(pieces) < 2:
+            return []
         clauses = []
-        for i in range(len(self.vertex)):
-            pieces = self._pieces(on[i], via_on)
-            if len(pieces) < 2:
-                continue
-            for k, piece in enumerate(pieces):
-                other = next(iter(pieces[(k + 1) % len(pieces)]))
-                inside = np.zeros(n, dtype=bool)
-                inside[list(piece)] = True
-                lits = self._around(inside, on[i], self.vertex[i], via_on)
-                u = next(iter(piece))
-                clauses.append([-int(self.vertex[i, u]), -int(self.vertex[i, other]), *lits])
+        for k, piece in enumerate(pieces):
+            other = next(iter(pieces[(k + 1) % len(pieces)]))
+            inside = np.zeros(n, dtype=bool)
+            inside[list(piece)] = True
+            u = next(iter(piece))
+            clauses.append([-int(self.vertex[u]), -int(self.vertex[other]),
+                            *self._around(inside, via_on)])
         return clauses
 
     def _pieces(self, on: np.ndarray, via_on: np.ndarray | None) -> list[set[int]]:
@@ -253,21 +251,19 @@ class Connection:
             pieces.append(piece)
         return pieces
 
-    def _around(self, inside: np.ndarray, on: np.ndarray, vertex: np.ndarray,
-                via_on: np.ndarray | None) -> list[int]:
+    def _around(self, inside: np.ndarray, via_on: np.ndarray | None) -> list[int]:
         """The literals that leave a piece: per edge out of it, its far vertex's literal,
         or its own where it is not chosen now."""
         out = inside[self._tail] & ~inside[self._head]
         far, edge = self._head[out], self._edge[out]
-        lits = vertex[far]
+        lits = self.vertex[far]
         if via_on is not None:
             lits = np.where(via_on[edge], lits, self.via[edge])
         return np.unique(lits).tolist()
 
     def decompose(self, model: Any) -> None:
-        """The eager form: per row, a root, parents and distances (the module docstring)."""
-        for row in self.vertex:
-            _connect(model, row, self.graph, self.via)
+        """The eager form: a root, parents and distances (the module docstring)."""
+        _connect(model, self.vertex, self.graph, self.via)
 
 
 def _connect(model: Any, vertex: np.ndarray, graph: Graph, via: np.ndarray | None) -> None:
