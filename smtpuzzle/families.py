@@ -19,6 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from smtpuzzle.formats.nonogram_files import EXTENSIONS as NONOGRAM_SUFFIXES  # its own list
+from smtpuzzle.puzzles.pencil.genres import NAMES as PENCIL_GENRES
+
+PENCIL_SUFFIXES = tuple(f".{name}" for name in PENCIL_GENRES)  # a genre's name is its suffix
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,9 @@ class Family:
     treatment: str
     text: str = ""  # "module:function": (puzzle, solution) -> the solution as text
     solver: str = ""  # grid: "module:function" deciding one puzzle (solve_sudoku)
+    # "module:function": (puzzle, half-solved grid) -> text (--determined); "" for the
+    # cells' values with "." where solutions differ
+    partial: str = ""
     nested: bool = False  # its files may sit in sub-folders of its folder
     prechecks: bool = False  # the loader takes precheck= (refuse the impossible at once)
 
@@ -58,6 +64,9 @@ class Family:
     def solution_text(self, puzzle: Any, solution: Any) -> Any:
         """A solution of ``puzzle`` as text (a str, or rich Text in colour)."""
         return _named(self.text)(puzzle, solution)
+
+    def half_solved_text(self, puzzle: Any, grid: Any) -> str:
+        return _named(self.partial)(puzzle, grid)
 
     def decide(self) -> Callable[..., Any]:
         """A grid family's solver: (puzzle, backend, solver, time_limit, limit) -> answer."""
@@ -131,3 +140,8 @@ register(Family("kenken", "KenKen", (".kenken",), "kenken",
                 "smtpuzzle.formats.kenken:load_kenken", "smtpuzzle.formats.text:grid_title",
                 "grid", text="smtpuzzle.formats.kenken:solution_text",
                 solver="smtpuzzle.puzzles.kenken.solve:solve_kenken"))
+register(Family("pencil", "pencil puzzles", PENCIL_SUFFIXES, "pencil",
+                "smtpuzzle.formats.pencil:load_pencil", "smtpuzzle.formats.pencil:pencil_title",
+                "grid", text="smtpuzzle.puzzles.pencil.drawing:solution_text",
+                solver="smtpuzzle.puzzles.pencil.solve:solve_pencil",
+                partial="smtpuzzle.puzzles.pencil.drawing:solution_text", nested=True))

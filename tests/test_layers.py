@@ -19,7 +19,7 @@ LAYERS = [
     {"model", "geometry", "render"},
     {"backends"},
     {"puzzles", "puzzles.grid_answer", "puzzles.tiling", "puzzles.frames", "puzzles.nonogram",
-     "puzzles.maze", "puzzles.sudoku", "puzzles.kenken"},
+     "puzzles.maze", "puzzles.sudoku", "puzzles.kenken", "puzzles.pencil"},
     {"formats"},
     {"families"},
     {"library"},
@@ -31,6 +31,7 @@ SIDEWAYS = {
     ("puzzles.frames", "puzzles.tiling"),  # frames are packed from tilings' pieces
     ("puzzles.sudoku", "puzzles.grid_answer"),
     ("puzzles.kenken", "puzzles.grid_answer"),
+    ("puzzles.pencil", "puzzles.grid_answer"),
 } | {(p, "puzzles") for p in LAYERS[4] if p != "puzzles"}  # the Puzzle protocol
 # What puzzle families may import of the back ends: the package's API, never a solver's
 # module (a family never names the solver that runs it).

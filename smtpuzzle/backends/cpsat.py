@@ -609,7 +609,10 @@ class CpSatSession(Session):
 
     def _solutions(self, limit: int | None, deadline: float | None,
                    enum: Enumeration) -> Iterator[Result]:
-        if limit == 1 or not (self.pure or self.dedupe):  # one solve may use every worker
+        # One or two answers (a first solution, uniqueness): full solves, each answer
+        # blocked before the next; CP-SAT's enumeration runs one worker without its full
+        # presolve (a 10x10 Nurikabe decided in 12 s that way, 0.37 s this way).
+        if (limit is not None and limit <= 2) or not (self.pure or self.dedupe):
             yield from super()._solutions(limit, deadline, enum)
             return
         found = yield from self._stream(limit, deadline, enum)

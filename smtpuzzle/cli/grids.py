@@ -36,10 +36,13 @@ def solve_grids(puzzles: Sequence[Any], solve: Callable[..., Any],
         if ans.status is Status.UNKNOWN or (counting and short):
             undecided += 1
         shown = ans.solutions[:given] if counting else ans.solutions[:2]
+        differ = _differ(ans.solutions) if ans.status is Status.MULTIPLE else []
         if as_json:
             data = ans.as_json()
             data["solutions"] = [s.tolist() for s in shown]
             data["count"] = len(shown)
+            if differ:
+                data["differ"] = [[r + 1, c + 1] for r, c in differ]
             print_json(data)
             if ans.interrupted:
                 break
@@ -54,10 +57,20 @@ def solve_grids(puzzles: Sequence[Any], solve: Callable[..., Any],
         for grid in shown[:2]:
             out.print(grid_text(grid))
             out.print("[dim]verified[/dim]", markup=True)
+        if differ and not counting:
+            out.print(f"the two differ at {len(differ)} cells: "
+                      + ", ".join(f"r{r + 1}c{c + 1}" for r, c in differ[:20])
+                      + (", ..." if len(differ) > 20 else ""))
         if ans.interrupted:
             break
     if undecided:
         raise typer.Exit(EXIT_UNKNOWN)
+
+
+def _differ(solutions: Sequence[np.ndarray]) -> list[tuple[int, int]]:
+    """The cells (row, column from 0) where the first two solutions differ."""
+    a, b = (np.asarray(s) for s in solutions[:2])
+    return [(int(r), int(c)) for r, c in np.argwhere(a != b)]
 
 
 def solve_grid_file(puzzle: Any, family: Family, backend: str, solver: str | None,
@@ -95,11 +108,12 @@ def question_grid_file(puzzle: Any, family: Family, question: str, backend: str,
         data: dict[str, Any] = {"name": grid_puzzle.name, "question": question}
         try:
             if question == "determined":
-                found = model.determined(cells, backend, solver, left)
+                found = grid_puzzle.decode(model.determined(cells, backend, solver, left))
                 data.update(status="determined", determined=found.tolist(),
-                            forced=int(sum(v is not None for v in found.ravel())),
+                            forced=int(sum(v not in (None, "?") for v in found.ravel())),
                             cells=int(found.size))
-                text = _determined_text(found)
+                text = family.half_solved_text(grid_puzzle, found) if family.partial \
+                    else _determined_text(found)
                 said = f"{data['forced']} of {data['cells']} cells forced"
             else:
                 conflict = model.explain(backend, solver, left)

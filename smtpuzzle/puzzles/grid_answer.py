@@ -1,6 +1,7 @@
-"""Deciding a number-grid puzzle written with the modelling API (Sudoku, KenKen): unique,
-multiple (two solutions shown), none or unknown; every solution verified before it is
-returned. A puzzle gives ``build() -> (model, cells)``, ``verify(grid)`` and ``name``."""
+"""Deciding a grid puzzle written with the modelling API (Sudoku, KenKen, the pencil
+puzzles): unique, multiple (two solutions shown), none or unknown; every solution verified
+before it is returned. A puzzle gives ``build() -> (model, answer variables)``,
+``decode(values) -> grid``, ``verify(grid)`` and ``name``."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def decide_grid(puzzle: Any, answer: type[A], backend: str, solver: str | None,
     try:
         for r in enum:
             model.take(r)
-            grid = np.asarray(x.value())
+            grid = puzzle.decode(x.value())
             puzzle.verify(grid)
             found.append(grid)
     except KeyboardInterrupt:

@@ -1,0 +1,154 @@
+"""The plain-text grids of pencil puzzles, as the public collection puzzlekit uses writes
+them: a first line ``ROWS COLS`` and the genre's numbers (Star Battle's stars), then what
+the genre's layout names, each token apart by spaces, ``-`` for an empty cell:
+
+- ``cells``: ROWS lines of COLS tokens, the clue grid;
+- ``regions``: ROWS lines of COLS region numbers;
+- ``top`` / ``bottom``: a line of COLS clues along that side; ``left`` / ``right``: a
+  line of ROWS clues.
+
+The file's suffix names the genre (``puzzle.nurikabe``). Solutions are written the same
+way: the size line, then the solution grid (``puzzle_text``, ``solution_text``). Every way
+a file can be wrong is a one-line PuzzleError naming the file, the line and the column.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from smtpuzzle.errors import PuzzleError
+from smtpuzzle.puzzles.pencil.genres import genre_named
+from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, grid_text
+from smtpuzzle.runtime.files import read_text
+
+MAX_SIDE = 200  # the collection's largest grids are 118 x 100
+
+
+def load_pencil(path: Path) -> PencilPuzzle:
+    """The puzzle of a plain-text file; its suffix names the genre."""
+    genre = genre_named(Path(path).suffix[1:])
+    return parse_pencil(read_text(path), genre, str(path), Path(path).stem)
+
+
+def parse_pencil(text: str, genre: Genre, where: str = "", name: str = "") -> PencilPuzzle:
+    """The puzzle ``text`` writes (see the module docstring)."""
+    where = where or genre.name
+    lines = [(k, line.split()) for k, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not lines:
+        raise PuzzleError(f"{genre.name}: an empty file (it starts with a line 'ROWS COLS')",
+                          where)
+    k, head = lines.pop(0)
+    want = 2 + len(genre.params)
+    if len(head) != want or not all(t.isdigit() and len(t) <= 4 for t in head):
+        params = "".join(f" {p.upper()}" for p in genre.params)
+        raise PuzzleError(f"{genre.name}: the first line is 'ROWS COLS{params}', found "
+                          f"{' '.join(head)[:60]!r}", f"{where}:{k}")
+    rows, cols = int(head[0]), int(head[1])
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise PuzzleError(f"{genre.name}: a grid of {rows}x{cols}; sides are 1 to {MAX_SIDE}",
+                          f"{where}:{k}")
+    parts: dict[str, list[list[str]]] = {}
+    for part in genre.layout:
+        height = rows if part in ("cells", "regions") else 1
+        width = rows if part in ("left", "right") else cols
+        block = []
+        for _ in range(height):
+            if not lines:
+                raise PuzzleError(f"{genre.name}: the file ends before its {_part(part)} "
+                                  f"({height} line{'s' * (height > 1)} of {width})",
+                                  f"{where}:{k + 1}")
+            k, tokens = lines.pop(0)
+            if len(tokens) != width:
+                raise PuzzleError(f"{genre.name}: {_part(part)}: a line of {len(tokens)} "
+                                  f"tokens, not {width}", f"{where}:{k}")
+            ok = _accepts(genre, part)
+            for c, token in enumerate(tokens):
+                if not ok(token):
+                    raise PuzzleError(f"{genre.name}: {_part(part)}: unknown symbol "
+                                      f"{token[:20]!r} at column {c + 1} (expected "
+                                      f"{_expected(genre, part)})", f"{where}:{k}")
+            block.append(tokens)
+        parts[part] = block
+    if lines:
+        k, tokens = lines[0]
+        raise PuzzleError(f"{genre.name}: more lines than the {rows}x{cols} puzzle takes",
+                          f"{where}:{k}")
+    regions = None
+    if "regions" in parts:
+        regions = _regions(np.array(parts["regions"]), genre, where)
+    puzzle = PencilPuzzle(genre, np.array(parts.get("cells", [[""] * cols] * rows),
+                                          dtype=object), regions,
+                          {p: parts[p][0] for p in parts if p not in ("cells", "regions")},
+                          tuple(int(t) for t in head[2:]), name or "")
+    try:
+        genre.check(puzzle)
+    except PuzzleError as exc:
+        raise exc.located(where) from None
+    return puzzle
+
+
+def _part(part: str) -> str:
+    return {"cells": "the clue grid", "regions": "the region grid"}.get(
+        part, f"the clues along the {part}")
+
+
+def _accepts(genre: Genre, part: str):  # noqa: ANN202  a predicate on tokens
+    if part == "cells":
+        return genre.cell_ok
+    if part == "regions":
+        return str.isdigit
+    return genre.edge_ok
+
+
+def _expected(genre: Genre, part: str) -> str:
+    if part == "cells":
+        return genre.symbols
+    return "a region number" if part == "regions" else genre.edge_symbols
+
+
+def _regions(grid: np.ndarray, genre: Genre, where: str) -> np.ndarray:
+    """Region numbers renumbered 0..k-1 in reading order; each region connected."""
+    ids = grid.astype(np.int64)
+    _, first, inverse = np.unique(ids.ravel(), return_index=True, return_inverse=True)
+    order = np.argsort(np.argsort(first))  # regions in the order they are first met
+    regions = order[inverse].reshape(ids.shape)
+    for k in range(int(regions.max()) + 1):
+        cells = list(zip(*np.nonzero(regions == k), strict=True))
+        seen, todo = {cells[0]}, [cells[0]]
+        while todo:
+            r, c = todo.pop()
+            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if nb not in seen and 0 <= nb[0] < ids.shape[0] and 0 <= nb[1] < ids.shape[1] \
+                        and regions[nb] == k:
+                    seen.add(nb)
+                    todo.append(nb)
+        if len(seen) != len(cells):
+            r, c = cells[0]
+            raise PuzzleError(f"{genre.name}: region {ids[r, c]} falls apart in two "
+                              f"(it holds row {r + 1}, column {c + 1})", where)
+    return regions
+
+
+def puzzle_text(puzzle: PencilPuzzle) -> str:
+    """The puzzle written as the collection writes it."""
+    head = " ".join(str(v) for v in (puzzle.rows, puzzle.cols, *puzzle.params))
+    out = [head]
+    for part in puzzle.genre.layout:
+        if part == "cells":
+            out.append(grid_text(puzzle.cells))
+        elif part == "regions":
+            assert puzzle.regions is not None
+            out.append(grid_text(puzzle.regions))
+        else:
+            out.append(" ".join(puzzle.edges[part]))
+    return "\n".join(out) + "\n"
+
+
+def pencil_title(path: Path) -> str:
+    """``Nurikabe 10x10``: the genre and the size on the file's first line."""
+    genre = genre_named(Path(path).suffix[1:])
+    head = read_text(path).split("\n", 1)[0].split()
+    size = f" {head[0]}x{head[1]}" if len(head) >= 2 else ""
+    return f"{genre.title}{size}"

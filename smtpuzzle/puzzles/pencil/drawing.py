@@ -1,0 +1,23 @@
+"""Pencil puzzles as text: the solution grid with the clues kept (a shaded cell ``#``, an
+unshaded one ``.``, a clue as itself), as a solver of such puzzles reads it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from smtpuzzle.puzzles.pencil.puzzle import EMPTY, PencilPuzzle
+
+
+def solution_text(puzzle: PencilPuzzle, grid: np.ndarray) -> str:
+    """The solution drawn over the clues, a row a line."""
+    return puzzle.genre.text(puzzle, np.asarray(grid, dtype=object)) + "\n"
+
+
+def overlay(puzzle: PencilPuzzle, grid: np.ndarray, shown: dict[str, str]) -> str:
+    """Each cell its clue, else its solution token as ``shown`` maps it; columns as wide as
+    the widest token."""
+    cells = [[str(puzzle.cells[r, c]) if puzzle.cells[r, c] != EMPTY
+              else shown.get(str(grid[r, c]), str(grid[r, c]))
+              for c in range(puzzle.cols)] for r in range(puzzle.rows)]
+    width = max(len(t) for row in cells for t in row)
+    return "\n".join(" ".join(t.rjust(width) for t in row) for row in cells)

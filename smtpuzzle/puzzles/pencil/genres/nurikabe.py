@@ -1,0 +1,72 @@
+"""Nurikabe: shade cells so that the shaded ones form one connected wall with no 2x2 block
+shaded, and the unshaded cells fall into islands, each holding exactly one number, its
+size. Numbered cells stay unshaded.
+
+Model: each cell's island (one per clue; one more value for the wall), each island
+connected around its clue (ConnectedRegions), the wall connected, islands of different
+clues never side by side."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from smtpuzzle.model import BoolArray, Connected, ConnectedRegions, Model, grid_graph
+from smtpuzzle.puzzles.pencil.grids import any_square, components, no_square, shaded_tokens
+from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, refuse, wrong
+
+
+class Nurikabe(Genre):
+    name = "nurikabe"
+    title = "Nurikabe"
+    rules_text = "a connected wall, no 2x2 of it; each island one number, its size"
+    symbols = "a number (an island's size) or -"
+    pids = ("nurikabe",)
+    puzzlekit = ""  # no Nurikabe solver in puzzlekit 0.3.4
+
+    def check(self, puzzle: PencilPuzzle) -> None:
+        for r, c, token in puzzle.clues():
+            if int(token) < 1:
+                refuse(self, "an island's size is 1 or more", r, c)
+
+    def rules(self, puzzle: PencilPuzzle, m: Model, named: bool) -> BoolArray:
+        rows, cols = puzzle.rows, puzzle.cols
+        graph = grid_graph(rows, cols)
+        clues = puzzle.clues()
+        wall_label = len(clues)
+        island = m.int_array(rows * cols, 0, wall_label, name="island", user=False)
+        wall = m.bool_array(rows * cols, name="wall")
+        m.add(wall == island.eq(wall_label))
+        m.add(ConnectedRegions(island, graph, [r * cols + c for r, c, _ in clues],
+                               outside=True))
+        m.add(Connected(wall, graph))
+        no_square(m, wall.reshape(rows, cols))
+        # a cell is in clue k's island only within its reach (size - 1 steps)
+        rr, cc = np.divmod(np.arange(rows * cols), cols)
+        for k, (r, c, token) in enumerate(clues):
+            with puzzle.given(m, named, r, c):
+                m.add(island.eq(k).sum() == int(token))
+                far = np.abs(rr - r) + np.abs(cc - c) >= int(token)
+                if far.any():
+                    m.add(island[far] != k)
+        u, v = graph.edges[:, 0], graph.edges[:, 1]
+        m.add((~wall[u] & ~wall[v]).implies(island[u] == island[v]))
+        return wall
+
+    def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
+        return shaded_tokens(values, puzzle.cells.shape)
+
+    def verify(self, puzzle: PencilPuzzle, grid: np.ndarray) -> None:
+        wall = grid == "x"
+        if (square := any_square(wall)) is not None:
+            wrong(puzzle, "a 2x2 block of wall", *square)
+        if len(components(wall)) > 1:
+            wrong(puzzle, "the wall falls apart")
+        for island in components(~wall):
+            numbers = [(r, c) for r, c in island if puzzle.number(r, c) is not None]
+            if len(numbers) != 1:
+                wrong(puzzle, f"an island holding {len(numbers)} numbers", *island[0])
+            if puzzle.number(*numbers[0]) != len(island):
+                wrong(puzzle, f"an island of {len(island)} cells", *numbers[0])
+
+
+GENRE = Nurikabe()
