@@ -23,8 +23,9 @@ from smtpuzzle import (
 from smtpuzzle.model.graphs import Graph
 
 BACKENDS = ["sat", "cpsat", "z3"]
-# sat and z3 check connected sets lazily unless told otherwise: both ways, against brute force
-WAYS = ["sat", "sat:eager", "cpsat", "z3", "z3:eager"]
+# sat, z3 and cpsat check connected sets lazily unless told otherwise: both ways, against
+# brute force
+WAYS = ["sat", "sat:eager", "cpsat", "cpsat:eager", "z3", "z3:eager"]
 
 
 def _count(m: Model, way: str) -> tuple[int, bool]:
@@ -290,8 +291,10 @@ def test_connectivity_is_eager_or_lazy_where_the_back_end_checks_solutions():
     m = Model()
     m.add(Connected(m.bool_array(4), grid_graph(2, 2)))
     assert m.solve("cpsat", connectivity="eager") == "sat"
-    with pytest.raises(PuzzleError, match="cpsat back end's connectivity is 'eager' only"):
-        m.solve("cpsat", connectivity="lazy")
+    assert m.solve("cpsat", connectivity="lazy") == "sat"
+    with pytest.raises(PuzzleError, match="exact-cover back end's connectivity is 'eager' "
+                                          "only"):
+        m.solve("exact-cover", connectivity="lazy")
     with pytest.raises(PuzzleError, match="'eager' or 'lazy', not 'later'"):
         m.solve("sat", connectivity="later")
 

@@ -23,14 +23,15 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends.base import Backend, BuildCost, Capabilities, Session, answer_key
+from smtpuzzle.backends.lazy import LazyCuts
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.model.arith import KIND as ARITHMETIC
 from smtpuzzle.model.arith import ArithRows
 from smtpuzzle.model.expr import IntArray
-from smtpuzzle.model.graphs import CIRCUIT, CYCLE, SingleCycle
+from smtpuzzle.model.graphs import CIRCUIT, CONNECTED, CYCLE, SingleCycle
 from smtpuzzle.model.ints import EQ, GE, LE, NE, LinearRows
-from smtpuzzle.model.kinds import BOOLEAN, lowered
+from smtpuzzle.model.kinds import BOOLEAN, lazy_records, lowered
 from smtpuzzle.model.scheduling import KIND as SCHEDULING
 from smtpuzzle.model.scheduling import Cumulative, NoOverlap
 from smtpuzzle.result import Enumeration, Result, Stats, Status
@@ -104,8 +105,10 @@ class CpSatBackend(Backend):
     build_cost = BuildCost(3.4, 0.15, 1.0, 3.4, 0.05, 1.0, 3.3, 0.1)
     bytes_per_incidence = 1500
     capabilities = Capabilities(optimises=True)
+    # connected sets checked lazily: each solution whose set falls apart gets its cuts and
+    # the model is solved again (backends/lazy.py)
     takes = BOOLEAN | {"integers", "regular", "automata", ARITHMETIC, SCHEDULING, CIRCUIT,
-                       CYCLE}
+                       CYCLE, CONNECTED}
 
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers
@@ -251,6 +254,7 @@ class CpSatSession(Session):
                             [tuple(t) for t in a.transitions.tolist()])
         for cycle in model.parts.get(CYCLE, ()):
             self._add_cycle(cycle)
+        self._lazy = LazyCuts(lazy_records(model))
         self._add_ints(model)
         self._table_cells = model.ints.table_cells()
         # Every variable an answer, or fixed by one: enumerating all assignments lists each
@@ -522,6 +526,24 @@ class CpSatSession(Session):
         return box[0]
 
     def _check(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Status:
+        """Solve until a solution keeps the lazy records (each one that breaks one adds its
+        cuts: the model is solved again with them) or none is left."""
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        while True:
+            left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
+            status = self._check_once(assumptions, left)
+            if status is not Status.SAT or not self._lazy:
+                return status
+            assert self._solution is not None
+            assignment = np.zeros(len(self.bools.index), dtype=bool)
+            assignment[1:] = self._solution[self.bools.index[1:]] > 0
+            cuts = self._lazy.cuts(assignment)
+            if not cuts:
+                return status
+            self._add_clauses(Groups.of(cuts))
+            self._solution = None
+
+    def _check_once(self, assumptions: Sequence[int], time_limit: float | None) -> Status:
         cp_model = self.cp_model
         self._assumed = [int(a) for a in assumptions]
         self._solution, self._core = None, []
@@ -612,7 +634,8 @@ class CpSatSession(Session):
         # One or two answers (a first solution, uniqueness): full solves, each answer
         # blocked before the next; CP-SAT's enumeration runs one worker without its full
         # presolve (a 10x10 Nurikabe decided in 12 s that way, 0.37 s this way).
-        if (limit is not None and limit <= 2) or not (self.pure or self.dedupe):
+        # Lazy records: each solution checked, so no stream of CP-SAT's own.
+        if (limit is not None and limit <= 2) or not (self.pure or self.dedupe) or self._lazy:
             yield from super()._solutions(limit, deadline, enum)
             return
         found = yield from self._stream(limit, deadline, enum)

@@ -20,7 +20,7 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.pencil.genres import genre_named
-from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, grid_text
+from smtpuzzle.puzzles.pencil.puzzle import EMPTY, Genre, PencilPuzzle, grid_text
 from smtpuzzle.runtime.files import read_text
 
 MAX_SIDE = 200  # the collection's largest grids are 118 x 100
@@ -40,8 +40,8 @@ def parse_pencil(text: str, genre: Genre, where: str = "", name: str = "") -> Pe
         raise PuzzleError(f"{genre.name}: an empty file (it starts with a line 'ROWS COLS')",
                           where)
     k, head = lines.pop(0)
-    want = 2 + len(genre.params)
-    if len(head) != want or not all(t.isdigit() and len(t) <= 4 for t in head):
+    want = range(2 + len(genre.params), 3 + len(genre.params) + len(genre.optional_params))
+    if len(head) not in want or not all(t.isdigit() and len(t) <= 4 for t in head):
         params = "".join(f" {p.upper()}" for p in genre.params)
         raise PuzzleError(f"{genre.name}: the first line is 'ROWS COLS{params}', found "
                           f"{' '.join(head)[:60]!r}", f"{where}:{k}")
@@ -78,7 +78,7 @@ def parse_pencil(text: str, genre: Genre, where: str = "", name: str = "") -> Pe
     regions = None
     if "regions" in parts:
         regions = _regions(np.array(parts["regions"]), genre, where)
-    puzzle = PencilPuzzle(genre, np.array(parts.get("cells", [[""] * cols] * rows),
+    puzzle = PencilPuzzle(genre, np.array(parts.get("cells", [[EMPTY] * cols] * rows),
                                           dtype=object), regions,
                           {p: parts[p][0] for p in parts if p not in ("cells", "regions")},
                           tuple(int(t) for t in head[2:]), name or "")
@@ -98,22 +98,26 @@ def _accepts(genre: Genre, part: str):  # noqa: ANN202  a predicate on tokens
     if part == "cells":
         return genre.cell_ok
     if part == "regions":
-        return str.isdigit
+        return lambda token: token != EMPTY
     return genre.edge_ok
 
 
 def _expected(genre: Genre, part: str) -> str:
     if part == "cells":
         return genre.symbols
-    return "a region number" if part == "regions" else genre.edge_symbols
+    return "a region's name" if part == "regions" else genre.edge_symbols
 
 
-def _regions(grid: np.ndarray, genre: Genre, where: str) -> np.ndarray:
-    """Region numbers renumbered 0..k-1 in reading order; each region connected."""
-    ids = grid.astype(np.int64)
+def _regions(ids: np.ndarray, genre: Genre, where: str) -> np.ndarray:
+    """Region names (numbers or letters) renumbered 0..k-1 in reading order, -1 for a cell
+    in none (the genre's ``outside`` tokens); each region connected."""
     _, first, inverse = np.unique(ids.ravel(), return_index=True, return_inverse=True)
     order = np.argsort(np.argsort(first))  # regions in the order they are first met
     regions = order[inverse].reshape(ids.shape)
+    out = np.isin(ids, list(genre.outside))
+    if out.any():  # the outside is no region: the others renumbered past it
+        regions = np.unique(np.where(out, -1, regions), return_inverse=True)[1].reshape(
+            ids.shape) - 1
     for k in range(int(regions.max()) + 1):
         cells = list(zip(*np.nonzero(regions == k), strict=True))
         seen, todo = {cells[0]}, [cells[0]]
@@ -131,6 +135,10 @@ def _regions(grid: np.ndarray, genre: Genre, where: str) -> np.ndarray:
     return regions
 
 
+def genre_outside(puzzle: PencilPuzzle) -> str:
+    return puzzle.genre.outside[:1] or EMPTY
+
+
 def puzzle_text(puzzle: PencilPuzzle) -> str:
     """The puzzle written as the collection writes it."""
     head = " ".join(str(v) for v in (puzzle.rows, puzzle.cols, *puzzle.params))
@@ -140,7 +148,8 @@ def puzzle_text(puzzle: PencilPuzzle) -> str:
             out.append(grid_text(puzzle.cells))
         elif part == "regions":
             assert puzzle.regions is not None
-            out.append(grid_text(puzzle.regions))
+            out.append(grid_text(np.where(puzzle.regions < 0, genre_outside(puzzle),
+                                          puzzle.regions + 1)))
         else:
             out.append(" ".join(puzzle.edges[part]))
     return "\n".join(out) + "\n"

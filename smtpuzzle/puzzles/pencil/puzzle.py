@@ -87,7 +87,12 @@ class PencilPuzzle:
     def given(self, m: Model, named: bool, r: int, c: int) -> AbstractContextManager[None]:
         """Within it, what is posted is the clue of cell (r, c): a named group when
         ``named``."""
-        return m.named(f"r{r + 1}c{c + 1}={self.cells[r, c]}") if named else nullcontext()
+        return self.group(m, named, f"r{r + 1}c{c + 1}={self.cells[r, c]}")
+
+    def group(self, m: Model, named: bool, name: str) -> AbstractContextManager[None]:
+        """Within it, what is posted is the clue called ``name``: a named group when
+        ``named``."""
+        return m.named(name) if named else nullcontext()
 
 
 class Genre:
@@ -101,6 +106,8 @@ class Genre:
     # numbers), or a line of clues along a side ("top", "left", "bottom", "right")
     layout: ClassVar[tuple[str, ...]] = ("cells",)
     params: ClassVar[tuple[str, ...]] = ()  # names of the header's numbers after the size
+    optional_params: ClassVar[tuple[str, ...]] = ()  # ... and those that may follow them
+    outside: ClassVar[str] = ""  # region-grid tokens of a cell in no region (one char each)
     symbols: ClassVar[str] = ""  # the cell tokens, in words, for error messages
     pids: ClassVar[tuple[str, ...]] = ()  # its puzz.link names, the first the one written
     puzzlekit: ClassVar[str] = ""  # puzzlekit's name of the genre ("" if it has none)

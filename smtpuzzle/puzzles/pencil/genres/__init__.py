@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 # name -> puzz.link names (the first one the name written in links made here)
 PIDS: dict[str, tuple[str, ...]] = {
+    "hitori": ("hitori",),
     "nurikabe": ("nurikabe",),
 }
 NAMES = tuple(PIDS)
