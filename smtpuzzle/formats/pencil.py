@@ -77,7 +77,7 @@ def parse_pencil(text: str, genre: Genre, where: str = "", name: str = "") -> Pe
                           f"{where}:{k}")
     regions = None
     if "regions" in parts:
-        regions = _regions(np.array(parts["regions"]), genre, where)
+        regions = _regions(np.array(parts["regions"]), genre)
     puzzle = PencilPuzzle(genre, np.array(parts.get("cells", [[EMPTY] * cols] * rows),
                                           dtype=object), regions,
                           {p: parts[p][0] for p in parts if p not in ("cells", "regions")},
@@ -108,30 +108,27 @@ def _expected(genre: Genre, part: str) -> str:
     return "a region's name" if part == "regions" else genre.edge_symbols
 
 
-def _regions(ids: np.ndarray, genre: Genre, where: str) -> np.ndarray:
-    """Region names (numbers or letters) renumbered 0..k-1 in reading order, -1 for a cell
-    in none (the genre's ``outside`` tokens); each region connected."""
-    _, first, inverse = np.unique(ids.ravel(), return_index=True, return_inverse=True)
-    order = np.argsort(np.argsort(first))  # regions in the order they are first met
-    regions = order[inverse].reshape(ids.shape)
-    out = np.isin(ids, list(genre.outside))
-    if out.any():  # the outside is no region: the others renumbered past it
-        regions = np.unique(np.where(out, -1, regions), return_inverse=True)[1].reshape(
-            ids.shape) - 1
-    for k in range(int(regions.max()) + 1):
-        cells = list(zip(*np.nonzero(regions == k), strict=True))
-        seen, todo = {cells[0]}, [cells[0]]
+def _regions(ids: np.ndarray, genre: Genre) -> np.ndarray:
+    """Regions numbered 0..k-1 in reading order, -1 for a cell in none (the genre's
+    ``outside`` tokens). A region is a connected group of cells of one name: the collection
+    reuses a name now and then for two rooms apart, which are two rooms."""
+    rows, cols = ids.shape
+    regions = np.full(ids.shape, -1, dtype=np.int64)
+    outside = np.isin(ids, list(genre.outside))
+    k = 0
+    for start in zip(*np.nonzero(~outside), strict=True):
+        if regions[start] >= 0:
+            continue
+        regions[start] = k
+        todo = [start]
         while todo:
             r, c = todo.pop()
             for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                if nb not in seen and 0 <= nb[0] < ids.shape[0] and 0 <= nb[1] < ids.shape[1] \
-                        and regions[nb] == k:
-                    seen.add(nb)
+                if 0 <= nb[0] < rows and 0 <= nb[1] < cols and regions[nb] < 0 \
+                        and not outside[nb] and ids[nb] == ids[start]:
+                    regions[nb] = k
                     todo.append(nb)
-        if len(seen) != len(cells):
-            r, c = cells[0]
-            raise PuzzleError(f"{genre.name}: region {ids[r, c]} falls apart in two "
-                              f"(it holds row {r + 1}, column {c + 1})", where)
+        k += 1
     return regions
 
 

@@ -26,6 +26,14 @@ def shaded_tokens(values: np.ndarray, shape: tuple[int, int], on: str = "x",
     return out
 
 
+def total(items: list) -> object:  # a LinExpr
+    """The sum of model terms (BoolArrays, LinExprs), left to right."""
+    out = items[0].lin() if hasattr(items[0], "lin") else items[0]
+    for item in items[1:]:
+        out = out + item
+    return out
+
+
 def no_square(m: Model, s: BoolArray) -> None:
     """No 2x2 block of cells all in ``s`` (a rows x cols array)."""
     m.add(s[:-1, :-1] + s[1:, :-1] + s[:-1, 1:] + s[1:, 1:] <= 3)
@@ -111,3 +119,90 @@ def any_square(mask: np.ndarray) -> tuple[int, int] | None:
     block = mask[:-1, :-1] & mask[1:, :-1] & mask[:-1, 1:] & mask[1:, 1:]
     hits = np.argwhere(block)
     return (int(hits[0][0]), int(hits[0][1])) if len(hits) else None
+
+
+# -- lines through cell centres, as the collection writes them ------------------------------
+
+# A cell a line passes is written by the sides it leaves by, in this order: "se", "ew"...
+LETTERS = (("up", "n"), ("down", "s"), ("right", "e"), ("left", "w"))
+STEP_OF = {"n": (-1, 0), "s": (1, 0), "e": (0, 1), "w": (0, -1)}
+BACK = {"n": "s", "s": "n", "e": "w", "w": "e"}
+
+
+def line_tokens(directions: np.ndarray, off: str = "-") -> np.ndarray:
+    """CellLinks.directions as tokens: the letters of the sides left by, ``off`` for a cell
+    the line misses, ``?`` where unknown."""
+    out = np.full(directions.shape, UNKNOWN, dtype=object)
+    for (r, c), ways in np.ndenumerate(directions):
+        if ways is not None:
+            out[r, c] = "".join(ch for d, ch in LETTERS if d in ways) or off
+    return out
+
+
+def line_sides(grid: np.ndarray) -> dict[tuple[int, int], set[str]]:
+    """For each cell of a solution grid written with side letters, the letters it holds
+    (cells of other tokens left out)."""
+    return {(r, c): set(str(t)) for (r, c), t in np.ndenumerate(grid)
+            if str(t) and set(str(t)) <= set(STEP_OF)}
+
+
+def check_lines(puzzle, grid: np.ndarray, loop: bool) -> list[list[tuple[int, int]]]:  # noqa: ANN001
+    """Check that the side letters of ``grid`` fit together (a cell's side leads to a cell
+    that leads back) and return the lines they draw, each a list of cells in order: one
+    closed loop for ``loop`` (every cell two sides), else paths (ends one side)."""
+    from smtpuzzle.puzzles.pencil.puzzle import wrong
+
+    sides = line_sides(grid)
+    for (r, c), letters in sides.items():
+        if len(letters) > 2 or (loop and len(letters) != 2):
+            wrong(puzzle, f"a line with {len(letters)} ends in one cell", r, c)
+        for ch in letters:
+            dr, dc = STEP_OF[ch]
+            other = (r + dr, c + dc)
+            if BACK[ch] not in sides.get(other, set()):
+                wrong(puzzle, "a line leads out of the cell to nowhere", r, c)
+    lines, seen = [], set()
+    starts = [cell for cell, letters in sides.items() if len(letters) == 1] + list(sides)
+    for start in starts:
+        if start in seen:
+            continue
+        line, cell, came = [start], start, None
+        seen.add(start)
+        while True:
+            nxt = [ch for ch in sides[cell] if ch != came]
+            if not nxt:
+                break
+            dr, dc = STEP_OF[nxt[0]]
+            cell, came = (cell[0] + dr, cell[1] + dc), BACK[nxt[0]]
+            if cell in seen:
+                break
+            seen.add(cell)
+            line.append(cell)
+        lines.append(line)
+    return lines
+
+
+class Padded:
+    """Booleans for the cells of a rows x cols grid and one more, always false, for the
+    outside: ``grid`` is the cells, ``near[d]`` (d one of STEPS, or a diagonal step) the
+    neighbour that way, false past the border."""
+
+    def __init__(self, m: Model, rows: int, cols: int, name: str) -> None:
+        self.all = m.bool_array(rows * cols + 1, name=name)
+        m.add(~self.all[rows * cols])
+        self.grid = self.all[:rows * cols].reshape(rows, cols)
+        self.rows, self.cols = rows, cols
+
+    def index(self, dr: int, dc: int) -> np.ndarray:
+        rr, cc = np.meshgrid(np.arange(self.rows) + dr, np.arange(self.cols) + dc,
+                             indexing="ij")
+        ok = (rr >= 0) & (rr < self.rows) & (cc >= 0) & (cc < self.cols)
+        return np.where(ok, rr * self.cols + cc, self.rows * self.cols)
+
+    def near(self, dr: int, dc: int) -> BoolArray:
+        return self.all[self.index(dr, dc)]
+
+    def around(self):  # noqa: ANN201  a LinExpr, rows x cols
+        """How many of each cell's side neighbours are true."""
+        return self.all[np.stack([self.index(dr, dc) for dr, dc in STEPS], axis=-1)].sum(
+            axis=2)

@@ -163,4 +163,5 @@ def grid_text(grid: np.ndarray) -> str:
 
 def solution_text(puzzle: PencilPuzzle, grid: np.ndarray) -> str:
     """A solution as the collection writes one: the size line, then the grid."""
-    return f"{puzzle.rows} {puzzle.cols}\n{grid_text(grid)}"
+    head = " ".join(str(v) for v in (puzzle.rows, puzzle.cols, *puzzle.params))
+    return f"{head}\n{grid_text(grid)}"

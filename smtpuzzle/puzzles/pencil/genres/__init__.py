@@ -16,8 +16,14 @@ if TYPE_CHECKING:
 
 # name -> puzz.link names (the first one the name written in links made here)
 PIDS: dict[str, tuple[str, ...]] = {
+    "akari": ("akari", "lightup"),
+    "heyawake": ("heyawake", "heyawacky"),
     "hitori": ("hitori",),
+    "kuromasu": ("kurodoko",),
+    "norinori": ("norinori",),
     "nurikabe": ("nurikabe",),
+    "starbattle": ("starbattle",),
+    "yinyang": ("yinyang",),
 }
 NAMES = tuple(PIDS)
 
