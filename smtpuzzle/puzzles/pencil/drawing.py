@@ -21,3 +21,15 @@ def overlay(puzzle: PencilPuzzle, grid: np.ndarray, shown: dict[str, str]) -> st
               for c in range(puzzle.cols)] for r in range(puzzle.rows)]
     width = max(len(t) for row in cells for t in row)
     return "\n".join(" ".join(t.rjust(width) for t in row) for row in cells)
+
+
+# a cell a line passes, by the sides it leaves by (the collection's letters)
+BOX = {"se": "┌", "sw": "┐", "ne": "└", "nw": "┘", "ew": "─", "ns": "│", "n": "╵", "s": "╷",
+       "e": "╶", "w": "╴"}
+
+
+def line_text(puzzle: PencilPuzzle, grid: np.ndarray, shown: dict[str, str] | None = None
+              ) -> str:
+    """A solution of lines through cell centres: box-drawing pieces, clues kept, other
+    tokens as ``shown`` maps them."""
+    return overlay(puzzle, grid, {**BOX, EMPTY: ".", **(shown or {})})

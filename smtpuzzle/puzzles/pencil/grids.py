@@ -44,11 +44,22 @@ def adjacent(rows: int, cols: int) -> np.ndarray:
     return grid_graph(rows, cols).edges
 
 
+def link_index(rows: int, cols: int) -> dict[str, np.ndarray]:
+    """For each direction ("up", "down", "left", "right"), the rows x cols array of the
+    grid_graph edge each cell leaves by that way; E (the edge count) past the border."""
+    e = rows * (cols - 1) + (rows - 1) * cols
+    across = np.full((rows, cols + 1), e)
+    across[:, 1:cols] = np.arange(rows * (cols - 1)).reshape(rows, cols - 1)
+    down = np.full((rows + 1, cols), e)
+    down[1:rows] = rows * (cols - 1) + np.arange((rows - 1) * cols).reshape(rows - 1, cols)
+    return {"up": down[:-1], "down": down[1:], "left": across[:, :-1], "right": across[:, 1:]}
+
+
 class CellLinks:
     """A path or loop through cell centres: a boolean per pair of neighbouring cells (the
-    edges of ``grid_graph``) and one more, always false, that stands for the outside, so
-    that ``left``, ``right``, ``up``, ``down`` (each a rows x cols BoolArray: whether the
-    path leaves the cell that way) are plain index arrays."""
+    edges of ``grid_graph``, ``link``) and one more, always false, for the outside, so that
+    ``left``, ``right``, ``up``, ``down`` (each a rows x cols BoolArray: whether the line
+    leaves the cell that way) are plain index arrays."""
 
     def __init__(self, m: Model, rows: int, cols: int, name: str = "link") -> None:
         self.graph = grid_graph(rows, cols)
@@ -56,29 +67,25 @@ class CellLinks:
         self.all = m.bool_array(e + 1, name=name)
         m.add(~self.all[e])
         self.link = self.all[:e]
-        across = np.full((rows, cols + 1), e)
-        across[:, 1:cols] = np.arange(rows * (cols - 1)).reshape(rows, cols - 1)
-        down = np.full((rows + 1, cols), e)
-        down[1:rows] = rows * (cols - 1) + np.arange((rows - 1) * cols).reshape(rows - 1, cols)
-        self.index = {"left": across[:, :-1], "right": across[:, 1:], "up": down[:-1],
-                      "down": down[1:]}
+        self.index = link_index(rows, cols)
         self.left, self.right = self.all[self.index["left"]], self.all[self.index["right"]]
         self.up, self.down = self.all[self.index["up"]], self.all[self.index["down"]]
 
     def degree(self):  # noqa: ANN201  a LinExpr, rows x cols
         return self.left + self.right + self.up + self.down
 
-    def directions(self, values: np.ndarray) -> np.ndarray:
-        """For each cell, the set of directions the path leaves it by ("up", ...), from the
-        links' values (None where unknown)."""
-        vals = np.append(np.asarray(values, dtype=object), False)
-        rows, cols = self.index["left"].shape
-        out = np.empty((rows, cols), dtype=object)
-        for (r, c), _ in np.ndenumerate(out):
-            got = {d: vals[self.index[d][r, c]] for d in self.index}
-            out[r, c] = None if any(v is None for v in got.values()) else \
-                {d for d, v in got.items() if v}
-        return out
+
+def directions(values: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """For each cell, the set of directions a line leaves it by ("up", ...), from the
+    links' values (CellLinks.link; None where unknown): None where any is unknown."""
+    vals = np.append(np.asarray(values, dtype=object), False)
+    index = link_index(rows, cols)
+    out = np.empty((rows, cols), dtype=object)
+    for (r, c), _ in np.ndenumerate(out):
+        got = {d: vals[index[d][r, c]] for d in index}
+        out[r, c] = None if any(v is None for v in got.values()) else \
+            {d for d, v in got.items() if v}
+    return out
 
 
 # -- verifiers ------------------------------------------------------------------------------
@@ -187,8 +194,8 @@ class Padded:
     outside: ``grid`` is the cells, ``near[d]`` (d one of STEPS, or a diagonal step) the
     neighbour that way, false past the border."""
 
-    def __init__(self, m: Model, rows: int, cols: int, name: str) -> None:
-        self.all = m.bool_array(rows * cols + 1, name=name)
+    def __init__(self, m: Model, rows: int, cols: int, name: str, user: bool = True) -> None:
+        self.all = m.bool_array(rows * cols + 1, name=name, user=user)
         m.add(~self.all[rows * cols])
         self.grid = self.all[:rows * cols].reshape(rows, cols)
         self.rows, self.cols = rows, cols

@@ -20,8 +20,11 @@ PIDS: dict[str, tuple[str, ...]] = {
     "heyawake": ("heyawake", "heyawacky"),
     "hitori": ("hitori",),
     "kuromasu": ("kurodoko",),
+    "masyu": ("mashu", "masyu", "pearl"),
     "norinori": ("norinori",),
     "nurikabe": ("nurikabe",),
+    "simpleloop": ("simpleloop",),
+    "slitherlink": ("slither", "slitherlink"),
     "starbattle": ("starbattle",),
     "yinyang": ("yinyang",),
 }
