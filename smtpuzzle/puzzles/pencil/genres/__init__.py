@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 # name -> puzz.link names (the first one the name written in links made here)
 PIDS: dict[str, tuple[str, ...]] = {
     "akari": ("akari", "lightup"),
+    "countryroad": ("country",),
     "heyawake": ("heyawake", "heyawacky"),
     "hitori": ("hitori",),
     "kuromasu": ("kurodoko",),
@@ -26,6 +27,7 @@ PIDS: dict[str, tuple[str, ...]] = {
     "simpleloop": ("simpleloop",),
     "slitherlink": ("slither", "slitherlink"),
     "starbattle": ("starbattle",),
+    "yajilin": ("yajilin", "yajirin"),
     "yinyang": ("yinyang",),
 }
 NAMES = tuple(PIDS)
