@@ -40,9 +40,12 @@ def parse_pencil(text: str, genre: Genre, where: str = "", name: str = "") -> Pe
         raise PuzzleError(f"{genre.name}: an empty file (it starts with a line 'ROWS COLS')",
                           where)
     k, head = lines.pop(0)
-    want = range(2 + len(genre.params), 3 + len(genre.params) + len(genre.optional_params))
-    if len(head) not in want or not all(t.isdigit() and len(t) <= 4 for t in head):
-        params = "".join(f" {p.upper()}" for p in genre.params)
+    numbers = 2 + len(genre.params)
+    if len(head) < numbers or not all(t.isdigit() and len(t) <= 4 for t in head[:numbers]) \
+            or not set(head[numbers:]) <= set(genre.flags) \
+            or len(set(head[numbers:])) < len(head[numbers:]):
+        params = "".join(f" {p.upper()}" for p in genre.params) \
+            + "".join(f" [{f}]" for f in genre.flags)
         raise PuzzleError(f"{genre.name}: the first line is 'ROWS COLS{params}', found "
                           f"{' '.join(head)[:60]!r}", f"{where}:{k}")
     rows, cols = int(head[0]), int(head[1])
@@ -51,6 +54,8 @@ def parse_pencil(text: str, genre: Genre, where: str = "", name: str = "") -> Pe
                           f"{where}:{k}")
     parts: dict[str, list[list[str]]] = {}
     for part in genre.layout:
+        if part == "cells" and genre.cells_optional and not lines:
+            break  # a grid of no givens may be left out
         height = rows if part in ("cells", "regions") else 1
         width = rows if part in ("left", "right") else cols
         block = []
@@ -81,7 +86,8 @@ def parse_pencil(text: str, genre: Genre, where: str = "", name: str = "") -> Pe
     puzzle = PencilPuzzle(genre, np.array(parts.get("cells", [[EMPTY] * cols] * rows),
                                           dtype=object), regions,
                           {p: parts[p][0] for p in parts if p not in ("cells", "regions")},
-                          tuple(int(t) for t in head[2:]), name or "")
+                          tuple(int(t) for t in head[2:numbers]), name or "",
+                          tuple(head[numbers:]))
     try:
         genre.check(puzzle)
     except PuzzleError as exc:
@@ -138,7 +144,8 @@ def genre_outside(puzzle: PencilPuzzle) -> str:
 
 def puzzle_text(puzzle: PencilPuzzle) -> str:
     """The puzzle written as the collection writes it."""
-    head = " ".join(str(v) for v in (puzzle.rows, puzzle.cols, *puzzle.params))
+    head = " ".join(str(v) for v in (puzzle.rows, puzzle.cols, *puzzle.params,
+                                     *puzzle.flags))
     out = [head]
     for part in puzzle.genre.layout:
         if part == "cells":

@@ -38,6 +38,7 @@ class PencilPuzzle:
     edges: dict[str, list[str]] = field(default_factory=dict)
     params: tuple[int, ...] = ()
     name: str = ""
+    flags: tuple[str, ...] = ()
     family: ClassVar[str] = "pencil"
 
     def __post_init__(self) -> None:
@@ -106,7 +107,8 @@ class Genre:
     # numbers), or a line of clues along a side ("top", "left", "bottom", "right")
     layout: ClassVar[tuple[str, ...]] = ("cells",)
     params: ClassVar[tuple[str, ...]] = ()  # names of the header's numbers after the size
-    optional_params: ClassVar[tuple[str, ...]] = ()  # ... and those that may follow them
+    flags: ClassVar[tuple[str, ...]] = ()  # words that may follow them (Skyscrapers' D)
+    cells_optional: ClassVar[bool] = False  # a clue grid of no clues may be left out
     outside: ClassVar[str] = ""  # region-grid tokens of a cell in no region (one char each)
     symbols: ClassVar[str] = ""  # the cell tokens, in words, for error messages
     pids: ClassVar[tuple[str, ...]] = ()  # its puzz.link names, the first the one written
@@ -163,5 +165,6 @@ def grid_text(grid: np.ndarray) -> str:
 
 def solution_text(puzzle: PencilPuzzle, grid: np.ndarray) -> str:
     """A solution as the collection writes one: the size line, then the grid."""
-    head = " ".join(str(v) for v in (puzzle.rows, puzzle.cols, *puzzle.params))
+    head = " ".join(str(v) for v in (puzzle.rows, puzzle.cols, *puzzle.params,
+                                     *puzzle.flags))
     return f"{head}\n{grid_text(grid)}"

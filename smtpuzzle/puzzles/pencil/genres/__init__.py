@@ -17,16 +17,22 @@ if TYPE_CHECKING:
 # name -> puzz.link names (the first one the name written in links made here)
 PIDS: dict[str, tuple[str, ...]] = {
     "akari": ("akari", "lightup"),
+    "binairo": ("binario",),
     "countryroad": ("country",),
     "heyawake": ("heyawake", "heyawacky"),
+    "hidoku": (),
     "hitori": ("hitori",),
+    "kakuro": ("kakuro",),
+    "killersudoku": (),
     "kuromasu": ("kurodoko",),
     "masyu": ("mashu", "masyu", "pearl"),
     "norinori": ("norinori",),
     "nurikabe": ("nurikabe",),
     "simpleloop": ("simpleloop",),
+    "skyscraper": ("skyscrapers", "building", "skyscraper"),
     "slitherlink": ("slither", "slitherlink"),
     "starbattle": ("starbattle",),
+    "suguru": ("suguru",),
     "yajilin": ("yajilin", "yajirin"),
     "yinyang": ("yinyang",),
 }

@@ -1,0 +1,121 @@
+"""Skyscrapers: fill the grid with buildings of heights 1..N, each once in every row and
+column (cells left empty, 0, where N is less than the side); a clue outside the grid counts
+the buildings seen from it, a taller one hiding those behind it. With ``D`` on the header
+line the two diagonals hold each height once too. The clue lines run top, bottom, left,
+right."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from smtpuzzle.model import AllDifferent, BoolArray, IntArray, Model
+from smtpuzzle.puzzles.pencil.puzzle import EMPTY, UNKNOWN, Genre, PencilPuzzle, refuse, wrong
+
+SIDES = ("top", "bottom", "left", "right")
+
+
+class Skyscraper(Genre):
+    name = "skyscraper"
+    title = "Skyscrapers"
+    rules_text = "heights 1..N once a row and column; outside clues count those seen"
+    layout = (*SIDES, "cells")
+    params = ("n",)
+    flags = ("D",)
+    cells_optional = True
+    symbols = "a height or -"
+    pids = ("skyscrapers", "building", "skyscraper")
+    puzzlekit = "skyscraper"
+
+    def check(self, puzzle: PencilPuzzle) -> None:
+        n, side = puzzle.params[0], puzzle.rows
+        if puzzle.rows != puzzle.cols or not 1 <= n <= side:
+            refuse(self, f"a square grid with heights 1..N, N at most its side (not "
+                         f"{puzzle.rows}x{puzzle.cols}, N {n})")
+        for r, c, token in puzzle.clues():
+            if int(token) > n:
+                refuse(self, f"a height {token} past N = {n}", r, c)
+
+    def rules(self, puzzle: PencilPuzzle, m: Model, named: bool) -> IntArray:
+        n, side = puzzle.params[0], puzzle.rows
+        h = m.int_array((side, side), 1 if n == side else 0, n, name="height")
+        lines = [h[i] for i in range(side)] + [h[:, i] for i in range(side)]
+        if "D" in puzzle.flags:
+            idx = np.arange(side)
+            lines += [h[idx, idx], h[idx, side - 1 - idx]]
+        for line in lines:
+            if n == side:
+                m.add(AllDifferent(line))
+            else:
+                for v in range(1, n + 1):
+                    m.add(line.eq(v).sum() == 1)
+        for r, c, token in puzzle.clues():
+            with puzzle.given(m, named, r, c):
+                m.add(h[r, c] == int(token))
+        for side_name, k, token in _views(puzzle):
+            line = _line(h, side_name, k)
+            with puzzle.group(m, named, f"{side_name} {k + 1}: {token}"):
+                m.add(_seen(m, line).sum() == int(token))
+        return h
+
+    def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
+        return np.array([[UNKNOWN if v is None else str(v) for v in row] for row in values],
+                        dtype=object)
+
+    def verify(self, puzzle: PencilPuzzle, grid: np.ndarray) -> None:
+        n = puzzle.params[0]
+        h = np.array([[int(t) for t in row] for row in grid])
+        lines = list(h) + list(h.T)
+        if "D" in puzzle.flags:
+            lines += [np.diag(h), np.diag(h[:, ::-1])]
+        for line in lines:
+            if sorted(line[line > 0].tolist()) != list(range(1, n + 1)):
+                wrong(puzzle, f"a line without each height 1..{n} once")
+        for r, c, token in puzzle.clues():
+            if h[r, c] != int(token):
+                wrong(puzzle, "a given height changed", r, c)
+        for side_name, k, token in _views(puzzle):
+            line = _line(h, side_name, k)
+            tallest, seen = 0, 0
+            for v in line:
+                if v > tallest:
+                    tallest, seen = v, seen + 1
+            if seen != int(token):
+                wrong(puzzle, f"{seen} buildings seen from {side_name} {k + 1}, not {token}")
+
+
+def _views(puzzle: PencilPuzzle) -> list[tuple[str, int, str]]:
+    """(side, line number, clue) of every clue outside the grid."""
+    return [(s, k, t) for s in SIDES for k, t in enumerate(puzzle.edges[s]) if t != EMPTY]
+
+
+def _line(h, side: str, k: int):  # noqa: ANN001, ANN202  either an IntArray or an array
+    """The line of heights seen from clue ``k`` on ``side``, nearest first."""
+    if side == "top":
+        return h[:, k]
+    if side == "bottom":
+        return h[::-1, k]
+    return h[k] if side == "left" else h[k, ::-1]
+
+
+def _seen(m: Model, line: IntArray) -> BoolArray:
+    """Whether each building of ``line`` (nearest first) is taller than all before it."""
+    size = line.shape[0]
+    taller = m.bool_array((size, size), name="taller", user=False)
+    seen = []
+    for i in range(size):
+        ahead = [taller[i, j] for j in range(i)]
+        for j in range(i):
+            m.add(taller[i, j] == (line[i] > line[j]))
+        first = taller[i, i]  # taller than nothing: seen unless empty (0)
+        m.add(first == (line[i] >= 1))
+        cell = first
+        for t in ahead:
+            cell = cell & t
+        seen.append(cell)
+    out = m.bool_array(size, name="seen", user=False)
+    for i, s in enumerate(seen):
+        m.add(out[i] == s)
+    return out
+
+
+GENRE = Skyscraper()
