@@ -90,7 +90,12 @@ def model_file(name_or_path: str) -> Path | None:
 
 
 def load_puzzle(name_or_path: str, precheck: bool = True) -> Tiling | Frames | Nonogram:
-    """Load any puzzle by library name or file path; the kind follows the file type."""
+    """Load any puzzle by library name, file path or puzz.link link; the kind follows the
+    file type (a link's, its genre)."""
+    from smtpuzzle.puzzles.pencil.links import is_link, read_link
+
+    if is_link(name_or_path):
+        return read_link(name_or_path)
     path = resolve(name_or_path)
     family = family_of(path)
     if family is None:

@@ -17,10 +17,10 @@ if TYPE_CHECKING:
 # name -> puzz.link names (the first one the name written in links made here)
 PIDS: dict[str, tuple[str, ...]] = {
     "akari": ("akari", "lightup"),
-    "binairo": ("binario",),
+    "binairo": (),  # pzprjs has no Binairo
     "countryroad": ("country",),
     "heyawake": ("heyawake", "heyawacky"),
-    "hidoku": (),
+    "hidoku": (),  # ... nor Hidato, nor Killer Sudoku
     "hitori": ("hitori",),
     "kakuro": ("kakuro",),
     "killersudoku": (),
