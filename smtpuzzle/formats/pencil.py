@@ -61,7 +61,7 @@ def parse_pencil(text: str, genre: Genre, where: str = "", name: str = "") -> Pe
         block = []
         for _ in range(height):
             if not lines:
-                raise PuzzleError(f"{genre.name}: the file ends before its {_part(part)} "
+                raise PuzzleError(f"{genre.name}: the file ends within {_part(part)} "
                                   f"({height} line{'s' * (height > 1)} of {width})",
                                   f"{where}:{k + 1}")
             k, tokens = lines.pop(0)

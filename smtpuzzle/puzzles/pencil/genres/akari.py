@@ -56,6 +56,9 @@ class Akari(Genre):
         bulb = grid == "o"
         if (bulb & ~white).any():
             wrong(puzzle, "a bulb on a black cell")
+        odd = white & ~np.isin(grid, ["o", EMPTY])
+        if odd.any():
+            wrong(puzzle, "a white cell neither a bulb nor empty", *np.argwhere(odd)[0])
         lit = np.zeros_like(white)
         for run in _runs(white):
             on = [cell for cell in run if bulb[cell]]

@@ -55,6 +55,9 @@ class Kakuro(Genre):
         white = puzzle.cells == WHITE
         if not all(str(t) in "123456789" and len(str(t)) == 1 for t in grid[white]):
             wrong(puzzle, "a white cell without one digit 1-9")
+        if (grid[~white] != EMPTY).any():
+            wrong(puzzle, "a digit in a clue or black cell", *np.argwhere(
+                (grid != EMPTY) & ~white)[0])
         for run, total, (r, c) in runs(puzzle):
             digits = [int(grid[cell]) for cell in run]
             if sum(digits) != total or len(set(digits)) != len(digits):

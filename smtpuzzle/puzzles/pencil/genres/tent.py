@@ -62,6 +62,10 @@ class Tent(Genre):
         tent = grid == TENT
         if (tent & (puzzle.cells == TREE)).any():
             wrong(puzzle, "a tent on a tree")
+        odd = (puzzle.cells != TREE) & ~np.isin(grid, [TENT, EMPTY])
+        if odd.any():
+            wrong(puzzle, f"{grid[tuple(np.argwhere(odd)[0])]!r} where a tent or nothing "
+                          "stands", *np.argwhere(odd)[0])
         for side, counts in (("top", tent.sum(axis=0)), ("left", tent.sum(axis=1))):
             for k, token in enumerate(puzzle.edges[side]):
                 if token != EMPTY and counts[k] != int(token):

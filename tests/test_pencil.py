@@ -1,0 +1,142 @@
+"""Pencil puzzles: every shipped puzzle (the pzprjs test puzzles, read from their links)
+decided unique on cpsat, sat and z3 with its verified solution; the verifiers reject every
+other grid; the plain-text files and links refuse bad input with one line; a puzzle with
+many solutions gets its half-solved grid, one with none its conflicting clues."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from smtpuzzle import PuzzleError, VerificationError
+from smtpuzzle.formats.pencil import load_pencil, parse_pencil, puzzle_text
+from smtpuzzle.puzzles.pencil.genres import NAMES, genre_named
+from smtpuzzle.puzzles.pencil.links import read_link
+from smtpuzzle.puzzles.pencil.solve import solve_pencil
+from smtpuzzle.result import Status
+from tests.helpers import cli
+
+SHIPPED = sorted((Path(__file__).parent.parent / "models" / "pencil").glob("*-pzprjs.*"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_every_shipped_puzzle_is_unique_on_three_back_ends(path):
+    puzzle = load_pencil(path)
+    found = []
+    for backend in ("cpsat", "sat", "z3"):
+        answer = solve_pencil(puzzle, backend)
+        assert answer.status is Status.UNIQUE, backend
+        found.append(answer.solutions[0])
+    assert all(np.array_equal(found[0], other) for other in found[1:])
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_a_verifier_rejects_every_grid_one_cell_away_from_a_unique_solution(path):
+    """The puzzle is unique, so each grid that differs from its solution breaks a rule:
+    its verifier, reading the rules off the grid, must say so."""
+    puzzle = load_pencil(path)
+    solution = solve_pencil(puzzle, "cpsat").solutions[0]
+    puzzle.verify(solution)
+    tokens = sorted({str(t) for t in solution.ravel()})
+    rng = np.random.default_rng(len(tokens))
+    # the cells the solver fills (a clue's cell holds the puzzle's own token)
+    open_ = np.argwhere(np.isin(puzzle.cells, ["-", "0"]))
+    if not len(open_):  # every cell a clue (Hitori): every cell is the solver's
+        open_ = np.argwhere(np.ones(puzzle.cells.shape, dtype=bool))
+    for _ in range(6):
+        grid = solution.copy()
+        r, c = open_[rng.integers(len(open_))]
+        grid[r, c] = rng.choice([t for t in tokens if t != grid[r, c]] or ["?"])
+        with pytest.raises(VerificationError):
+            puzzle.verify(grid)
+
+
+def test_known_solutions_of_the_pzprjs_tests():
+    """As pzprjs's own tests have them (the sea of its Nurikabe, the digits of its Kakuro,
+    the tents of its Tents)."""
+    nurikabe = solve_pencil(read_link("https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"))
+    assert nurikabe.as_json()["solution"] == \
+        "5 5\n- - x x x\n- x - - x\n- x x x x\n- x - x -\nx x x - -"
+    kakuro = solve_pencil(read_link("https://puzz.link/p?kakuro/5/5/48la0.na0lh3l0Bn.0cl.c4a3"))
+    digits = [[t for t in row if t.isdigit() and len(t) == 1]
+              for row in kakuro.solutions[0][1:].tolist()]
+    assert digits == [["5", "3"], ["3", "4", "1", "2"], ["1", "2", "1", "2"],
+                      ["1", "9", "3", "8"], ["8", "4"]]
+    tents = solve_pencil(read_link("https://puzz.link/p?tents/5/5/2g0h1i1j82323"))
+    assert sorted(map(tuple, np.argwhere(tents.solutions[0] == "o").tolist())) == \
+        [(0, 1), (1, 4), (2, 0), (3, 4), (4, 0)]
+
+
+def test_every_genre_names_its_tokens_and_rules():
+    assert len(NAMES) >= 22
+    for name in NAMES:
+        genre = genre_named(name)
+        assert genre.name == name and genre.title and genre.rules_text
+
+
+def test_the_plain_form_round_trips():
+    for path in SHIPPED:
+        puzzle = load_pencil(path)
+        assert puzzle_text(puzzle) == path.read_text()
+        again = parse_pencil(puzzle_text(puzzle), puzzle.genre)
+        assert np.array_equal(again.cells, puzzle.cells)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("3 3\n- - -\n- 3\n- - -\n",
+     r"a\.nurikabe:3: nurikabe: the clue grid: a line of 2 tokens, not 3"),
+    ("3 3\n- - -\n- q -\n- - -\n", r"a\.nurikabe:3: nurikabe: the clue grid: unknown symbol 'q' "
+                                   r"at column 2 \(expected a number \(an island's size\) or -\)"),
+    ("3\n- - -\n", r"a\.nurikabe:1: nurikabe: the first line is 'ROWS COLS'"),
+    ("2 2\n- -\n", r"a\.nurikabe:3: nurikabe: the file ends within the clue grid \(2 lines of 2\)"),
+    ("2 2\n- -\n- -\n- -\n", r"a\.nurikabe:4: nurikabe: more lines than the 2x2 puzzle takes"),
+])
+def test_a_bad_file_is_one_line_naming_the_line(tmp_path, text, message):
+    path = tmp_path / "a.nurikabe"
+    path.write_text(text)
+    with pytest.raises(PuzzleError, match=message):
+        load_pencil(path)
+
+
+@pytest.mark.parametrize("link, message", [
+    ("https://puzz.link/p?nosuch/5/5/g5k2o1k3g", "puzz.link genre 'nosuch' is not one"),
+    ("https://puzz.link/p?nurikabe/5", "nurikabe: a malformed link: no COLS/ROWS"),
+    ("https://puzz.link/p?nurikabe/5/5/g5k2o1k3g!!", r"nurikabe: a malformed link: '!!' after"),
+    ("https://puzz.link/p?nurikabe/5/5/g5k2o1k3g*", "a malformed link"),
+    ("https://puzz.link/p?akari/6/6/nekcak~", r"akari: a malformed link: unexpected '~'"),
+])
+def test_a_bad_link_is_one_line_naming_the_genre(link, message):
+    with pytest.raises(PuzzleError, match=message):
+        read_link(link)
+
+
+def test_the_command_line_reads_links_and_answers_json():
+    out = cli("solve", "https://puzz.link/p?mashu/6/6/1063000i3000", "--json")
+    assert out.returncode == 0, out.stdout
+    data = json.loads(out.stdout)
+    assert data["status"] == "unique" and data["genre"] == "masyu"
+    assert data["solution"].splitlines()[1].split() == ["se", "ew", "ew", "sw", "se", "sw"]
+    bad = cli("solve", "https://puzz.link/p?nosuch/5/5/g")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_many_solutions_show_two_and_where_they_differ_and_the_forced_cells(tmp_path):
+    path = tmp_path / "open.nurikabe"
+    path.write_text("3 3\n- - -\n- 3 -\n- - -\n")
+    out = cli("solve", str(path))
+    assert out.returncode == 0 and "multiple" in out.stdout
+    assert "the two differ at" in out.stdout
+    half = cli("solve", str(path), "--determined", "--json")
+    data = json.loads(half.stdout)
+    assert data["determined"] == [["?", "?", "?"], ["?", "-", "?"], ["?", "?", "?"]]
+
+
+def test_no_solution_names_the_conflicting_clues(tmp_path):
+    path = tmp_path / "dark.akari"
+    path.write_text("3 3\n4 - -\n- - -\n- - 1\n")  # a 4 in a corner has two neighbours
+    out = cli("solve", str(path), "--explain", "--json")
+    data = json.loads(out.stdout)
+    assert data["status"] == "none" and data["conflict"] == ["r1c1=4"]
