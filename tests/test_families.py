@@ -79,9 +79,6 @@ class Latin:
         model.add(cells[given] == self.givens[given])
         return model, cells
 
-    def decode(self, values: np.ndarray) -> np.ndarray:
-        return np.asarray(values)
-
     def verify(self, grid: np.ndarray) -> None:
         n = len(self.givens)
         for lines in (grid, grid.T):

@@ -108,7 +108,9 @@ def question_grid_file(puzzle: Any, family: Family, question: str, backend: str,
         data: dict[str, Any] = {"name": grid_puzzle.name, "question": question}
         try:
             if question == "determined":
-                found = grid_puzzle.decode(model.determined(cells, backend, solver, left))
+                found = model.determined(cells, backend, solver, left)
+                if family.partial:  # the answer variables read back as the family's grid
+                    found = grid_puzzle.decode(found)
                 data.update(status="determined", determined=found.tolist(),
                             forced=int(sum(v not in (None, "?") for v in found.ravel())),
                             cells=int(found.size))

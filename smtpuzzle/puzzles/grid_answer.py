@@ -1,7 +1,8 @@
 """Deciding a grid puzzle written with the modelling API (Sudoku, KenKen, the pencil
 puzzles): unique, multiple (two solutions shown), none or unknown; every solution verified
 before it is returned. A puzzle gives ``build() -> (model, answer variables)``,
-``decode(values) -> grid``, ``verify(grid)`` and ``name``."""
+``verify(grid)`` and ``name``, and ``decode(values) -> grid`` where the answer variables'
+values are not the grid itself (a pencil puzzle's loop segments)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ def decide_grid(puzzle: Any, answer: type[A], backend: str, solver: str | None,
     limit = None if limit is None else max(limit, 2)
     engine = general_backend(backend, solver, puzzle.family)
     started = time.perf_counter()
+    decode = getattr(puzzle, "decode", np.asarray)
     model, x = puzzle.build()
     enum = engine.solutions(model, limit=limit, time_limit=time_limit)
     found: list[np.ndarray] = []
@@ -50,7 +52,7 @@ def decide_grid(puzzle: Any, answer: type[A], backend: str, solver: str | None,
     try:
         for r in enum:
             model.take(r)
-            grid = puzzle.decode(x.value())
+            grid = decode(x.value())
             puzzle.verify(grid)
             found.append(grid)
     except KeyboardInterrupt:

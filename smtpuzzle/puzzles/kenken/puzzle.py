@@ -176,10 +176,6 @@ class KenKen:
     def build_model(self, encoding: str | None = None) -> Model:
         return self.build()[0]
 
-    def decode(self, values: np.ndarray) -> np.ndarray:
-        """The solved grid: the cells' values as they are."""
-        return np.asarray(values)
-
     def verify(self, grid: np.ndarray) -> None:
         """Raise unless ``grid`` fills the puzzle by the rules (independent of any model)."""
         n, grid = self.size, np.asarray(grid)
