@@ -23,6 +23,12 @@ def overlay(puzzle: PencilPuzzle, grid: np.ndarray, shown: dict[str, str]) -> st
     return "\n".join(" ".join(t.rjust(width) for t in row) for row in cells)
 
 
+def colours_text(grid: np.ndarray) -> str:
+    """A grid of black (``b``) and white (``w``) cells as ``#`` and ``o``."""
+    return "\n".join(" ".join({"b": "#", "w": "o"}.get(str(t), str(t)) for t in row)
+                     for row in grid)
+
+
 # a cell a line passes, by the sides it leaves by (the collection's letters)
 BOX = {"se": "┌", "sw": "┐", "ne": "└", "nw": "┘", "ew": "─", "ns": "│", "n": "╵", "s": "╷",
        "e": "╶", "w": "╴"}

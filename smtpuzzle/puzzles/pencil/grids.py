@@ -5,11 +5,12 @@ at a model)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import ClassVar
 
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Model, grid_graph
-from smtpuzzle.puzzles.pencil.puzzle import UNKNOWN
+from smtpuzzle.puzzles.pencil.puzzle import UNKNOWN, Genre, PencilPuzzle, wrong
 
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
 
@@ -24,6 +25,17 @@ def shaded_tokens(values: np.ndarray, shape: tuple[int, int], on: str = "x",
     out[flat == True] = on  # noqa: E712  elementwise on an object array
     out[flat == False] = off  # noqa: E712
     return out
+
+
+def number_tokens(values: np.ndarray) -> np.ndarray:
+    """Integers (None where unknown) as a grid of number tokens and ``?``."""
+    return np.array([[UNKNOWN if v is None else str(v) for v in row] for row in values],
+                    dtype=object)
+
+
+def apart(m: Model, shaded: BoolArray) -> None:
+    """No two cells of ``shaded`` (rows x cols) share a side."""
+    m.add(shaded[:-1] + shaded[1:] <= 1, shaded[:, :-1] + shaded[:, 1:] <= 1)
 
 
 def total(items: list) -> object:  # a LinExpr
@@ -121,6 +133,11 @@ def components(mask: np.ndarray) -> list[list[tuple[int, int]]]:
     return pieces
 
 
+def side_by_side(mask: np.ndarray) -> bool:
+    """Whether two cells of ``mask`` share a side."""
+    return bool((mask[:-1] & mask[1:]).any() or (mask[:, :-1] & mask[:, 1:]).any())
+
+
 def any_square(mask: np.ndarray) -> tuple[int, int] | None:
     """The top-left cell of a 2x2 block all in ``mask``, or None."""
     block = mask[:-1, :-1] & mask[1:, :-1] & mask[:-1, 1:] & mask[1:, 1:]
@@ -153,12 +170,11 @@ def line_sides(grid: np.ndarray) -> dict[tuple[int, int], set[str]]:
             if str(t) and set(str(t)) <= set(STEP_OF)}
 
 
-def check_lines(puzzle, grid: np.ndarray, loop: bool) -> list[list[tuple[int, int]]]:  # noqa: ANN001
+def check_lines(puzzle: PencilPuzzle, grid: np.ndarray, loop: bool
+                ) -> list[list[tuple[int, int]]]:
     """Check that the side letters of ``grid`` fit together (a cell's side leads to a cell
     that leads back) and return the lines they draw, each a list of cells in order: one
     closed loop for ``loop`` (every cell two sides), else paths (ends one side)."""
-    from smtpuzzle.puzzles.pencil.puzzle import wrong
-
     sides = line_sides(grid)
     for (r, c), letters in sides.items():
         if len(letters) > 2 or (loop and len(letters) != 2):
@@ -189,6 +205,33 @@ def check_lines(puzzle, grid: np.ndarray, loop: bool) -> list[list[tuple[int, in
     return lines
 
 
+def one_loop(puzzle: PencilPuzzle, grid: np.ndarray) -> np.ndarray:
+    """The cells of the one closed loop ``grid``'s side letters draw (a mask); a broken rule
+    (lines that do not fit, more than one loop) raises."""
+    loops = check_lines(puzzle, grid, loop=True)
+    if len(loops) != 1:
+        wrong(puzzle, f"{len(loops)} loops, not one")
+    on = np.zeros(grid.shape, dtype=bool)
+    on[tuple(np.array(loops[0]).T)] = True
+    return on
+
+
+class LoopGenre(Genre):
+    """A genre whose answer is one loop through cell centres (CellLinks.link): decoded to
+    the side letters of each cell, drawn with box-drawing pieces (``shown``: how its other
+    solution tokens draw)."""
+
+    shown: ClassVar[dict[str, str]] = {}
+
+    def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
+        return line_tokens(directions(values, puzzle.rows, puzzle.cols))
+
+    def text(self, puzzle: PencilPuzzle, grid: np.ndarray) -> str:
+        from smtpuzzle.puzzles.pencil.drawing import line_text
+
+        return line_text(puzzle, grid, self.shown)
+
+
 class Padded:
     """Booleans for the cells of a rows x cols grid and one more, always false, for the
     outside: ``grid`` is the cells, ``near[d]`` (d one of STEPS, or a diagonal step) the
@@ -205,9 +248,6 @@ class Padded:
                              indexing="ij")
         ok = (rr >= 0) & (rr < self.rows) & (cc >= 0) & (cc < self.cols)
         return np.where(ok, rr * self.cols + cc, self.rows * self.cols)
-
-    def near(self, dr: int, dc: int) -> BoolArray:
-        return self.all[self.index(dr, dc)]
 
     def around(self):  # noqa: ANN201  a LinExpr, rows x cols
         """How many of each cell's side neighbours are true."""

@@ -156,11 +156,6 @@ def arrows(body: Body, n: int) -> list[str | None]:
     return out
 
 
-def outside(body: Body, n: int) -> list[int | None]:
-    """decodeNumber16ExCell: the clues outside the grid, g-z runs."""
-    return numbers16(body, n)
-
-
 def tokens(values: list, rows: int, cols: int, show: Callable[[object], str] = str
            ) -> np.ndarray:
     return np.array([EMPTY if v is None else show(v) for v in values],
@@ -251,7 +246,7 @@ def _yajilin(genre: Genre, body: Body, rows: int, cols: int) -> PencilPuzzle:
 
 
 def _skyscraper(genre: Genre, body: Body, rows: int, cols: int) -> PencilPuzzle:
-    clues = outside(body, 2 * (rows + cols))
+    clues = numbers16(body, 2 * (rows + cols))  # the clues outside the grid
     edges = {}
     at = 0
     for side, n in (("top", cols), ("bottom", cols), ("left", rows), ("right", rows)):
@@ -262,7 +257,7 @@ def _skyscraper(genre: Genre, body: Body, rows: int, cols: int) -> PencilPuzzle:
 
 
 def _tents(genre: Genre, body: Body, rows: int, cols: int) -> PencilPuzzle:
-    counts = outside(body, rows + cols)
+    counts = numbers16(body, rows + cols)  # the clues outside the grid
     edges = {"top": [EMPTY if v is None else _number(v) for v in counts[:cols]],
              "left": [EMPTY if v is None else _number(v) for v in counts[cols:]]}
     s, trees, c = body.text, [EMPTY] * (rows * cols), 0

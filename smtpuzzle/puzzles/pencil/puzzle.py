@@ -142,10 +142,6 @@ class Genre:
 
         return overlay(puzzle, grid, {"x": "#", EMPTY: "."})
 
-    def solution_ok(self, token: str) -> bool:
-        """Whether ``token`` may stand in a cell of a solution grid (read back to compare)."""
-        return True
-
 
 def wrong(puzzle: PencilPuzzle, what: str, r: int | None = None, c: int | None = None) -> None:
     """Raise the VerificationError of a broken rule, at cell (r, c) if given."""

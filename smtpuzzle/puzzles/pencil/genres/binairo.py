@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Model
+from smtpuzzle.puzzles.pencil.drawing import colours_text
 from smtpuzzle.puzzles.pencil.grids import shaded_tokens
 from smtpuzzle.puzzles.pencil.puzzle import EMPTY, Genre, PencilPuzzle, refuse, wrong
 
@@ -57,8 +58,7 @@ class Binairo(Genre):
                 wrong(puzzle, f"three alike in a {what}")
 
     def text(self, puzzle: PencilPuzzle, grid: np.ndarray) -> str:
-        return "\n".join(" ".join({"b": "#", "w": "o"}.get(str(t), str(t)) for t in row)
-                         for row in grid)
+        return colours_text(grid)
 
 
 GENRE = Binairo()

@@ -7,17 +7,11 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Model, SingleCycle
-from smtpuzzle.puzzles.pencil.grids import (
-    CellLinks,
-    adjacent,
-    check_lines,
-    directions,
-    line_tokens,
-)
-from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, wrong
+from smtpuzzle.puzzles.pencil.grids import CellLinks, LoopGenre, adjacent, check_lines, one_loop
+from smtpuzzle.puzzles.pencil.puzzle import PencilPuzzle, wrong
 
 
-class CountryRoad(Genre):
+class CountryRoad(LoopGenre):
     name = "countryroad"
     title = "Country Road"
     rules_text = "one loop through each room once; numbers count its cells in the room"
@@ -49,17 +43,10 @@ class CountryRoad(Genre):
         m.add(flat[pairs[:, 0]] | flat[pairs[:, 1]])
         return line.link
 
-    def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
-        return line_tokens(directions(values, puzzle.rows, puzzle.cols))
-
     def verify(self, puzzle: PencilPuzzle, grid: np.ndarray) -> None:
-        loops = check_lines(puzzle, grid, loop=True)
-        if len(loops) != 1:
-            wrong(puzzle, f"{len(loops)} loops, not one")
+        on = one_loop(puzzle, grid)
         rooms = puzzle.regions
-        on = np.zeros(grid.shape, dtype=bool)
-        on[tuple(np.array(loops[0]).T)] = True
-        path = [int(rooms[cell]) for cell in loops[0]]
+        path = [int(rooms[cell]) for cell in check_lines(puzzle, grid, loop=True)[0]]
         entered = [room for k, room in enumerate(path) if room != path[k - 1]]
         if sorted(entered) != list(range(int(rooms.max()) + 1)):
             wrong(puzzle, "a room the loop misses or passes twice")
@@ -71,11 +58,6 @@ class CountryRoad(Genre):
             rb, cb = divmod(int(b), grid.shape[1])
             if rooms[ra, ca] != rooms[rb, cb] and not on[ra, ca] and not on[rb, cb]:
                 wrong(puzzle, "two cells off the loop side by side across a border", ra, ca)
-
-    def text(self, puzzle: PencilPuzzle, grid: np.ndarray) -> str:
-        from smtpuzzle.puzzles.pencil.drawing import line_text
-
-        return line_text(puzzle, grid)
 
 
 GENRE = CountryRoad()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Connected, Model, grid_graph
-from smtpuzzle.puzzles.pencil.grids import adjacent, components, shaded_tokens
+from smtpuzzle.puzzles.pencil.grids import apart, components, shaded_tokens, side_by_side
 from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, wrong
 
 
@@ -24,10 +24,8 @@ class Heyawake(Genre):
         rows, cols = puzzle.rows, puzzle.cols
         rooms = puzzle.regions
         shaded = m.bool_array((rows, cols), name="shaded")
-        flat = shaded.ravel()
-        pairs = adjacent(rows, cols)
-        m.add(flat[pairs[:, 0]] + flat[pairs[:, 1]] <= 1)
-        m.add(Connected(~flat, grid_graph(rows, cols)))
+        apart(m, shaded)
+        m.add(Connected(~shaded.ravel(), grid_graph(rows, cols)))
         for r, c, token in puzzle.clues():
             with puzzle.given(m, named, r, c):
                 m.add(shaded[rooms == rooms[r, c]].sum() == int(token))
@@ -41,7 +39,7 @@ class Heyawake(Genre):
     def verify(self, puzzle: PencilPuzzle, grid: np.ndarray) -> None:
         shaded = grid == "x"
         rooms = puzzle.regions
-        if (shaded[:-1] & shaded[1:]).any() or (shaded[:, :-1] & shaded[:, 1:]).any():
+        if side_by_side(shaded):
             wrong(puzzle, "two shaded cells side by side")
         if len(components(~shaded)) > 1:
             wrong(puzzle, "the unshaded cells fall apart")

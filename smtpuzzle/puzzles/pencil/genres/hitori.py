@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Connected, Model, grid_graph
-from smtpuzzle.puzzles.pencil.grids import adjacent, components, shaded_tokens
+from smtpuzzle.puzzles.pencil.grids import apart, components, shaded_tokens, side_by_side
 from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, refuse, wrong
 
 
@@ -31,10 +31,8 @@ class Hitori(Genre):
         for line, cells in _repeats(puzzle.cells):
             with puzzle.group(m, named, f"{line}: {puzzle.cells[cells[0]]}"):
                 m.add((~shaded[tuple(np.array(cells).T)]).sum() <= 1)
-        flat = shaded.ravel()
-        pairs = adjacent(rows, cols)
-        m.add(flat[pairs[:, 0]] + flat[pairs[:, 1]] <= 1)
-        m.add(Connected(~flat, grid_graph(rows, cols)))
+        apart(m, shaded)
+        m.add(Connected(~shaded.ravel(), grid_graph(rows, cols)))
         return shaded
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
@@ -46,7 +44,7 @@ class Hitori(Genre):
             kept = [cell for cell in cells if not shaded[cell]]
             if len(kept) > 1:
                 wrong(puzzle, f"{puzzle.cells[kept[0]]} twice unshaded in a line", *kept[1])
-        if (shaded[:-1] & shaded[1:]).any() or (shaded[:, :-1] & shaded[:, 1:]).any():
+        if side_by_side(shaded):
             wrong(puzzle, "two shaded cells side by side")
         if len(components(~shaded)) > 1:
             wrong(puzzle, "the unshaded cells fall apart")

@@ -10,7 +10,8 @@ import re
 import numpy as np
 
 from smtpuzzle.model import AllDifferent, IntArray, Model
-from smtpuzzle.puzzles.pencil.puzzle import EMPTY, UNKNOWN, Genre, PencilPuzzle, refuse, wrong
+from smtpuzzle.puzzles.pencil.grids import number_tokens
+from smtpuzzle.puzzles.pencil.puzzle import EMPTY, Genre, PencilPuzzle, refuse, wrong
 
 CLUE = re.compile(r"([0-9]*),([0-9]*)")
 WHITE = "0"
@@ -48,7 +49,7 @@ class Kakuro(Genre):
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
         out = np.full(puzzle.cells.shape, EMPTY, dtype=object)
-        out[puzzle.cells == WHITE] = [UNKNOWN if v is None else str(v) for v in values]
+        out[puzzle.cells == WHITE] = number_tokens(values[None])[0]
         return out
 
     def verify(self, puzzle: PencilPuzzle, grid: np.ndarray) -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import AllDifferent, IntArray, Model
-from smtpuzzle.puzzles.pencil.puzzle import UNKNOWN, Genre, PencilPuzzle, refuse, wrong
+from smtpuzzle.puzzles.pencil.grids import number_tokens
+from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, grid_text, refuse, wrong
 
 BOXES = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 12: (3, 4), 16: (4, 4)}
 
@@ -47,8 +48,7 @@ class KillerSudoku(Genre):
         return x
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
-        return np.array([[UNKNOWN if v is None else str(v) for v in row] for row in values],
-                        dtype=object)
+        return number_tokens(values)
 
     def verify(self, puzzle: PencilPuzzle, grid: np.ndarray) -> None:
         n = puzzle.rows
@@ -68,7 +68,7 @@ class KillerSudoku(Genre):
                 wrong(puzzle, f"a cage that does not add up to {token}", r, c)
 
     def text(self, puzzle: PencilPuzzle, grid: np.ndarray) -> str:
-        return "\n".join(" ".join(str(t) for t in row) for row in grid)
+        return grid_text(grid)
 
 
 GENRE = KillerSudoku()

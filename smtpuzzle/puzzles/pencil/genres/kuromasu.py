@@ -9,10 +9,11 @@ import numpy as np
 from smtpuzzle.model import BoolArray, Connected, Model, grid_graph
 from smtpuzzle.puzzles.pencil.grids import (
     STEPS,
-    adjacent,
+    apart,
     components,
     inside,
     shaded_tokens,
+    side_by_side,
     total,
 )
 from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, refuse, wrong
@@ -35,10 +36,8 @@ class Kuromasu(Genre):
     def rules(self, puzzle: PencilPuzzle, m: Model, named: bool) -> BoolArray:
         rows, cols = puzzle.rows, puzzle.cols
         shaded = m.bool_array((rows, cols), name="shaded")
-        flat = shaded.ravel()
-        pairs = adjacent(rows, cols)
-        m.add(flat[pairs[:, 0]] + flat[pairs[:, 1]] <= 1)
-        m.add(Connected(~flat, grid_graph(rows, cols)))
+        apart(m, shaded)
+        m.add(Connected(~shaded.ravel(), grid_graph(rows, cols)))
         for r, c, token in puzzle.clues():
             n = int(token)
             m.add(~shaded[r, c])
@@ -62,7 +61,7 @@ class Kuromasu(Genre):
 
     def verify(self, puzzle: PencilPuzzle, grid: np.ndarray) -> None:
         shaded = grid == "x"
-        if (shaded[:-1] & shaded[1:]).any() or (shaded[:, :-1] & shaded[:, 1:]).any():
+        if side_by_side(shaded):
             wrong(puzzle, "two shaded cells side by side")
         if len(components(~shaded)) > 1:
             wrong(puzzle, "the unshaded cells fall apart")

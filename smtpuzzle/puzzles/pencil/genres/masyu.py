@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Model, SingleCycle
-from smtpuzzle.puzzles.pencil.grids import CellLinks, check_lines, directions, line_tokens
-from smtpuzzle.puzzles.pencil.puzzle import EMPTY, Genre, PencilPuzzle, wrong
+from smtpuzzle.puzzles.pencil.grids import CellLinks, LoopGenre, check_lines
+from smtpuzzle.puzzles.pencil.puzzle import EMPTY, PencilPuzzle, wrong
 
 
-class Masyu(Genre):
+class Masyu(LoopGenre):
     name = "masyu"
     title = "Masyu"
     rules_text = "one loop through every circle: straight on white, turning on black"
@@ -50,9 +50,6 @@ class Masyu(Genre):
                           line.down[r, c].implies(step("down", r + 1, c)))
         return line.link
 
-    def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
-        return line_tokens(directions(values, puzzle.rows, puzzle.cols))
-
     def verify(self, puzzle: PencilPuzzle, grid: np.ndarray) -> None:
         loops = check_lines(puzzle, grid, loop=True)
         if len(loops) != 1:
@@ -74,11 +71,6 @@ class Masyu(Genre):
                       r, c)
             if token == "b" and (straight((r, c)) or not all(straight(e) for e in ends)):
                 wrong(puzzle, "a black circle not turned on, straight on both legs", r, c)
-
-    def text(self, puzzle: PencilPuzzle, grid: np.ndarray) -> str:
-        from smtpuzzle.puzzles.pencil.drawing import line_text
-
-        return line_text(puzzle, grid)
 
 
 GENRE = Masyu()

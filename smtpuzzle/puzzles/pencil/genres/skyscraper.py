@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import AllDifferent, BoolArray, IntArray, Model
-from smtpuzzle.puzzles.pencil.puzzle import EMPTY, UNKNOWN, Genre, PencilPuzzle, refuse, wrong
+from smtpuzzle.puzzles.pencil.grids import number_tokens, total
+from smtpuzzle.puzzles.pencil.puzzle import EMPTY, Genre, PencilPuzzle, refuse, wrong
 
 SIDES = ("top", "bottom", "left", "right")
 
@@ -54,12 +55,11 @@ class Skyscraper(Genre):
         for side_name, k, token in _views(puzzle):
             line = _line(h, side_name, k)
             with puzzle.group(m, named, f"{side_name} {k + 1}: {token}"):
-                m.add(_seen(m, line).sum() == int(token))
+                m.add(total(_seen(m, line)) == int(token))
         return h
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
-        return np.array([[UNKNOWN if v is None else str(v) for v in row] for row in values],
-                        dtype=object)
+        return number_tokens(values)
 
     def verify(self, puzzle: PencilPuzzle, grid: np.ndarray) -> None:
         n = puzzle.params[0]
@@ -97,7 +97,7 @@ def _line(h, side: str, k: int):  # noqa: ANN001, ANN202  either an IntArray or 
     return h[k] if side == "left" else h[k, ::-1]
 
 
-def _seen(m: Model, line: IntArray) -> BoolArray:
+def _seen(m: Model, line: IntArray) -> list[BoolArray]:
     """Whether each building of ``line`` (nearest first) is taller than all before it."""
     size = line.shape[0]
     taller = m.bool_array((size, size), name="taller", user=False)
@@ -112,10 +112,7 @@ def _seen(m: Model, line: IntArray) -> BoolArray:
         for t in ahead:
             cell = cell & t
         seen.append(cell)
-    out = m.bool_array(size, name="seen", user=False)
-    for i, s in enumerate(seen):
-        m.add(out[i] == s)
-    return out
+    return seen
 
 
 GENRE = Skyscraper()

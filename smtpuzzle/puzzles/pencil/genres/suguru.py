@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import AllDifferent, IntArray, Model
-from smtpuzzle.puzzles.pencil.puzzle import UNKNOWN, Genre, PencilPuzzle, refuse, wrong
+from smtpuzzle.puzzles.pencil.grids import number_tokens
+from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, grid_text, refuse, wrong
 
 
 class Suguru(Genre):
@@ -44,8 +45,7 @@ class Suguru(Genre):
         return x
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
-        return np.array([[UNKNOWN if v is None else str(v) for v in row] for row in values],
-                        dtype=object)
+        return number_tokens(values)
 
     def verify(self, puzzle: PencilPuzzle, grid: np.ndarray) -> None:
         x = np.array([[int(t) for t in row] for row in grid])
@@ -65,7 +65,7 @@ class Suguru(Genre):
                 wrong(puzzle, "a given number changed", r, c)
 
     def text(self, puzzle: PencilPuzzle, grid: np.ndarray) -> str:
-        return "\n".join(" ".join(str(t) for t in row) for row in grid)
+        return grid_text(grid)
 
 
 GENRE = Suguru()

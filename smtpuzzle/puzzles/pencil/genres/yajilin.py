@@ -12,18 +12,20 @@ from smtpuzzle.model import BoolArray, Model, SingleCycle
 from smtpuzzle.puzzles.pencil.grids import (
     STEP_OF,
     CellLinks,
-    adjacent,
-    check_lines,
+    LoopGenre,
+    apart,
     directions,
     line_tokens,
+    one_loop,
+    side_by_side,
 )
-from smtpuzzle.puzzles.pencil.puzzle import EMPTY, UNKNOWN, Genre, PencilPuzzle, wrong
+from smtpuzzle.puzzles.pencil.puzzle import EMPTY, UNKNOWN, PencilPuzzle, wrong
 
 ARROW = re.compile(r"([0-9]+)([nsew])")
 BLOCKED = "@"  # a cell outside the puzzle: neither shaded nor on the loop
 
 
-class Yajilin(Genre):
+class Yajilin(LoopGenre):
     name = "yajilin"
     title = "Yajilin"
     rules_text = "a loop through every cell not shaded; shaded apart; arrows count them"
@@ -42,9 +44,7 @@ class Yajilin(Genre):
         shaded = m.bool_array((rows, cols), name="shaded", user=False)
         degree = line.degree()
         m.add(degree[free] == 2 - 2 * shaded[free], degree[~free] == 0, ~shaded[~free])
-        pairs = adjacent(rows, cols)
-        flat = shaded.ravel()
-        m.add(flat[pairs[:, 0]] + flat[pairs[:, 1]] <= 1)
+        apart(m, shaded)
         for r, c, token in puzzle.clues():
             if token == BLOCKED:
                 continue
@@ -62,25 +62,18 @@ class Yajilin(Genre):
         shaded = grid == "x"
         if (shaded & ~free).any():
             wrong(puzzle, "a shaded clue cell")
-        loops = check_lines(puzzle, grid, loop=True)
-        if len(loops) != 1:
-            wrong(puzzle, f"{len(loops)} loops, not one")
-        on = np.zeros(grid.shape, dtype=bool)
-        on[tuple(np.array(loops[0]).T)] = True
+        on = one_loop(puzzle, grid)
         if ((on | shaded) != free).any() or (on & shaded).any():
             wrong(puzzle, "a cell neither shaded nor on the loop",
                   *np.argwhere((on | shaded) != free)[0])
-        if (shaded[:-1] & shaded[1:]).any() or (shaded[:, :-1] & shaded[:, 1:]).any():
+        if side_by_side(shaded):
             wrong(puzzle, "two shaded cells side by side")
         for r, c, token in puzzle.clues():
             if token != BLOCKED and shaded[_ray(r, c, token, grid.shape)].sum() \
                     != int(token[:-1]):
                 wrong(puzzle, f"the arrow {token} does not count its shaded cells", r, c)
 
-    def text(self, puzzle: PencilPuzzle, grid: np.ndarray) -> str:
-        from smtpuzzle.puzzles.pencil.drawing import line_text
-
-        return line_text(puzzle, grid, {"x": "#"})
+    shown = {"x": "#"}
 
 
 def _ray(r: int, c: int, token: str, shape: tuple[int, ...]) -> tuple[np.ndarray, ...]:

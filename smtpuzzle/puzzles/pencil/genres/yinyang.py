@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Connected, Model, grid_graph
+from smtpuzzle.puzzles.pencil.drawing import colours_text
 from smtpuzzle.puzzles.pencil.grids import any_square, components, no_square, shaded_tokens
 from smtpuzzle.puzzles.pencil.puzzle import EMPTY, Genre, PencilPuzzle, wrong
 
@@ -50,8 +51,7 @@ class YinYang(Genre):
                 wrong(puzzle, f"the {'black' if colour == 'b' else 'white'} cells fall apart")
 
     def text(self, puzzle: PencilPuzzle, grid: np.ndarray) -> str:
-        return "\n".join(" ".join({"b": "#", "w": "o"}.get(str(t), str(t)) for t in row)
-                         for row in grid)
+        return colours_text(grid)
 
 
 GENRE = YinYang()
