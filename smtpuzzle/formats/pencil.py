@@ -20,6 +20,7 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.puzzles.pencil.genres import genre_named
+from smtpuzzle.puzzles.pencil.grids import components
 from smtpuzzle.puzzles.pencil.puzzle import EMPTY, Genre, PencilPuzzle, grid_text
 from smtpuzzle.runtime.files import read_text
 
@@ -118,23 +119,11 @@ def _regions(ids: np.ndarray, genre: Genre) -> np.ndarray:
     """Regions numbered 0..k-1 in reading order, -1 for a cell in none (the genre's
     ``outside`` tokens). A region is a connected group of cells of one name: the collection
     reuses a name now and then for two rooms apart, which are two rooms."""
-    rows, cols = ids.shape
     regions = np.full(ids.shape, -1, dtype=np.int64)
-    outside = np.isin(ids, list(genre.outside))
-    k = 0
-    for start in zip(*np.nonzero(~outside), strict=True):
-        if regions[start] >= 0:
-            continue
-        regions[start] = k
-        todo = [start]
-        while todo:
-            r, c = todo.pop()
-            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                if 0 <= nb[0] < rows and 0 <= nb[1] < cols and regions[nb] < 0 \
-                        and not outside[nb] and ids[nb] == ids[start]:
-                    regions[nb] = k
-                    todo.append(nb)
-        k += 1
+    pieces = [piece for name in np.unique(ids) if name not in genre.outside
+              for piece in components(ids == name)]
+    for k, piece in enumerate(sorted(pieces)):  # a piece's first cell is its first in reading
+        regions[tuple(np.array(piece).T)] = k
     return regions
 
 
