@@ -140,3 +140,75 @@ def test_no_solution_names_the_conflicting_clues(tmp_path):
     out = cli("solve", str(path), "--explain", "--json")
     data = json.loads(out.stdout)
     assert data["status"] == "none" and data["conflict"] == ["r1c1=4"]
+
+
+def _count(puzzle, backend):
+    model, _ = puzzle.build()
+    return model.count(backend=backend)
+
+
+def test_numberlink_lines_may_leave_cells_empty_unless_f_says_every_cell():
+    loose = parse_pencil("2 3\n1 - 1\n- - -\n", genre_named("numberlink"))
+    # straight across; down, along and up; or a step down and back on either side
+    assert [_count(loose, b).count for b in ("cpsat", "sat")] == [4, 4]
+    assert solve_pencil(parse_pencil("2 3 F\n1 - 1\n- - -\n", genre_named("numberlink"))
+                        ).status is Status.NONE  # no line through all six cells
+    side = parse_pencil("2 2\n1 -\n1 -\n", genre_named("numberlink"))
+    assert _count(side, "cpsat").count == 2
+    full = solve_pencil(parse_pencil("2 2 F\n1 -\n1 -\n", genre_named("numberlink")))
+    assert full.status is Status.UNIQUE
+    assert full.as_json()["solution"] == "2 2 F\ne sw\ne nw"
+
+
+def _brute(puzzle, grids):
+    """How many of ``grids`` the genre's verifier accepts."""
+    ok = 0
+    for grid in grids:
+        try:
+            puzzle.verify(np.array(grid, dtype=object).reshape(puzzle.cells.shape))
+            ok += 1
+        except VerificationError:
+            pass
+    return ok
+
+
+@pytest.mark.parametrize("text", ["2 3\n- - -\n- - -\n", "2 3\n- 2 -\n- - -\n",
+                                  "3 2\n1 -\n- -\n- 3\n"])
+def test_fillomino_counts_agree_with_brute_force(text):
+    import itertools
+
+    puzzle = parse_pencil(text, genre_named("fillomino"))
+    grids = itertools.product([str(v) for v in range(1, 7)], repeat=6)
+    assert [_count(puzzle, b).count for b in ("cpsat", "sat")] == [_brute(puzzle, grids)] * 2
+
+
+@pytest.mark.parametrize("text", ["3 3 2 1\n- - -\n- - -\n- - - -\n- - -\n- - -\n",
+                                  "3 3 1 1\n1 - 2\n- - -\n- - -\n- - -\n- - -\n",
+                                  "3 3 0 1\n- - -\n- - 2\n- - -\n- - -\nw - -\n"])
+def test_battleship_counts_agree_with_brute_force(text):
+    import itertools
+
+    from smtpuzzle.puzzles.pencil.genres.battleship import STEPS, piece
+
+    puzzle = parse_pencil(text.replace("- - - -\n", "- - -\n"), genre_named("battleship"))
+
+    def tokens(mask):
+        ship = np.array(mask, dtype=bool).reshape(3, 3)
+        return [piece(*[bool(ship[r + dr, c + dc]) if 0 <= r + dr < 3 and 0 <= c + dc < 3
+                        else False for dr, dc in STEPS]) if ship[r, c] else "-"
+                for r in range(3) for c in range(3)]
+
+    grids = [tokens(mask) for mask in itertools.product([0, 1], repeat=9)]
+    counts = [_count(puzzle, b).count for b in ("cpsat", "sat", "z3")]
+    assert counts == [_brute(puzzle, grids)] * 3 and counts[0] > 0
+
+
+def test_battleship_fleets_from_the_header_and_from_links():
+    puzzle = read_link("https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c")
+    assert puzzle.params == (3, 2, 1)
+    listed = read_link("https://puzz.link/p?battleship/4/4//3/11g/21o/12o")
+    assert listed.params == (1, 2) and solve_pencil(listed).status is Status.MULTIPLE
+    with pytest.raises(PuzzleError, match="a piece '22u' that is no straight ship"):
+        read_link("https://puzz.link/p?battleship/4/4//1/22u")
+    with pytest.raises(PuzzleError, match=r"numberlink: the number 2 appears 1 times"):
+        parse_pencil("2 2\n1 2\n1 -\n", genre_named("numberlink"))

@@ -42,6 +42,9 @@ def parse_pencil(text: str, genre: Genre, where: str = "", name: str = "") -> Pe
                           where)
     k, head = lines.pop(0)
     numbers = 2 + len(genre.params)
+    if genre.more_params:  # the last one repeats: as many numbers as there are
+        numbers = max(numbers, next((k for k, t in enumerate(head) if not t.isdigit()),
+                                    len(head)))
     if len(head) < numbers or not all(t.isdigit() and len(t) <= 4 for t in head[:numbers]) \
             or not set(head[numbers:]) <= set(genre.flags) \
             or len(set(head[numbers:])) < len(head[numbers:]):

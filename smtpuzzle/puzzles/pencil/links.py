@@ -276,6 +276,59 @@ def _tents(genre: Genre, body: Body, rows: int, cols: int) -> PencilPuzzle:
     return PencilPuzzle(genre, np.array(trees, dtype=object).reshape(rows, cols), edges=edges)
 
 
+def _fillomino(genre: Genre, body: Body, rows: int, cols: int) -> PencilPuzzle:
+    puzzle = _numbers(genre, body, rows, cols)
+    if body.text.strip("/") and len(np.unique(rooms(body, rows, cols))) > 1:
+        raise PuzzleError("fillomino: the link gives walls between cells, a variant smtpuzzle "
+                          "does not read")
+    return puzzle
+
+
+# Battleship: a cell's number as the collection's piece; the fleets of the link's presets
+PIECE_OF = {0: "x", 1: "n", 2: "s", 3: "w", 4: "e", 5: "m", 6: "o"}
+FLEETS = {"c": (3, 2, 1), "d": (4, 3, 2, 1), "e": (5, 4, 3, 2, 1)}
+
+
+def _battleship(genre: Genre, body: Body, rows: int, cols: int) -> PencilPuzzle:
+    edges, cells = {"top": [EMPTY] * cols, "left": [EMPTY] * rows}, \
+        np.full((rows, cols), EMPTY, dtype=object)
+    if not body.text.startswith("/"):
+        counts = numbers16(body, rows + cols)  # ship cells per column, then per row
+        edges = {"top": [EMPTY if v is None else _number(v) for v in counts[:cols]],
+                 "left": [EMPTY if v is None else _number(v) for v in counts[cols:]]}
+
+        def piece(v: object) -> str:
+            if v not in PIECE_OF:
+                raise PuzzleError(f"battleship: a cell given as {v} (a ship piece of no "
+                                  "straight ship, or of unknown shape) is not read")
+            return PIECE_OF[v]
+
+        cells = tokens(numbers16(body, rows * cols), rows, cols, piece)
+    bank, body.text = body.text, ""
+    if bank.startswith("//"):
+        if bank[2:] not in FLEETS:
+            raise PuzzleError(f"battleship: the link's fleet {bank[2:]!r} is not read (only "
+                              f"the fleets {', '.join(FLEETS)} and lists of straight ships)")
+        fleet = FLEETS[bank[2:]]
+    else:
+        fleet = _fleet(bank[1:].split("/"), body)
+    return PencilPuzzle(genre, cells, edges=edges, params=fleet)
+
+
+def _fleet(parts: list[str], body: Body) -> tuple[int, ...]:
+    """decodePieceBank's own list: a count, then each piece as its width, height (base 36)
+    and bits; the ships (straight pieces) counted by length."""
+    if not parts or not parts[0].isdigit() or len(parts) != int(parts[0]) + 1:
+        raise body.fail(f"a fleet of {'/'.join(parts)[:30]!r}")
+    lengths = []
+    for code in parts[1:]:
+        w, h = _b36(code[0]), _b36(code[1])
+        if min(w, h) != 1 or bits(Body(code[2:], body.genre), w * h).count(1) != w * h:
+            raise PuzzleError(f"battleship: a piece {code!r} that is no straight ship")
+        lengths.append(max(w, h))
+    return tuple(lengths.count(n) for n in range(1, max(lengths) + 1))
+
+
 def _kakuro(genre: Genre, body: Body, rows: int, cols: int) -> PencilPuzzle:
     """The link's grid is the white area and the clue cells in it; the collection's has a
     row above and a column to the left for the first clues."""
@@ -327,6 +380,7 @@ RECIPES: dict[str, Callable[[Genre, Body, int, int], PencilPuzzle]] = {
     "slitherlink": _slither, "masyu": _circled("wb"), "countryroad": _walls(True),
     "simpleloop": _simpleloop, "yajilin": _yajilin, "shikaku": _numbers,
     "kakuro": _kakuro, "skyscraper": _skyscraper, "suguru": _suguru, "tent": _tents,
+    "numberlink": _numbers, "fillomino": _fillomino, "battleship": _battleship,
 }
 
 

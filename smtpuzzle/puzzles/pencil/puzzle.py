@@ -107,11 +107,11 @@ class Genre:
     # numbers), or a line of clues along a side ("top", "left", "bottom", "right")
     layout: ClassVar[tuple[str, ...]] = ("cells",)
     params: ClassVar[tuple[str, ...]] = ()  # names of the header's numbers after the size
+    more_params: ClassVar[bool] = False  # the last of params repeats (Battleship's fleet)
     flags: ClassVar[tuple[str, ...]] = ()  # words that may follow them (Skyscrapers' D)
     cells_optional: ClassVar[bool] = False  # a clue grid of no clues may be left out
     outside: ClassVar[str] = ""  # region-grid tokens of a cell in no region (one char each)
     symbols: ClassVar[str] = ""  # the cell tokens, in words, for error messages
-    pids: ClassVar[tuple[str, ...]] = ()  # its puzz.link names, the first the one written
     puzzlekit: ClassVar[str] = ""  # puzzlekit's name of the genre ("" if it has none)
     edge_symbols: ClassVar[str] = "a number or -"
 

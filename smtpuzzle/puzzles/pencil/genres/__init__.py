@@ -17,9 +17,11 @@ if TYPE_CHECKING:
 # name -> puzz.link names (the first one the name written in links made here)
 PIDS: dict[str, tuple[str, ...]] = {
     "akari": ("akari", "lightup"),
+    "battleship": ("battleship",),
     "binairo": (),  # pzprjs has no Binairo
     "countryroad": ("country",),
     "heyawake": ("heyawake", "heyawacky"),
+    "fillomino": ("fillomino",),
     "hidoku": (),  # ... nor Hidato, nor Killer Sudoku
     "hitori": ("hitori",),
     "kakuro": ("kakuro",),
@@ -28,6 +30,7 @@ PIDS: dict[str, tuple[str, ...]] = {
     "lits": ("lits",),
     "masyu": ("mashu", "masyu", "pearl"),
     "norinori": ("norinori",),
+    "numberlink": ("numlin", "numberlink"),
     "nurikabe": ("nurikabe",),
     "shikaku": ("shikaku",),
     "simpleloop": ("simpleloop",),

@@ -16,7 +16,6 @@ class Akari(Genre):
     title = "Akari"
     rules_text = "bulbs light every white cell, none lights another; numbers count bulbs"
     symbols = "- (white), x (black) or a number 0-4 (black)"
-    pids = ("akari", "lightup")
     puzzlekit = "akari"
 
     def cell_ok(self, token: str) -> bool:

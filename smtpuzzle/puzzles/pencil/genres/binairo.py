@@ -18,7 +18,6 @@ class Binairo(Genre):
     title = "Binairo"
     rules_text = "half black, half white each line; no three alike in a row"
     symbols = "b (black), w (white) or -"
-    pids = ()
     puzzlekit = "binairo"
 
     def cell_ok(self, token: str) -> bool:

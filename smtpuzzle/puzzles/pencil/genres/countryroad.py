@@ -17,7 +17,6 @@ class CountryRoad(LoopGenre):
     rules_text = "one loop through each room once; numbers count its cells in the room"
     layout = ("cells", "regions")
     symbols = "a number (its room's cells on the loop) or -"
-    pids = ("country",)
     puzzlekit = "country_road"
 
     def rules(self, puzzle: PencilPuzzle, m: Model, named: bool) -> BoolArray:

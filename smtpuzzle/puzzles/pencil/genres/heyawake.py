@@ -17,7 +17,6 @@ class Heyawake(Genre):
     rules_text = "shaded cells apart, the rest connected; rooms' numbers; no run past 2 rooms"
     layout = ("cells", "regions")
     symbols = "a number (its room's shaded cells) or -"
-    pids = ("heyawake", "heyawacky")
     puzzlekit = "heyawake"
 
     def rules(self, puzzle: PencilPuzzle, m: Model, named: bool) -> BoolArray:

@@ -14,7 +14,6 @@ class Hidoku(Genre):
     title = "Hidato"
     rules_text = "1..N once each, each number touching the next (corners count)"
     symbols = "a number or -"
-    pids = ()
     puzzlekit = "hidoku"
 
     def check(self, puzzle: PencilPuzzle) -> None:

@@ -15,7 +15,6 @@ class Hitori(Genre):
     title = "Hitori"
     rules_text = "no number twice unshaded in a line; shaded cells apart; the rest connected"
     symbols = "a number"
-    pids = ("hitori",)
     puzzlekit = "hitori"
 
     def cell_ok(self, token: str) -> bool:

@@ -22,7 +22,6 @@ class Kakuro(Genre):
     title = "Kakuro"
     rules_text = "digits 1-9; each run adds up to its clue, no digit twice in a run"
     symbols = "0 (a white cell), a clue D,R (down sum, right sum; either may be empty) or -"
-    pids = ("kakuro",)
     puzzlekit = "kakuro"
 
     def cell_ok(self, token: str) -> bool:

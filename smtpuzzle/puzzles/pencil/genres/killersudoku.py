@@ -20,7 +20,6 @@ class KillerSudoku(Genre):
     rules_text = "a Sudoku whose cages add up to their sums, no digit twice in a cage"
     layout = ("cells", "regions")
     symbols = "a cage's sum or -"
-    pids = ("killersudoku",)
     puzzlekit = "killer_sudoku"
 
     def check(self, puzzle: PencilPuzzle) -> None:

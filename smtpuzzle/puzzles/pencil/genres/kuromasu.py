@@ -24,7 +24,6 @@ class Kuromasu(Genre):
     title = "Kurodoko"
     rules_text = "shaded cells apart, the rest connected; a number counts the cells it sees"
     symbols = "a number or -"
-    pids = ("kurodoko",)
     puzzlekit = "kuromasu"
 
     def check(self, puzzle: PencilPuzzle) -> None:

@@ -47,7 +47,6 @@ class Lits(Genre):
     title = "LITS"
     rules_text = "an L, I, T or S in every region; connected; no 2x2; like letters apart"
     layout = ("regions",)
-    pids = ("lits",)
     puzzlekit = "lits"
 
     def rules(self, puzzle: PencilPuzzle, m: Model, named: bool) -> BoolArray:

@@ -16,7 +16,6 @@ class Masyu(LoopGenre):
     title = "Masyu"
     rules_text = "one loop through every circle: straight on white, turning on black"
     symbols = "w (white circle), b (black circle) or -"
-    pids = ("mashu", "masyu", "pearl")
     puzzlekit = "masyu"
 
     def cell_ok(self, token: str) -> bool:

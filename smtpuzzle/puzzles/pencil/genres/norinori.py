@@ -16,7 +16,6 @@ class Norinori(Genre):
     rules_text = "two shaded cells a region; shaded cells in dominoes"
     layout = ("cells", "regions")
     symbols = "-"
-    pids = ("norinori",)
     puzzlekit = "norinori"
 
     def cell_ok(self, token: str) -> bool:

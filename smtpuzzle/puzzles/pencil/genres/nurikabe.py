@@ -20,7 +20,6 @@ class Nurikabe(Genre):
     title = "Nurikabe"
     rules_text = "a connected wall, no 2x2 of it; each island one number, its size"
     symbols = "a number (an island's size) or -"
-    pids = ("nurikabe",)
     puzzlekit = ""  # no Nurikabe solver in puzzlekit 0.3.4
 
     def check(self, puzzle: PencilPuzzle) -> None:

@@ -18,7 +18,6 @@ class Shikaku(Genre):
     title = "Shikaku"
     rules_text = "rectangles, each holding one number, its area"
     symbols = "a number (its rectangle's area) or -"
-    pids = ("shikaku",)
     puzzlekit = "shikaku"
 
     def check(self, puzzle: PencilPuzzle) -> None:

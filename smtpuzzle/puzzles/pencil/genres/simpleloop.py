@@ -14,7 +14,6 @@ class SimpleLoop(LoopGenre):
     title = "Simple Loop"
     rules_text = "one loop through every open cell"
     symbols = "- (open) or x (blocked)"
-    pids = ("simpleloop",)
     puzzlekit = "simple_loop"
     shown = {"x": "#"}
 

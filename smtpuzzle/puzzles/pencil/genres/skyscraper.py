@@ -24,7 +24,6 @@ class Skyscraper(Genre):
     flags = ("D",)
     cells_optional = True
     symbols = "a height or -"
-    pids = ("skyscrapers", "building", "skyscraper")
     puzzlekit = "skyscraper"
 
     def check(self, puzzle: PencilPuzzle) -> None:

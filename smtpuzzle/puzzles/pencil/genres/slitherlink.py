@@ -16,7 +16,6 @@ class Slitherlink(Genre):
     title = "Slitherlink"
     rules_text = "one loop along the grid lines; a number counts its cell's sides on it"
     symbols = "a number 0-3 or -"
-    pids = ("slither", "slitherlink")
     puzzlekit = "slitherlink"
 
     def check(self, puzzle: PencilPuzzle) -> None:

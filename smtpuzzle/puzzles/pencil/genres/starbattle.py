@@ -17,7 +17,6 @@ class StarBattle(Genre):
     layout = ("regions",)
     params = ("stars",)
     outside = "@#"
-    pids = ("starbattle",)
     puzzlekit = "starbattle"
 
     def check(self, puzzle: PencilPuzzle) -> None:

@@ -16,7 +16,6 @@ class Suguru(Genre):
     rules_text = "a region of n cells holds 1..n; equal numbers never touch"
     layout = ("cells", "regions")
     symbols = "a number or -"
-    pids = ("suguru",)
     puzzlekit = "suguru"
 
     def check(self, puzzle: PencilPuzzle) -> None:

@@ -20,7 +20,6 @@ class Tent(Genre):
     rules_text = "a tent beside each tree, one to one; tents never touch; line counts"
     layout = ("top", "left", "cells")
     symbols = "x (a tree) or -"
-    pids = ("tents",)
     puzzlekit = "tent"
 
     def cell_ok(self, token: str) -> bool:

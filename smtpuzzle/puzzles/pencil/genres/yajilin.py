@@ -30,7 +30,6 @@ class Yajilin(LoopGenre):
     title = "Yajilin"
     rules_text = "a loop through every cell not shaded; shaded apart; arrows count them"
     symbols = "an arrow clue such as 2s (2, looking n/s/e/w), @ (blocked) or -"
-    pids = ("yajilin", "yajirin")
     puzzlekit = "yajilin"
 
     def cell_ok(self, token: str) -> bool:

@@ -16,7 +16,6 @@ class YinYang(Genre):
     title = "Yin-Yang"
     rules_text = "black cells connected, white cells connected, no 2x2 of one colour"
     symbols = "b (black), w (white) or -"
-    pids = ("yinyang",)
     puzzlekit = "yin_yang"
 
     def cell_ok(self, token: str) -> bool:
