@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.nonogram_files import EXTENSIONS as NONOGRAM_SUFFIXES  # its own list
 from smtpuzzle.puzzles.pencil.genres import NAMES as PENCIL_GENRES
 
@@ -44,6 +45,7 @@ class Family:
     # cells' values with "." where solutions differ
     partial: str = ""
     nested: bool = False  # its files may sit in sub-folders of its folder
+    link: str = ""  # "module:function": puzzle -> its puzz.link link (--link); "" none
     prechecks: bool = False  # the loader takes precheck= (refuse the impossible at once)
 
     def __post_init__(self) -> None:
@@ -64,6 +66,12 @@ class Family:
     def solution_text(self, puzzle: Any, solution: Any) -> Any:
         """A solution of ``puzzle`` as text (a str, or rich Text in colour)."""
         return _named(self.text)(puzzle, solution)
+
+    def link_of(self, puzzle: Any) -> str:
+        """The puzz.link link of ``puzzle`` (PuzzleError for a family without links)."""
+        if not self.link:
+            raise PuzzleError(f"--link: {self.plural} have no puzz.link links here")
+        return _named(self.link)(puzzle)
 
     def half_solved_text(self, puzzle: Any, grid: Any) -> str:
         return _named(self.partial)(puzzle, grid)
@@ -144,4 +152,5 @@ register(Family("pencil", "pencil puzzles", PENCIL_SUFFIXES, "pencil",
                 "smtpuzzle.formats.pencil:load_pencil", "smtpuzzle.formats.pencil:pencil_title",
                 "grid", text="smtpuzzle.puzzles.pencil.drawing:solution_text",
                 solver="smtpuzzle.puzzles.pencil.solve:solve_pencil",
-                partial="smtpuzzle.puzzles.pencil.drawing:solution_text", nested=True))
+                partial="smtpuzzle.puzzles.pencil.drawing:solution_text", nested=True,
+                link="smtpuzzle.puzzles.pencil.link_writer:write_link"))

@@ -212,3 +212,67 @@ def test_battleship_fleets_from_the_header_and_from_links():
         read_link("https://puzz.link/p?battleship/4/4//1/22u")
     with pytest.raises(PuzzleError, match=r"numberlink: the number 2 appears 1 times"):
         parse_pencil("2 2\n1 2\n1 -\n", genre_named("numberlink"))
+
+
+def _readme_links() -> dict[str, str]:
+    """models/README.md's table of the shipped puzzles' links."""
+    readme = (Path(__file__).parent.parent / "models" / "README.md").read_text()
+    return {cells[1].strip("`"): cells[2].strip("`") for line in readme.splitlines()
+            if "-pzprjs." in line and "puzz.link" in line
+            for cells in [[c.strip() for c in line.split("|")]]}
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_every_shipped_puzzle_writes_the_link_it_was_read_from(path):
+    from smtpuzzle.puzzles.pencil.link_writer import write_link
+
+    puzzle = load_pencil(path)
+    link = write_link(puzzle)
+    assert link == _readme_links()[path.name]
+    again = read_link(link)
+    assert np.array_equal(again.cells, puzzle.cells) and again.edges == puzzle.edges
+    assert tuple(again.params) == tuple(puzzle.params)
+    if puzzle.regions is not None:
+        assert np.array_equal(again.regions, puzzle.regions)
+
+
+def test_links_round_trip_the_collection_style_grids(tmp_path):
+    """Grids written as the collection writes them (numbers past 15, runs past 20 cells,
+    a fleet of no preset) come back from their links unchanged."""
+    from smtpuzzle.puzzles.pencil.link_writer import write_link
+
+    rng = np.random.default_rng(7)
+    for name, symbols in (("nurikabe", ["-"] * 30 + ["1", "17", "300"]),
+                          ("akari", ["-"] * 6 + ["x", "0", "4"]),
+                          ("slitherlink", ["-"] * 4 + ["0", "1", "3"]),
+                          ("masyu", ["-", "-", "w", "b"]), ("simpleloop", ["-", "-", "x"]),
+                          ("tent", ["-"] * 25 + ["x"])):
+        cells = rng.choice(symbols, size=(7, 9)).astype(object)
+        edges = {"top": ["-"] * 9, "left": ["1"] + ["-"] * 6} if name == "tent" else {}
+        puzzle = parse_pencil(puzzle_text(_with(genre_named(name), cells, edges)),
+                              genre_named(name))
+        again = read_link(write_link(puzzle))
+        assert np.array_equal(again.cells, puzzle.cells), name
+    fleet = parse_pencil("3 3 0 2 0 1\n- - -\n- - -\n" + "- - -\n" * 3,
+                         genre_named("battleship"))
+    assert read_link(write_link(fleet)).params == (0, 2, 0, 1)
+
+
+def _with(genre, cells, edges):
+    from smtpuzzle.puzzles.pencil.puzzle import PencilPuzzle
+
+    return PencilPuzzle(genre, cells, edges=edges)
+
+
+def test_link_on_the_command_line(tmp_path):
+    nurikabe = SHIPPED[[p.name for p in SHIPPED].index("nurikabe-pzprjs.nurikabe")]
+    out = cli("solve", str(nurikabe), "--link")
+    assert out.returncode == 0 and out.stdout.strip() == \
+        "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"
+    data = json.loads(cli("solve", str(nurikabe), "--link", "--json").stdout)
+    assert data == {"link": "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"}
+    (tmp_path / "a.binairo").write_text("2 2\nb -\n- -\n")
+    binairo = cli("solve", str(tmp_path / "a.binairo"), "--link")
+    assert binairo.returncode == 2 and "binairo: puzz.link has no such genre" in binairo.stderr
+    sudoku = cli("solve", "models/sudoku/norvig-hardest.sudoku", "--link")
+    assert sudoku.returncode == 2 and "--link: Sudoku have no puzz.link links" in sudoku.stderr

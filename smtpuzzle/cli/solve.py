@@ -80,6 +80,9 @@ def solve(
         "--explain", help="Sudoku, KenKen and nonograms without a solution: a minimal set "
                           "of givens, cages or line clues that conflict (dropping any one "
                           "leaves a solution).")] = False,
+    link: Annotated[bool, typer.Option(
+        "--link", help="Pencil puzzles: print the puzzle's puzz.link link instead of "
+                       "solving it.")] = False,
     svg: Annotated[Path | None, typer.Option(
         help="Write an SVG picture of the solution (with --all / --limit: a contact sheet "
              "of them, numbered).", parser=cli_path)] = None,
@@ -118,6 +121,13 @@ def solve(
         "--no-probing": no_probing, "--no-guess": no_guess, "--mark-cells": mark_cells,
         "--count": count_solutions, "--svg, --png, --html": bool(files),
         "--determined": determined, "--explain": explain})
+    if link:
+        written = family.link_of(puzzle)
+        if as_json:
+            print_json({"link": written})
+        else:
+            out.print(written)
+        return
     if determined and explain:
         raise PuzzleError("give --determined or --explain, not both")
     if (determined or explain) and (all_solutions or limit is not None or count_solutions):
