@@ -71,7 +71,7 @@ def test_known_solutions_of_the_pzprjs_tests():
 
 
 def test_every_genre_names_its_tokens_and_rules():
-    assert len(NAMES) >= 22
+    assert len(NAMES) >= 25
     for name in NAMES:
         genre = genre_named(name)
         assert genre.name == name and genre.title and genre.rules_text
@@ -276,3 +276,13 @@ def test_link_on_the_command_line(tmp_path):
     assert binairo.returncode == 2 and "binairo: puzz.link has no such genre" in binairo.stderr
     sudoku = cli("solve", "models/sudoku/norvig-hardest.sudoku", "--link")
     assert sudoku.returncode == 2 and "--link: Sudoku have no puzz.link links" in sudoku.stderr
+
+
+def test_list_shows_the_genres():
+    listed = json.loads(cli("list", "--genres", "--json").stdout)
+    assert [row["genre"] for row in listed] == list(NAMES)
+    assert {"genre": "numberlink", "title": "Numberlink",
+            "rules": genre_named("numberlink").rules_text,
+            "links": ["numlin", "numberlink"]} in listed
+    text = cli("list").stdout
+    assert "pencil-puzzle genres" in text and "fillomino" in text and "nurikabe-pzprjs" in text

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
+import typer
 from rich.markup import escape
 from rich.table import Table
 
@@ -19,8 +20,20 @@ if TYPE_CHECKING:
 
 
 @friendly
-def list_cmd(as_json: JsonOpt = False) -> None:
-    """List the puzzles in the model library."""
+def list_cmd(
+    genres: Annotated[bool, typer.Option(
+        "--genres", help="Only the pencil-puzzle genres: file suffix, rules, puzz.link "
+                         "names.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the puzzles in the model library, then the pencil-puzzle genres."""
+    if genres:
+        rows = genre_rows()
+        if as_json:
+            print_json(rows)
+        else:
+            out.print(_genre_table(rows))
+        return
     entries = list_models()
     if as_json:
         print_json([e.as_json() for e in entries])
@@ -31,6 +44,29 @@ def list_cmd(as_json: JsonOpt = False) -> None:
     for e in entries:
         table.add_row(e.name, e.title)
     out.print(table)
+    out.print()
+    out.print(_genre_table(genre_rows()))
+
+
+def genre_rows() -> list[dict[str, object]]:
+    """Each pencil-puzzle genre: its file suffix, title, rules and puzz.link names."""
+    from smtpuzzle.puzzles.pencil.genres import NAMES, PIDS, genre_named
+
+    return [{"genre": name, "title": genre_named(name).title,
+             "rules": genre_named(name).rules_text, "links": list(PIDS[name])}
+            for name in NAMES]
+
+
+def _genre_table(rows: list[dict[str, object]]) -> Table:
+    table = Table(box=None, show_header=True, header_style="bold",
+                  title="pencil-puzzle genres (a file's suffix, or a puzz.link link)",
+                  title_justify="left")
+    for column in ("genre", "title", "rules", "links"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(str(row["genre"]), str(row["title"]), str(row["rules"]),
+                      ", ".join(row["links"]) or "-")  # type: ignore[arg-type]
+    return table
 
 
 @friendly
