@@ -46,6 +46,9 @@ class Family:
     partial: str = ""
     nested: bool = False  # its files may sit in sub-folders of its folder
     link: str = ""  # "module:function": puzzle -> its puzz.link link (--link); "" none
+    # grid: "module:function": (puzzle, solutions) -> a render Drawing (--svg, --png,
+    # --html); "" none
+    drawing: str = ""
     prechecks: bool = False  # the loader takes precheck= (refuse the impossible at once)
 
     def __post_init__(self) -> None:
@@ -66,6 +69,10 @@ class Family:
     def solution_text(self, puzzle: Any, solution: Any) -> Any:
         """A solution of ``puzzle`` as text (a str, or rich Text in colour)."""
         return _named(self.text)(puzzle, solution)
+
+    def draw(self, puzzle: Any, solutions: Any) -> Any:
+        """The picture (a render Drawing) of ``solutions`` of ``puzzle``."""
+        return _named(self.drawing)(puzzle, solutions)
 
     def link_of(self, puzzle: Any) -> str:
         """The puzz.link link of ``puzzle`` (PuzzleError for a family without links)."""
@@ -153,4 +160,5 @@ register(Family("pencil", "pencil puzzles", PENCIL_SUFFIXES, "pencil",
                 "grid", text="smtpuzzle.puzzles.pencil.drawing:solution_text",
                 solver="smtpuzzle.puzzles.pencil.solve:solve_pencil",
                 partial="smtpuzzle.puzzles.pencil.drawing:solution_text", nested=True,
-                link="smtpuzzle.puzzles.pencil.link_writer:write_link"))
+                link="smtpuzzle.puzzles.pencil.link_writer:write_link",
+                drawing="smtpuzzle.puzzles.pencil.pictures:pencil_drawing"))

@@ -286,3 +286,37 @@ def test_list_shows_the_genres():
             "links": ["numlin", "numberlink"]} in listed
     text = cli("list").stdout
     assert "pencil-puzzle genres" in text and "fillomino" in text and "nurikabe-pzprjs" in text
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_pictures_draw_the_solution_over_the_clues(path):
+    """What the SVG holds: a shaded square per shaded cell, the loop's lines, the written
+    numbers, the clues."""
+    from smtpuzzle.puzzles.pencil.pictures import pencil_drawing
+    from smtpuzzle.render.pictures import svg_text
+
+    puzzle = load_pencil(path)
+    solution = solve_pencil(puzzle).solutions[0]
+    svg = svg_text(pencil_drawing(puzzle, [solution]))
+    genre = puzzle.genre
+    shaded = [t for t, kind in genre.picture.items() if kind == "shade"]
+    assert svg.count('class="shaded"') >= int(np.isin(solution, shaded).sum())
+    loops = genre.name in ("masyu", "countryroad", "simpleloop", "yajilin", "numberlink",
+                           "slitherlink")
+    assert ('class="line"' in svg) == loops
+    assert ('class="written"' in svg) == genre.written
+    assert ('class="clue"' in svg) == any(genre.clue_text(t) for _, _, t in puzzle.clues()) \
+        or bool(puzzle.edges)
+
+
+def test_pictures_on_the_command_line(tmp_path):
+    masyu = SHIPPED[[p.name for p in SHIPPED].index("masyu-pzprjs.masyu")]
+    svg, png = tmp_path / "m.svg", tmp_path / "m.png"
+    out = cli("solve", str(masyu), "--svg", str(svg), "--png", str(png))
+    assert out.returncode == 0, out.stderr
+    assert svg.read_text().count('class="circle"') == 3 and png.read_bytes()[:4] == b"\x89PNG"
+    path = tmp_path / "open.nurikabe"
+    path.write_text("3 3\n- - -\n- 3 -\n- - -\n")
+    two = tmp_path / "two.svg"
+    assert cli("solve", str(path), "--svg", str(two)).returncode == 0
+    assert "solution 2" in two.read_text() and 'class="differs"' in two.read_text()

@@ -13,6 +13,7 @@ import typer
 from rich.markup import escape
 
 from smtpuzzle.cli.common import EXIT_UNKNOWN, listed, out, print_json
+from smtpuzzle.cli.pictures import PictureFiles
 from smtpuzzle.families import Family
 from smtpuzzle.result import Status
 from smtpuzzle.runtime.checks import plural
@@ -21,10 +22,11 @@ from smtpuzzle.runtime.checks import plural
 def solve_grids(puzzles: Sequence[Any], solve: Callable[..., Any],
                 grid_text: Callable[[np.ndarray], str], backend: str, solver: str | None,
                 time_limit: float | None, limit: int | None, counting: bool,
-                as_json: bool, search_limit: int | None) -> None:
+                as_json: bool, search_limit: int | None,
+                draw: Callable[[Any, Any, list[np.ndarray]], None] | None = None) -> None:
     """``solve(puzzle, backend, solver, time_limit, search_limit)`` for each puzzle (the
-    search goes one past ``limit`` when counting), the answer printed; exit code 1 when
-    one was left undecided."""
+    search goes one past ``limit`` when counting), the answer printed and (``draw``) its
+    solutions shown drawn; exit code 1 when one was left undecided."""
     undecided = 0
     # one limit for the whole file, not one for each of its puzzles
     deadline = None if time_limit is None else time.perf_counter() + time_limit
@@ -37,6 +39,8 @@ def solve_grids(puzzles: Sequence[Any], solve: Callable[..., Any],
             undecided += 1
         shown = ans.solutions[:given] if counting else ans.solutions[:2]
         differ = _differ(ans.solutions) if ans.status is Status.MULTIPLE else []
+        if draw is not None:
+            draw(puzzle, ans, shown)
         if as_json:
             data = ans.as_json()
             data["solutions"] = [s.tolist() for s in shown]
@@ -75,13 +79,20 @@ def _differ(solutions: Sequence[np.ndarray]) -> list[tuple[int, int]]:
 
 def solve_grid_file(puzzle: Any, family: Family, backend: str, solver: str | None,
                     time_limit: float | None, limit: int | None, counting: bool, as_json: bool,
-                    search_limit: int | None) -> None:
+                    search_limit: int | None, files: PictureFiles | None = None) -> None:
     """A file of grid puzzles decided in turn (a Sudoku file), or one grid puzzle (a
-    KenKen): the family's solver decides each, its text shows each solution."""
+    KenKen): the family's solver decides each, its text shows each solution; ``files``
+    (families that draw) the pictures asked for."""
     grids = getattr(puzzle, "puzzles", [puzzle])
+
+    def draw(one: Any, ans: Any, shown: list[np.ndarray]) -> None:
+        files.write((lambda: family.draw(one, shown)) if shown else None,
+                    lambda: [family.draw(one, shown)] if shown else [], one.name,
+                    ans.as_json(), "")
+
     solve_grids(grids, family.decide(), lambda grid: family.solution_text(puzzle, grid)
                 .rstrip("\n"), backend, solver, time_limit, limit, counting, as_json,
-                search_limit)
+                search_limit, draw if files else None)
 
 
 def _determined_text(found: np.ndarray) -> str:

@@ -119,7 +119,7 @@ def solve(
         "--model": tiling_model is not None, "--distinct": distinct,
         "--encoding": encoding is not None, "--no-presolve": no_presolve,
         "--no-probing": no_probing, "--no-guess": no_guess, "--mark-cells": mark_cells,
-        "--count": count_solutions, "--svg, --png, --html": bool(files),
+        "--count": count_solutions, "--svg, --png, --html": bool(files) and not family.drawing,
         "--determined": determined, "--explain": explain})
     if link:
         written = family.link_of(puzzle)
@@ -147,7 +147,7 @@ def solve(
         from smtpuzzle.cli.grids import solve_grid_file
 
         solve_grid_file(puzzle, family, backend or "cpsat", solver, budget(time_limit),
-                        limit_n, counting, as_json, _past(limit_n, counting))
+                        limit_n, counting, as_json, _past(limit_n, counting), files)
         return
     if family.treatment == "nonogram":
         _warn_of_the_goal(model, puzzle)
@@ -190,7 +190,8 @@ def _refuse_options(model: str, family: Family, given: dict[str, bool]) -> None:
     if not refused:
         return
     if refused == [PICTURES]:
-        drawn = sorted(f.plural for f in FAMILIES.values() if f.treatment in TAKEN_BY[PICTURES])
+        drawn = sorted(f.plural for f in FAMILIES.values()
+                       if f.treatment in TAKEN_BY[PICTURES] or f.drawing)
         raise PuzzleError(f"{PICTURES}: pictures are drawn for {', '.join(drawn)} and mazes, "
                           f"not for {family.name} puzzles yet")
     takers = {f.plural for f in FAMILIES.values()

@@ -114,6 +114,15 @@ class Genre:
     symbols: ClassVar[str] = ""  # the cell tokens, in words, for error messages
     puzzlekit: ClassVar[str] = ""  # puzzlekit's name of the genre ("" if it has none)
     edge_symbols: ClassVar[str] = "a number or -"
+    # pictures (pictures.py): how a solution token is marked ("shade", "dot", "disc",
+    # "circle"...), how a clue is ("*": any clue), whether the solution is groups drawn in
+    # thick borders (Shikaku), whether its other tokens are numbers written in the cells,
+    # and the token whose cells the loop runs around (Slitherlink)
+    picture: ClassVar[dict[str, str]] = {"x": "shade"}
+    clue_picture: ClassVar[dict[str, str]] = {}
+    groups: ClassVar[bool] = False
+    written: ClassVar[bool] = False
+    boundary: ClassVar[str] = ""
 
     def cell_ok(self, token: str) -> bool:
         """Whether ``token`` may stand in a cell of the clue grid."""
@@ -121,6 +130,13 @@ class Genre:
 
     def edge_ok(self, token: str) -> bool:
         return token == EMPTY or token.isdigit()
+
+    def clue_text(self, token: str) -> str:
+        """How a clue reads in a picture (no text for a clue drawn as a mark alone)."""
+        mark = self.clue_picture.get(token, self.clue_picture.get("*"))
+        if mark in ("disc", "circle", "tree") or (mark == "black" and not token[:1].isdigit()):
+            return ""
+        return token
 
     def check(self, puzzle: PencilPuzzle) -> None:
         """Refuse what the file's grammar lets through but the genre cannot take (a clue

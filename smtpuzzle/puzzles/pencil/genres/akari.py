@@ -17,6 +17,8 @@ class Akari(Genre):
     rules_text = "bulbs light every white cell, none lights another; numbers count bulbs"
     symbols = "- (white), x (black) or a number 0-4 (black)"
     puzzlekit = "akari"
+    picture = {"o": "dot"}
+    clue_picture = {"*": "black"}
 
     def cell_ok(self, token: str) -> bool:
         return token in (EMPTY, "x") or token.isdigit()

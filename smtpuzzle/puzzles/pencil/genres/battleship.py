@@ -35,6 +35,10 @@ class Battleship(Genre):
     more_params = True
     symbols = "x (water), o, n, s, w, e, m (ship pieces) or -"
     puzzlekit = "battleship"
+    picture = {piece: "shade" for piece in PIECES}
+
+    def clue_text(self, token: str) -> str:
+        return "~" if token == WATER else ""
 
     def cell_ok(self, token: str) -> bool:
         return token == EMPTY or token == WATER or token in PIECES

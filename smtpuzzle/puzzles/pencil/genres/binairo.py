@@ -19,6 +19,7 @@ class Binairo(Genre):
     rules_text = "half black, half white each line; no three alike in a row"
     symbols = "b (black), w (white) or -"
     puzzlekit = "binairo"
+    picture = clue_picture = {"b": "disc", "w": "circle"}
 
     def cell_ok(self, token: str) -> bool:
         return token in (EMPTY, "b", "w")

@@ -23,6 +23,9 @@ class Fillomino(Genre):
     rules_text = "numbers in every cell; each group of equal numbers has that many cells"
     symbols = "a number or -"
     puzzlekit = ""
+    picture = {}
+    groups = True
+    written = True
 
     def check(self, puzzle: PencilPuzzle) -> None:
         for r, c, token in puzzle.clues():

@@ -15,6 +15,8 @@ class Hidoku(Genre):
     rules_text = "1..N once each, each number touching the next (corners count)"
     symbols = "a number or -"
     puzzlekit = "hidoku"
+    picture = {}
+    written = True
 
     def check(self, puzzle: PencilPuzzle) -> None:
         n = puzzle.cells.size

@@ -23,6 +23,11 @@ class Kakuro(Genre):
     rules_text = "digits 1-9; each run adds up to its clue, no digit twice in a run"
     symbols = "0 (a white cell), a clue D,R (down sum, right sum; either may be empty) or -"
     puzzlekit = "kakuro"
+    picture = {EMPTY: "grey"}
+    written = True
+
+    def clue_text(self, token: str) -> str:
+        return "" if token == WHITE else token.replace(",", "\\")
 
     def cell_ok(self, token: str) -> bool:
         return token in (EMPTY, WHITE) or CLUE.fullmatch(token) is not None

@@ -21,6 +21,8 @@ class KillerSudoku(Genre):
     layout = ("cells", "regions")
     symbols = "a cage's sum or -"
     puzzlekit = "killer_sudoku"
+    picture = {}
+    written = True
 
     def check(self, puzzle: PencilPuzzle) -> None:
         if puzzle.rows != puzzle.cols or puzzle.rows not in BOXES:

@@ -48,6 +48,7 @@ class Lits(Genre):
     rules_text = "an L, I, T or S in every region; connected; no 2x2; like letters apart"
     layout = ("regions",)
     puzzlekit = "lits"
+    picture = {letter: "shade" for letter in "LITS"}
 
     def rules(self, puzzle: PencilPuzzle, m: Model, named: bool) -> BoolArray:
         rows, cols = puzzle.rows, puzzle.cols

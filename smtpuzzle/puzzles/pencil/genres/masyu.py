@@ -17,6 +17,7 @@ class Masyu(LoopGenre):
     rules_text = "one loop through every circle: straight on white, turning on black"
     symbols = "w (white circle), b (black circle) or -"
     puzzlekit = "masyu"
+    clue_picture = {"w": "circle", "b": "disc"}
 
     def cell_ok(self, token: str) -> bool:
         return token in (EMPTY, "w", "b")

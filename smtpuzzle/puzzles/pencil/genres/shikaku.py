@@ -19,6 +19,8 @@ class Shikaku(Genre):
     rules_text = "rectangles, each holding one number, its area"
     symbols = "a number (its rectangle's area) or -"
     puzzlekit = "shikaku"
+    picture = {}
+    groups = True
 
     def check(self, puzzle: PencilPuzzle) -> None:
         for r, c, token in puzzle.clues():

@@ -15,6 +15,7 @@ class SimpleLoop(LoopGenre):
     rules_text = "one loop through every open cell"
     symbols = "- (open) or x (blocked)"
     puzzlekit = "simple_loop"
+    clue_picture = {"x": "black"}
     shown = {"x": "#"}
 
     def cell_ok(self, token: str) -> bool:

@@ -25,6 +25,8 @@ class Skyscraper(Genre):
     cells_optional = True
     symbols = "a height or -"
     puzzlekit = "skyscraper"
+    picture = {}
+    written = True
 
     def check(self, puzzle: PencilPuzzle) -> None:
         n, side = puzzle.params[0], puzzle.rows

@@ -17,6 +17,8 @@ class Slitherlink(Genre):
     rules_text = "one loop along the grid lines; a number counts its cell's sides on it"
     symbols = "a number 0-3 or -"
     puzzlekit = "slitherlink"
+    picture = {}
+    boundary = "x"
 
     def check(self, puzzle: PencilPuzzle) -> None:
         for r, c, token in puzzle.clues():

@@ -18,6 +18,7 @@ class StarBattle(Genre):
     params = ("stars",)
     outside = "@#"
     puzzlekit = "starbattle"
+    picture = {"x": "disc"}
 
     def check(self, puzzle: PencilPuzzle) -> None:
         if not puzzle.params or puzzle.params[0] < 1:

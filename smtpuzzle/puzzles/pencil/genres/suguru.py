@@ -17,6 +17,8 @@ class Suguru(Genre):
     layout = ("cells", "regions")
     symbols = "a number or -"
     puzzlekit = "suguru"
+    picture = {}
+    written = True
 
     def check(self, puzzle: PencilPuzzle) -> None:
         size = np.bincount(puzzle.regions.ravel())

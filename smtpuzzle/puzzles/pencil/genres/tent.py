@@ -21,6 +21,8 @@ class Tent(Genre):
     layout = ("top", "left", "cells")
     symbols = "x (a tree) or -"
     puzzlekit = "tent"
+    picture = {"o": "dot"}
+    clue_picture = {"x": "tree"}
 
     def cell_ok(self, token: str) -> bool:
         return token in (EMPTY, TREE)

@@ -31,6 +31,11 @@ class Yajilin(LoopGenre):
     rules_text = "a loop through every cell not shaded; shaded apart; arrows count them"
     symbols = "an arrow clue such as 2s (2, looking n/s/e/w), @ (blocked) or -"
     puzzlekit = "yajilin"
+    clue_picture = {BLOCKED: "black"}
+
+    def clue_text(self, token: str) -> str:
+        return "" if token == BLOCKED else token[:-1] + {"n": "↑", "s": "↓", "e": "→",
+                                                         "w": "←"}[token[-1]]
 
     def cell_ok(self, token: str) -> bool:
         return token in (EMPTY, BLOCKED) or ARROW.fullmatch(token) is not None

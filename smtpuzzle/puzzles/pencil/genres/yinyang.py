@@ -17,6 +17,7 @@ class YinYang(Genre):
     rules_text = "black cells connected, white cells connected, no 2x2 of one colour"
     symbols = "b (black), w (white) or -"
     puzzlekit = "yin_yang"
+    picture = clue_picture = {"b": "disc", "w": "circle"}
 
     def cell_ok(self, token: str) -> bool:
         return token in (EMPTY, "b", "w")
