@@ -320,3 +320,27 @@ def test_pictures_on_the_command_line(tmp_path):
     two = tmp_path / "two.svg"
     assert cli("solve", str(path), "--svg", str(two)).returncode == 0
     assert "solution 2" in two.read_text() and 'class="differs"' in two.read_text()
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow)  # 7 s
+                                  if p.stem.startswith("fillomino") else p for p in SHIPPED],
+                         ids=lambda p: p.stem)
+def test_an_outside_sat_solver_answers_the_exported_cnf(path, tmp_path):
+    """export-cnf, an outside solver (PySAT's CaDiCaL here), then the answer read back:
+    it decodes to the puzzle's one solution (connectivity and loops are in the CNF as
+    clauses, not left to lazy cuts)."""
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    from smtpuzzle.backends.dimacs import write_dimacs
+    from smtpuzzle.formats.solver_answer import read_answer
+
+    puzzle = load_pencil(path)
+    cnf, out = tmp_path / "p.cnf", tmp_path / "p.out"
+    write_dimacs(puzzle.build_model(), cnf)
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf)).clauses) as s:
+        assert s.solve()
+        out.write_text("s SATISFIABLE\nv " + " ".join(map(str, s.get_model())) + " 0\n")
+    answer = read_answer(puzzle, cnf, out)
+    assert answer.status is Status.SAT
+    assert np.array_equal(answer.solutions[0], solve_pencil(puzzle).solutions[0])

@@ -57,17 +57,22 @@ def read_answer(puzzle: Puzzle, cnf_path: Path, output_path: Path,
     pass the puzzle's verifier (VerificationError otherwise: our bug, not the solver's)."""
     for path in (cnf_path, output_path):
         check_file(path)
+    from smtpuzzle.families import family_named
+
     judge: Any = puzzle
-    cells = None
-    if hasattr(puzzle, "decode"):
-        model = puzzle.build_model(encoding)  # refuses what export-cnf refuses
-    else:  # a number grid (Sudoku, KenKen): its answer is its cells' integers
+    answer = None
+    if family_named(puzzle.family).treatment == "grid":
+        # a grid puzzle (Sudoku, KenKen, a pencil puzzle) builds its model with its answer
+        # variables; their values are the solution, or decode to it
         judge = puzzle.one(encoding) if hasattr(puzzle, "one") else puzzle
-        model, cells = judge.build()
+        model, answer = judge.build()
+    else:  # a tiling, a nonogram: its decode reads the user variables of its model
+        model = puzzle.build_model(encoding)  # refuses what export-cnf refuses
     status, values = decode_answer(model, cnf_path, output_path)
     solutions = []
     if status is Status.SAT:
-        solutions.append(puzzle.decode(values) if cells is None else np.asarray(cells.value()))
+        solutions.append(puzzle.decode(values) if answer is None
+                         else getattr(judge, "decode", np.asarray)(answer.value()))
     for solution in solutions:
         judge.verify(solution)
     return DimacsAnswer(puzzle.name, status, solutions)
