@@ -42,6 +42,8 @@ class Fillomino(Genre):
         m.add(same.implies(v[a] == v[b]), (~same).implies(v[a] != v[b]))
         label = m.int_array(n, 0, n - 1, name="root", user=False)
         m.add(label <= np.arange(n), same.implies(label[a] == label[b]))
+        # (implied) the root is at most v - 1 rows above: its index past c - v * cols
+        m.add(label + puzzle.cols * v >= np.arange(n) + 1)
         root = label.eq(np.arange(n))
         # arcs: child -> parent, each edge both ways; a cell's arcs padded with a false one
         child, parent = np.concatenate([a, b]), np.concatenate([b, a])
