@@ -5,6 +5,7 @@ encodings of pzprjs (its ``Encode.js``), each genre's the inverse of its recipe 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -19,24 +20,31 @@ def _b36(v: int) -> str:
     return "0123456789abcdefghijklmnopqrstuvwxyz"[v]
 
 
-def numbers16(values: list[int | None]) -> str:
-    """encodeNumber16: a number in hexadecimal ('-' two digits, '+' three), runs of up to
-    20 empty cells as g-z."""
+def run_length(values: list, write: Callable[[Any], str], offset: int, longest: int) -> str:
+    """Each value written, and each run of k empty cells (None) between them as the base-36
+    digit ``offset`` + k, runs cut at ``longest`` cells: the run-length codes of pzprjs."""
     out, run = [], 0
     for v in values:
         if v is None:
             run += 1
-            if run == 20:
-                out.append("z")
+            if run == longest:
+                out.append(_b36(offset + run))
                 run = 0
             continue
         if run:
-            out.append(_b36(15 + run))
+            out.append(_b36(offset + run))
             run = 0
-        out.append(f"{v:x}" if v < 16 else f"-{v:02x}" if v < 256 else f"+{v:03x}")
+        out.append(write(v))
     if run:
-        out.append(_b36(15 + run))
+        out.append(_b36(offset + run))
     return "".join(out)
+
+
+def numbers16(values: list[int | None]) -> str:
+    """encodeNumber16: a number in hexadecimal ('-' two digits, '+' three), runs of up to
+    20 empty cells as g-z."""
+    return run_length(values, lambda v: f"{v:x}" if v < 16 else f"-{v:02x}" if v < 256
+                      else f"+{v:03x}", 15, 20)
 
 
 def four_cell(values: list[int | None]) -> str:
@@ -117,25 +125,18 @@ def _hitori(puzzle: PencilPuzzle) -> str:
 
 
 def _yajilin(puzzle: PencilPuzzle) -> str:
-    out, run = [], 0
+    """encodeArrowNumber16: a direction (1 up .. 4 right) and a number; runs a-z."""
     way = {"n": 1, "s": 2, "w": 3, "e": 4}
-    for t in puzzle.cells.ravel().tolist():
-        if t == EMPTY:
-            run += 1
-            if run == 26:
-                out.append("z")
-                run = 0
-            continue
-        if run:
-            out.append(_b36(9 + run))
-            run = 0
-        if t not in (EMPTY,) and t[-1:] not in way:
-            raise PuzzleError(f"yajilin: a cell {t!r} has no link form (links give arrows)")
-        d, v = way[t[-1]], int(t[:-1])
-        out.append(f"{d}{v:x}" if v < 16 else f"{d + 5}{v:02x}" if v < 256 else f"-{d}{v:03x}")
-    if run:
-        out.append(_b36(9 + run))
-    return "".join(out)
+
+    def arrow(token: str) -> str:
+        if token[-1:] not in way:
+            raise PuzzleError(f"yajilin: a cell {token!r} has no link form (links give "
+                              "arrows)")
+        d, v = way[token[-1]], int(token[:-1])
+        return f"{d}{v:x}" if v < 16 else f"{d + 5}{v:02x}" if v < 256 else f"-{d}{v:03x}"
+
+    return run_length([None if t == EMPTY else t for t in puzzle.cells.ravel().tolist()],
+                      arrow, 9, 26)
 
 
 def _skyscraper(puzzle: PencilPuzzle) -> str:
@@ -176,22 +177,13 @@ def _kakuro(puzzle: PencilPuzzle) -> str:
         down, _, across = str(grid[r, c]).partition(",")
         return (int(down) if down.isdigit() else 0), (int(across) if across.isdigit() else 0)
 
-    out, run = [], 0
-    for r in range(1, grid.shape[0]):
-        for c in range(1, grid.shape[1]):
-            if white[r, c]:
-                run += 1
-                if run == 16:
-                    out.append("z")
-                    run = 0
-                continue
-            if run:
-                out.append(_b36(19 + run))
-                run = 0
-            down, across = sums(r, c)
-            out.append(value(down) + value(across) if down or across else ".")
-    if run:
-        out.append(_b36(19 + run))
+    def clue(r: int, c: int) -> str:
+        down, across = sums(r, c)
+        return value(down) + value(across) if down or across else "."
+
+    inner = [None if white[r, c] else (r, c) for r in range(1, grid.shape[0])
+             for c in range(1, grid.shape[1])]
+    out = [run_length(inner, lambda cell: clue(*cell), 19, 16)]
     out += [value(sums(0, c)[0]) for c in range(1, grid.shape[1]) if white[1, c]]
     out += [value(sums(r, 0)[1]) for r in range(1, grid.shape[0]) if white[r, 1]]
     return "".join(out)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from smtpuzzle.puzzles.pencil.grids import STEP_OF, LoopGenre
+from smtpuzzle.puzzles.pencil.grids import STEP_OF, LoopGenre, components
 from smtpuzzle.puzzles.pencil.puzzle import EMPTY, PencilPuzzle
 from smtpuzzle.render.colours import FILLED, INK, PAPER
 from smtpuzzle.render.layout import Drawing, in_rows, sheet_columns
@@ -60,18 +60,14 @@ def pencil_drawing(puzzle: PencilPuzzle, solutions: Sequence[np.ndarray]) -> Dra
 
 def _owners(puzzle: PencilPuzzle, grid: np.ndarray) -> tuple[list[int], bool]:
     """Each cell's room (thick borders between rooms), or its group for genres whose
-    solution is groups (Shikaku, Fillomino); (all one, no borders) otherwise."""
-    if puzzle.genre.groups:
-        names = {t: k for k, t in enumerate(dict.fromkeys(grid.ravel().tolist()))}
-        flat = grid.ravel().tolist()
-        if puzzle.genre.name == "fillomino":  # equal numbers side by side: one group
-            from smtpuzzle.puzzles.pencil.grids import components
-
-            ids = np.zeros(grid.shape, dtype=np.int64)
-            for k, piece in enumerate(p for t in names for p in components(grid == t)):
-                ids[tuple(np.array(piece).T)] = k
-            return ids.ravel().tolist(), True
-        return [names[t] for t in flat], True
+    solution is groups (Shikaku's rectangles, Fillomino's numbers); all one, without
+    borders, otherwise."""
+    if puzzle.genre.groups:  # a group: equal tokens joined by sides
+        ids = np.zeros(grid.shape, dtype=np.int64)
+        pieces = [p for t in dict.fromkeys(grid.ravel().tolist()) for p in components(grid == t)]
+        for k, piece in enumerate(pieces):
+            ids[tuple(np.array(piece).T)] = k
+        return ids.ravel().tolist(), True
     if puzzle.regions is not None:
         return [int(v) if v >= 0 else NOBODY for v in puzzle.regions.ravel()], True
     return [0] * puzzle.cells.size, False
