@@ -90,6 +90,18 @@ class PencilPuzzle:
         ``named``."""
         return self.group(m, named, f"r{r + 1}c{c + 1}={self.cells[r, c]}")
 
+    def post_clues(self, m: Model, named: bool, cells: list[tuple[int, int]], lhs: Any,
+                   rhs: Any) -> None:
+        """``lhs == rhs``, a row per clue cell of ``cells``: in one go, or (``named``) each
+        row as its clue's named group."""
+        if not named:
+            m.add(lhs == rhs)
+            return
+        rhs = np.broadcast_to(np.asarray(rhs), (len(cells),))
+        for k, (r, c) in enumerate(cells):
+            with self.given(m, named, r, c):
+                m.add(lhs[k] == int(rhs[k]))
+
     def group(self, m: Model, named: bool, name: str) -> AbstractContextManager[None]:
         """Within it, what is posted is the clue called ``name``: a named group when
         ``named``."""

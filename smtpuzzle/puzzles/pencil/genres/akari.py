@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Model
-from smtpuzzle.puzzles.pencil.grids import around
+from smtpuzzle.puzzles.pencil.grids import Padded, around
 from smtpuzzle.puzzles.pencil.puzzle import EMPTY, UNKNOWN, Genre, PencilPuzzle, refuse, wrong
 
 
@@ -29,22 +29,23 @@ class Akari(Genre):
                 refuse(self, f"a black cell numbered {token} (at most 4 bulbs fit)", r, c)
 
     def rules(self, puzzle: PencilPuzzle, m: Model, named: bool) -> BoolArray:
-        bulb = m.bool_array(puzzle.cells.shape, name="bulb")
+        bulb = Padded(m, puzzle.rows, puzzle.cols, "bulb")
         white = puzzle.cells == EMPTY
-        m.add(~bulb[~white])
-        lit_by = {cell: [] for cell in zip(*np.nonzero(white), strict=True)}
-        for run in _runs(white):
-            m.add(bulb[tuple(np.array(run).T)].sum() <= 1)
+        m.add(~bulb.grid[~white])
+        runs = _runs(white)
+        ids = bulb.grid.ids
+        m.add_at_most_one([ids[tuple(np.array(run).T)] for run in runs])  # none lit twice
+        lit_by: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for run in runs:
             for cell in run:
-                lit_by[cell] += run
-        for cells in lit_by.values():
-            m.add(bulb[tuple(np.array(cells).T)].sum() >= 1)
-        for r, c, token in puzzle.clues():
-            if token.isdigit():
-                near = list(around(r, c, puzzle.cells.shape))
-                with puzzle.given(m, named, r, c):
-                    m.add(bulb[tuple(np.array(near).T)].sum() == int(token))
-        return bulb
+                lit_by.setdefault(cell, []).extend(run)
+        m.add_clauses([ids[tuple(np.array(cells).T)] for cells in lit_by.values()])
+        numbered = [(r, c, int(t)) for r, c, t in puzzle.clues() if t.isdigit()]
+        if numbered:
+            rs, cs, ns = (np.array(v) for v in zip(*numbered, strict=True))
+            puzzle.post_clues(m, named, list(zip(rs, cs, strict=True)),
+                              bulb.around()[rs, cs], ns)
+        return bulb.grid
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
         out = np.where(puzzle.cells == EMPTY, EMPTY, "x").astype(object)

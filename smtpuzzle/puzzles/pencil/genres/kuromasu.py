@@ -14,7 +14,6 @@ from smtpuzzle.puzzles.pencil.grids import (
     inside,
     shaded_tokens,
     side_by_side,
-    total,
 )
 from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, refuse, wrong
 
@@ -37,22 +36,38 @@ class Kuromasu(Genre):
         shaded = m.bool_array((rows, cols), name="shaded")
         apart(m, shaded)
         m.add(Connected(~shaded.ravel(), grid_graph(rows, cols)))
-        for r, c, token in puzzle.clues():
-            n = int(token)
-            m.add(~shaded[r, c])
-            seen = []
-            for dr, dc in STEPS:  # the chain of cells seen: each seen if the one before is
-                k, before = 1, None
-                while k <= n and inside(r + k * dr, c + k * dc, (rows, cols)):
-                    free = ~shaded[r + k * dr, c + k * dc]
-                    before = free if before is None else before & free
-                    seen.append(before)
-                    k += 1
-            with puzzle.given(m, named, r, c):
-                if seen:
-                    m.add(total(seen) == n - 1)
-                elif n != 1:
-                    m.add(shaded[r, c])  # a lone cell sees only itself: no solution
+        clues = puzzle.clues()
+        if not clues:
+            return shaded
+        rs, cs, ns = (np.array(v) for v in zip(*[(r, c, int(t)) for r, c, t in clues],
+                                                 strict=True))
+        m.add(~shaded[rs, cs])
+        # free[cell]: unshaded; one more literal, always false, for cells past the border
+        blocked = m.bool_array(1, name="border", user=False)
+        m.add(~blocked)
+        free = np.append((~shaded).ids.ravel(), blocked.ids)
+        # each clue's chains: the cell k away is seen if it and all before it are free
+        owner, seen = [], []
+        for dr, dc in STEPS:
+            at, chain = np.arange(len(clues)), None  # the clues still looking; their chains
+            for k in range(1, int(ns.max()) + 1):
+                rr, cc = rs[at] + k * dr, cs[at] + k * dc
+                ok = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols) & (k <= ns[at])
+                at, rr, cc = at[ok], rr[ok], cc[ok]
+                if not len(at):
+                    break
+                here = BoolArray(m, free[rr * cols + cc])
+                chain = here if chain is None else BoolArray(m, chain.ids[ok]) & here
+                owner.append(at)
+                seen.append(chain.ids)
+        owner, seen = np.concatenate(owner), np.concatenate(seen)
+        order = np.argsort(owner, kind="stable")
+        width = np.bincount(owner, minlength=len(clues))
+        table = np.full((len(clues), int(width.max())), blocked.ids[0])
+        table[owner[order], np.arange(len(order)) - np.repeat(np.cumsum(width) - width,
+                                                              width)] = seen[order]
+        counts = BoolArray(m, table).sum(axis=1)
+        puzzle.post_clues(m, named, list(zip(rs, cs, strict=True)), counts, ns - 1)
         return shaded
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import AllDifferent, BoolArray, IntArray, Model
-from smtpuzzle.puzzles.pencil.grids import number_tokens, total
+from smtpuzzle.puzzles.pencil.grids import number_tokens
 from smtpuzzle.puzzles.pencil.puzzle import EMPTY, Genre, PencilPuzzle, refuse, wrong
 
 SIDES = ("top", "bottom", "left", "right")
@@ -56,7 +56,7 @@ class Skyscraper(Genre):
         for side_name, k, token in _views(puzzle):
             line = _line(h, side_name, k)
             with puzzle.group(m, named, f"{side_name} {k + 1}: {token}"):
-                m.add(total(_seen(m, line)) == int(token))
+                m.add(_seen(m, line).sum() == int(token))
         return h
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
@@ -98,22 +98,17 @@ def _line(h, side: str, k: int):  # noqa: ANN001, ANN202  either an IntArray or 
     return h[k] if side == "left" else h[k, ::-1]
 
 
-def _seen(m: Model, line: IntArray) -> list[BoolArray]:
+def _seen(m: Model, line: IntArray) -> BoolArray:
     """Whether each building of ``line`` (nearest first) is taller than all before it."""
     size = line.shape[0]
+    i, j = np.tril_indices(size, -1)  # every building i and one before it, j
     taller = m.bool_array((size, size), name="taller", user=False)
-    seen = []
-    for i in range(size):
-        ahead = [taller[i, j] for j in range(i)]
-        for j in range(i):
-            m.add(taller[i, j] == (line[i] > line[j]))
-        first = taller[i, i]  # taller than nothing: seen unless empty (0)
-        m.add(first == (line[i] >= 1))
-        cell = first
-        for t in ahead:
-            cell = cell & t
-        seen.append(cell)
-    return seen
+    m.add(~taller[np.triu_indices(size, 1)])
+    if len(i):
+        m.add(taller[i, j] == (line[i] > line[j]))
+    d = np.arange(size)
+    m.add(taller[d, d] == (line >= 1))  # taller than nothing: seen unless empty (0)
+    return (taller.sum(axis=1) == d + 1).reified()
 
 
 GENRE = Skyscraper()
