@@ -343,6 +343,6 @@ def test_an_outside_sat_solver_answers_the_exported_cnf(path, tmp_path):
     with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf)).clauses) as s:
         assert s.solve()
         out.write_text("s SATISFIABLE\nv " + " ".join(map(str, s.get_model())) + " 0\n")
-    answer = read_answer(puzzle, cnf, out)
+    answer = read_answer(puzzle, cnf, out, grid=True)
     assert answer.status is Status.SAT
     assert np.array_equal(answer.solutions[0], solve_pencil(puzzle).solutions[0])

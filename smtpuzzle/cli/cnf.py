@@ -107,7 +107,8 @@ def decode(
 ) -> None:
     """Read an external solver's answer to an exported CNF, verify it and draw it."""
     puzzle = load_puzzle(model, precheck=False)
-    answer = read_answer(puzzle, cnf_file, solver_output, encoding)
+    answer = read_answer(puzzle, cnf_file, solver_output, encoding,
+                         grid=family_named(puzzle.family).treatment == "grid")
     if as_json:
         print_json(answer.as_json())
     else:

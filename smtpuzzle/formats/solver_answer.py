@@ -50,20 +50,19 @@ class DimacsAnswer(Answer):
 
 
 def read_answer(puzzle: Puzzle, cnf_path: Path, output_path: Path,
-                encoding: str | None = None) -> DimacsAnswer:
+                encoding: str | None = None, grid: bool | None = None) -> DimacsAnswer:
     """Read an outside solver's answer (``output_path``) to the CNF that ``puzzle``'s model
-    was exported as (``cnf_path``, with the same ``encoding``). A malformed or wrong answer
-    is a PuzzleError; an assignment that satisfies the CNF decodes to a solution that must
-    pass the puzzle's verifier (VerificationError otherwise: our bug, not the solver's)."""
+    was exported as (``cnf_path``, with the same ``encoding``). ``grid``: a puzzle of a grid
+    family (Sudoku, KenKen, a pencil puzzle), whose model is its ``build()``'s and whose
+    solution is its answer variables' values (decoded, where it has a ``decode``); by
+    default, a puzzle without a ``decode``. A malformed or wrong answer is a PuzzleError; an
+    assignment that satisfies the CNF decodes to a solution that must pass the puzzle's
+    verifier (VerificationError otherwise: our bug, not the solver's)."""
     for path in (cnf_path, output_path):
         check_file(path)
-    from smtpuzzle.families import family_named
-
     judge: Any = puzzle
     answer = None
-    if family_named(puzzle.family).treatment == "grid":
-        # a grid puzzle (Sudoku, KenKen, a pencil puzzle) builds its model with its answer
-        # variables; their values are the solution, or decode to it
+    if grid if grid is not None else not hasattr(puzzle, "decode"):
         judge = puzzle.one(encoding) if hasattr(puzzle, "one") else puzzle
         model, answer = judge.build()
     else:  # a tiling, a nonogram: its decode reads the user variables of its model
