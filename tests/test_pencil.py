@@ -346,3 +346,15 @@ def test_an_outside_sat_solver_answers_the_exported_cnf(path, tmp_path):
     answer = read_answer(puzzle, cnf, out, grid=True)
     assert answer.status is Status.SAT
     assert np.array_equal(answer.solutions[0], solve_pencil(puzzle).solutions[0])
+
+
+@pytest.mark.parametrize("text", ["3 4\n- - - -\n- - - -\n- - - -\n",
+                                  "4 3\nb - -\n- - -\n- - w\n- - -\n", "1 4\n- - - -\n"])
+def test_yinyang_counts_agree_with_brute_force(text):
+    """The implied rules (no checkerboard, two colour changes round the border) keep every
+    colouring the genre's rules allow."""
+    import itertools
+
+    puzzle = parse_pencil(text, genre_named("yinyang"))
+    grids = itertools.product("bw", repeat=puzzle.cells.size)
+    assert [_count(puzzle, b).count for b in ("cpsat", "sat")] == [_brute(puzzle, grids)] * 2

@@ -1,5 +1,10 @@
 """Yin-Yang: colour every cell black or white so that the black cells form one connected
-group, the white cells another, and no 2x2 block is all one colour."""
+group, the white cells another, and no 2x2 block is all one colour.
+
+Two rules follow from those on a plane grid and are said too (they spare the search the
+many colourings that fall apart): no 2x2 block is a checkerboard (two black cells corner to
+corner, joined, would cut the two white ones apart), and going round the border the colour
+changes at most twice (black, white, black, white along it would cut one colour in two)."""
 
 from __future__ import annotations
 
@@ -32,6 +37,13 @@ class YinYang(Genre):
         m.add(Connected(black.ravel(), graph), Connected(~black.ravel(), graph))
         no_square(m, black)
         no_square(m, ~black)
+        cross = black[:-1, :-1] + black[1:, 1:] - black[:-1, 1:] - black[1:, :-1]
+        m.add(cross <= 1, cross >= -1)  # (implied) no checkerboard
+        if rows > 1 and cols > 1:  # (implied) round the border, two changes at most
+            ring = _ring(rows, cols)
+            here, after = black.ravel()[ring], black.ravel()[np.roll(ring, -1)]
+            change = m.bool_array(len(ring), name="change", user=False)
+            m.add(change >= here - after, change >= after - here, change.sum() <= 2)
         return black
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
@@ -52,6 +64,15 @@ class YinYang(Genre):
 
     def text(self, puzzle: PencilPuzzle, grid: np.ndarray) -> str:
         return colours_text(grid)
+
+
+def _ring(rows: int, cols: int) -> np.ndarray:
+    """The border cells (flat), once round clockwise from the top-left corner."""
+    top = [c for c in range(cols)]
+    right = [r * cols + cols - 1 for r in range(1, rows)]
+    bottom = [(rows - 1) * cols + c for c in range(cols - 2, -1, -1)]
+    left = [r * cols for r in range(rows - 2, 0, -1)]
+    return np.array(top + right + bottom + left, dtype=np.int64)
 
 
 GENRE = YinYang()
