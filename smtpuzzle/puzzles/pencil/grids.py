@@ -10,7 +10,7 @@ from typing import ClassVar
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Model, grid_graph
-from smtpuzzle.puzzles.pencil.puzzle import UNKNOWN, Genre, PencilPuzzle, wrong
+from smtpuzzle.puzzles.pencil.puzzle import EMPTY, UNKNOWN, Genre, PencilPuzzle, wrong
 
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
 
@@ -44,6 +44,39 @@ def total(items: list) -> object:  # a LinExpr
     for item in items[1:]:
         out = out + item
     return out
+
+
+def by_key(keys: np.ndarray, n: int) -> np.ndarray:
+    """For each key 0..n-1, the positions in ``keys`` that hold it: an (n, width) array,
+    rows padded with len(keys) (one past the end, where callers keep a literal that is
+    always false), so that ``x[by_key(k, n)].sum(axis=1)`` sums each key's terms."""
+    keys = np.asarray(keys, dtype=np.int64)
+    order = np.argsort(keys, kind="stable")
+    counts = np.bincount(keys, minlength=n)
+    out = np.full((n, max(int(counts.max(initial=0)), 1)), len(keys), dtype=np.int64)
+    out[keys[order], np.arange(len(keys)) - np.repeat(np.cumsum(counts) - counts, counts)] = \
+        order
+    return out
+
+
+def line_counts(puzzle: PencilPuzzle, m: Model, named: bool, on: BoolArray) -> None:
+    """The numbers along the top and left (``puzzle.edges``) count the cells of ``on`` in
+    each column and row: Tents' tents, Battleship's ship cells."""
+    for side, axis in (("top", 0), ("left", 1)):
+        for k, token in enumerate(puzzle.edges[side]):
+            if token != EMPTY:
+                with puzzle.group(m, named, f"{side} {k + 1}: {token}"):
+                    m.add((on[:, k] if axis == 0 else on[k]).sum() == int(token))
+
+
+def check_line_counts(puzzle: PencilPuzzle, on: np.ndarray, what: str) -> None:
+    """A verifier's :func:`line_counts`: raise where a column or row holds another number
+    of ``what`` (cells of ``on``) than its clue says."""
+    for side, counts in (("top", on.sum(axis=0)), ("left", on.sum(axis=1))):
+        for k, token in enumerate(puzzle.edges[side]):
+            if token != EMPTY and counts[k] != int(token):
+                wrong(puzzle, f"{counts[k]} {what} in {'column' if side == 'top' else 'row'} "
+                              f"{k + 1}, not {token}")
 
 
 def no_square(m: Model, s: BoolArray) -> None:

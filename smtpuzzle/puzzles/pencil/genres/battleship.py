@@ -14,7 +14,13 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Model
-from smtpuzzle.puzzles.pencil.grids import Padded, components
+from smtpuzzle.puzzles.pencil.grids import (
+    Padded,
+    by_key,
+    check_line_counts,
+    components,
+    line_counts,
+)
 from smtpuzzle.puzzles.pencil.puzzle import EMPTY, UNKNOWN, Genre, PencilPuzzle, refuse, wrong
 
 WATER = "x"
@@ -55,28 +61,20 @@ class Battleship(Genre):
         # a literal a place, and one more never taken, to pad each cell's places with
         chosen = m.bool_array(len(places) + 1, name="place", user=False)
         m.add(~chosen[len(places)])
-        covering: list[list[int]] = [[] for _ in range(rows * cols)]
-        halos = []
-        for k, (_, cells) in enumerate(places):
-            for cell in cells:
-                covering[cell].append(k)
-            halos.append(_halo(cells, rows, cols))
+        halos = [_halo(cells, rows, cols) for _, cells in places]
         owner = np.repeat(np.arange(len(places)), [len(h) for h in halos])
         m.add(chosen[owner].implies(~ship.all[np.concatenate(halos)]))
-        width = max(len(ks) for ks in covering)
-        cover = np.array([ks + [len(places)] * (width - len(ks)) for ks in covering])
-        m.add(ship.all[:rows * cols] == chosen[cover].sum(axis=1))
+        covered = np.concatenate([cells for _, cells in places])  # each place's cells
+        place_of = np.append(np.repeat(np.arange(len(places)), [len(c) for _, c in places]),
+                             len(places))
+        m.add(ship.all[:rows * cols] ==
+              chosen[place_of[by_key(covered, rows * cols)]].sum(axis=1))
         for length, count in enumerate(puzzle.params, 1):
             ks = np.array([k for k, (n, _) in enumerate(places) if n == length], np.int64)
             with puzzle.group(m, named, f"{count} ships of {length}"):
                 m.add(chosen[ks].sum() == count)
         near = [ship.all[ship.index(dr, dc)] for dr, dc in STEPS]
-        for side, axis in (("top", 0), ("left", 1)):
-            for k, token in enumerate(puzzle.edges[side]):
-                if token != EMPTY:
-                    with puzzle.group(m, named, f"{side} {k + 1}: {token}"):
-                        m.add((ship.grid[:, k] if axis == 0 else ship.grid[k]).sum()
-                              == int(token))
+        line_counts(puzzle, m, named, ship.grid)
         for r, c, token in puzzle.clues():
             with puzzle.given(m, named, r, c):
                 if token == WATER:
@@ -128,11 +126,7 @@ class Battleship(Genre):
                 corners = ship[max(r - 1, 0):r + 2, max(c - 1, 0):c + 2].sum()
                 if corners > 1 + sum(sides):
                     wrong(puzzle, "two ships touch at a corner", r, c)
-        for side, counts in (("top", ship.sum(axis=0)), ("left", ship.sum(axis=1))):
-            for k, token in enumerate(puzzle.edges[side]):
-                if token != EMPTY and counts[k] != int(token):
-                    wrong(puzzle, f"{counts[k]} ship cells in "
-                                  f"{'column' if side == 'top' else 'row'} {k + 1}, not {token}")
+        check_line_counts(puzzle, ship, "ship cells")
         for r, c, token in puzzle.clues():
             if grid[r, c] != (EMPTY if token == WATER else token):
                 wrong(puzzle, "a given cell changed", r, c)

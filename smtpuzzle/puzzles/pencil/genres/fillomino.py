@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import IntArray, Model
-from smtpuzzle.puzzles.pencil.grids import adjacent, components, number_tokens
+from smtpuzzle.puzzles.pencil.grids import adjacent, by_key, components, number_tokens
 from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, refuse, wrong
 
 
@@ -55,7 +55,7 @@ class Fillomino(Genre):
         m.add(carried[len(child)] == 0,
               arc[:len(child)].implies(carried[:len(child)] == size[child]),
               (~arc[:len(child)]).implies(carried[:len(child)] == 0))
-        up, down = _by_cell(child, n), _by_cell(parent, n)
+        up, down = by_key(child, n), by_key(parent, n)
         m.add(root + arc[up].sum(axis=1) == 1)
         m.add(size == carried[down].sum(axis=1) + 1)
         m.add(root.implies(size == v))
@@ -79,16 +79,6 @@ class Fillomino(Genre):
         for r, c, token in puzzle.clues():
             if grid[r, c] != token:
                 wrong(puzzle, "a given number changed", r, c)
-
-
-def _by_cell(of: np.ndarray, n: int) -> np.ndarray:
-    """For each of n cells, the indices of the arcs whose ``of`` end it is, padded with
-    len(of) (the always-false arc) to four."""
-    out = np.full((n, 4), len(of), dtype=np.int64)
-    order = np.argsort(of, kind="stable")
-    slot = np.arange(len(of)) - np.searchsorted(of[order], of[order])
-    out[of[order], slot] = order
-    return out
 
 
 GENRE = Fillomino()

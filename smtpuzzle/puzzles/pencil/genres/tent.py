@@ -8,7 +8,13 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Model
-from smtpuzzle.puzzles.pencil.grids import around, shaded_tokens
+from smtpuzzle.puzzles.pencil.grids import (
+    around,
+    by_key,
+    check_line_counts,
+    line_counts,
+    shaded_tokens,
+)
 from smtpuzzle.puzzles.pencil.puzzle import EMPTY, UNKNOWN, Genre, PencilPuzzle, wrong
 
 TREE, TENT = "x", "o"
@@ -33,25 +39,15 @@ class Tent(Genre):
         trees = [(r, c) for r, c, _ in puzzle.clues()]
         pairs = [(t, cell) for t, (r, c) in enumerate(trees)
                  for cell in around(r, c, shape) if puzzle.cells[cell] != TREE]
-        pitch = m.bool_array(len(pairs), name="pitch", user=False)  # tree t's tent there
-        for t in range(len(trees)):
-            m.add(pitch[np.array([k for k, (u, _) in enumerate(pairs) if u == t],
-                                 dtype=np.int64)].sum() == 1)
-        into: dict[tuple[int, int], list[int]] = {}
-        for k, (_, cell) in enumerate(pairs):
-            into.setdefault(cell, []).append(k)
-        for (r, c), _ in np.ndenumerate(puzzle.cells):
-            if (r, c) in into:
-                m.add(tent[r, c] == pitch[np.array(into[(r, c)])].sum())
-            else:
-                m.add(~tent[r, c])
+        # pitch[k]: pair k's tree has its tent on pair k's cell; one more, always false
+        pitch = m.bool_array(len(pairs) + 1, name="pitch", user=False)
+        m.add(~pitch[len(pairs)])
+        tree_of = np.array([t for t, _ in pairs], dtype=np.int64)
+        cell_of = np.array([r * shape[1] + c for _, (r, c) in pairs], dtype=np.int64)
+        m.add(pitch[by_key(tree_of, len(trees))].sum(axis=1) == 1)  # a tent a tree
+        m.add(tent.ravel() == pitch[by_key(cell_of, tent.size)].sum(axis=1))  # a tree a tent
         m.add(tent[:-1, :-1] + tent[1:, :-1] + tent[:-1, 1:] + tent[1:, 1:] <= 1)
-        for side, axis in (("top", 0), ("left", 1)):
-            for k, token in enumerate(puzzle.edges[side]):
-                if token != EMPTY:
-                    line = tent[:, k] if axis == 0 else tent[k]
-                    with puzzle.group(m, named, f"{side} {k + 1}: {token}"):
-                        m.add(line.sum() == int(token))
+        line_counts(puzzle, m, named, tent)
         return tent
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
@@ -67,11 +63,7 @@ class Tent(Genre):
         if odd.any():
             wrong(puzzle, f"{grid[tuple(np.argwhere(odd)[0])]!r} where a tent or nothing "
                           "stands", *np.argwhere(odd)[0])
-        for side, counts in (("top", tent.sum(axis=0)), ("left", tent.sum(axis=1))):
-            for k, token in enumerate(puzzle.edges[side]):
-                if token != EMPTY and counts[k] != int(token):
-                    wrong(puzzle, f"{counts[k]} tents in {'column' if side == 'top' else 'row'}"
-                                  f" {k + 1}, not {token}")
+        check_line_counts(puzzle, tent, "tents")
         for r, c in zip(*np.nonzero(tent), strict=True):
             if tent[max(r - 1, 0):r + 2, max(c - 1, 0):c + 2].sum() > 1:
                 wrong(puzzle, "two tents touch", r, c)
