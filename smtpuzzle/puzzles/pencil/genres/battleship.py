@@ -63,7 +63,7 @@ class Battleship(Genre):
         m.add(~chosen[len(places)])
         halos = [_halo(cells, rows, cols) for _, cells in places]
         owner = np.repeat(np.arange(len(places)), [len(h) for h in halos])
-        m.add(chosen[owner].implies(~ship.all[np.concatenate(halos)]))
+        m.add_implications(chosen[owner], ~ship.all[np.concatenate(halos)])  # water around
         covered = np.concatenate([cells for _, cells in places])  # each place's cells
         place_of = np.append(np.repeat(np.arange(len(places)), [len(c) for _, c in places]),
                              len(places))

@@ -48,8 +48,8 @@ class Fillomino(Genre):
         # arcs: child -> parent, each edge both ways; a cell's arcs padded with a false one
         child, parent = np.concatenate([a, b]), np.concatenate([b, a])
         arc = m.bool_array(len(child) + 1, name="parent", user=False)
-        m.add(~arc[len(child)], arc[:len(child)].implies(same[np.tile(
-            np.arange(len(edges)), 2)]))
+        m.add(~arc[len(child)])
+        m.add_implications(arc[:len(child)], same[np.tile(np.arange(len(edges)), 2)])
         size = m.int_array(n, 1, n, name="subtree", user=False)
         carried = m.int_array(len(child) + 1, 0, n, name="carried", user=False)
         m.add(carried[len(child)] == 0,

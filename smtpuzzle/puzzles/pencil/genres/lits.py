@@ -71,7 +71,7 @@ class Lits(Genre):
         pi = np.repeat(np.arange(len(places)), 4)
         ci = np.array([cell for p in places for cell in p[2]], dtype=np.int64)
         li = np.repeat([p[1] for p in places], 4)
-        m.add(placed[pi].implies(letter[ci, li]))
+        m.add_implications(placed[pi], letter[ci, li])
         shaded = m.bool_array((rows, cols), name="shaded")
         flat = shaded.ravel()
         m.add(flat == letter.sum(axis=1))
