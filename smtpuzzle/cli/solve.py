@@ -71,15 +71,16 @@ def solve(
         "--no-guess", help="Nonograms: sat and z3 search without the "
                            "belief-propagation guesses.")] = False,
     count_solutions: Annotated[bool, typer.Option(
-        "--count", help="Nonograms, Sudoku and KenKen: count solutions (up to --limit, default "
-                        "10000).")] = False,
+        "--count", help="Nonograms, Sudoku, KenKen, pencil puzzles: count solutions (up to "
+                        "--limit, default 10000).")] = False,
     determined: Annotated[bool, typer.Option(
-        "--determined", help="Sudoku, KenKen and nonograms: the cells every solution "
-                             "agrees on, the rest left blank (what the clues force).")] = False,
+        "--determined", help="Sudoku, KenKen, pencil puzzles, nonograms: the cells every "
+                             "solution agrees on, the rest left blank (what the clues "
+                             "force).")] = False,
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Sudoku, KenKen and nonograms without a solution: a minimal set "
-                          "of givens, cages or line clues that conflict (dropping any one "
-                          "leaves a solution).")] = False,
+        "--explain", help="Sudoku, KenKen, pencil puzzles, nonograms without a solution: a "
+                          "minimal set of givens, cages or clues that conflict (dropping any "
+                          "one leaves a solution).")] = False,
     link: Annotated[bool, typer.Option(
         "--link", help="Pencil puzzles: print the puzzle's puzz.link link instead of "
                        "solving it.")] = False,
@@ -100,8 +101,9 @@ def solve(
 ) -> None:
     """Find one solution, or prove there is none; --all / --limit N list solutions.
 
-    Nonograms (.non, .nin, .clues), Sudoku files (.sudoku, one puzzle a line) and KenKens
-    (.kenken) answer unique, multiple, none or unknown."""
+    Nonograms (.non, .nin, .clues), Sudoku files (.sudoku, one puzzle a line), KenKens
+    (.kenken) and pencil puzzles (a file named by its genre, .nurikabe, or a puzz.link link)
+    answer unique, multiple, none or unknown."""
     if all_solutions and limit is not None:
         raise PuzzleError("give --all or --limit, not both")
     files = PictureFiles(svg, png, html, cell_size)
