@@ -358,3 +358,16 @@ def test_yinyang_counts_agree_with_brute_force(text):
     puzzle = parse_pencil(text, genre_named("yinyang"))
     grids = itertools.product("bw", repeat=puzzle.cells.size)
     assert [_count(puzzle, b).count for b in ("cpsat", "sat")] == [_brute(puzzle, grids)] * 2
+
+
+@pytest.mark.parametrize("text", ["3 3\n1 2 3\n2 3 1\n3 1 2\n", "3 4\n1 2 3 4\n2 3 4 1\n3 4 1 2\n",
+                                  "3 3\n1 1 2\n2 1 3\n3 2 2\n", "1 3\n1 2 1\n"])
+def test_hitori_counts_agree_with_brute_force(text):
+    """The implied rule (no unshaded cell walled in by shaded ones) keeps every shading the
+    genre's rules allow, a one-row grid included."""
+    import itertools
+
+    puzzle = parse_pencil(text, genre_named("hitori"))
+    grids = list(itertools.product("x-", repeat=puzzle.cells.size))
+    counts = [_count(puzzle, b).count for b in ("cpsat", "sat")]
+    assert counts == [_brute(puzzle, grids)] * 2 and counts[0] > 0

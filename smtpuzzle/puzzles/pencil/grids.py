@@ -9,7 +9,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from smtpuzzle.model import BoolArray, Model, grid_graph
+from smtpuzzle.model import BoolArray, Connected, Model, grid_graph
 from smtpuzzle.puzzles.pencil.puzzle import EMPTY, UNKNOWN, Genre, PencilPuzzle, wrong
 
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
@@ -36,6 +36,28 @@ def number_tokens(values: np.ndarray) -> np.ndarray:
 def apart(m: Model, shaded: BoolArray) -> None:
     """No two cells of ``shaded`` (rows x cols) share a side."""
     m.add(shaded[:-1] + shaded[1:] <= 1, shaded[:, :-1] + shaded[:, 1:] <= 1)
+
+
+def apart_and_connected(m: Model, shaded: BoolArray) -> None:
+    """No two cells of ``shaded`` (rows x cols) side by side, the other cells connected
+    (Hitori, Heyawake, Kurodoko); and, implied by those on a grid at least 2 wide both
+    ways, no unshaded cell walled in by shaded ones (one clause a cell, which spares a lazy
+    round for each such cell)."""
+    rows, cols = shaded.shape
+    apart(m, shaded)
+    m.add(Connected(~shaded.ravel(), grid_graph(rows, cols)))
+    if rows < 2 or cols < 2:  # a line: one unshaded cell between two shaded ones may be all
+        return
+    off = m.bool_array(1, name="off-grid", user=False)
+    m.add(~off)
+    free = np.append((~shaded).ids.ravel(), off.ids)
+    rr, cc = np.divmod(np.arange(rows * cols), cols)
+    clause = [shaded.ids.ravel()]
+    for dr, dc in STEPS:
+        r2, c2 = rr + dr, cc + dc
+        ok = (r2 >= 0) & (r2 < rows) & (c2 >= 0) & (c2 < cols)
+        clause.append(free[np.where(ok, r2 * cols + c2, rows * cols)])
+    m.add_clauses(np.stack(clause, axis=1))
 
 
 def total(items: list) -> object:  # a LinExpr

@@ -6,8 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from smtpuzzle.model import BoolArray, Connected, Model, grid_graph
-from smtpuzzle.puzzles.pencil.grids import apart, components, shaded_tokens, side_by_side
+from smtpuzzle.model import BoolArray, Model
+from smtpuzzle.puzzles.pencil.grids import (
+    apart_and_connected,
+    components,
+    shaded_tokens,
+    side_by_side,
+)
 from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, wrong
 
 
@@ -23,8 +28,7 @@ class Heyawake(Genre):
         rows, cols = puzzle.rows, puzzle.cols
         rooms = puzzle.regions
         shaded = m.bool_array((rows, cols), name="shaded")
-        apart(m, shaded)
-        m.add(Connected(~shaded.ravel(), grid_graph(rows, cols)))
+        apart_and_connected(m, shaded)
         for r, c, token in puzzle.clues():
             with puzzle.given(m, named, r, c):
                 m.add(shaded[rooms == rooms[r, c]].sum() == int(token))

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from smtpuzzle.model import BoolArray, Connected, Model, grid_graph
-from smtpuzzle.puzzles.pencil.grids import apart, components, shaded_tokens, side_by_side
+from smtpuzzle.model import BoolArray, Model
+from smtpuzzle.puzzles.pencil.grids import (
+    apart_and_connected,
+    components,
+    shaded_tokens,
+    side_by_side,
+)
 from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, refuse, wrong
 
 
@@ -30,8 +35,7 @@ class Hitori(Genre):
         for line, cells in _repeats(puzzle.cells):
             with puzzle.group(m, named, f"{line}: {puzzle.cells[cells[0]]}"):
                 m.add((~shaded[tuple(np.array(cells).T)]).sum() <= 1)
-        apart(m, shaded)
-        m.add(Connected(~shaded.ravel(), grid_graph(rows, cols)))
+        apart_and_connected(m, shaded)
         return shaded
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from smtpuzzle.model import BoolArray, Connected, Model, grid_graph
+from smtpuzzle.model import BoolArray, Model
 from smtpuzzle.puzzles.pencil.grids import (
     STEPS,
-    apart,
+    apart_and_connected,
     components,
     inside,
     shaded_tokens,
@@ -34,8 +34,7 @@ class Kuromasu(Genre):
     def rules(self, puzzle: PencilPuzzle, m: Model, named: bool) -> BoolArray:
         rows, cols = puzzle.rows, puzzle.cols
         shaded = m.bool_array((rows, cols), name="shaded")
-        apart(m, shaded)
-        m.add(Connected(~shaded.ravel(), grid_graph(rows, cols)))
+        apart_and_connected(m, shaded)
         clues = puzzle.clues()
         if not clues:
             return shaded
