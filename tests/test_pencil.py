@@ -371,3 +371,29 @@ def test_hitori_counts_agree_with_brute_force(text):
     grids = list(itertools.product("x-", repeat=puzzle.cells.size))
     counts = [_count(puzzle, b).count for b in ("cpsat", "sat")]
     assert counts == [_brute(puzzle, grids)] * 2 and counts[0] > 0
+
+
+@pytest.mark.parametrize("text", ["4 3\n1 1 1\n1 1 1\n2 2 2\n2 2 2\n",
+                                  "2 6\n1 1 1 2 2 2\n1 1 1 2 2 2\n"])
+def test_lits_counts_agree_with_brute_force(text):
+    """The implied rule (each tetromino touches another's shaded cell) keeps every
+    shading the genre's rules allow."""
+    import itertools
+
+    from smtpuzzle.puzzles.pencil.genres.lits import letter_of
+
+    puzzle = parse_pencil(text, genre_named("lits"))
+
+    def lettered(mask):
+        shade = np.array(mask, dtype=bool).reshape(puzzle.cells.shape)
+        grid = np.full(shade.shape, "-", dtype=object)
+        for region in range(int(puzzle.regions.max()) + 1):
+            cells = [tuple(x) for x in np.argwhere(shade & (puzzle.regions == region))]
+            if len(cells) == 4 and letter_of(cells):
+                for cell in cells:
+                    grid[cell] = letter_of(cells)
+        return grid.ravel().tolist()
+
+    grids = [lettered(m) for m in itertools.product([0, 1], repeat=puzzle.cells.size)]
+    counts = [_count(puzzle, b).count for b in ("cpsat", "sat")]
+    assert counts == [_brute(puzzle, grids)] * 2 and counts[0] > 0

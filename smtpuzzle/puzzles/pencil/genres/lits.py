@@ -4,14 +4,15 @@ tetrominoes of the same letter never share a side across a region border. The co
 writes a solution's shaded cells by their tetromino's letter.
 
 Model: every tetromino placement inside each region (a literal each, one per region),
-each cell's letter from the placement covering it."""
+each cell's letter from the placement covering it; and, implied by the connected shading,
+each placed tetromino touches a shaded cell of another region."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Connected, Model, grid_graph
-from smtpuzzle.puzzles.pencil.grids import adjacent, any_square, components, no_square
+from smtpuzzle.puzzles.pencil.grids import adjacent, any_square, around, components, no_square
 from smtpuzzle.puzzles.pencil.puzzle import EMPTY, UNKNOWN, Genre, PencilPuzzle, wrong
 
 LETTERS = "LITS"
@@ -83,6 +84,9 @@ class Lits(Genre):
         m.add(letter[pairs[:, 0]] + letter[pairs[:, 1]] <= 1)
         no_square(m, shaded)
         m.add(Connected(flat, grid_graph(rows, cols)))
+        if regions.max() >= 1:  # (implied) each tetromino touches a shaded cell of another
+            m.add_clauses([np.array([-placed.ids[k]] + _touching(cells, region, puzzle, flat))
+                           for k, (region, _, cells) in enumerate(places)])
         return shaded
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
@@ -123,6 +127,18 @@ def _mask(cells: list[tuple[int, int]], shape: tuple[int, ...]) -> np.ndarray:
     for cell in cells:
         mask[cell] = True
     return mask
+
+
+def _touching(cells: list[int], region: int, puzzle: PencilPuzzle, flat: BoolArray
+              ) -> list[int]:
+    """The literals "shaded" of the cells beside ``cells`` (flat) outside ``region``."""
+    near = set()
+    for cell in cells:
+        r, c = divmod(cell, puzzle.cols)
+        for rr, cc in around(r, c, puzzle.cells.shape):
+            if puzzle.regions[rr, cc] != region:
+                near.add(rr * puzzle.cols + cc)
+    return [int(flat.ids[n]) for n in sorted(near)]
 
 
 GENRE = Lits()
