@@ -397,3 +397,16 @@ def test_lits_counts_agree_with_brute_force(text):
     grids = [lettered(m) for m in itertools.product([0, 1], repeat=puzzle.cells.size)]
     counts = [_count(puzzle, b).count for b in ("cpsat", "sat")]
     assert counts == [_brute(puzzle, grids)] * 2 and counts[0] > 0
+
+
+@pytest.mark.parametrize("text", ["3 3\n- - -\n- 3 -\n- - -\n", "3 4\n2 - - -\n- - - 1\n- 2 - -\n",
+                                  "3 3\n1 - -\n- - -\n- - 2\n", "2 3\n- - -\n- 1 -\n"])
+def test_nurikabe_counts_agree_with_brute_force(text):
+    """The implied rules (wall and island cells each have a neighbour of their own kind,
+    but a 1) keep every shading the genre's rules allow."""
+    import itertools
+
+    puzzle = parse_pencil(text, genre_named("nurikabe"))
+    grids = list(itertools.product("x-", repeat=puzzle.cells.size))
+    counts = [_count(puzzle, b).count for b in ("cpsat", "sat")]
+    assert counts == [_brute(puzzle, grids)] * 2

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Connected, ConnectedRegions, Model, grid_graph
-from smtpuzzle.puzzles.pencil.grids import any_square, components, no_square, shaded_tokens
+from smtpuzzle.puzzles.pencil.grids import Padded, any_square, components, no_square, shaded_tokens
 from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, refuse, wrong
 
 
@@ -47,6 +47,19 @@ class Nurikabe(Genre):
                 far = np.abs(rr - r) + np.abs(cc - c) >= int(token)
                 if far.any():
                     m.add(island[far] != k)
+        # (implied) a wall cell has a wall cell beside it (the wall is one piece of two or
+        # more), and so has every island cell but a 1's (its island is one piece of two or
+        # more): fewer rounds of cuts for the lazy wall
+        w = Padded(m, rows, cols, "wall-ring", user=False)  # the wall, false outside
+        m.add(w.grid == wall.reshape(rows, cols))
+        if rows * cols - sum(int(t) for _, _, t in clues) >= 2:
+            m.add(w.around() >= w.grid)
+        land = Padded(m, rows, cols, "land-ring", user=False)
+        m.add(land.grid == ~wall.reshape(rows, cols))
+        ones = np.zeros((rows, cols), dtype=bool)
+        for r, c, token in clues:
+            ones[r, c] = int(token) == 1
+        m.add(land.around()[~ones] >= land.grid[~ones])
         u, v = graph.edges[:, 0], graph.edges[:, 1]
         m.add((~wall[u] & ~wall[v]).implies(island[u] == island[v]))
         return wall
@@ -56,6 +69,9 @@ class Nurikabe(Genre):
 
     def verify(self, puzzle: PencilPuzzle, grid: np.ndarray) -> None:
         wall = grid == "x"
+        for r, c, _ in puzzle.clues():
+            if wall[r, c]:
+                wrong(puzzle, "a number in the wall", r, c)
         if (square := any_square(wall)) is not None:
             wrong(puzzle, "a 2x2 block of wall", *square)
         if len(components(wall)) > 1:
