@@ -287,6 +287,43 @@ class LoopGenre(Genre):
         return line_text(puzzle, grid, self.shown)
 
 
+class ColourGenre(Genre):
+    """A genre whose answer colours every cell black (``b``) or white (``w``), some given
+    (Binairo, Yin-Yang): the tokens, the givens posted (:meth:`coloured`) and checked
+    (:meth:`check_colours`), decoding, drawing."""
+
+    symbols = "b (black), w (white) or -"
+    picture: ClassVar[dict[str, str]] = {"b": "disc", "w": "circle"}
+    clue_picture: ClassVar[dict[str, str]] = picture
+
+    def cell_ok(self, token: str) -> bool:
+        return token in (EMPTY, "b", "w")
+
+    def coloured(self, puzzle: PencilPuzzle, m: Model, named: bool) -> BoolArray:
+        """A literal per cell, true for black, the givens posted."""
+        black = m.bool_array(puzzle.cells.shape, name="black")
+        for r, c, token in puzzle.clues():
+            with puzzle.given(m, named, r, c):
+                m.add(black[r, c] if token == "b" else ~black[r, c])
+        return black
+
+    def check_colours(self, puzzle: PencilPuzzle, grid: np.ndarray) -> None:
+        """Raise unless every cell of ``grid`` is black or white and the givens stand."""
+        if not np.isin(grid, ["b", "w"]).all():
+            wrong(puzzle, "a cell neither black nor white")
+        for r, c, token in puzzle.clues():
+            if grid[r, c] != token:
+                wrong(puzzle, "a given colour changed", r, c)
+
+    def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
+        return shaded_tokens(values, puzzle.cells.shape, "b", "w")
+
+    def text(self, puzzle: PencilPuzzle, grid: np.ndarray) -> str:
+        from smtpuzzle.puzzles.pencil.drawing import colours_text
+
+        return colours_text(grid)
+
+
 class Padded:
     """Booleans for the cells of a rows x cols grid and one more, always false, for the
     outside: ``grid`` is the cells, ``near[d]`` (d one of STEPS, or a diagonal step) the

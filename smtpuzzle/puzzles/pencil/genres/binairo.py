@@ -8,21 +8,15 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Model
-from smtpuzzle.puzzles.pencil.drawing import colours_text
-from smtpuzzle.puzzles.pencil.grids import shaded_tokens
-from smtpuzzle.puzzles.pencil.puzzle import EMPTY, Genre, PencilPuzzle, refuse, wrong
+from smtpuzzle.puzzles.pencil.grids import ColourGenre
+from smtpuzzle.puzzles.pencil.puzzle import PencilPuzzle, refuse, wrong
 
 
-class Binairo(Genre):
+class Binairo(ColourGenre):
     name = "binairo"
     title = "Binairo"
     rules_text = "half black, half white each line; no three alike in a row"
-    symbols = "b (black), w (white) or -"
     puzzlekit = "binairo"
-    picture = clue_picture = {"b": "disc", "w": "circle"}
-
-    def cell_ok(self, token: str) -> bool:
-        return token in (EMPTY, "b", "w")
 
     def check(self, puzzle: PencilPuzzle) -> None:
         if puzzle.rows % 2 or puzzle.cols % 2:
@@ -30,35 +24,22 @@ class Binairo(Genre):
 
     def rules(self, puzzle: PencilPuzzle, m: Model, named: bool) -> BoolArray:
         rows, cols = puzzle.rows, puzzle.cols
-        black = m.bool_array((rows, cols), name="black")
-        for r, c, token in puzzle.clues():
-            with puzzle.given(m, named, r, c):
-                m.add(black[r, c] if token == "b" else ~black[r, c])
+        black = self.coloured(puzzle, m, named)
         m.add(black.sum(axis=1) == cols // 2, black.sum(axis=0) == rows // 2)
         for b in (black, black.T):
             three = b[:, :-2] + b[:, 1:-1] + b[:, 2:]
             m.add(three >= 1, three <= 2)
         return black
 
-    def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
-        return shaded_tokens(values, puzzle.cells.shape, "b", "w")
-
     def verify(self, puzzle: PencilPuzzle, grid: np.ndarray) -> None:
         black = grid == "b"
-        if not np.isin(grid, ["b", "w"]).all():
-            wrong(puzzle, "a cell neither black nor white")
-        for r, c, token in puzzle.clues():
-            if grid[r, c] != token:
-                wrong(puzzle, "a given colour changed", r, c)
+        self.check_colours(puzzle, grid)
         for what, b in (("row", black), ("column", black.T)):
             if (b.sum(axis=1) * 2 != b.shape[1]).any():
                 wrong(puzzle, f"a {what} not half black")
             three = b[:, :-2].astype(int) + b[:, 1:-1] + b[:, 2:]
             if ((three == 0) | (three == 3)).any():
                 wrong(puzzle, f"three alike in a {what}")
-
-    def text(self, puzzle: PencilPuzzle, grid: np.ndarray) -> str:
-        return colours_text(grid)
 
 
 GENRE = Binairo()
