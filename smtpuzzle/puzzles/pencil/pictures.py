@@ -43,7 +43,7 @@ def pencil_drawing(puzzle: PencilPuzzle, solutions: Sequence[np.ndarray]) -> Dra
         dark = {(int(r), int(c)) for r, c in np.argwhere(np.isin(
             grid, [t for t, kind in puzzle.genre.picture.items() if kind == "shade"]))}
         marks, labels = _clues(puzzle, dark)
-        overlay: list[Item] = marks + _solution(puzzle, grid) + labels + sides
+        overlay: list[Item] = marks + _solution(puzzle, grid, edges) + labels + sides
         if k:
             differ = [r * puzzle.cols + c for r, c in np.argwhere(grid != solutions[0])]
             if differ:
@@ -92,7 +92,7 @@ def _mark(kind: str, r: int, c: int) -> list[Item]:
     return []
 
 
-def _solution(puzzle: PencilPuzzle, grid: np.ndarray) -> list[Item]:
+def _solution(puzzle: PencilPuzzle, grid: np.ndarray, edges: CellEdges) -> list[Item]:
     genre = puzzle.genre
     items: list[Item] = []
     lines = isinstance(genre, LoopGenre)
@@ -114,9 +114,8 @@ def _solution(puzzle: PencilPuzzle, grid: np.ndarray) -> list[Item]:
         inside = grid == genre.boundary
         cells = [r * puzzle.cols + c for r, c in np.argwhere(inside)]
         if cells:
-            loops = CellEdges([SquareCells().polygon((r, c)) for r in range(puzzle.rows)
-                               for c in range(puzzle.cols)]).loops(cells)
-            items.append(Path(tuple(loops), stroke=LINE, width=0.12, kind="line"))
+            items.append(Path(tuple(edges.loops(cells)), stroke=LINE, width=0.12,
+                              kind="line"))
     return items
 
 

@@ -33,7 +33,8 @@ class Nurikabe(Genre):
         clues = puzzle.clues()
         wall_label = len(clues)
         island = m.int_array(rows * cols, 0, wall_label, name="island", user=False)
-        wall = m.bool_array(rows * cols, name="wall")
+        walls = Padded(m, rows, cols, "wall")  # (false past the border)
+        wall = walls.all[:rows * cols]
         m.add(wall == island.eq(wall_label))
         m.add(ConnectedRegions(island, graph, [r * cols + c for r, c, _ in clues],
                                outside=True))
@@ -50,19 +51,19 @@ class Nurikabe(Genre):
         # (implied) a wall cell has a wall cell beside it (the wall is one piece of two or
         # more), and so has every island cell but a 1's (its island is one piece of two or
         # more): fewer rounds of cuts for the lazy wall
-        w = Padded(m, rows, cols, "wall-ring", user=False)  # the wall, false outside
-        m.add(w.grid == wall.reshape(rows, cols))
+        near = walls.around()
         if rows * cols - sum(int(t) for _, _, t in clues) >= 2:
-            m.add(w.around() >= w.grid)
-        land = Padded(m, rows, cols, "land-ring", user=False)
-        m.add(land.grid == ~wall.reshape(rows, cols))
+            m.add(near >= walls.grid)
         ones = np.zeros((rows, cols), dtype=bool)
         for r, c, token in clues:
             ones[r, c] = int(token) == 1
-        m.add(land.around()[~ones] >= land.grid[~ones])
+        # the land beside a cell: its neighbours on the grid, less the wall among them
+        beside = ((rr > 0).astype(int) + (rr < rows - 1) + (cc > 0) + (cc < cols - 1)
+                  ).reshape(rows, cols)
+        m.add(near[~ones] - walls.grid[~ones] <= beside[~ones] - 1)
         u, v = graph.edges[:, 0], graph.edges[:, 1]
         m.add((~wall[u] & ~wall[v]).implies(island[u] == island[v]))
-        return wall
+        return walls.grid
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
         return shaded_tokens(values, puzzle.cells.shape)
