@@ -148,17 +148,14 @@ def _skyscraper(puzzle: PencilPuzzle) -> str:
 
 
 def _tents(puzzle: PencilPuzzle) -> str:
+    """The counts, then a character per cell and the up to 17 empty cells after it: the
+    run's length for a tree, 18 more for an empty cell."""
     out, trees, c = [], puzzle.cells.ravel().tolist(), 0
     while c < len(trees):
         run = 0
-        if trees[c] == "x":
-            while run < 17 and c + 1 + run < len(trees) and trees[c + 1 + run] == EMPTY:
-                run += 1
-            out.append(_b36(run))
-        else:
-            while run < 17 and c + 1 + run < len(trees) and trees[c + 1 + run] == EMPTY:
-                run += 1
-            out.append(_b36(18 + run))
+        while run < 17 and c + 1 + run < len(trees) and trees[c + 1 + run] == EMPTY:
+            run += 1
+        out.append(_b36(run if trees[c] == "x" else 18 + run))
         c += 1 + run
     return numbers16(_edge(puzzle, "top", "left")) + "".join(out)
 
