@@ -8,6 +8,12 @@ completely is the unique solution, and a contradiction proves there is none.
 
 Probing tries each unknown cell both ways: a value that leads to a contradiction fixes
 the other one; cells that agree in both outcomes are fixed too.
+
+Colour puzzles keep, per cell, the set of colours it may still take (bit c: colour c) and
+settle a line the same way: a run j of colour c placed at s is followed by a background
+cell only when run j + 1 has colour c too. A cell keeps the colours that some consistent
+placement gives it. Probing tries each colour a cell may take; a cell keeps the colours
+that some outcome without contradiction leaves it.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from smtpuzzle.kernels import for_size, kernel
+from smtpuzzle.puzzles.nonogram.clues import gaps
 from smtpuzzle.puzzles.nonogram.puzzle import UNKNOWN, Nonogram
 
 PROBE_CHUNK = 64  # probes between deadline checks, at most
@@ -198,10 +205,168 @@ def _probe(grid, flat, offs, first, max_probes):  # pragma: no cover - compiled
     return 1, k, learnt
 
 
+@kernel
+def _settle_masks(cells, clue, ink, gap):  # pragma: no cover - compiled
+    """Settle one colour line of masks in place; -1 on contradiction, else the number of
+    cells narrowed. f[j, i]: cells [0, i) can hold runs 0..j-1 (and the gap after run j-1);
+    b[j, i]: cells [i, n) can hold runs j..k-1."""
+    n, k = cells.shape[0], clue.shape[0]
+    place = np.zeros((k, n + 1), np.bool_)
+    bad = np.zeros(n + 1, np.int64)
+    for j in range(k):
+        bit = np.int64(1) << ink[j]
+        for i in range(n):
+            bad[i + 1] = bad[i] + (1 if cells[i] & bit == 0 else 0)
+        r, g = clue[j], gap[j]
+        for s in range(n - r - g + 1):
+            if bad[s + r] == bad[s] and (g == 0 or cells[s + r] & 1):
+                place[j, s] = True
+    f = np.zeros((k + 1, n + 1), np.bool_)
+    f[0, 0] = True
+    for i in range(n + 1):
+        for j in range(k + 1):
+            if not f[j, i]:
+                continue
+            if i < n and cells[i] & 1:
+                f[j, i + 1] = True
+            if j < k and place[j, i]:
+                f[j + 1, i + clue[j] + gap[j]] = True
+    if not f[k, n]:
+        return -1
+    b = np.zeros((k + 1, n + 1), np.bool_)
+    b[k, n] = True
+    for i in range(n - 1, -1, -1):
+        for j in range(k, -1, -1):
+            v = (cells[i] & 1) != 0 and b[j, i + 1]
+            if not v and j < k and place[j, i]:
+                v = b[j + 1, i + clue[j] + gap[j]]
+            b[j, i] = v
+    new = np.zeros(n, np.int64)
+    cover = np.zeros(n + 1, np.int64)
+    for j in range(k):
+        r, g = clue[j], gap[j]
+        cover[:] = 0
+        for s in range(n - r - g + 1):
+            if f[j, s] and place[j, s] and b[j + 1, s + r + g]:
+                cover[s] += 1
+                cover[s + r] -= 1
+                if g:
+                    new[s + r] |= 1
+        bit = np.int64(1) << ink[j]
+        run = 0
+        for i in range(n):
+            run += cover[i]
+            if run > 0:
+                new[i] |= bit
+    narrowed = 0
+    for i in range(n):
+        if cells[i] & 1:
+            for j in range(k + 1):
+                if f[j, i] and b[j, i + 1]:
+                    new[i] |= 1
+                    break
+        if new[i] == 0:
+            return -1
+        if new[i] != cells[i]:
+            cells[i] = new[i]
+            narrowed += 1
+    return narrowed
+
+
+@kernel
+def _sweep_masks(lines, dirty, other_dirty, flat, inks, gaps, offs,
+                 base):  # pragma: no cover - compiled
+    """_sweep for colour lines of masks."""
+    busy = 0
+    for i in range(lines.shape[0]):
+        if not dirty[i]:
+            continue
+        dirty[i] = False
+        busy = 1
+        line = lines[i, :].copy()
+        a, z = offs[base + i], offs[base + i + 1]
+        got = _settle_masks(line, flat[a:z], inks[a:z], gaps[a:z])
+        if got < 0:
+            return -1
+        if got:
+            for c in range(lines.shape[1]):
+                if line[c] != lines[i, c]:
+                    lines[i, c] = line[c]
+                    other_dirty[c] = True
+    return busy
+
+
+@kernel
+def _propagate_masks(grid, flat, inks, gaps, offs, row_dirty,
+                     col_dirty):  # pragma: no cover - compiled
+    """Line-solve dirty colour lines until nothing changes; False on contradiction."""
+    while True:
+        rows = _sweep_masks(grid, row_dirty, col_dirty, flat, inks, gaps, offs, 0)
+        if rows < 0:
+            return False
+        cols = _sweep_masks(grid.T, col_dirty, row_dirty, flat, inks, gaps, offs,
+                            grid.shape[0])
+        if cols < 0:
+            return False
+        if rows == 0 and cols == 0:
+            return True
+
+
+@kernel
+def _probe_masks(grid, flat, inks, gaps, offs, first, max_probes):  # pragma: no cover
+    """Probe open cells of a colour grid from cell index ``first`` on, at most
+    ``max_probes``: each colour a cell may take is tried; the grid keeps, per cell, the
+    colours some outcome without contradiction leaves. Returns (status, next cell index,
+    learnt): status 0 contradiction, 1 ok."""
+    h, w = grid.shape
+    learnt = False
+    probes = 0
+    k = first
+    while k < h * w and probes < max_probes:
+        r, c = k // w, k % w
+        k += 1
+        m = grid[r, c]
+        if m & (m - 1) == 0:
+            continue
+        probes += 1
+        union = np.zeros((h, w), np.int64)
+        for colour in range(63):
+            bit = np.int64(1) << colour
+            if bit > m:
+                break
+            if m & bit == 0:
+                continue
+            g = grid.copy()
+            g[r, c] = bit
+            rd = np.zeros(h, np.bool_)
+            cd = np.zeros(w, np.bool_)
+            rd[r] = True
+            cd[c] = True
+            if _propagate_masks(g, flat, inks, gaps, offs, rd, cd):
+                union |= g
+        if not union.any():
+            return 0, k, learnt
+        rd = np.zeros(h, np.bool_)
+        cd = np.zeros(w, np.bool_)
+        narrowed = False
+        for i in range(h):
+            for j in range(w):
+                if union[i, j] != grid[i, j]:
+                    grid[i, j] = union[i, j]
+                    rd[i] = True
+                    cd[j] = True
+                    narrowed = True
+        if narrowed:
+            learnt = True
+            if not _propagate_masks(grid, flat, inks, gaps, offs, rd, cd):
+                return 0, k, learnt
+    return 1, k, learnt
+
+
 @dataclass
 class Presolve:
-    """What line solving (and probing) settled: the grid of -1/0/1 and whether it is
-    contradictory."""
+    """What line solving (and probing) settled: the grid of -1 (open) or each cell's colour
+    (0/1 in two colours), and whether it is contradictory."""
 
     grid: np.ndarray
     contradiction: bool
@@ -221,10 +386,26 @@ class Presolve:
 
 def clue_arrays(puzzle: Nonogram) -> tuple[np.ndarray, np.ndarray]:
     """Every line's clue (rows, then columns) as one flat array and its offsets."""
-    clues = [c for _, _, c, _ in puzzle.lines()]
+    clues = [c for _, _, c, _, _ in puzzle.lines()]
     sizes = np.array([len(c) for c in clues], dtype=np.int64)
     flat = np.array([v for c in clues for v in c], dtype=np.int64)
     return flat, np.concatenate([[0], np.cumsum(sizes)])
+
+
+def ink_arrays(puzzle: Nonogram) -> tuple[np.ndarray, np.ndarray]:
+    """Every run's colour and the gap after it, flat as :func:`clue_arrays`' lengths."""
+    lines = puzzle.lines()
+    inks = np.array([v for *_, k, _ in lines for v in k], dtype=np.int64)
+    gap = np.concatenate([gaps(k) for *_, k, _ in lines] + [np.zeros(0, np.int64)])
+    return inks, gap.astype(np.int64)
+
+
+def colour_of(masks: np.ndarray) -> np.ndarray:
+    """Per cell, the colour its mask leaves (-1 while several are possible)."""
+    single = (masks & (masks - 1)) == 0
+    out = np.full(masks.shape, UNKNOWN, dtype=np.int8)
+    out[single] = np.log2(masks[single]).astype(np.int8)
+    return out
 
 
 def presolve(puzzle: Nonogram, probing: bool = True, deadline: float | None = None) -> Presolve:
@@ -232,6 +413,8 @@ def presolve(puzzle: Nonogram, probing: bool = True, deadline: float | None = No
     ``deadline`` (a ``time.perf_counter()`` value) passes; probing stops early, never wrong."""
     t0 = time.perf_counter()
     for_size(__name__, puzzle.height * puzzle.width, LARGEST_IN_PYTHON)
+    if puzzle.coloured:
+        return _presolve_masks(puzzle, probing, deadline, t0)
     flat, offs = clue_arrays(puzzle)
     grid = np.full((puzzle.height, puzzle.width), UNKNOWN, dtype=np.int8)
     ok = _propagate(grid, flat, offs, np.ones(puzzle.height, np.bool_),
@@ -261,3 +444,32 @@ def presolve(puzzle: Nonogram, probing: bool = True, deadline: float | None = No
                     break
                 first, learnt = 0, False
     return Presolve(grid, not ok, line_known, time.perf_counter() - t0, complete, line_grid)
+
+
+def _presolve_masks(puzzle: Nonogram, probing: bool, deadline: float | None,
+                    t0: float) -> Presolve:
+    """presolve for colour puzzles, on the grid of colour sets."""
+    flat, offs = clue_arrays(puzzle)
+    inks, gap = ink_arrays(puzzle)
+    masks = np.full((puzzle.height, puzzle.width), (1 << len(puzzle.colours)) - 1, np.int64)
+    ok = _propagate_masks(masks, flat, inks, gap, offs, np.ones(puzzle.height, np.bool_),
+                          np.ones(puzzle.width, np.bool_))
+    line_grid = colour_of(masks)
+    complete = True
+    if ok and probing:
+        first, learnt = 0, False
+        while (masks & (masks - 1)).any():
+            if deadline is not None and time.perf_counter() > deadline:
+                complete = False
+                break
+            status, first, got = _probe_masks(masks, flat, inks, gap, offs, first, 1)
+            learnt |= got
+            if status == 0:
+                ok = False
+                break
+            if first >= masks.size:
+                if not learnt:
+                    break
+                first, learnt = 0, False
+    return Presolve(colour_of(masks), not ok, int((line_grid != UNKNOWN).sum()),
+                    time.perf_counter() - t0, complete, line_grid)

@@ -1,7 +1,11 @@
 """Nonograms: the clues, their validation, its three encodings and an independent verifier.
 
-A solution is a list of row strings, ``#`` filled and ``.`` empty. Models have one user
-variable per cell (row-major), so every back end projects, blocks and counts on the grid.
+A nonogram has two colours (background and ink) or more. A line's clue is its runs in
+order, each a length and a colour; two runs of the same colour need a background cell
+between them, runs of different colours need none. A solution is a list of row strings:
+``#`` filled and ``.`` empty in a two-colour puzzle, each colour's own character in a colour
+one. Models have one user variable per cell and ink colour (row-major; a cell with none
+of them true is background), so every back end projects, blocks and counts on the grid.
 
 Encodings:
 - ``runs``: a boolean per possible start of every run; each run starts exactly once; run
@@ -10,14 +14,15 @@ Encodings:
 - ``order``: the same runs, each start an integer spelled by bound literals ("run j starts
   at t or later"), see order.py; what SAT solvers learn from it generalises better.
 - ``automaton``: each line is a word of a small deterministic automaton
-  (``0* 1^r1 0+ 1^r2 ... 0*``); CP-SAT takes it natively, sat and z3 unroll it.
+  (``0* 1^r1 0+ 1^r2 ... 0*``); CP-SAT takes it natively, sat and z3 unroll it. Two-colour
+  puzzles only: the automata of the model read 0/1 words.
 """
 
 from __future__ import annotations
 
 import contextlib
-import operator
-from collections.abc import Iterable, Sequence
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -25,37 +30,31 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.model import BoolArray, Groups, Model, headed_groups
+from smtpuzzle.puzzles.nonogram.clues import (
+    TWO_COLOURS,
+    Clue,
+    Colour,
+    Inks,
+    check_colours,
+    gaps,
+    parse_clue,
+)
 from smtpuzzle.puzzles.nonogram.order import add_order_line
 from smtpuzzle.runtime.memory import check_fits_in_memory
 
-Clue = tuple[int, ...]
 ENCODINGS = ("runs", "order", "automaton")
 DEFAULT_ENCODING = "order"  # see bench/RESULTS.md, "Nonograms": decides knotty and faase
 UNKNOWN, EMPTY, FILLED = -1, 0, 1
 MAX_CELLS = 4_000_000  # 2000 x 2000: far beyond published nonograms (webpbn's reach 99 x 99)
 BYTES_PER_RUN_CELL = 64  # measured: a random 400 x 400 took 1.7 GB over 31M run-cells
-
-
-def _clue(runs: object, kind: str, i: int) -> Clue:
-    """A line's clue as a tuple of run lengths (``(0,)``, the files' empty line, is ``()``);
-    anything else is a located PuzzleError, as a file's bad clue is."""
-    if isinstance(runs, str | bytes) or not isinstance(runs, Iterable):
-        raise PuzzleError(f"{kind} {i + 1}: a clue is a sequence of run lengths, not {runs!r}")
-    try:
-        clue = tuple(operator.index(r) for r in runs)
-    except TypeError:
-        raise PuzzleError(f"{kind} {i + 1}: run lengths are whole numbers, got "
-                          f"{tuple(runs)!r}") from None
-    if clue == (0,):
-        return ()
-    if any(r <= 0 for r in clue):
-        raise PuzzleError(f"{kind} {i + 1}: run lengths are positive, got {clue!r}")
-    return clue
-
-
 @dataclass
 class Nonogram:
-    """A nonogram: the clues of its rows and columns, with where they came from."""
+    """A nonogram: the clues of its rows and columns, its colours (the background first),
+    with where they came from.
+
+    A clue's runs are lengths, or (length, colour) pairs with the colour an index, name or
+    character of ``colours``; ``rows`` and ``cols`` keep the lengths, ``row_inks`` and
+    ``col_inks`` the colours (all 1 in a two-colour puzzle)."""
 
     family: ClassVar[str] = "nonogram"
     rows: list[Clue]
@@ -69,10 +68,31 @@ class Nonogram:
     # Source lines of the clues (for error messages), when read from a file.
     row_lines: list[int] = field(default_factory=list)
     col_lines: list[int] = field(default_factory=list)
+    colours: tuple[Colour, ...] = TWO_COLOURS
+    row_inks: list[Inks] = field(init=False, repr=False)
+    col_inks: list[Inks] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.rows = [_clue(c, "row", i) for i, c in enumerate(self.rows)]
-        self.cols = [_clue(c, "column", j) for j, c in enumerate(self.cols)]
+        self.colours = check_colours(self.colours)
+        rows = [parse_clue(c, "row", i, self.colours) for i, c in enumerate(self.rows)]
+        cols = [parse_clue(c, "column", j, self.colours) for j, c in enumerate(self.cols)]
+        self.rows, self.row_inks = [r for r, _ in rows], [c for _, c in rows]
+        self.cols, self.col_inks = [r for r, _ in cols], [c for _, c in cols]
+
+    @property
+    def coloured(self) -> bool:
+        """More than one ink: cells are read as colours, not filled or empty."""
+        return len(self.colours) > 2
+
+    @property
+    def inks(self) -> int:
+        """How many colours a cell may take besides the background."""
+        return len(self.colours) - 1
+
+    @property
+    def chars(self) -> str:
+        """The character of each colour in a solution (``.#`` for two colours)."""
+        return "".join(c.char for c in self.colours) if self.coloured else ".#"
 
     @property
     def height(self) -> int:
@@ -82,10 +102,31 @@ class Nonogram:
     def width(self) -> int:
         return len(self.cols)
 
-    def lines(self) -> list[tuple[str, int, Clue, int]]:
-        """(kind, index, clue, length) for every row, then every column."""
-        return ([("row", i, c, self.width) for i, c in enumerate(self.rows)]
-                + [("column", j, c, self.height) for j, c in enumerate(self.cols)])
+    def lines(self) -> list[tuple[str, int, Clue, Inks, int]]:
+        """(kind, index, clue, its inks, length) for every row, then every column."""
+        return ([("row", i, c, k, self.width)
+                 for i, (c, k) in enumerate(zip(self.rows, self.row_inks, strict=True))]
+                + [("column", j, c, k, self.height)
+                   for j, (c, k) in enumerate(zip(self.cols, self.col_inks, strict=True))])
+
+    def spelled(self, clue: Clue, inks: Inks) -> str:
+        """A clue as written: ``2 1`` (``0`` for none); in colour ``2r 1b`` (the colours'
+        characters)."""
+        if not clue:
+            return "0"
+        if not self.coloured:
+            return " ".join(map(str, clue))
+        return " ".join(f"{r}{self.colours[k].char}" for r, k in zip(clue, inks, strict=True))
+
+    def read_line(self, line: str) -> tuple[Clue, Inks]:
+        """The clue a line of the solution's characters reads."""
+        clue, inks = [], []
+        for ch, run in itertools.groupby(line):
+            k = self.chars.find(ch)
+            if k > 0:
+                clue.append(len(list(run)))
+                inks.append(k)
+        return tuple(clue), tuple(inks)
 
     def validate(self) -> None:
         """Raise a located PuzzleError for a clue that cannot fit or mismatched totals."""
@@ -95,22 +136,27 @@ class Nonogram:
             raise PuzzleError(f"the nonogram is {self.width:,} x {self.height:,} "
                               f"({self.width * self.height:,} cells); at most {MAX_CELLS:,} "
                               "are taken")
-        for kind, i, clue, n in self.lines():
-            need = sum(clue) + len(clue) - 1
+        for kind, i, clue, inks, n in self.lines():
+            need = sum(clue) + int(gaps(inks).sum())
             if need > n:
                 src = (self.row_lines if kind == "row" else self.col_lines)
                 line = src[i] if i < len(src) else None
-                spelled = " ".join(map(str, clue))
-                raise PuzzleError(f"{kind} {i + 1} clue {spelled} needs {need} cells, the "
-                                  f"{kind} has {n}", line=line)
-        by_rows, by_cols = sum(map(sum, self.rows)), sum(map(sum, self.cols))
-        if by_rows != by_cols:
-            raise PuzzleError(f"the row clues fill {by_rows} cells, the column clues {by_cols}")
+                raise PuzzleError(f"{kind} {i + 1} clue {self.spelled(clue, inks)} needs "
+                                  f"{need} cells, the {kind} has {n}", line=line)
+        for k in range(1, len(self.colours)):
+            by_rows, by_cols = (sum(r for c, i in zip(clues, inks, strict=True)
+                                    for r, ink in zip(c, i, strict=True) if ink == k)
+                                for clues, inks in ((self.rows, self.row_inks),
+                                                    (self.cols, self.col_inks)))
+            if by_rows != by_cols:
+                what = f" {self.colours[k].name}" if self.coloured else ""
+                raise PuzzleError(f"the row clues fill {by_rows}{what} cells, the column "
+                                  f"clues {by_cols}")
 
     def check_fits_in_memory(self) -> None:
         """Refuse a nonogram whose model would not fit in memory: a line's encodings take
         a little per run and cell (each run has a start among the line's cells)."""
-        run_cells = sum((len(clue) + 1) * n for _, _, clue, n in self.lines())
+        run_cells = sum((len(clue) + self.inks) * n for _, _, clue, _, n in self.lines())
         check_fits_in_memory(run_cells * BYTES_PER_RUN_CELL,
                              f"solving the {self.width} x {self.height} nonogram")
 
@@ -118,12 +164,12 @@ class Nonogram:
         """Where the file's goal breaks the clues, in words (None: no goal, or it fits)."""
         if self.goal is None:
             return None
-        for kind, i, clue, _ in self.lines():
+        for kind, i, clue, inks, _ in self.lines():
             line = self.goal[i] if kind == "row" else "".join(r[i] for r in self.goal)
-            runs = line_runs(line)
-            if runs != clue:
-                return (f"{kind} {i + 1} of the goal reads {' '.join(map(str, runs)) or '0'}, "
-                        f"its clue is {' '.join(map(str, clue)) or '0'}")
+            read = self.read_line(line)
+            if read != (clue, inks):
+                return (f"{kind} {i + 1} of the goal reads {self.spelled(*read)}, "
+                        f"its clue is {self.spelled(clue, inks)}")
         return None
 
     def goal_report(self, solutions: Sequence[Sequence[str]]) -> tuple[str, dict] | None:
@@ -151,15 +197,23 @@ class Nonogram:
     # -- models ----------------------------------------------------------------------------
 
     def cell_vars(self, model: Model) -> np.ndarray:
-        names = _CellNames(self.height, self.width)
-        return model.new_bools(self.height * self.width, user=True, names=names).reshape(
-            self.height, self.width)
+        """The user variables: H x W (two colours: the cell is filled) or H x W x inks (the
+        cell has ink k + 1; none of them: background)."""
+        names = _CellNames(self.height, self.width,
+                           [c.name for c in self.colours[1:]] if self.coloured else None)
+        cells = model.new_bools(self.height * self.width * self.inks, user=True, names=names)
+        if not self.coloured:
+            return cells.reshape(self.height, self.width)
+        cells = cells.reshape(self.height, self.width, self.inks)
+        model.add_at_most_one(cells.reshape(-1, self.inks))
+        return cells
 
     def build_model(self, encoding: str | None = DEFAULT_ENCODING,
                     known: np.ndarray | None = None, same: np.ndarray | None = None,
                     named: bool = False) -> Model:
-        """The puzzle as a neutral model; ``known`` (H x W of -1/0/1) fixes presolved cells;
-        ``named``: each line's clue a named group of its own (``row 3 (2 1)``).
+        """The puzzle as a neutral model; ``known`` (H x W: -1 open, else the colour; 0/1 in
+        two colours) fixes presolved cells; ``named``: each line's clue a named group of
+        its own (``row 3 (2 1)``).
 
         ``same`` (per cell, row-major, the cell it must equal: a symmetry's orbits) builds
         the quotient: lines speak of one variable per orbit, and a line that reads the same
@@ -168,23 +222,27 @@ class Nonogram:
         if encoding is None:
             encoding = DEFAULT_ENCODING
         check_encoding(encoding)
+        if encoding == "automaton" and self.coloured:
+            raise PuzzleError("the automaton encoding reads 0/1 words: colour nonograms take "
+                              "the runs or order encoding")
         if known is None:
             known = np.full((self.height, self.width), UNKNOWN, dtype=np.int8)
         model = Model(name=self.name)
-        cells = self.cell_vars(model)
+        cells = self.cell_vars(model).reshape(self.height, self.width, self.inks)
         fixed = known != UNKNOWN
         if fixed.any():
-            lits = cells[fixed]
-            model.add_clauses(np.where(known[fixed] == FILLED, lits, -lits)[:, None])
-        built: set[tuple[tuple[int, ...], Clue]] = set()
+            lits = cells[fixed]  # (fixed cells, inks)
+            ink = np.arange(1, self.inks + 1)[None, :] == known[fixed][:, None]
+            model.add_clauses(np.where(ink, lits, -lits).reshape(-1, 1))
+        built: set[tuple] = set()
         if same is not None:
-            flat = cells.ravel()
-            moved = np.flatnonzero(same != np.arange(flat.size))
-            a, b = flat[moved], flat[same[moved]]
+            flat = cells.reshape(-1, self.inks)
+            moved = np.flatnonzero(same != np.arange(len(flat)))
+            a, b = flat[moved].ravel(), flat[same[moved]].ravel()
             model.add_clauses(np.concatenate([np.stack([-a, b], axis=1),
                                               np.stack([a, -b], axis=1)]))
             cells = flat[same].reshape(cells.shape)
-        for kind, i, clue, _ in self.lines():
+        for kind, i, clue, inks, _ in self.lines():
             line_vars = cells[i] if kind == "row" else cells[:, i]
             line_known = known[i] if kind == "row" else known[:, i]
             if same is not None:
@@ -192,8 +250,8 @@ class Nonogram:
                 inside = np.flatnonzero(line_known != EMPTY)
                 lo, hi = (inside[0], inside[-1] + 1) if len(inside) else (0, 0)
                 line_vars, line_known = line_vars[lo:hi], line_known[lo:hi]
-                key = min((tuple(line_vars.tolist()), tuple(clue)),
-                          (tuple(line_vars[::-1].tolist()), tuple(clue[::-1])))
+                key = min((tuple(line_vars.ravel().tolist()), clue, inks),
+                          (tuple(line_vars[::-1].ravel().tolist()), clue[::-1], inks[::-1]))
                 if key in built:
                     continue
                 built.add(key)
@@ -201,54 +259,98 @@ class Nonogram:
                     if clue:
                         model.add_false()
                     continue
-            name = f"{kind} {i + 1} ({' '.join(map(str, clue)) or '0'})"
+            name = f"{kind} {i + 1} ({self.spelled(clue, inks)})"
             with model.named(name) if named else contextlib.nullcontext():
-                add_line(model, encoding, line_vars, line_known, clue)
+                add_line(model, encoding, line_vars, line_known, clue, inks)
         return model
 
     def build(self, named: bool = False) -> tuple[Model, BoolArray]:
-        """The model and its cells (for Model.determined); ``named``: each line's clue a
-        named group of its own, for Model.explain."""
+        """The model and its cells (for Model.determined; H x W x inks in colour);
+        ``named``: each line's clue a named group of its own, for Model.explain."""
         model = self.build_model(named=named)
-        return model, BoolArray(model, model.user_vars.reshape(self.height, self.width))
+        shape = (self.height, self.width) + ((self.inks,) if self.coloured else ())
+        return model, BoolArray(model, model.user_vars.reshape(shape))
 
     # -- solutions -------------------------------------------------------------------------
 
+    def colour_grid(self, values: np.ndarray) -> np.ndarray:
+        """The H x W colour indices of the user variables' values (0 background)."""
+        v = np.asarray(values, dtype=bool).reshape(self.height, self.width, self.inks)
+        return np.where(v.any(axis=2), v.argmax(axis=2) + 1, 0)
+
     def decode(self, values: np.ndarray) -> list[str]:
-        grid = np.asarray(values, dtype=bool).reshape(self.height, self.width)
-        return grid_strings(grid)
+        return self.strings(self.colour_grid(values))
+
+    def strings(self, grid: np.ndarray) -> list[str]:
+        """Rows of the colours' characters of an H x W grid of colour indices."""
+        chars = np.array(list(self.chars))
+        return ["".join(row) for row in chars[np.asarray(grid, dtype=np.int64)].tolist()]
+
+    def indices(self, solution: Sequence[str]) -> np.ndarray:
+        """The H x W colour indices of a solution's rows (the inverse of :meth:`strings`)."""
+        lookup = {ch: k for k, ch in enumerate(self.chars)}
+        return np.array([[lookup[ch] for ch in row] for row in solution], dtype=np.int8)
+
+    def half_solved_text(self, found: np.ndarray) -> str:
+        """``Model.determined`` of :meth:`build`'s cells as rows of characters: a forced
+        cell's colour, ``?`` for an open one."""
+        f = np.asarray(found, dtype=object).reshape(self.height, self.width, -1)
+        rows = []
+        for r in range(self.height):
+            row = ""
+            for c in range(self.width):
+                cell = f[r, c]
+                on = [k for k, v in enumerate(cell, 1) if v is True]
+                if on:
+                    row += self.chars[on[0]]
+                elif all(v is False for v in cell):
+                    row += self.chars[0]
+                else:
+                    row += "?"
+            rows.append(row)
+        return "\n".join(rows)
 
     def verify(self, solution: Sequence[str]) -> None:
-        """Independent check: the grid's size and every line's runs against its clue."""
+        """Independent check: the grid's size and characters, and every line's runs
+        against its clue."""
         if isinstance(solution, str) or not all(isinstance(r, str) for r in solution):
-            raise VerificationError(f"{self.name}: a grid is its rows, strings of # and .")
+            raise VerificationError(f"{self.name}: a grid is its rows, strings of "
+                                    f"{' and '.join(self.chars)}")
         if len(solution) != self.height or any(len(r) != self.width for r in solution):
             raise VerificationError(f"{self.name}: grid is not {self.height}x{self.width}")
-        if any(set(r) - {"#", "."} for r in solution):
-            raise VerificationError(f"{self.name}: grid has characters other than # and .")
-        for kind, i, clue, _ in self.lines():
+        if any(set(r) - set(self.chars) for r in solution):
+            raise VerificationError(f"{self.name}: grid has characters other than "
+                                    f"{' '.join(self.chars)}")
+        for kind, i, clue, inks, _ in self.lines():
             line = solution[i] if kind == "row" else "".join(r[i] for r in solution)
-            if line_runs(line) != clue:
+            read = self.read_line(line)
+            if read != (clue, inks):
                 raise VerificationError(f"{self.name}: {kind} {i + 1} reads "
-                                        f"{line_runs(line)}, clue {clue}")
+                                        f"{self.spelled(*read)}, clue "
+                                        f"{self.spelled(clue, inks)}")
 
 
 class _CellNames(Sequence[str]):
-    """``r1c1`` ... names made on demand."""
+    """``r1c1`` ... names made on demand (``r1c1=red`` ... with colours)."""
 
-    def __init__(self, height: int, width: int) -> None:
-        self.h, self.w = height, width
+    def __init__(self, height: int, width: int, inks: list[str] | None = None) -> None:
+        self.h, self.w, self.inks = height, width, inks
 
     def __len__(self) -> int:
-        return self.h * self.w
+        return self.h * self.w * (len(self.inks) if self.inks else 1)
 
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
         if not -len(self) <= i < len(self):
             raise IndexError(i)
-        r, c = divmod(int(i) % len(self), self.w)
-        return f"r{r + 1}c{c + 1}"
+        i = int(i) % len(self)
+        ink = ""
+        if self.inks:
+            i, k = divmod(i, len(self.inks))
+            ink = f"={self.inks[k]}"
+        r, c = divmod(i, self.w)
+        return f"r{r + 1}c{c + 1}{ink}"
 
 
 def line_runs(line: str) -> Clue:
@@ -294,65 +396,82 @@ def _ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
     return np.arange(total, dtype=np.int64) + first
 
 
-def run_starts(clue: Clue, known: np.ndarray) -> list[np.ndarray]:
-    """Per run, the starts that fit its place in the clue and the known cells around it."""
+def run_starts(clue: Clue, known: np.ndarray, inks: Inks | None = None) -> list[np.ndarray]:
+    """Per run, the starts that fit its place in the clue and the known cells around it
+    (``known``: -1 open, else the cell's colour; ``inks`` None: every run has colour 1)."""
     n, k = len(known), len(clue)
     r = np.asarray(clue, dtype=np.int64)
-    empties = np.concatenate([[0], np.cumsum(known == EMPTY)])
-    filled = known == FILLED
-    before = np.concatenate([[0], np.cumsum(r + 1)])[:-1]
-    after = n - (np.cumsum(r[::-1])[::-1] + (k - 1 - np.arange(k)))
+    ink = np.ones(k, dtype=np.int64) if inks is None else np.asarray(inks, dtype=np.int64)
+    space = r + gaps(ink)  # a run and the background it needs before the next
+    before = np.concatenate([[0], np.cumsum(space)])[:-1]
+    after = n - np.cumsum(space[::-1])[::-1]
     out = []
     for j in range(k):
+        # cells known to hold something else than this run's colour
+        other = np.concatenate([[0], np.cumsum((known != UNKNOWN) & (known != ink[j]))])
+        same = known == ink[j]
         s = np.arange(before[j], after[j] + 1)
         e = s + r[j]
-        ok = empties[e] == empties[s]
-        ok &= (s == 0) | ~filled[np.maximum(s - 1, 0)]
-        ok &= (e == n) | ~filled[np.minimum(e, n - 1)]
+        ok = other[e] == other[s]
+        ok &= (s == 0) | ~same[np.maximum(s - 1, 0)]
+        ok &= (e == n) | ~same[np.minimum(e, n - 1)]
         out.append(s[ok])
     # Order: each run starts after the earliest end of the one before, ends before the latest
     # start of the one after.
     for j in range(1, k):
         if len(out[j - 1]):
-            out[j] = out[j][out[j] >= out[j - 1][0] + r[j - 1] + 1]
+            out[j] = out[j][out[j] >= out[j - 1][0] + space[j - 1]]
     for j in range(k - 2, -1, -1):
         if len(out[j + 1]):
-            out[j] = out[j][out[j] + r[j] + 1 <= out[j + 1][-1]]
+            out[j] = out[j][out[j] + space[j] <= out[j + 1][-1]]
     return out
 
 
 def add_line(model: Model, encoding: str, cells: np.ndarray, known: np.ndarray,
-             clue: Clue) -> None:
-    """Constrain the literals ``cells`` to spell a line that fits ``clue``, in the given
-    encoding. ``known`` (-1/0/1 per cell) only narrows the run starts; fixing those cells
-    is the caller's job (build_model adds them as unit clauses)."""
+             clue: Clue, inks: Inks | None = None) -> None:
+    """Constrain the literals ``cells`` (n, or n x inks: "cell i has ink k + 1") to spell a
+    line that fits ``clue`` (run j of colour ``inks[j]``; None: all 1), in the given
+    encoding. ``known`` (-1 or the colour, per cell) only narrows the run starts; fixing
+    those cells is the caller's job (build_model adds them as unit clauses)."""
+    cells = cells.reshape(len(cells), -1)
+    if inks is None:
+        inks = (1,) * len(clue)
     if encoding == "automaton":
+        if cells.shape[1] != 1:
+            raise PuzzleError("the automaton encoding reads 0/1 words: colour nonograms take "
+                              "the runs or order encoding")
         transitions, finals = clue_automaton(clue)
-        model.add_automaton(cells, transitions, 0, finals)
+        model.add_automaton(cells[:, 0], transitions, 0, finals)
         return
     if not clue:
-        model.add_clauses(-cells[:, None])
+        model.add_clauses(-cells.reshape(-1, 1))
         return
-    starts = run_starts(clue, known)
+    starts = run_starts(clue, known, inks)
     if any(len(s) == 0 for s in starts):
         model.add_false()
     elif encoding == "order":
-        add_order_line(model, cells, clue, starts)
+        add_order_line(model, cells, clue, np.asarray(inks) - 1, starts)
     else:
-        _add_runs(model, cells, clue, starts)
+        _add_runs(model, cells, clue, np.asarray(inks) - 1, starts)
 
 
-def _add_runs(model: Model, cells: np.ndarray, clue: Clue, starts: list[np.ndarray]) -> None:
+def _add_runs(model: Model, cells: np.ndarray, clue: Clue, col: np.ndarray,
+              starts: list[np.ndarray]) -> None:
+    """The runs encoding; ``cells`` n x inks, ``col[j]`` the column of run j's ink."""
     xs = [model.new_bools(len(s)) for s in starts]
     model.add_exactly_one(xs)
     pos = [_ranges(s, s + r) for s, r in zip(starts, clue, strict=True)]
     who = [np.repeat(x, r) for x, r in zip(xs, clue, strict=True)]
-    pos_all, who_all = np.concatenate(pos), np.concatenate(who)
-    model.add_implications(who_all, cells[pos_all])
-    model.add_clauses(headed_groups(-cells, pos_all, who_all))
+    ink = [np.full(len(p), c) for p, c in zip(pos, col, strict=True)]
+    pos_all, who_all, ink_all = np.concatenate(pos), np.concatenate(who), np.concatenate(ink)
+    model.add_implications(who_all, cells[pos_all, ink_all])
+    # A cell of an ink lies in a chosen run of that ink (one group per cell and ink).
+    model.add_clauses(headed_groups(-cells.ravel(), pos_all * cells.shape[1] + ink_all,
+                                    who_all))
+    space = np.asarray(clue) + gaps(col)
     order = []
     for j in range(len(clue) - 1):
-        s, t, gap = starts[j], starts[j + 1], clue[j] + 1
+        s, t, gap = starts[j], starts[j + 1], space[j]
         first_ok = np.searchsorted(t, s + gap)  # run j at s: run j+1 at t[first_ok:]
         keys = np.repeat(np.arange(len(s)), len(t) - first_ok)
         tails = _ranges(first_ok, np.full(len(s), len(t)))

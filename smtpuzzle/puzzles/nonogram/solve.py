@@ -34,7 +34,6 @@ from smtpuzzle.puzzles.nonogram.puzzle import (
     Nonogram,
     check_encoding,
     grid_array,
-    grid_strings,
 )
 from smtpuzzle.puzzles.nonogram.symmetry import ClueSymmetry, clue_symmetries
 from smtpuzzle.result import Answer, Stats, Status
@@ -84,7 +83,7 @@ class NonogramAnswer(Answer):
         back end's search."""
         first = grid_array(self.solutions[0])
         out = np.zeros(first.shape, dtype=np.int8)
-        if self.guessed is not None:
+        if self.guessed is not None:  # guesses are made for two-colour puzzles only
             cells, values = self.guessed
             kept = first.ravel()[cells] == np.asarray(values, dtype=bool)
             out.ravel()[cells] = np.where(kept, 3, 4)
@@ -172,9 +171,9 @@ def solve_nonogram(
             if pre.contradiction:
                 return answer("none", [], True)
             if pre.solved:
-                return answer("unique", [grid_strings(pre.grid == 1)], True)
+                return answer("unique", [puzzle.strings(pre.grid)], True)
             known = pre.grid
-        if guess and engine.capabilities.guided:
+        if guess and engine.capabilities.guided and not puzzle.coloured:
             grid = known if known is not None else np.full(
                 (puzzle.height, puzzle.width), UNKNOWN, dtype=np.int8)
             belief = beliefs(puzzle, grid, early)
@@ -209,7 +208,7 @@ def solve_nonogram(
         with closing(iter(enum)) as results:
             for r in results:
                 found.append(puzzle.decode(r.values))
-                if limit == 2 and len(found) == 1:
+                if limit == 2 and len(found) == 1 and not puzzle.coloured:
                     # The sat back end's child process goes on searching meanwhile.
                     near = _nearby(puzzle, found[0], deadline, notes)
                     if near is not None:
@@ -237,13 +236,13 @@ def _moved_image(puzzle: Nonogram, solution: list[str], symmetries: list[ClueSym
                  notes: list[str]) -> list[str] | None:
     """The image of ``solution`` under the first clue symmetry that moves it (a second
     solution), or None when every symmetry fixes it."""
-    grid = grid_array(solution)
+    grid = puzzle.indices(solution)
     for g in symmetries:
         image = g.apply(grid)
         if (image != grid).any():
             notes.append(f"the clues are unchanged by {g.name}: the second solution is the "
                          "first one's image")
-            return grid_strings(image)
+            return puzzle.strings(image)
     return None
 
 
@@ -266,7 +265,8 @@ def _restricted(puzzle: Nonogram, encoding: str, known: np.ndarray | None,
                                same=None if g is None else g.orbits())
     if avoid is not None:
         cells = np.asarray(model.user_vars)
-        model.add_clauses([np.where(grid_array(avoid).ravel(), -cells, cells).tolist()])
+        ink = puzzle.indices(avoid).reshape(-1, 1) == np.arange(1, puzzle.inks + 1)
+        model.add_clauses([np.where(ink.ravel(), -cells, cells).tolist()])
     return _guided(model, guess_cells)
 
 
@@ -325,7 +325,7 @@ def _decide_by_symmetry(puzzle: Nonogram, engine: Any, encoding: str,
             image = _moved_image(puzzle, first, symmetries, notes)
             if image is not None:
                 return "multiple", [first, image], False, stats
-            near = _nearby(puzzle, first, deadline, notes)
+            near = None if puzzle.coloured else _nearby(puzzle, first, deadline, notes)
             if near is not None:
                 return "multiple", [first, near], False, stats
             settled = set()

@@ -73,8 +73,11 @@ def clue_symmetries(puzzle: Nonogram) -> list[ClueSymmetry]:
     h, w = r1 - r0 + 1, c1 - c0 + 1
     H, W = puzzle.height, puzzle.width
     index = np.arange(h * w).reshape(h, w)
-    rows = [tuple(c) for c in puzzle.rows]
-    cols = [tuple(c) for c in puzzle.cols]
+    # a clue as (length, colour) runs: reading a line backwards reverses both
+    rows = [tuple(zip(c, k, strict=True)) for c, k in zip(puzzle.rows, puzzle.row_inks,
+                                                           strict=True)]
+    cols = [tuple(zip(c, k, strict=True)) for c, k in zip(puzzle.cols, puzzle.col_inks,
+                                                           strict=True)]
     out = []
     for name, (transform, square_only) in _TRANSFORMS.items():
         if square_only and h != w:
@@ -90,7 +93,7 @@ def clue_symmetries(puzzle: Nonogram) -> list[ClueSymmetry]:
 
 
 def _read_clue(cells: np.ndarray, h: int, w: int, r0: int, c0: int,
-               rows: list[tuple[int, ...]], cols: list[tuple[int, ...]]) -> tuple[int, ...]:
+               rows: list[tuple], cols: list[tuple]) -> tuple:
     """The clue S gives the line of core cells ``cells`` (a row or a column of S, in either
     direction: a rotation or reflection maps lines to lines). A one-cell line of a core one
     row high is a column of S (the rest of that column is empty), and the other way round."""
