@@ -27,11 +27,13 @@ class PuzzleError(Exception):
     """
 
     def __init__(self, message: str, where: str | None = None, line: int | None = None,
-                 piece: str | None = None, key: str | None = None) -> None:
+                 piece: str | None = None, key: str | None = None,
+                 column: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.where = where
         self.line = line
+        self.column = column  # with the line: where in it (XML files say both)
         # the piece the error is about, and its key (count, max...): a file reader puts the
         # error at that piece's line
         self.piece = piece
@@ -41,6 +43,8 @@ class PuzzleError(Exception):
         """The same error, attributed to file ``where`` (and its line, if known)."""
         if self.where is None:
             self.where = f"{where}:{self.line}" if self.line else where
+            if self.line and self.column:
+                self.where += f":{self.column}"
         return self
 
     def __str__(self) -> str:

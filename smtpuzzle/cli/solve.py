@@ -357,7 +357,7 @@ def _solve_nonogram(puzzle: Nonogram, backend: str | None, solver: str | None,
         if counting:
             out.print(f"{plural(given, 'solution')} ({words})")
         if shown:
-            out.print(nonogram_picture(shown), end="")
+            out.print(nonogram_picture(shown, puzzle), end="")
             out.print("[dim]verified[/dim]", markup=True)
         if goal is not None:
             out.print(goal[0])

@@ -1,4 +1,5 @@
-"""Nonogram readers: Simpson's ``.non``, Wilk's ``.nin`` and a plain ``.clues`` text form.
+"""Nonogram readers: Simpson's ``.non``, Wilk's ``.nin``, a plain ``.clues`` text form, and
+webpbn's ``.xml`` (formats/webpbn_xml.py).
 
 Each reader returns a validated :class:`~smtpuzzle.puzzles.nonogram.Nonogram`; any problem
 is a :class:`PuzzleError` naming the file and line.
@@ -10,11 +11,12 @@ import re
 from pathlib import Path
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.formats.webpbn_xml import read_xml
 from smtpuzzle.puzzles.nonogram.puzzle import Clue, Nonogram
 from smtpuzzle.runtime.checks import is_digits
 from smtpuzzle.runtime.files import read_text
 
-EXTENSIONS = (".non", ".nin", ".clues")
+EXTENSIONS = (".non", ".nin", ".clues", ".xml")
 _NON_KEYS = {"catalogue", "title", "by", "copyright", "license", "goal", "width", "height",
              "rows", "columns"}
 
@@ -196,7 +198,7 @@ def read_clues(text: str, name: str) -> Nonogram:
 def load_nonogram(path: str | Path) -> Nonogram:
     """Read and validate a nonogram file; the reader is chosen by extension."""
     path = Path(path)
-    readers = {".non": read_non, ".nin": read_nin, ".clues": read_clues}
+    readers = {".non": read_non, ".nin": read_nin, ".clues": read_clues, ".xml": read_xml}
     reader = readers.get(path.suffix.lower())
     if reader is None:
         raise PuzzleError(f"unknown nonogram file type {path.suffix!r} "
