@@ -146,7 +146,8 @@ register(Family("frames", "frames", (), "", "smtpuzzle.formats.puzzle_toml:load_
 register(Family("nonogram", "nonograms", NONOGRAM_SUFFIXES, "nonograms",
                 "smtpuzzle.formats.nonogram_files:load_nonogram",
                 "smtpuzzle.formats.nonogram_files:nonogram_title", "nonogram",
-                text="smtpuzzle.puzzles.nonogram.drawing:solution_text", nested=True))
+                text="smtpuzzle.puzzles.nonogram.drawing:solution_text", nested=True,
+                partial="smtpuzzle.puzzles.nonogram.puzzle:half_solved_text"))
 register(Family("sudoku", "Sudoku", (".sudoku",), "sudoku",
                 "smtpuzzle.formats.sudoku:SudokuFile.load", "smtpuzzle.formats.text:grid_title",
                 "grid", text="smtpuzzle.formats.sudoku:solution_text",

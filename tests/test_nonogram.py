@@ -689,7 +689,7 @@ def test_determined_cells_and_conflicting_clues_on_the_command_line(tmp_path: Pa
     done = CliRunner().invoke(app, ["solve", str(path), "--json", "--determined"])
     assert done.exit_code == 0, done.output
     data = json.loads(done.output)
-    assert data["determined"] == np.where(agreed, stack[0], None).tolist()
+    assert data["determined"] == np.where(agreed, np.where(stack[0], "#", "."), "?").tolist()
     path.write_text("width 3\nheight 2\nrows\n2\n0\ncolumns\n1\n0\n1\n")
     done = CliRunner().invoke(app, ["solve", str(path), "--json", "--explain"])
     assert json.loads(done.output)["conflict"] == ["row 1 (2)", "column 2 (0)"]

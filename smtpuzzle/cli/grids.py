@@ -122,6 +122,8 @@ def question_grid_file(puzzle: Any, family: Family, question: str, backend: str,
                 found = model.determined(cells, backend, solver, left)
                 if family.partial:  # the answer variables read back as the family's grid
                     found = grid_puzzle.decode(found)
+                    if isinstance(found, list):  # rows of characters (a nonogram)
+                        found = np.array([list(row) for row in found])
                 data.update(status="determined", determined=found.tolist(),
                             forced=int(sum(v not in (None, "?") for v in found.ravel())),
                             cells=int(found.size))

@@ -12,38 +12,47 @@ from pathlib import Path
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.webpbn_xml import read_xml
+from smtpuzzle.puzzles.nonogram.clues import TWO_COLOURS, Colour
 from smtpuzzle.puzzles.nonogram.puzzle import Clue, Nonogram
 from smtpuzzle.runtime.checks import is_digits
 from smtpuzzle.runtime.files import read_text
 
 EXTENSIONS = (".non", ".nin", ".clues", ".xml")
 _NON_KEYS = {"catalogue", "title", "by", "copyright", "license", "goal", "width", "height",
-             "rows", "columns"}
+             "rows", "columns", "color"}
+# Colours for letters a colour .non file uses without a ``color`` key (as its format allows).
+_PALETTE = ("#e41a1c", "#377eb8", "#4daf4a", "#984ea3", "#ff7f00", "#ffd92f", "#a65628",
+            "#f781bf", "#999999", "#66c2a5")
 
 
-def _clue(text: str, line: int, sep: str) -> Clue:
+def _clue(text: str, line: int, sep: str, letters: bool = False) -> list:
+    """A clue line's runs: lengths, or with ``letters`` (length, colour letter or None)
+    pairs (``3b,1d`` in a colour ``.non`` file)."""
     text = text.strip()
     if text in ("", "0", "-"):
-        return ()
+        return []
     if "," in sep and any(not p.strip() for p in text.split(",")):
         raise PuzzleError(f"bad clue {text!r}: a comma with no number before or after it",
                           line=line)
     parts = [p for p in re.split(sep, text) if p != ""]
-    runs = []
+    runs: list = []
     for p in parts:
-        if not re.fullmatch(r"[+-]?[0-9]+", p):
-            raise PuzzleError(f"bad clue {text!r}: {p!r} is not a number", line=line)
-        if len(p) > 9:
-            raise PuzzleError(f"bad clue {text[:30]!r}: a run of {len(p)} digits is longer "
-                              "than any line", line=line)
-        v = int(p)
+        m = re.fullmatch(r"([+-]?[0-9]+)([^0-9\s,])?" if letters else r"([+-]?[0-9]+)()", p)
+        if not m:
+            raise PuzzleError(f"bad clue {text!r}: {p!r} is not a number"
+                              + (" with an optional colour letter" if letters else ""),
+                              line=line)
+        if len(m[1]) > 9:
+            raise PuzzleError(f"bad clue {text[:30]!r}: a run of {len(m[1])} digits is "
+                              "longer than any line", line=line)
+        v = int(m[1])
         if v < 0:
             raise PuzzleError(f"bad clue {text!r}: negative run {v}", line=line)
         if v > 0:
-            runs.append(v)
+            runs.append((v, m[2] or None) if letters else v)
         elif len(parts) > 1:
             raise PuzzleError(f"bad clue {text!r}: a run of length 0 among others", line=line)
-    return tuple(runs)
+    return runs
 
 
 def _unquote(value: str) -> str:
@@ -53,13 +62,40 @@ def _unquote(value: str) -> str:
     return value
 
 
-def _goal(text: str, width: int, height: int, line: int) -> list[str]:
+def _goal(text: str, width: int, height: int, line: int,
+          chars: dict[str, str] | None = None) -> list[str]:
+    """The goal's rows in solution characters: ``0`` empty, ``1`` filled, or (``chars``, a
+    colour file) each letter's colour."""
+    chars = chars or {"0": ".", "1": "#"}
     bits = re.sub(r"\s", "", _unquote(text))
-    if len(bits) != width * height or set(bits) - {"0", "1"}:
-        raise PuzzleError(f"goal must be {width * height} digits 0/1, found {len(bits)} "
-                          "characters", line=line)
-    return ["".join("#" if b == "1" else "." for b in bits[r * width:(r + 1) * width])
-            for r in range(height)]
+    if len(bits) != width * height or set(bits) - set(chars):
+        raise PuzzleError(f"goal must be {width * height} characters of "
+                          f"{' '.join(sorted(chars))}, found {len(bits)}"
+                          + (f" with {sorted(set(bits) - set(chars))[0]!r}"
+                             if set(bits) - set(chars) else ""), line=line)
+    cells = "".join(chars[b] for b in bits)
+    return [cells[r * width:(r + 1) * width] for r in range(height)]
+
+
+def _non_colours(defined: dict[str, tuple[str, int]], sections: dict) -> tuple | None:
+    """A colour .non file's colours (background, an unlettered run's ink, then the
+    letters: defined first, then by first use), or None for a two-colour file."""
+    used: list[str | None] = []
+    for clues, _ in sections.values():
+        for clue in clues:
+            for _, letter in clue:
+                if letter not in used:
+                    used.append(letter)
+    letters = [c for c in defined if c in used] + [c for c in used if c and c not in defined]
+    if not letters:
+        return None
+    colours = [Colour("background", ".", "#ffffff")]
+    if None in used:
+        colours.append(Colour("black", "#", "#000000"))
+    free = iter(c for c in _PALETTE if c not in {rgb for rgb, _ in defined.values()})
+    for c in letters:
+        colours.append(Colour(c, c, defined[c][0] if c in defined else next(free, "#777777")))
+    return tuple(colours)
 
 
 def _is_key_line(line: str) -> bool:
@@ -70,12 +106,15 @@ def _is_key_line(line: str) -> bool:
 
 
 def read_non(text: str, name: str) -> Nonogram:
-    """Steve Simpson's format: ``key value`` lines; ``rows`` / ``columns``, one clue a line."""
+    """Steve Simpson's format: ``key value`` lines; ``rows`` / ``columns``, one clue a line.
+    With nonogram-db's colour extension: ``color a #ff0000`` keys, runs written ``3a``
+    (a run without a letter has the default ink, ``1`` in the goal, ``#`` in solutions)."""
     lines = text.splitlines()
     meta: dict[str, str] = {}
     dims: dict[str, int] = {}
     sections: dict[str, tuple[list[Clue], list[int]]] = {}
     goal_at: tuple[str, int] | None = None
+    defined: dict[str, tuple[str, int]] = {}  # colour letter -> (#rrggbb, its line)
     seen: dict[str, int] = {}  # the line of each key that may appear once
     i = 0
     while i < len(lines):
@@ -111,7 +150,7 @@ def read_non(text: str, name: str) -> Nonogram:
                 if i >= len(lines) or _is_key_line(lines[i]):
                     raise PuzzleError(f"{key}: expected {want} clue lines, found {len(clues)}",
                                       line=i + 1 if i < len(lines) else i)
-                clues.append(_clue(lines[i], i + 1, r"[,\s]+"))
+                clues.append(_clue(lines[i], i + 1, r"[,\s]+", letters=True))
                 where.append(i + 1)
                 i += 1
             sections[key] = (clues, where)
@@ -120,17 +159,42 @@ def read_non(text: str, name: str) -> Nonogram:
                 raise PuzzleError('goal: its quote is not closed on this line (a goal is one '
                                   'line of 0s and 1s)', line=i)
             goal_at = (value, i)
+        elif key == "color":
+            m = re.fullmatch(r"\s*([^0-9\s,])\s+#?([0-9a-fA-F]{6})\s*", value)
+            if not m:
+                raise PuzzleError(f"a colour is 'color LETTER #rrggbb', not 'color "
+                                  f"{value.strip()[:30]}'", line=i)
+            if m[1] in defined:
+                raise PuzzleError(f"colour {m[1]!r} defined twice (first on line "
+                                  f"{defined[m[1]][1]})", line=i)
+            defined[m[1]] = ("#" + m[2].lower(), i)
         else:
             meta[key] = _unquote(value)
     for key in ("width", "height", "rows", "columns"):
         if key not in dims and key not in sections:
             raise PuzzleError(f"missing {key!r}")
-    goal = _goal(goal_at[0], dims["width"], dims["height"], goal_at[1]) if goal_at else None
-    return Nonogram(rows=sections["rows"][0], cols=sections["columns"][0], name=name,
+    colours = _non_colours(defined, sections)
+    chars = None
+    if colours is None:  # two colours: runs are plain lengths
+        rows, cols = ([[n for n, _ in c] for c in sections[k][0]] for k in ("rows", "columns"))
+    else:
+        ink = {c.char: k for k, c in enumerate(colours)}
+
+        def lettered(key: str) -> list:
+            return [[(n, ink["#" if c is None else c]) for n, c in clue]
+                    for clue in sections[key][0]]
+        rows, cols = lettered("rows"), lettered("columns")
+        chars = {"0": "."} | {c.char: c.char for c in colours[1:]}
+        if colours[1].char == "#":
+            chars["1"] = chars.pop("#")
+    goal = _goal(goal_at[0], dims["width"], dims["height"], goal_at[1], chars) \
+        if goal_at else None
+    return Nonogram(rows=rows, cols=cols, name=name,
                     title=meta.get("title", ""), author=meta.get("by", ""),
                     copyright=meta.get("copyright", ""), goal=goal,
                     goal_line=goal_at[1] if goal_at else None,
-                    row_lines=sections["rows"][1], col_lines=sections["columns"][1])
+                    row_lines=sections["rows"][1], col_lines=sections["columns"][1],
+                    colours=colours or TWO_COLOURS)
 
 
 def read_nin(text: str, name: str) -> Nonogram:

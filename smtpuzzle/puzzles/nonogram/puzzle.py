@@ -279,7 +279,19 @@ class Nonogram:
         return np.where(v.any(axis=2), v.argmax(axis=2) + 1, 0)
 
     def decode(self, values: np.ndarray) -> list[str]:
-        return self.strings(self.colour_grid(values))
+        """The solution rows of the user variables' values; of Model.determined's answer
+        (None where solutions differ), rows with ``?`` where a cell's colour is open."""
+        values = np.asarray(values)
+        if values.dtype != object:
+            return self.strings(self.colour_grid(values))
+        cells = values.reshape(self.height * self.width, self.inks)
+        rows = []
+        for cell in cells.tolist():
+            on = [k for k, v in enumerate(cell, 1) if v is True]
+            rows.append(self.chars[on[0]] if on else self.chars[0]
+                        if all(v is False for v in cell) else "?")
+        text = "".join(rows)
+        return [text[r * self.width:(r + 1) * self.width] for r in range(self.height)]
 
     def strings(self, grid: np.ndarray) -> list[str]:
         """Rows of the colours' characters of an H x W grid of colour indices."""
@@ -290,25 +302,6 @@ class Nonogram:
         """The H x W colour indices of a solution's rows (the inverse of :meth:`strings`)."""
         lookup = {ch: k for k, ch in enumerate(self.chars)}
         return np.array([[lookup[ch] for ch in row] for row in solution], dtype=np.int8)
-
-    def half_solved_text(self, found: np.ndarray) -> str:
-        """``Model.determined`` of :meth:`build`'s cells as rows of characters: a forced
-        cell's colour, ``?`` for an open one."""
-        f = np.asarray(found, dtype=object).reshape(self.height, self.width, -1)
-        rows = []
-        for r in range(self.height):
-            row = ""
-            for c in range(self.width):
-                cell = f[r, c]
-                on = [k for k, v in enumerate(cell, 1) if v is True]
-                if on:
-                    row += self.chars[on[0]]
-                elif all(v is False for v in cell):
-                    row += self.chars[0]
-                else:
-                    row += "?"
-            rows.append(row)
-        return "\n".join(rows)
 
     def verify(self, solution: Sequence[str]) -> None:
         """Independent check: the grid's size and characters, and every line's runs
@@ -489,3 +482,9 @@ def check_encoding(encoding: str) -> None:
     if encoding not in ENCODINGS:
         raise PuzzleError(f"unknown nonogram encoding {encoding!r} "
                           f"(known: {', '.join(ENCODINGS)})")
+
+
+def half_solved_text(_puzzle: Nonogram, grid: np.ndarray) -> str:
+    """A half-solved grid (the characters of :meth:`Nonogram.decode` of Model.determined,
+    ``?`` open) as text."""
+    return "\n".join("".join(row) for row in np.asarray(grid).tolist())
