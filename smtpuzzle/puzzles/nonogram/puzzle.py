@@ -223,8 +223,8 @@ class Nonogram:
             encoding = DEFAULT_ENCODING
         check_encoding(encoding)
         if encoding == "automaton" and self.coloured:
-            raise PuzzleError("the automaton encoding reads 0/1 words: colour nonograms take "
-                              "the runs or order encoding")
+            raise PuzzleError(f"{self.name}: the automaton encoding reads 0/1 words: colour "
+                              "nonograms take the runs or order encoding")
         if known is None:
             known = np.full((self.height, self.width), UNKNOWN, dtype=np.int8)
         model = Model(name=self.name)

@@ -81,11 +81,12 @@ class NonogramAnswer(Answer):
         """What decided each cell of the first solution (H x W): 1 line solving, 2 probing,
         3 a guess offered to the back end that the solution kept, 4 one it gave up, 0 the
         back end's search."""
-        first = grid_array(self.solutions[0])
+        first = (self.puzzle.indices(self.solutions[0]) if self.puzzle is not None
+                 else grid_array(self.solutions[0]))
         out = np.zeros(first.shape, dtype=np.int8)
-        if self.guessed is not None:  # guesses are made for two-colour puzzles only
+        if self.guessed is not None:
             cells, values = self.guessed
-            kept = first.ravel()[cells] == np.asarray(values, dtype=bool)
+            kept = first.ravel()[cells] == np.asarray(values)
             out.ravel()[cells] = np.where(kept, 3, 4)
         pre = self.presolve
         if pre is not None and not pre.contradiction:
@@ -173,7 +174,7 @@ def solve_nonogram(
             if pre.solved:
                 return answer("unique", [puzzle.strings(pre.grid)], True)
             known = pre.grid
-        if guess and engine.capabilities.guided and not puzzle.coloured:
+        if guess and engine.capabilities.guided:
             grid = known if known is not None else np.full(
                 (puzzle.height, puzzle.width), UNKNOWN, dtype=np.int8)
             belief = beliefs(puzzle, grid, early)
@@ -193,7 +194,7 @@ def solve_nonogram(
             return answer("unknown", [], False, interrupted=True, notes=notes)
         return answer(status, sols, complete, stats=stats, notes=notes)
     try:
-        model = _guided(puzzle.build_model(encoding, known=known), guess_cells)
+        model = _guided(puzzle.build_model(encoding, known=known), guess_cells, puzzle.inks)
     except KeyboardInterrupt:
         return answer("unknown", [], False, interrupted=True)
     left = None if deadline is None else max(deadline - time.perf_counter(), 0.001)
@@ -246,12 +247,16 @@ def _moved_image(puzzle: Nonogram, solution: list[str], symmetries: list[ClueSym
     return None
 
 
-def _guided(model: Model, guess_cells: Guesses | None) -> Model:
-    """``model`` with the guessed cells' literals as its hints (none without guesses)."""
+def _guided(model: Model, guess_cells: Guesses | None, inks: int) -> Model:
+    """``model`` with the guessed cells' literals as its hints (none without guesses), most
+    confident first: a cell's ink literal, or for the background each of its ink literals
+    negated (``inks`` per cell)."""
     if guess_cells is not None:
-        cells, filled = guess_cells
-        lits = model.user_vars[cells]
-        model.hints = np.where(filled, lits, -lits)
+        cells, colour = guess_cells
+        per_cell = np.asarray(model.user_vars).reshape(-1, inks)[cells]  # (guesses, inks)
+        want = np.arange(1, inks + 1)[None, :] == np.asarray(colour)[:, None]
+        said = want | (np.asarray(colour) == 0)[:, None]  # the literals a guess speaks of
+        model.hints = np.where(want, per_cell, -per_cell)[said]
     return model
 
 
@@ -267,7 +272,7 @@ def _restricted(puzzle: Nonogram, encoding: str, known: np.ndarray | None,
         cells = np.asarray(model.user_vars)
         ink = puzzle.indices(avoid).reshape(-1, 1) == np.arange(1, puzzle.inks + 1)
         model.add_clauses([np.where(ink.ravel(), -cells, cells).tolist()])
-    return _guided(model, guess_cells)
+    return _guided(model, guess_cells, puzzle.inks)
 
 
 def _decide_by_symmetry(puzzle: Nonogram, engine: Any, encoding: str,
