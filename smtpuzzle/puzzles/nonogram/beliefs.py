@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from smtpuzzle.kernels import for_size, kernel
-from smtpuzzle.puzzles.nonogram.linesolve import LARGEST_IN_PYTHON, clue_arrays, ink_arrays
+from smtpuzzle.puzzles.nonogram.linesolve import clue_arrays, ink_arrays, largest_in_python
 from smtpuzzle.puzzles.nonogram.puzzle import UNKNOWN, Nonogram
 
 SWEEPS = 200  # at most; messages usually settle much sooner
@@ -251,7 +251,7 @@ def beliefs(puzzle: Nonogram, known: np.ndarray,
     when some line cannot be placed at all (then there is no solution; line solving would
     have found that first). At the ``deadline`` (a
     ``time.perf_counter()`` value) the messages so far make the beliefs."""
-    for_size(__name__, puzzle.height * puzzle.width, LARGEST_IN_PYTHON)
+    for_size(__name__, puzzle.height * puzzle.width, largest_in_python(puzzle))
     flat, offs = clue_arrays(puzzle)
     grid = np.asarray(known, dtype=np.int8)
     if puzzle.coloured:

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends import general_backend
+from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.nonogram.beliefs import beliefs, guesses
 from smtpuzzle.puzzles.nonogram.linesolve import Presolve, presolve
@@ -149,6 +150,9 @@ def solve_nonogram(
     limit, time_limit = checked_limit(limit, 1), checked_time_limit(time_limit)
     limit = None if limit is None else max(limit, 2)  # deciding uniqueness takes 2
     check_encoding(encoding)
+    if encoding == "automaton" and puzzle.coloured:
+        raise PuzzleError(f"{puzzle.name}: the automaton encoding reads 0/1 words: colour "
+                          "nonograms take the runs or order encoding")
     engine = general_backend(backend, solver, puzzle.family)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
