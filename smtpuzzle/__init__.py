@@ -70,6 +70,7 @@ if TYPE_CHECKING:
     from smtpuzzle.puzzles.maze.greedy import build_string as build_maze_string
     from smtpuzzle.puzzles.maze.search import SearchResult as MazeSearchResult
     from smtpuzzle.puzzles.maze.search import search as search_maze
+    from smtpuzzle.puzzles.nonogram.clues import Colour as NonogramColour
     from smtpuzzle.puzzles.nonogram.puzzle import Nonogram
     from smtpuzzle.puzzles.nonogram.solve import NonogramAnswer, solve_nonogram
     from smtpuzzle.puzzles.tiling.counting import CountResult, count
@@ -167,6 +168,7 @@ _LAZY = {
     "shorten_maze_string": ("smtpuzzle.puzzles.maze.bound.shorten", "shorten"),
     "Nonogram": ("smtpuzzle.puzzles.nonogram.puzzle", "Nonogram"),
     "NonogramAnswer": ("smtpuzzle.puzzles.nonogram.solve", "NonogramAnswer"),
+    "NonogramColour": ("smtpuzzle.puzzles.nonogram.clues", "Colour"),
     "solve_nonogram": ("smtpuzzle.puzzles.nonogram.solve", "solve_nonogram"),
     "TilingAnswer": ("smtpuzzle.puzzles.tiling.solve", "TilingAnswer"),
     "TilingListing": ("smtpuzzle.puzzles.tiling.solve", "TilingListing"),
@@ -231,6 +233,7 @@ __all__ = [
     "Model",
     "Nonogram",
     "NonogramAnswer",
+    "NonogramColour",
     "Piece",
     "Placement",
     "ProcessDied",
