@@ -35,7 +35,8 @@ def test_python_examples_run_and_print_what_they_say():
     assert verdict == "unsat" and core == "[2, 3]"
     assert "cpsat sat" in tiling and "z3 sat" in tiling
     assert grids.strip() == "156"
-    assert nonogram.splitlines() == ["multiple [['#.', '.#'], ['.#', '#.']]", "multiple"]
+    assert nonogram.splitlines() == ["multiple [['#.', '.#'], ['.#', '#.']]", "multiple",
+                                     "[['rb', 'bb']]"]
     assert maze.splitlines() == ["10 True NESWNENWSEN", "unsat", "20 verified"]
     assert reach.splitlines() == ["optimal 9", "SolutionCount(count=22, complete=True)"]
 
