@@ -46,7 +46,7 @@ def test_a_registered_family_is_listed_found_by_name_and_loaded(words_family):
 def test_an_unknown_suffix_names_every_registered_one(tmp_path):
     (tmp_path / "p.xyz").write_text("x")
     with pytest.raises(PuzzleError, match=r"unknown puzzle file type '.xyz' \(known: .toml, "
-                       r".non, .nin, .clues, .sudoku, .kenken, .akari, "):
+                       r".non, .nin, .clues, .xml, .sudoku, .kenken, .akari, "):
         load_puzzle(str(tmp_path / "p.xyz"))
 
 

@@ -307,8 +307,8 @@ class Nonogram:
         """Independent check: the grid's size and characters, and every line's runs
         against its clue."""
         if isinstance(solution, str) or not all(isinstance(r, str) for r in solution):
-            raise VerificationError(f"{self.name}: a grid is its rows, strings of "
-                                    f"{' and '.join(self.chars)}")
+            spelled = " ".join(self.chars) if self.coloured else "# and ."
+            raise VerificationError(f"{self.name}: a grid is its rows, strings of {spelled}")
         if len(solution) != self.height or any(len(r) != self.width for r in solution):
             raise VerificationError(f"{self.name}: grid is not {self.height}x{self.width}")
         if any(set(r) - set(self.chars) for r in solution):
