@@ -19,6 +19,7 @@ that some outcome without contradiction leaves it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -418,66 +419,61 @@ def colour_of(masks: np.ndarray) -> np.ndarray:
 
 def presolve(puzzle: Nonogram, probing: bool = True, deadline: float | None = None) -> Presolve:
     """Line-solve to a fixpoint, then (optionally) probe until nothing more is learnt or the
-    ``deadline`` (a ``time.perf_counter()`` value) passes; probing stops early, never wrong."""
+    ``deadline`` (a ``time.perf_counter()`` value) passes; probing stops early, never wrong.
+    Colour puzzles are settled on the grid of colour sets."""
     t0 = time.perf_counter()
     for_size(__name__, puzzle.height * puzzle.width, largest_in_python(puzzle))
+    flat, offs = clue_arrays(puzzle)
+    rows, cols = np.ones(puzzle.height, np.bool_), np.ones(puzzle.width, np.bool_)
     if puzzle.coloured:
-        return _presolve_masks(puzzle, probing, deadline, t0)
-    flat, offs = clue_arrays(puzzle)
-    grid = np.full((puzzle.height, puzzle.width), UNKNOWN, dtype=np.int8)
-    ok = _propagate(grid, flat, offs, np.ones(puzzle.height, np.bool_),
-                    np.ones(puzzle.width, np.bool_))
-    line_known = int((grid != UNKNOWN).sum())
-    line_grid = grid.copy()
+        inks, gap = ink_arrays(puzzle)
+        grid = np.full((puzzle.height, puzzle.width), (1 << len(puzzle.colours)) - 1, np.int64)
+        ok = _propagate_masks(grid, flat, inks, gap, offs, rows, cols)
+
+        def probe(first: int, n: int) -> tuple[int, int, bool]:
+            return _probe_masks(grid, flat, inks, gap, offs, first, n)
+
+        def settled() -> np.ndarray:
+            return colour_of(grid)
+    else:
+        grid = np.full((puzzle.height, puzzle.width), UNKNOWN, dtype=np.int8)
+        ok = _propagate(grid, flat, offs, rows, cols)
+
+        def probe(first: int, n: int) -> tuple[int, int, bool]:
+            return _probe(grid, flat, offs, first, n)
+
+        def settled() -> np.ndarray:
+            return grid.copy()
+    line_grid = settled()
     complete = True
     if ok and probing:
-        first, learnt, chunk = 0, False, 1
-        while (grid == UNKNOWN).any():
-            now = time.perf_counter()
-            if deadline is not None and now > deadline:
-                complete = False
-                break
-            status, after, got = _probe(grid, flat, offs, first, chunk)
-            # As many probes as take about CHECK_S, at most PROBE_CHUNK, between deadline
-            # checks: a large grid's probes take long, and the deadline must hold.
-            per_probe = (time.perf_counter() - now) / max(after - first, 1)
-            chunk = int(min(max(CHECK_S / max(per_probe, 1e-9), 1), PROBE_CHUNK))
-            first = after
-            learnt |= got
-            if status == 0:
-                ok = False
-                break
-            if first >= grid.size:
-                if not learnt:
-                    break
-                first, learnt = 0, False
-    return Presolve(grid, not ok, line_known, time.perf_counter() - t0, complete, line_grid)
-
-
-def _presolve_masks(puzzle: Nonogram, probing: bool, deadline: float | None,
-                    t0: float) -> Presolve:
-    """presolve for colour puzzles, on the grid of colour sets."""
-    flat, offs = clue_arrays(puzzle)
-    inks, gap = ink_arrays(puzzle)
-    masks = np.full((puzzle.height, puzzle.width), (1 << len(puzzle.colours)) - 1, np.int64)
-    ok = _propagate_masks(masks, flat, inks, gap, offs, np.ones(puzzle.height, np.bool_),
-                          np.ones(puzzle.width, np.bool_))
-    line_grid = colour_of(masks)
-    complete = True
-    if ok and probing:
-        first, learnt = 0, False
-        while (masks & (masks - 1)).any():
-            if deadline is not None and time.perf_counter() > deadline:
-                complete = False
-                break
-            status, first, got = _probe_masks(masks, flat, inks, gap, offs, first, 1)
-            learnt |= got
-            if status == 0:
-                ok = False
-                break
-            if first >= masks.size:
-                if not learnt:
-                    break
-                first, learnt = 0, False
-    return Presolve(colour_of(masks), not ok, int((line_grid != UNKNOWN).sum()),
+        ok, complete = _probe_rounds(probe, settled, grid.size, deadline)
+    return Presolve(settled(), not ok, int((line_grid != UNKNOWN).sum()),
                     time.perf_counter() - t0, complete, line_grid)
+
+
+def _probe_rounds(probe: Callable[[int, int], tuple[int, int, bool]],
+                  settled: Callable[[], np.ndarray], size: int,
+                  deadline: float | None) -> tuple[bool, bool]:
+    """Probe the cells in rounds (``probe(first, n)``: n probes from cell ``first`` on) until
+    a round learns nothing, no cell is open, a contradiction or the deadline: (no
+    contradiction, probing complete)."""
+    first, learnt, chunk = 0, False, 1
+    while (settled() == UNKNOWN).any():
+        now = time.perf_counter()
+        if deadline is not None and now > deadline:
+            return True, False
+        status, after, got = probe(first, chunk)
+        # As many probes as take about CHECK_S, at most PROBE_CHUNK, between deadline
+        # checks: a large grid's probes take long, and the deadline must hold.
+        per_probe = (time.perf_counter() - now) / max(after - first, 1)
+        chunk = int(min(max(CHECK_S / max(per_probe, 1e-9), 1), PROBE_CHUNK))
+        first = after
+        learnt |= got
+        if status == 0:
+            return False, True
+        if first >= size:
+            if not learnt:
+                break
+            first, learnt = 0, False
+    return True, True

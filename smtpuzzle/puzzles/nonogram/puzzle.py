@@ -221,10 +221,7 @@ class Nonogram:
         ``encoding`` None is the default one (DEFAULT_ENCODING)."""
         if encoding is None:
             encoding = DEFAULT_ENCODING
-        check_encoding(encoding)
-        if encoding == "automaton" and self.coloured:
-            raise PuzzleError(f"{self.name}: the automaton encoding reads 0/1 words: colour "
-                              "nonograms take the runs or order encoding")
+        check_encoding(encoding, self)
         if known is None:
             known = np.full((self.height, self.width), UNKNOWN, dtype=np.int8)
         model = Model(name=self.name)
@@ -284,18 +281,15 @@ class Nonogram:
         values = np.asarray(values)
         if values.dtype != object:
             return self.strings(self.colour_grid(values))
-        cells = values.reshape(self.height * self.width, self.inks)
-        rows = []
-        for cell in cells.tolist():
-            on = [k for k, v in enumerate(cell, 1) if v is True]
-            rows.append(self.chars[on[0]] if on else self.chars[0]
-                        if all(v is False for v in cell) else "?")
-        text = "".join(rows)
-        return [text[r * self.width:(r + 1) * self.width] for r in range(self.height)]
+        v = values.reshape(self.height, self.width, self.inks)
+        on, off = v == True, v == False  # noqa: E712 - elementwise on None/True/False
+        settled = on.any(axis=2) | off.all(axis=2)
+        return self.strings(np.where(settled, self.colour_grid(on), len(self.chars)))
 
     def strings(self, grid: np.ndarray) -> list[str]:
-        """Rows of the colours' characters of an H x W grid of colour indices."""
-        chars = np.array(list(self.chars))
+        """Rows of the colours' characters of an H x W grid of colour indices (the index
+        ``len(chars)`` writes ``?``, an open cell)."""
+        chars = np.array(list(self.chars + "?"))
         return ["".join(row) for row in chars[np.asarray(grid, dtype=np.int64)].tolist()]
 
     def indices(self, solution: Sequence[str]) -> np.ndarray:
@@ -431,8 +425,7 @@ def add_line(model: Model, encoding: str, cells: np.ndarray, known: np.ndarray,
         inks = (1,) * len(clue)
     if encoding == "automaton":
         if cells.shape[1] != 1:
-            raise PuzzleError("the automaton encoding reads 0/1 words: colour nonograms take "
-                              "the runs or order encoding")
+            raise PuzzleError(_AUTOMATON_TWO_COLOURS)
         transitions, finals = clue_automaton(clue)
         model.add_automaton(cells[:, 0], transitions, 0, finals)
         return
@@ -477,11 +470,17 @@ def _add_runs(model: Model, cells: np.ndarray, clue: Clue, col: np.ndarray,
         model.add_clauses(Groups.concat(order))
 
 
-def check_encoding(encoding: str) -> None:
-    """Refuse a name that is not one of ENCODINGS."""
+_AUTOMATON_TWO_COLOURS = ("the automaton encoding reads 0/1 words: colour nonograms take the "
+                          "runs or order encoding")
+
+
+def check_encoding(encoding: str, puzzle: Nonogram | None = None) -> None:
+    """Refuse a name that is not one of ENCODINGS, or one that ``puzzle`` cannot take."""
     if encoding not in ENCODINGS:
         raise PuzzleError(f"unknown nonogram encoding {encoding!r} "
                           f"(known: {', '.join(ENCODINGS)})")
+    if encoding == "automaton" and puzzle is not None and puzzle.coloured:
+        raise PuzzleError(f"{puzzle.name}: {_AUTOMATON_TWO_COLOURS}")
 
 
 def half_solved_text(_puzzle: Nonogram, grid: np.ndarray) -> str:

@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 
 from smtpuzzle.backends import general_backend
-from smtpuzzle.errors import PuzzleError
 from smtpuzzle.model import Model
 from smtpuzzle.puzzles.nonogram.beliefs import beliefs, guesses
 from smtpuzzle.puzzles.nonogram.linesolve import Presolve, presolve
@@ -149,10 +148,7 @@ def solve_nonogram(
     puzzle.check_fits_in_memory()
     limit, time_limit = checked_limit(limit, 1), checked_time_limit(time_limit)
     limit = None if limit is None else max(limit, 2)  # deciding uniqueness takes 2
-    check_encoding(encoding)
-    if encoding == "automaton" and puzzle.coloured:
-        raise PuzzleError(f"{puzzle.name}: the automaton encoding reads 0/1 words: colour "
-                          "nonograms take the runs or order encoding")
+    check_encoding(encoding, puzzle)
     engine = general_backend(backend, solver, puzzle.family)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
@@ -213,7 +209,7 @@ def solve_nonogram(
         with closing(iter(enum)) as results:
             for r in results:
                 found.append(puzzle.decode(r.values))
-                if limit == 2 and len(found) == 1 and not puzzle.coloured:
+                if limit == 2 and len(found) == 1:
                     # The sat back end's child process goes on searching meanwhile.
                     near = _nearby(puzzle, found[0], deadline, notes)
                     if near is not None:
@@ -229,7 +225,10 @@ def solve_nonogram(
 
 def _nearby(puzzle: Nonogram, first: list[str], deadline: float | None,
             notes: list[str]) -> list[str] | None:
-    """A second solution that differs from ``first`` in one small patch, if there is one."""
+    """A second solution that differs from ``first`` in one small patch, if there is one
+    (two-colour puzzles: local.py searches the windows with their line solver)."""
+    if puzzle.coloured:
+        return None
     near = nearby_solution(puzzle, first, deadline)
     if near is not None:
         cells = int((grid_array(first) != grid_array(near)).sum())
@@ -334,7 +333,7 @@ def _decide_by_symmetry(puzzle: Nonogram, engine: Any, encoding: str,
             image = _moved_image(puzzle, first, symmetries, notes)
             if image is not None:
                 return "multiple", [first, image], False, stats
-            near = None if puzzle.coloured else _nearby(puzzle, first, deadline, notes)
+            near = _nearby(puzzle, first, deadline, notes)
             if near is not None:
                 return "multiple", [first, near], False, stats
             settled = set()
