@@ -103,9 +103,6 @@ def main() -> None:
             continue
         for c in configs:
             backend, encoding, pre, guess = CONFIGS[c]
-            if encoding == "automaton" and puzzle.coloured:
-                rows[c].append((puzzle.name, "n/a", 0.0))  # 0/1 words only
-                continue
             t0 = time.perf_counter()
             ans = solve_nonogram(puzzle, backend, encoding=encoding, use_presolve=pre,
                                  time_limit=args.time_limit, guess=guess)
@@ -118,9 +115,6 @@ def main() -> None:
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     for c in configs:
         r = rows[c]
-        r = [x for x in r if x[1] != "n/a"]
-        if not r:
-            continue
         decided = [x for x in r if x[1] != "unknown"]
         by = {v: sum(1 for x in r if x[1] == v) for v in ("unique", "multiple", "none")}
         print(f"| {c} | {len(decided)}/{len(r)} | {by['unique']} | {by['multiple']} | "

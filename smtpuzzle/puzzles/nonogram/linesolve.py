@@ -322,6 +322,19 @@ def _propagate_masks(grid, flat, inks, gaps, offs, row_dirty,
 
 
 @kernel
+def _try_masks(grid, flat, inks, gaps, offs, r, c, bit):  # pragma: no cover - compiled
+    """_try on a colour grid: cell (r, c) takes the colour of ``bit``."""
+    h, w = grid.shape
+    g = grid.copy()
+    g[r, c] = bit
+    rd = np.zeros(h, np.bool_)
+    cd = np.zeros(w, np.bool_)
+    rd[r] = True
+    cd[c] = True
+    return _propagate_masks(g, flat, inks, gaps, offs, rd, cd), g
+
+
+@kernel
 def _probe_masks(grid, flat, inks, gaps, offs, first, max_probes):  # pragma: no cover
     """Probe open cells of a colour grid from cell index ``first`` on, at most
     ``max_probes``: each colour a cell may take is tried; the grid keeps, per cell, the
@@ -345,13 +358,8 @@ def _probe_masks(grid, flat, inks, gaps, offs, first, max_probes):  # pragma: no
                 break
             if m & bit == 0:
                 continue
-            g = grid.copy()
-            g[r, c] = bit
-            rd = np.zeros(h, np.bool_)
-            cd = np.zeros(w, np.bool_)
-            rd[r] = True
-            cd[c] = True
-            if _propagate_masks(g, flat, inks, gaps, offs, rd, cd):
+            ok, g = _try_masks(grid, flat, inks, gaps, offs, r, c, bit)
+            if ok:
                 union |= g
         if not union.any():
             return 0, k, learnt

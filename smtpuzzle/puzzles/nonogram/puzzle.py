@@ -14,8 +14,9 @@ Encodings:
 - ``order``: the same runs, each start an integer spelled by bound literals ("run j starts
   at t or later"), see order.py; what SAT solvers learn from it generalises better.
 - ``automaton``: each line is a word of a small deterministic automaton
-  (``0* 1^r1 0+ 1^r2 ... 0*``); CP-SAT takes it natively, sat and z3 unroll it. Two-colour
-  puzzles only: the automata of the model read 0/1 words.
+  (``0* 1^r1 0+ 1^r2 ... 0*``); CP-SAT takes it natively, sat and z3 unroll it. In colour
+  the word is over the line's colours: an integer per cell of the line, channelled to the
+  cell's ink literals, read by a Regular constraint.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import ClassVar
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError, VerificationError
-from smtpuzzle.model import BoolArray, Groups, Model, headed_groups
+from smtpuzzle.model import BoolArray, Groups, Model, Regular, headed_groups
 from smtpuzzle.puzzles.nonogram.clues import (
     TWO_COLOURS,
     Clue,
@@ -221,7 +222,7 @@ class Nonogram:
         ``encoding`` None is the default one (DEFAULT_ENCODING)."""
         if encoding is None:
             encoding = DEFAULT_ENCODING
-        check_encoding(encoding, self)
+        check_encoding(encoding)
         if known is None:
             known = np.full((self.height, self.width), UNKNOWN, dtype=np.int8)
         model = Model(name=self.name)
@@ -354,23 +355,31 @@ def grid_array(solution: Sequence[str]) -> np.ndarray:
     return np.array([[ch == "#" for ch in row] for row in solution], dtype=bool)
 
 
-def clue_automaton(clue: Clue) -> tuple[np.ndarray, np.ndarray]:
-    """Transitions (state, letter, next) and final states of ``0* 1^r1 0+ ... 1^rk 0*``.
+def clue_automaton(clue: Clue, inks: Inks | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Transitions (state, letter, next) and final states of ``0* c1^r1 0+ ... ck^rk 0*``
+    (letter 0 the background, c the colour of a run; ``inks`` None: every run colour 1),
+    where the ``0+`` between two runs of different colours is ``0*``.
 
     State i means element i of the pattern ``Z O..O Z O..O ... Z`` has just been read
-    (Z: a zero loop, O: one filled cell); state 0 is the leading loop."""
-    is_zero = [True]
-    for r in clue:
-        is_zero += [False] * r + [True]
-    z = np.array(is_zero)
+    (Z: a background loop, O: one cell of a run); state 0 is the leading loop. Between runs
+    of different colours a move skips the Z."""
+    ink = [1] * len(clue) if inks is None else list(inks)
+    label = [0]
+    for r, c in zip(clue, ink, strict=True):
+        label += [c] * r + [0]
+    lab = np.array(label, dtype=np.int64)
+    z = lab == 0
     n = len(z)
     idx = np.arange(n)
     loops = np.stack([idx[z], np.zeros(z.sum(), dtype=np.int64), idx[z]], axis=1)
     step = idx[:-1]
-    letter = (~z[1:]).astype(np.int64)  # into a filled cell reads 1, into a gap reads 0
-    moves = np.stack([step, letter, step + 1], axis=1)
+    moves = np.stack([step, lab[1:], step + 1], axis=1)  # into an element reads its label
+    gaps_at = idx[z][1:-1]  # the Z between run j and run j + 1
+    skip = np.array([a != b for a, b in itertools.pairwise(ink)], dtype=bool)
+    g = gaps_at[skip]
+    skips = np.stack([g - 1, lab[g + 1], g + 1], axis=1)
     finals = np.array([n - 1] if not clue else [n - 2, n - 1], dtype=np.int64)
-    return np.concatenate([loops, moves]), finals
+    return np.concatenate([loops, moves, skips]), finals
 
 
 def _ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
@@ -424,10 +433,16 @@ def add_line(model: Model, encoding: str, cells: np.ndarray, known: np.ndarray,
     if inks is None:
         inks = (1,) * len(clue)
     if encoding == "automaton":
-        if cells.shape[1] != 1:
-            raise PuzzleError(_AUTOMATON_TWO_COLOURS)
-        transitions, finals = clue_automaton(clue)
-        model.add_automaton(cells[:, 0], transitions, 0, finals)
+        transitions, finals = clue_automaton(clue, inks)
+        if cells.shape[1] == 1:
+            model.add_automaton(cells[:, 0], transitions, 0, finals)
+            return
+        # The line's colours as integers (0: background), each "== k" the cell's ink k.
+        word = model.int_array(len(cells), 0, cells.shape[1], name="line", user=False)
+        same = word.reshape(-1, 1).eq(np.arange(1, cells.shape[1] + 1)).ids
+        model.add_implications(same.ravel(), cells.ravel())
+        model.add_implications(cells.ravel(), same.ravel())
+        model.add(Regular(word, transitions, 0, finals))
         return
     if not clue:
         model.add_clauses(-cells.reshape(-1, 1))
@@ -470,17 +485,11 @@ def _add_runs(model: Model, cells: np.ndarray, clue: Clue, col: np.ndarray,
         model.add_clauses(Groups.concat(order))
 
 
-_AUTOMATON_TWO_COLOURS = ("the automaton encoding reads 0/1 words: colour nonograms take the "
-                          "runs or order encoding")
-
-
-def check_encoding(encoding: str, puzzle: Nonogram | None = None) -> None:
-    """Refuse a name that is not one of ENCODINGS, or one that ``puzzle`` cannot take."""
+def check_encoding(encoding: str) -> None:
+    """Refuse a name that is not one of ENCODINGS."""
     if encoding not in ENCODINGS:
         raise PuzzleError(f"unknown nonogram encoding {encoding!r} "
                           f"(known: {', '.join(ENCODINGS)})")
-    if encoding == "automaton" and puzzle is not None and puzzle.coloured:
-        raise PuzzleError(f"{puzzle.name}: {_AUTOMATON_TWO_COLOURS}")
 
 
 def half_solved_text(_puzzle: Nonogram, grid: np.ndarray) -> str:

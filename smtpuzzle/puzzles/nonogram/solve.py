@@ -148,7 +148,7 @@ def solve_nonogram(
     puzzle.check_fits_in_memory()
     limit, time_limit = checked_limit(limit, 1), checked_time_limit(time_limit)
     limit = None if limit is None else max(limit, 2)  # deciding uniqueness takes 2
-    check_encoding(encoding, puzzle)
+    check_encoding(encoding)
     engine = general_backend(backend, solver, puzzle.family)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
@@ -226,12 +226,10 @@ def solve_nonogram(
 def _nearby(puzzle: Nonogram, first: list[str], deadline: float | None,
             notes: list[str]) -> list[str] | None:
     """A second solution that differs from ``first`` in one small patch, if there is one
-    (two-colour puzzles: local.py searches the windows with their line solver)."""
-    if puzzle.coloured:
-        return None
+    (local.py searches the windows with the line solver)."""
     near = nearby_solution(puzzle, first, deadline)
     if near is not None:
-        cells = int((grid_array(first) != grid_array(near)).sum())
+        cells = int((puzzle.indices(first) != puzzle.indices(near)).sum())
         notes.append(f"second solution found next to the first: they differ in {cells} cells")
     return near
 
