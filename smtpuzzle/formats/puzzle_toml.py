@@ -15,6 +15,7 @@ from smtpuzzle.formats.text import line_of as _line_of
 from smtpuzzle.formats.text import read_toml
 from smtpuzzle.geometry.board import WRAPS, Board
 from smtpuzzle.geometry.board_shapes import shaped_cells
+from smtpuzzle.geometry.edges import CELL_GRID
 from smtpuzzle.geometry.grids import GRIDS, Grid
 from smtpuzzle.geometry.piecesets import piece_set
 from smtpuzzle.geometry.shapes import Shape, parse_picture
@@ -22,9 +23,9 @@ from smtpuzzle.puzzles.frames.puzzle import METHODS, Frames
 from smtpuzzle.puzzles.tiling.puzzle import COVERS, TOUCH, TOUCH_ENCODINGS, Piece, Tiling
 
 _TOP_KEYS = {"name", "title", "description", "kind", "cover", "touch", "touch_encoding",
-             "board", "pieces", "source", "apart", "frames", "method"}
+             "board", "pieces", "source", "apart", "frames", "method", "cross"}
 _FRAMES_ONLY = {"frames", "method"}
-_TILING_ONLY = {"cover", "touch", "touch_encoding"}
+_TILING_ONLY = {"cover", "touch", "touch_encoding", "cross"}
 _BOARD_KEYS = {"size", "holes", "picture", "hole", "grid", "shape", "cells", "wrap"}
 KINDS = ("tiling", "frames")
 _PIECE_KEYS = {"set", "only", "name", "picture", "cells", "count", "max", "flip", "one_sided"}
@@ -132,9 +133,13 @@ def parse_puzzle(
     if touch == "none" and cover == "exact":
         raise _fail('touch = "none" leaves cells empty: it needs cover = "pack"',
                     _line_of(text, r"^[ \t]*cover\s*="))
+    cross = data.get("cross", False)
+    if not isinstance(cross, bool) or (cross and not board.grid.edges):
+        raise _fail("cross = true lets pieces of an edge grid cross at a vertex (a boolean, "
+                    "for edge grids only)", _line_of(text, r"^[ \t]*cross\s*="))
     try:
         return Tiling(board, pieces, cover=cover, name=name, title=title, precheck=precheck,
-                      touch=touch, touch_encoding=touch_encoding, apart=apart)
+                      touch=touch, touch_encoding=touch_encoding, apart=apart, cross=cross)
     except PuzzleError as exc:
         raise _fail(exc.message, _error_line(exc, text, table_of)) from None
 
@@ -193,19 +198,24 @@ def _parse_board(raw: Any, text: str, frames: bool = False) -> tuple[Board, bool
     try:
         if key == "picture":
             board = Board.from_picture(_text(raw["picture"], "picture"), grid_name, wrap)
-        elif key == "cells":
-            cells = raw["cells"]
-            if not isinstance(cells, list) or not all(_int_list(c) for c in cells):
-                raise PuzzleError("cells must be a list of cells, each a list of whole numbers")
-            board = Board.from_cells(cells, grid_name, wrap)
-        elif "shape" in raw:
-            key = "shape"
-            board = Board.from_cells(shaped_cells(grid_name, _text(raw["shape"], "shape"),
-                                                  raw["size"]), grid_name, wrap)
-        elif not _int_list(raw["size"]):
-            raise PuzzleError("size must be a list of whole numbers")
-        else:
-            board = Board(raw["size"], on=grid_name, wrap=wrap)
+        else:  # on an edge grid: the edges of these cells of its cell grid
+            cell_grid = CELL_GRID.get(grid_name, grid_name)
+            if key == "cells":
+                cells = raw["cells"]
+                if not isinstance(cells, list) or not all(_int_list(c) for c in cells):
+                    raise PuzzleError("cells must be a list of cells, each a list of whole "
+                                      "numbers")
+                board = Board.from_cells(cells, cell_grid, wrap)
+            elif "shape" in raw:
+                key = "shape"
+                board = Board.from_cells(shaped_cells(cell_grid, _text(raw["shape"], "shape"),
+                                                      raw["size"]), cell_grid, wrap)
+            elif not _int_list(raw["size"]):
+                raise PuzzleError("size must be a list of whole numbers")
+            else:
+                board = Board(raw["size"], on=cell_grid, wrap=wrap)
+            if cell_grid != grid_name:
+                board = Board.edges_of(board, grid_name)
         if holes:
             key = "holes"
             board = board.drilled(holes)

@@ -9,6 +9,7 @@ from functools import cached_property
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.geometry.edges import CELL_GRID, cell_edges
 from smtpuzzle.geometry.grids import Grid, grid
 from smtpuzzle.geometry.shapes import coordinate_array, grid_picture_cells
 from smtpuzzle.runtime.memory import check_fits_in_memory
@@ -108,6 +109,20 @@ class Board:
         box = np.moveaxis(np.indices(dims), 0, -1).reshape(-1, len(dims))
         holes = box[(filled == 0) & on.is_cell(box)]
         return cls(dims, holes, on, wrap)
+
+    @classmethod
+    def edges_of(cls, cells: Board, edge_grid: Grid | str) -> Board:
+        """The board of every edge of the cells of ``cells`` (a board of the edge grid's
+        cell grid), moved by a translation of the grid to coordinates from 0."""
+        on = grid(edge_grid) if isinstance(edge_grid, str) else edge_grid
+        if CELL_GRID.get(on.name) != cells.grid.name:
+            raise PuzzleError(f"the {on.name} grid has the edges of the "
+                              f"{CELL_GRID.get(on.name, '?')} grid's cells, not of the "
+                              f"{cells.grid.name} grid's")
+        if cells.wrap:
+            raise PuzzleError("wrap: boards of edges do not wrap round")
+        edges = np.unique(cell_edges(on, cells.cells).reshape(-1, 2), axis=0)
+        return cls.from_cells(edges - on.origin_shift(edges), on)
 
     def reshaped(self, holes: Iterable[Iterable[int]]) -> Board:
         """The same box, grid and wrap with other ``holes``."""

@@ -1,10 +1,12 @@
 """Named piece sets with stable piece names (pentomino letters, numbered hexominoes, Soma,
 hexiamond and pentahex letters...), free or one-sided.
 
-The polyiamond and polyhex letters are those of David Goodger's Polyform Puzzler (the
-hexiamonds' are O'Beirne's); one-sided sets name a mirror image by the lower-case name, as
-Puzzler does. Triangle and hexagon pictures follow the grids' conventions (grids.py): in a
-triangle picture the first column of the first line is an up triangle.
+The polyiamond, polyhex, polystick, polytwig and polytrig letters are those of David
+Goodger's Polyform Puzzler (the hexiamonds' are O'Beirne's); one-sided sets name a mirror
+image by the lower-case name, as Puzzler does. Triangle and hexagon pictures follow the
+grids' conventions (grids.py): in a triangle picture the first column of the first line is
+an up triangle. Edge pieces are drawn as edges.py draws them (``+-+``, ``*---*``, ``|``
+``/`` ``\\`` for the hexagon grid's edges).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from functools import cache
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.geometry.grids import grid
-from smtpuzzle.geometry.polyforms import folds_into_cube, free_polyominoes
+from smtpuzzle.geometry.polyforms import folds_into_cube, free_polyominoes, polyforms
 from smtpuzzle.geometry.shapes import Shape, parse_picture
 
 _PENTOMINOES = {
@@ -85,8 +87,77 @@ _PENTAHEXES = {
 }
 
 
+_POLYSTICKS = {
+    "I1": "+-+",
+    "I2": "+-+-+",
+    "V2": "+\n|\n+-+",
+    "I3": "+-+-+-+",
+    "L3": "    +\n    |\n+-+-+",
+    "T3": "  +\n  |\n+-+-+",
+    "Z3": "+-+\n  |\n  +-+",
+    "U3": "+ +\n| |\n+-+",
+    "I": "+-+-+-+-+",
+    "L": "      +\n      |\n+-+-+-+",
+    "Y": "    +\n    |\n+-+-+-+",
+    "V": "    +\n    |\n    +\n    |\n+-+-+",
+    "T": "  +\n  |\n  +\n  |\n+-+-+",
+    "X": "  +\n  |\n+-+-+\n  |\n  +",
+    "U": "+   +\n|   |\n+-+-+",
+    "N": "    +-+\n    |\n+-+-+",
+    "J": "  +-+\n    |\n+-+-+",
+    "H": "  +-+\n  |\n+-+-+",
+    "F": "+ +\n| |\n+-+-+",
+    "Z": "    +\n    |\n+-+-+\n|\n+",
+    "R": "  +\n  |\n+-+-+\n|\n+",
+    "W": "    +\n    |\n  +-+\n  |\n+-+",
+    "P": "+-+\n| |\n+ +-+",
+    "O": "+-+\n| |\n+-+",
+}
+_POLYTWIGS = {
+    "I1": "  |",
+    "L2": "  |\n /",
+    "Y3": "  |\n / \\",
+    "S3": "  |\n /\n|",
+    "C3": "      |\n   \\ /",
+    "Y4": "  |\n / \\\n|",
+    "W4": "      |\n     /\n    |\n   /",
+    "P4": "     / \\\n    |\n   /",
+    "C4": "   \\\n    |\n \\ /",
+    "C5": " / \\\n    |\n \\ /",
+    "H5": "     /\n    |\n \\ / \\",
+    "I5": "     /\n    |\n   /\n  |\n /",
+    "L5": "      |\n     /\n    |\n   / \\",
+    "P5": "  |\n /\n|\n \\ /",
+    "R5": "     / \\\n    |\n   / \\",
+    "S5": "   \\\n    |\n   /\n  |\n   \\",
+    "T5": "     /\n    |\n   / \\\n  |",
+    "U5": "  |\n /\n|\n \\\n  |",
+    "W5": "   \\\n    |\n   /\n  |\n /",
+    "X5": "   \\ /\n    |\n   / \\",
+    "Y5": "     /\n    |\n   / \\ /",
+}
+_TRITRIGS = {
+    "I3": "*---*---*---*",
+    "L3": "            *\n           /\n  *---*---*",
+    "J3": "        *\n         \\\n  *---*---*",
+    "T3": "        *\n       /\n  *---*---*",
+    "S3": "        *---*\n       /\n  *---*",
+    "C3": "    *\n     \\\n      *\n     /\n*---*",
+    "U3": "    *---*\n       /\n  *---*",
+    "P3": "        *\n       / \\\n  *---*   *",
+    "E3": "    *   *\n     \\ /\n  *---*",
+    "Y3": "        *\n       /\n  *---*\n       \\\n        *",
+    "Z3": "    *---*\n     \\\n  *---*",
+    "O3": "    *\n   / \\\n  *---*",
+}
+
+
 def _from_pictures(pictures: dict[str, str], on: str = "square") -> dict[str, Shape]:
     return {name: parse_picture(pic, grid(on)) for name, pic in pictures.items()}
+
+
+def _pick(pictures: dict[str, str], on: str, names: str) -> dict[str, Shape]:
+    return _from_pictures({n: pictures[n] for n in names.split()}, on)
 
 
 def _only(pictures: dict[str, str], size: int) -> dict[str, str]:
@@ -112,6 +183,19 @@ _SETS: dict[str, Callable[[], dict[str, Shape]]] = {
     "polyiamonds-1-5": lambda: _from_pictures(_POLYIAMONDS, "triangle"),
     "pentahexes": lambda: _from_pictures(_PENTAHEXES, "hexagon"),
     "polyhexes-1-4": lambda: _from_pictures(_POLYHEXES, "hexagon"),
+    "polysticks-1-4": lambda: _from_pictures(_POLYSTICKS, "square-edges"),
+    "polysticks-1-3": lambda: _pick(_POLYSTICKS, "square-edges", "I1 I2 V2 I3 L3 T3 Z3 U3"),
+    "tetrasticks": lambda: _pick(_POLYSTICKS, "square-edges",
+                                 "F H I J L N O P R T U V W X Y Z"),
+    "welded-tetrasticks": lambda: _pick(_POLYSTICKS, "square-edges", "F H R T X Y"),
+    "pentasticks": lambda: {f"P{i + 1:02d}": s for i, s in
+                            enumerate(polyforms("square-edges", 5))},
+    "polytwigs-1-4": lambda: _pick(_POLYTWIGS, "hexagon-edges", "I1 L2 Y3 S3 C3 Y4 W4 P4 C4"),
+    "polytwigs-1-3": lambda: _pick(_POLYTWIGS, "hexagon-edges", "I1 L2 Y3 S3 C3"),
+    "tetratwigs": lambda: _pick(_POLYTWIGS, "hexagon-edges", "Y4 W4 P4 C4"),
+    "pentatwigs": lambda: _pick(_POLYTWIGS, "hexagon-edges",
+                                "C5 H5 I5 L5 P5 R5 S5 T5 U5 W5 X5 Y5"),
+    "tritrigs": lambda: _from_pictures(_TRITRIGS, "triangle-edges"),
 }
 # The sets of one size cut from the small polyiamonds and polyhexes (moniamonds: size 1...).
 for _grid, _pictures, _names in (
@@ -146,6 +230,22 @@ _DESCRIPTIONS = {
     "tetrahexes": "the 7 tetrahexes (I4 J4 P4 S4 U4 Y4 O4; hexagon grid)",
     "pentahexes": "the 22 pentahexes (A5..Y5; hexagon grid)",
     "polyhexes-1-4": "the 12 polyhexes of 1 to 4 hexagons (H1 I2, trihexes, tetrahexes)",
+    "polysticks-1-4": "the 24 polysticks of 1 to 4 edges (I1 I2 V2 I3 L3 T3 Z3 U3, then the "
+                      "tetrasticks; square-edges grid)",
+    "polysticks-1-3": "the 8 polysticks of 1 to 3 edges (I1 I2 V2 I3 L3 T3 Z3 U3; "
+                      "square-edges grid)",
+    "tetrasticks": "the 16 tetrasticks (F H I J L N O P R T U V W X Y Z; square-edges grid)",
+    "welded-tetrasticks": "the 6 tetrasticks with a junction point (F H R T X Y; "
+                          "square-edges grid)",
+    "pentasticks": "the 55 pentasticks (P01..P55, numbered by extent then shape; "
+                   "square-edges grid)",
+    "polytwigs-1-4": "the 9 polytwigs of 1 to 4 edges (I1 L2 Y3 S3 C3 Y4 W4 P4 C4; "
+                     "hexagon-edges grid)",
+    "polytwigs-1-3": "the 5 polytwigs of 1 to 3 edges (I1 L2 Y3 S3 C3; hexagon-edges grid)",
+    "tetratwigs": "the 4 tetratwigs (Y4 W4 P4 C4; hexagon-edges grid)",
+    "pentatwigs": "the 12 pentatwigs (C5 H5 I5 L5 P5 R5 S5 T5 U5 W5 X5 Y5; hexagon-edges "
+                  "grid)",
+    "tritrigs": "the 12 tritrigs (I3 L3 J3 T3 S3 C3 U3 P3 E3 Y3 Z3 O3; triangle-edges grid)",
 }
 
 

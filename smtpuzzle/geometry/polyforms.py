@@ -31,7 +31,7 @@ def polyforms(grid_name: str, n: int, one_sided: bool = False) -> tuple[Shape, .
                          f"{MAX_CELLS}-ominoes are 901,971 shapes)")
     on = grid(grid_name)
     if n == 1:
-        return (Shape([(0, 0)], on),)
+        return (Shape(on.box_points((2, 4))[:1], on),)
     found: dict[tuple, Shape] = {}
     for smaller in polyforms(grid_name, n - 1, one_sided):
         cells = set(smaller.key)

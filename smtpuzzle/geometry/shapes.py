@@ -7,6 +7,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from smtpuzzle.errors import PuzzleError
+from smtpuzzle.geometry.edges import edge_picture, picture_edges
 from smtpuzzle.geometry.grids import Grid, grid
 
 EMPTY_MARKS = frozenset(" .")
@@ -167,6 +168,9 @@ class Shape:
         """ASCII picture (a cell's coordinates are its line and column); 3D shapes as
         layers separated by a blank line."""
         ext = self.extent
+        if self.grid.edges:
+            return edge_picture(self.grid, self.cells,
+                                None if mark == "#" else [mark] * self.size)
         if self.dim == 2:
             gap = " " if self.grid.parity else "."
             rows = [[gap if self.grid.parity and (r + c) % 2 else "."
@@ -240,6 +244,8 @@ def grid_picture_cells(text: str, on: Grid) -> tuple[list[tuple[int, ...]],
     """:func:`picture_cells` on grid ``on``. A hexagon picture draws cells on alternate
     columns: every mark must be on the same alternate columns (they are moved to row +
     column even), and the spaces between them are no cells."""
+    if on.edges:
+        return _edge_picture_cells(text, on)
     filled, empty = picture_cells(text)
     if not on.parity:
         return filled, empty
@@ -260,6 +266,26 @@ def grid_picture_cells(text: str, on: Grid) -> tuple[list[tuple[int, ...]],
     empty = [(r, c) for r in range(rows) for c in range(cols)
              if (r + c) % 2 == 0 and (r, c) not in taken]
     return filled, empty
+
+
+def _edge_picture_cells(text: str, on: Grid) -> tuple[list[tuple[int, ...]],
+                                                     list[tuple[int, ...]]]:
+    """:func:`grid_picture_cells` on an edge grid (edges.py): the edges drawn, and the other
+    edges of the picture's box."""
+    filled, _ = picture_cells(text)
+    lines = text.strip("\n").split("\n")
+    indent = min((len(x) - len(x.lstrip(" ")) for x in lines if x.strip()), default=0)
+    lines = [x[indent:] for x in lines]
+    if filled and len(filled[0]) != 2:
+        raise PuzzleError(f"a {on.name} picture has one layer (no blank lines)")
+    edges = picture_edges([(r, c, lines[r][c]) for r, c in filled], on)
+    if not edges:
+        return [], []
+    taken = set(edges)
+    dims = np.array(edges).max(axis=0) + 2
+    empty = [tuple(p) for p in on.box_points(tuple(int(d) for d in dims)).tolist()
+             if tuple(p) not in taken]
+    return edges, empty
 
 
 def parse_picture(text: str, on: Grid | str | None = None) -> Shape:

@@ -34,8 +34,11 @@ class Panel:
 
     def bounds(self) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) in cells, margins included."""
-        xs = [p[0] for poly in self.polygons for p in poly] or [0.0]
-        ys = [p[1] for poly in self.polygons for p in poly] or [0.0]
+        points = [p for poly in self.polygons for p in poly] or [
+            p for item in self.overlay if isinstance(item, Path) for loop in item.loops
+            for p in loop]  # a panel of lines alone (a board of edges)
+        xs = [p[0] for p in points] or [0.0]
+        ys = [p[1] for p in points] or [0.0]
         left, top, right, bottom = self.margin
         return min(xs) - left, min(ys) - top, max(xs) + right, max(ys) + bottom
 

@@ -3,19 +3,25 @@
 Each piece has one colour and one label throughout (its name when that is short, else a
 letter from the text palette); 3D boards are drawn one panel per layer. Pieces that come
 from no named set (drawn by hand in the puzzle file), and pieces whose label is not their
-name, are drawn again in a legend with their names.
+name, are drawn again in a legend with their names. On an edge grid the board's edges are
+thin lines and each piece is a thick segment of its colour along its edges.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import Any
 
-from smtpuzzle.render.colours import piece_colours
+import numpy as np
+
+from smtpuzzle.geometry.edges import edge_ends, plane
+from smtpuzzle.render.colours import INK, piece_colours
 from smtpuzzle.render.layout import Drawing, LegendEntry, in_rows, sheet_columns
 from smtpuzzle.render.outline import cell_shapes
-from smtpuzzle.render.panel import NOBODY, Panel
+from smtpuzzle.render.panel import NOBODY, THIN, THIN_OPACITY, Panel
+from smtpuzzle.render.scene import Dot, Label, Path
 
 MAX_LABEL = 4  # longer piece names are shown as one letter and named in the legend
 _LARGE_SETS = ("hexominoes", "heptominoes", "cube-nets")  # numbered: looked at by name
@@ -60,9 +66,10 @@ def _legend(pieces: Sequence[Any], used: set[str], colours: dict[str, str],
         if p.name not in used or (labels[p.name] == p.name and _from_a_set(p)):
             continue
         text = p.name if labels[p.name] == p.name else f"{labels[p.name]} = {p.name}"
-        grid = cell_shapes(p.shape.grid.name)
-        cells = [grid.polygon(tuple(c)) for c in p.shape.cells.tolist()] \
-            if p.shape.dim == 2 else None
+        cells = None
+        if p.shape.dim == 2 and not p.shape.grid.edges:
+            grid = cell_shapes(p.shape.grid.name)
+            cells = [grid.polygon(tuple(c)) for c in p.shape.cells.tolist()]
         out.append(LegendEntry(text, colours[p.name], cells))
     return out
 
@@ -70,6 +77,8 @@ def _legend(pieces: Sequence[Any], used: set[str], colours: dict[str, str],
 def layer_panels(board: Any, solution: Any, colours: dict[str, str],
                  labels: dict[str, str]) -> list[Panel]:
     """One panel per layer of ``board`` (one for a 2D board) showing ``solution``."""
+    if board.grid.edges:
+        return [_edge_panel(board, solution, colours, labels)]
     grid = cell_shapes(board.grid.name)
     owner_of = {cell: i for i, pl in enumerate(solution.placements) for cell in pl.cells}
     fills = {i: colours[pl.piece] for i, pl in enumerate(solution.placements)}
@@ -92,6 +101,45 @@ def layer_panels(board: Any, solution: Any, colours: dict[str, str],
     return panels
 
 
+def _segments(board: Any, edges: Any) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """Edges as segments in cell units (an edge 1 long, y down)."""
+    ends = plane(board.grid, edge_ends(board.grid, np.asarray(edges, dtype=np.int64)))
+    unit = {"square-edges": 2.0, "triangle-edges": 4.0, "hexagon-edges": 4 / math.sqrt(3)}
+    ends = ends / unit[board.grid.name] * (1, -1)
+    return tuple((tuple(a), tuple(b)) for a, b in ends.tolist())
+
+
+def _edge_panel(board: Any, solution: Any, colours: dict[str, str],
+                labels: dict[str, str]) -> Panel:
+    """A board of edges: thin lines, each piece a thick segment in its colour (outlined in
+    ink), its label on its middle edge."""
+    overlay: list[Any] = [Path(_segments(board, board.cells), stroke=INK, width=THIN,
+                               closed=False, kind="grid", opacity=THIN_OPACITY)]
+    for width, colour in ((0.3, None), (0.2, "fill")):
+        for pl in solution.placements:
+            overlay.append(Path(_segments(board, pl.cells), closed=False, kind="piece",
+                                stroke=INK if colour is None else colours[pl.piece],
+                                width=width))
+    for pl in solution.placements:
+        segs = _segments(board, pl.cells)
+        mids = np.array([((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in segs])
+        x, y = mids[int(np.argmin(((mids - mids.mean(axis=0)) ** 2).sum(axis=1)))]
+        text = labels[pl.piece]
+        overlay.append(Dot(float(x), float(y), 0.2, colours[pl.piece], INK, 0.03, "label"))
+        overlay.append(Label.centred(float(x), float(y), text, 0.3 / max(1, len(text) / 2),
+                                     colour=INK, kind="label"))
+    return Panel([], [], overlay=overlay)
+
+
+def _panel_size(board: Any) -> tuple[float, float]:
+    """A 2D panel's width and height in cells."""
+    if board.grid.edges:
+        pts = np.array(_segments(board, board.cells)).reshape(-1, 2)
+        return tuple(pts.max(axis=0) - pts.min(axis=0))  # type: ignore[return-value]
+    cells = cell_shapes(board.grid.name)
+    return cells.width(board.dims[1]), board.dims[0] * cells.row_height
+
+
 def tiling_drawing(board: Any, pieces: Sequence[Any], solutions: Sequence[Any],
                    caption: str = "", per_row: int | None = None, first: int = 1,
                    legend: bool = True) -> Drawing:
@@ -109,9 +157,9 @@ def tiling_drawing(board: Any, pieces: Sequence[Any], solutions: Sequence[Any],
             panels.append(panel)
     layers = 1 if board.dim == 2 else board.dims[2]
     if per_row is None:
-        cells = cell_shapes(board.grid.name)
-        width = cells.width(board.dims[1]) * layers + 0.8 * (layers - 1)
-        per_row = sheet_columns(len(solutions), width, board.dims[0] * cells.row_height)
+        width, height = _panel_size(board)
+        width = width * layers + 0.8 * (layers - 1)
+        per_row = sheet_columns(len(solutions), width, height)
     used = {pl.piece for s in solutions for pl in s.placements}
     return Drawing(in_rows(panels, per_row * layers),
                    _legend(pieces, used, colours, labels) if legend else [])

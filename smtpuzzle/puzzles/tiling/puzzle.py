@@ -19,6 +19,7 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.geometry.board import Board
+from smtpuzzle.geometry.edges import crossing_at, crossing_groups
 from smtpuzzle.geometry.shapes import Shape, parse_picture
 from smtpuzzle.model import Cmp, Groups, Model
 from smtpuzzle.runtime.memory import check_fits_in_memory
@@ -165,6 +166,8 @@ class Tiling:
     touch_encoding: str | None = None
     # Pieces of which no two may touch, even at a corner (the rest touch freely).
     apart: list[str] = field(default_factory=list)
+    # On an edge grid, whether two pieces may cross at a vertex (polystick puzzles say no).
+    cross: bool = False
     _placed: list[_PiecePlacements] = field(default_factory=list, repr=False)
     _symmetries: list | None = field(default=None, repr=False)
 
@@ -356,6 +359,10 @@ class Tiling:
             model.add_at_most_one(self._touching_pairs(groups))
         if self.apart and self.touch != "none":
             model.add_at_most_one(self._touching_pairs(self._apart_by_cell(var)))
+        if self.board.grid.edges and not self.cross:
+            model.add_at_most_one(crossing_groups(
+                self.board.grid, [self.board.cells[pp.cells] for pp in self._placed],
+                [var[s:e] for s, e in zip(self._starts[:-1], self._starts[1:], strict=True)]))
         # The dead-region test pays in 2D and costs more than it saves in 3D (six neighbours
         # per cell): measured in bench/RESULTS.md. Pieces and their vertex sets are connected.
         if self.board.dim == 2:
@@ -593,6 +600,14 @@ class Tiling:
                     a, b = solution.placements[i].piece, solution.placements[j].piece
                     raise VerificationError(f"pieces {a} and {b} touch at "
                                             f"{self.board.cells[x].tolist()}")
+        if self.board.grid.edges and not self.cross:
+            crossing = crossing_at(self.board.grid, [list(pl.cells)
+                                                     for pl in solution.placements])
+            if crossing is not None:
+                at, i, j = crossing
+                raise VerificationError(f"pieces {solution.placements[i].piece} and "
+                                        f"{solution.placements[j].piece} cross at "
+                                        f"{[round(x, 2) for x in at]}")
         if self.cover == "exact" and len(covered) != self.board.num_cells:
             raise VerificationError(
                 f"{self.board.num_cells - len(covered)} board cells are left uncovered"
