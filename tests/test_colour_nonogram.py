@@ -14,8 +14,8 @@ import pytest
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.nonogram_files import load_nonogram
 from smtpuzzle.puzzles.nonogram import beliefs, linesolve
-from smtpuzzle.puzzles.nonogram.local import nearby_solution
 from smtpuzzle.puzzles.nonogram.clues import Colour, gaps
+from smtpuzzle.puzzles.nonogram.local import nearby_solution
 from smtpuzzle.puzzles.nonogram.puzzle import Nonogram, clue_automaton
 from smtpuzzle.puzzles.nonogram.solve import solve_nonogram
 from tests.helpers import ROOT

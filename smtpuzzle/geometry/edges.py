@@ -87,7 +87,7 @@ def _crossing_pairs(degree: int) -> tuple[tuple[int, int, int, int], ...]:
     interleave around it."""
     chords = list(itertools.combinations(range(degree), 2))
     return tuple((a1, a2, b1, b2) for (a1, a2), (b1, b2) in itertools.combinations(chords, 2)
-                 if (a1 < b1 < a2) != (a1 < b2 < a2))
+                 if len({a1, a2, b1, b2}) == 4 and (a1 < b1 < a2) != (a1 < b2 < a2))
 
 
 def directions(edge_grid: Grid, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -195,18 +195,24 @@ _WHITESPACE = {"\t": "tab", "\r": "carriage return", "\f": "form feed", "\v": "v
 MAX_PICTURE_CELLS = 4_000_000  # a bounding box beyond this is a mistake, not a puzzle
 
 
-def picture_cells(text: str) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
-    """Parse an ASCII picture into (filled cells, empty cells) within its bounding box.
-
-    Any character but space and ``.`` marks a cell. Layers of a 3D picture are separated by
-    a blank line (or a line of dashes); cells are then ``(row, column, layer)``.
-    """
+def _picture_lines(text: str) -> list[str]:
+    """A picture's lines; a tab or another odd space in one is an error."""
     lines = text.strip("\n").split("\n")
     for number, line in enumerate(lines, 1):
         odd = next((ch for ch in line.rstrip() if ch.isspace() and ch != " "), None)
         if odd is not None:
             raise PuzzleError(f"the picture has a {_WHITESPACE.get(odd, repr(odd))} on line "
                               f"{number}: draw with spaces, whose width is one cell")
+    return lines
+
+
+def picture_cells(text: str) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """Parse an ASCII picture into (filled cells, empty cells) within its bounding box.
+
+    Any character but space and ``.`` marks a cell. Layers of a 3D picture are separated by
+    a blank line (or a line of dashes); cells are then ``(row, column, layer)``.
+    """
+    lines = _picture_lines(text)
     layers: list[list[str]] = [[]]
     for line in lines:
         if line.strip() == "" or set(line.strip()) == {"-"}:
@@ -272,17 +278,15 @@ def _edge_picture_cells(text: str, on: Grid) -> tuple[list[tuple[int, ...]],
                                                      list[tuple[int, ...]]]:
     """:func:`grid_picture_cells` on an edge grid (edges.py): the edges drawn, and the other
     edges of the picture's box."""
-    filled, _ = picture_cells(text)
-    lines = text.strip("\n").split("\n")
+    lines = _picture_lines(text)
     indent = min((len(x) - len(x.lstrip(" ")) for x in lines if x.strip()), default=0)
-    lines = [x[indent:] for x in lines]
-    if filled and len(filled[0]) != 2:
-        raise PuzzleError(f"a {on.name} picture has one layer (no blank lines)")
-    edges = picture_edges([(r, c, lines[r][c]) for r, c in filled], on)
+    marks = [(r, c, ch) for r, line in enumerate(lines) for c, ch in enumerate(line[indent:])
+             if ch not in EMPTY_MARKS]
+    edges = picture_edges(marks, on)
     if not edges:
         return [], []
     taken = set(edges)
-    dims = np.array(edges).max(axis=0) + 2
+    dims = np.array(edges).max(axis=0) + 1
     empty = [tuple(p) for p in on.box_points(tuple(int(d) for d in dims)).tolist()
              if tuple(p) not in taken]
     return edges, empty

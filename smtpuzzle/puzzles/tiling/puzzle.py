@@ -243,14 +243,15 @@ class Tiling:
         area = self.board.num_cells
         low = sum(p.required * p.shape.size for p in self.pieces)
         high = sum(p.count * p.shape.size for p in self.pieces)
+        unit = "edges" if self.board.grid.edges else "cells"
         if low > area:
             raise PuzzleError(
-                f"no solution: the pieces cover {low:,} cells but the board has only {area:,}"
+                f"no solution: the pieces cover {low:,} {unit} but the board has only {area:,}"
             )
         if self.cover == "exact" and high < area:
             what = "the pieces" if low == high else "the pieces at most"
             raise PuzzleError(
-                f"no solution: {what} cover {high:,} cells but the board has {area:,}"
+                f"no solution: {what} cover {high:,} {unit} but the board has {area:,}"
             )
 
     def _check_colourings(self) -> None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 from rich.text import Text
 
 from smtpuzzle.geometry.board import Board
+from smtpuzzle.geometry.edges import edge_ends
 from smtpuzzle.puzzles.tiling.puzzle import Tiling, TilingSolution
 
 _PALETTE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -50,6 +52,7 @@ def _grid_lines(board: Board, owner: dict[tuple[int, ...], str], chars: dict[str
     rows, cols = board.dims[0], board.dims[1]
     layers = _layers(board.dims)
     out = Text()
+    vertices = _vertices(board)
     if layers != [None]:
         header = "  ".join(f"z={z}".ljust(cols) for z in layers)
         out.append(header.rstrip() + "\n", style="dim")
@@ -59,7 +62,9 @@ def _grid_lines(board: Board, owner: dict[tuple[int, ...], str], chars: dict[str
                 out.append("  ")
             for c in range(cols):
                 cell = (r, c) if z is None else (r, c, z)
-                if not board.mask[cell]:
+                if cell in vertices:
+                    out.append(vertices[cell], style="dim")
+                elif not board.mask[cell]:
                     out.append(HOLE)
                 elif cell in owner:
                     name = owner[cell]
@@ -68,6 +73,15 @@ def _grid_lines(board: Board, owner: dict[tuple[int, ...], str], chars: dict[str
                     out.append(EMPTY, style="dim")
         out.append("\n")
     return out
+
+
+def _vertices(board: Board) -> dict[tuple[int, ...], str]:
+    """On a board of square or triangle edges, the mark of each vertex its edges meet."""
+    mark = {"square-edges": "+", "triangle-edges": "*"}.get(board.grid.name)
+    if mark is None:
+        return {}
+    ends = np.rint(edge_ends(board.grid, board.cells)).astype(np.int64).reshape(-1, 2)
+    return {tuple(v): mark for v in ends.tolist()}
 
 
 def _colours(names: list[str]) -> dict[str, str]:
