@@ -1,7 +1,8 @@
-"""The triangle-grid, hexagon-grid and wrap-around models counted as a user counts them
-(issue 22): ``smtpuzzle count MODEL --workers 2 --json``, each a fresh process.
+"""The triangle-grid, hexagon-grid and wrap-around models (issue 22), or the edge polyform
+ones (``--set edges``, issue 76), counted as a user counts them: ``smtpuzzle count MODEL
+--workers 2 --json``, each a fresh process.
 
-    python bench/grids.py [--workers 2] [--repeat 1]
+    python bench/grids.py [--set cells|edges] [--workers 2] [--repeat 1]
 
 Prints a Markdown table for bench/RESULTS.md: the count, the published number, whether
 they agree, and the wall time of the whole command (start-up included; median of
@@ -27,16 +28,36 @@ MODELS = {  # model -> published count up to the board's symmetries
     "tetrahex-coin": 4, "polyhex-34-hexagon": 12290, "polyhex-34-hexagram": 167,
     "polyhex-34-trilobed-crown": 127, "tetromino-5x4-tube": 7, "pentomino-3x20-loop": 2,
 }
+EDGE_MODELS = {  # Polyform Puzzler's counts up to the board's symmetries (models/README.md)
+    "polysticks-123-4x4-clipped-1": 21, "polysticks-123-4x4-clipped-2": 132,
+    "polysticks-123-4x4-centre": 0, "polysticks-123-4x4-sides": 0,
+    "tetrasticks-6x6-no-h": 72, "tetrasticks-6x6-no-j": 382, "tetrasticks-6x6-no-l": 607,
+    "tetrasticks-6x6-no-n": 530, "tetrasticks-6x6-no-y": 204, "tetrasticks-6x6": 1795,
+    "tetrasticks-aztec-diamond": 3, "tetrasticks-7x7-unbordered": 0,
+    "tetrasticks-3x5-diamond-lattice": 0, "tetrasticks-parallelogram-5x5": 0,
+    "welded-tetrasticks-5x5": 3, "welded-tetrasticks-triangle": 9,
+    "welded-tetrasticks-trapezoid": 7, "welded-tetrasticks-5x2-diamond-lattice": 0,
+    "welded-tetrasticks-6x6-unbordered": 0,
+    "polytwigs-1234-hexagon-1": 1175, "polytwigs-1234-hexagon-2": 1506,
+    "pentatwigs-triangle": 56, "polytwigs-123-triangle": 3, "tetratwigs-3x1": 0,
+    "tetratwigs-triangle-1": 2, "tetratwigs-triangle-2": 1, "tetratwigs-triangle-3": 2,
+    "tetratwigs-triangle-4": 1,
+    "tritrigs-hexagon-ring": 1, "tritrigs-trapezoid-ring": 1, "tritrigs-stacked-hexagons": 9,
+    "tritrigs-jagged-trapezoid": 1, "tritrigs-parallelogram": 9, "tritrigs-trapezoid": 8,
+    "tritrigs-heart-1": 50, "tritrigs-heart-2": 52, "tritrigs-hexagon-2-ring": 0,
+}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--set", choices=("cells", "edges"), default="cells")
     args = ap.parse_args()
+    models = EDGE_MODELS if args.set == "edges" else MODELS
     print(f"| model | count | published | agree | wall s (median of {args.repeat}) |")
     print("| --- | ---: | ---: | :---: | ---: |")
-    for model, published in MODELS.items():
+    for model, published in models.items():
         times, found = [], None
         for _ in range(args.repeat):
             t0 = time.perf_counter()

@@ -254,11 +254,11 @@ def test_command_line_solves_counts_and_draws_edge_puzzles(tmp_path):
 
 
 def test_crossing_pairs_are_the_interleaving_chords():
-    from smtpuzzle.geometry.edges import _crossing_pairs
+    from smtpuzzle.geometry.edges import crossing_pairs
 
-    assert _crossing_pairs(4) == ((0, 2, 1, 3),)
-    assert len(_crossing_pairs(6)) == 15  # one per four of the six directions
-    assert _crossing_pairs(3) == ()
-    for a1, a2, b1, b2 in _crossing_pairs(6):
+    assert crossing_pairs(4) == ((0, 2, 1, 3),)
+    assert len(crossing_pairs(6)) == 15  # one per four of the six directions
+    assert crossing_pairs(3) == ()
+    for a1, a2, b1, b2 in crossing_pairs(6):
         assert len({a1, a2, b1, b2}) == 4
         assert sorted(itertools.chain((a1, a2), (b1, b2))) != [a1, a2, b1, b2]

@@ -20,7 +20,6 @@ from functools import cache
 import numpy as np
 
 from smtpuzzle.geometry.grids import UNITS, Grid, edge_ends_lattice
-from smtpuzzle.model.groups import Groups
 
 # The cell grid whose edges each edge grid has.
 CELL_GRID = {"square-edges": "square", "triangle-edges": "triangle",
@@ -82,7 +81,7 @@ def vertex_keys(edge_grid: Grid, points: np.ndarray) -> np.ndarray:
 
 
 @cache
-def _crossing_pairs(degree: int) -> tuple[tuple[int, int, int, int], ...]:
+def crossing_pairs(degree: int) -> tuple[tuple[int, int, int, int], ...]:
     """The pairs of chords (a1, a2), (b1, b2) between a vertex's ``degree`` directions that
     interleave around it."""
     chords = list(itertools.combinations(range(degree), 2))
@@ -104,50 +103,6 @@ def directions(edge_grid: Grid, edges: np.ndarray) -> tuple[np.ndarray, np.ndarr
 def degree_of(edge_grid: Grid) -> int:
     """How many edges meet at a vertex of the grid."""
     return {"square-edges": 4, "triangle-edges": 6, "hexagon-edges": 3}[edge_grid.name]
-
-
-def crossing_groups(edge_grid: Grid, placements: list[np.ndarray], owners: list[np.ndarray]
-                    ) -> Groups:
-    """At most one of each group may be chosen, so that no two pieces cross: per vertex and
-    per pair of interleaving chords, the placements (``owners``, one literal per row of each
-    ``placements`` array of edge coordinates (rows, k, 2)) that hold either chord."""
-    pairs = _crossing_pairs(degree_of(edge_grid))
-    if not pairs or not placements:
-        return Groups.of([])
-    keys, masks, who = [], [], []
-    for cells, lits in zip(placements, owners, strict=True):
-        if not len(cells):
-            continue
-        n, k = cells.shape[:2]
-        verts, dirs = directions(edge_grid, cells.reshape(-1, 2))
-        verts = verts.reshape(n, 2 * k, 2)
-        bits = (np.int64(1) << dirs).reshape(n, 2 * k)
-        for row in range(n):  # a placement's direction mask at each of its vertices
-            mask: dict[tuple[int, int], int] = {}
-            for v, bit in zip(map(tuple, verts[row].tolist()), bits[row].tolist(),
-                              strict=True):
-                mask[v] = mask.get(v, 0) | bit
-            for v, m in mask.items():
-                if m & (m - 1):  # two edges or more meet there
-                    keys.append(v)
-                    masks.append(m)
-                    who.append(int(lits[row]))
-    if not keys:
-        return Groups.of([])
-    holds = np.array([[(m >> a1 & 1 and m >> a2 & 1) or (m >> b1 & 1 and m >> b2 & 1)
-                       for a1, a2, b1, b2 in pairs] for m in range(1 << degree_of(edge_grid))],
-                     dtype=bool)
-    _, vertex = np.unique(np.array(keys), axis=0, return_inverse=True)
-    row, q = np.nonzero(holds[np.array(masks)])
-    key = vertex.reshape(-1)[row] * len(pairs) + q
-    lits = np.array(who, dtype=np.int64)[row]
-    order = np.argsort(key, kind="stable")
-    key, lits = key[order], lits[order]
-    starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
-    sizes = np.diff(np.concatenate([starts, [len(key)]]))
-    keep = np.repeat(sizes > 1, sizes)
-    kept = np.flatnonzero(sizes > 1)
-    return Groups(lits[keep], np.concatenate([[0], np.cumsum(sizes[kept])]))
 
 
 def crossing_at(edge_grid: Grid, pieces: list[list[tuple[int, int]]]) -> tuple | None:

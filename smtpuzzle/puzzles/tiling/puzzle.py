@@ -19,9 +19,10 @@ import numpy as np
 
 from smtpuzzle.errors import PuzzleError, VerificationError
 from smtpuzzle.geometry.board import Board
-from smtpuzzle.geometry.edges import crossing_at, crossing_groups
+from smtpuzzle.geometry.edges import crossing_at
 from smtpuzzle.geometry.shapes import Shape, parse_picture
 from smtpuzzle.model import Cmp, Groups, Model
+from smtpuzzle.puzzles.tiling.crossing import crossing_groups
 from smtpuzzle.runtime.memory import check_fits_in_memory
 
 if TYPE_CHECKING:

@@ -1,0 +1,58 @@
+"""The rule that pieces of an edge grid do not cross, as at-most-one groups of placements.
+
+Per vertex and per pair of chords that interleave round it (geometry/edges.py), the
+placements holding either chord: at most one may be chosen. The exact-cover engine takes
+each group as an optional item; the other back ends as at-most-one constraints.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from smtpuzzle.geometry.edges import crossing_pairs, degree_of, directions
+from smtpuzzle.geometry.grids import Grid
+from smtpuzzle.model import Groups
+
+
+def crossing_groups(edge_grid: Grid, placements: list[np.ndarray], owners: list[np.ndarray]
+                    ) -> Groups:
+    """At most one of each group may be chosen, so that no two pieces cross: per vertex and
+    per pair of interleaving chords, the placements (``owners``, one literal per row of each
+    ``placements`` array of edge coordinates (rows, k, 2)) that hold either chord."""
+    pairs = crossing_pairs(degree_of(edge_grid))
+    if not pairs or not placements:
+        return Groups.of([])
+    keys, masks, who = [], [], []
+    for cells, lits in zip(placements, owners, strict=True):
+        if not len(cells):
+            continue
+        n, k = cells.shape[:2]
+        verts, dirs = directions(edge_grid, cells.reshape(-1, 2))
+        verts = verts.reshape(n, 2 * k, 2)
+        bits = (np.int64(1) << dirs).reshape(n, 2 * k)
+        for row in range(n):  # a placement's direction mask at each of its vertices
+            mask: dict[tuple[int, int], int] = {}
+            for v, bit in zip(map(tuple, verts[row].tolist()), bits[row].tolist(),
+                              strict=True):
+                mask[v] = mask.get(v, 0) | bit
+            for v, m in mask.items():
+                if m & (m - 1):  # two edges or more meet there
+                    keys.append(v)
+                    masks.append(m)
+                    who.append(int(lits[row]))
+    if not keys:
+        return Groups.of([])
+    holds = np.array([[(m >> a1 & 1 and m >> a2 & 1) or (m >> b1 & 1 and m >> b2 & 1)
+                       for a1, a2, b1, b2 in pairs] for m in range(1 << degree_of(edge_grid))],
+                     dtype=bool)
+    _, vertex = np.unique(np.array(keys), axis=0, return_inverse=True)
+    row, q = np.nonzero(holds[np.array(masks)])
+    key = vertex.reshape(-1)[row] * len(pairs) + q
+    lits = np.array(who, dtype=np.int64)[row]
+    order = np.argsort(key, kind="stable")
+    key, lits = key[order], lits[order]
+    starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
+    sizes = np.diff(np.concatenate([starts, [len(key)]]))
+    keep = np.repeat(sizes > 1, sizes)
+    kept = np.flatnonzero(sizes > 1)
+    return Groups(lits[keep], np.concatenate([[0], np.cumsum(sizes[kept])]))
