@@ -128,6 +128,26 @@ def test_no_crossing_rule_agrees_with_the_independent_check(name, cells):
     assert (refused == 0) == (name == "hexagon-edges")  # three edges a vertex: no crossing
 
 
+def test_pieces_kept_from_meeting_at_all():
+    """touch = "none" on an edge grid: no two pieces share a vertex, checked against the
+    packings with no rule filtered by their vertices."""
+    board = Board.edges_of(Board([2, 3]), "square-edges")
+    shapes = [parse_picture("+-+-+", "square-edges"), parse_picture("+\n|\n+-+", "square-edges")]
+    pieces = [Piece(f"p{i}", s) for i, s in enumerate(shapes)]
+    apart = list_tilings(Tiling(board, pieces, cover="pack", touch="none", precheck=False))
+    free = list_tilings(Tiling(board, pieces, cover="pack", cross=True, precheck=False))
+
+    def vertices(cells: list) -> set:
+        from smtpuzzle.geometry.edges import edge_ends
+
+        ends = edge_ends(board.grid, np.array(cells)).reshape(-1, 2)
+        return {tuple(v) for v in np.rint(ends).astype(int).tolist()}
+
+    want = [s for s in free.solutions
+            if not vertices(list(s.placements[0].cells)) & vertices(list(s.placements[1].cells))]
+    assert apart.complete and 0 < len(apart.solutions) == len(want) < len(free.solutions)
+
+
 def test_the_verifier_refuses_crossing_pieces():
     board = Board.edges_of(Board([2, 2]), "square-edges")
     plus = parse_picture("  +\n  |\n+-+-+\n  |\n  +", "square-edges")

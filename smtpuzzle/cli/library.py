@@ -97,8 +97,9 @@ def _show_tiling(tiling: Tiling) -> None:
     board = tiling.board
     area = sum(p.count * p.shape.size for p in tiling.pieces)
     out.print(f"[bold]{escape(tiling.name)}[/bold]: {escape(tiling.title)}", markup=True)
-    out.print(f"board {board.describe()}, {board.num_cells} cells, {len(board.holes())} holes; "
-              f"{len(tiling.pieces)} pieces, {area} cells at most; cover: {tiling.cover}; "
+    out.print(f"board {board.describe()}, {board.num_cells} {board.unit}, "
+              f"{len(board.holes())} holes; {len(tiling.pieces)} pieces, {area} {board.unit} "
+              f"at most; cover: {tiling.cover}; "
               f"{tiling.num_placements} placements")
     out.print(board_picture(tiling), end="")
     out.print()

@@ -154,6 +154,11 @@ class Board:
         return int(np.prod(self.dims))
 
     @property
+    def unit(self) -> str:
+        """What the board's cells are, in words: ``cells``, or ``edges`` on an edge grid."""
+        return "edges" if self.grid.edges else "cells"
+
+    @property
     def num_cells(self) -> int:
         return self.grid.cells_in_box(self.dims) - len(self._holes)
 

@@ -22,33 +22,32 @@ def crossing_groups(edge_grid: Grid, placements: list[np.ndarray], owners: list[
     pairs = crossing_pairs(degree_of(edge_grid))
     if not pairs or not placements:
         return Groups.of([])
-    keys, masks, who = [], [], []
+    verts, bits, who = [], [], []  # per edge end: its vertex, direction bit, placement
     for cells, lits in zip(placements, owners, strict=True):
         if not len(cells):
             continue
         n, k = cells.shape[:2]
-        verts, dirs = directions(edge_grid, cells.reshape(-1, 2))
-        verts = verts.reshape(n, 2 * k, 2)
-        bits = (np.int64(1) << dirs).reshape(n, 2 * k)
-        for row in range(n):  # a placement's direction mask at each of its vertices
-            mask: dict[tuple[int, int], int] = {}
-            for v, bit in zip(map(tuple, verts[row].tolist()), bits[row].tolist(),
-                              strict=True):
-                mask[v] = mask.get(v, 0) | bit
-            for v, m in mask.items():
-                if m & (m - 1):  # two edges or more meet there
-                    keys.append(v)
-                    masks.append(m)
-                    who.append(int(lits[row]))
-    if not keys:
+        v, d = directions(edge_grid, cells.reshape(-1, 2))
+        verts.append(v.reshape(n * 2 * k, 2))
+        bits.append(np.left_shift(1, d).reshape(-1))
+        who.append(np.repeat(np.asarray(lits, dtype=np.int64), 2 * k))
+    if not verts:
         return Groups.of([])
+    _, vertex = np.unique(np.concatenate(verts), axis=0, return_inverse=True)
+    lit = np.concatenate(who)
+    # Each placement's direction mask at each of its vertices: OR over its edge ends there.
+    pv, inverse = np.unique(np.stack([lit, vertex.reshape(-1)], axis=1), axis=0,
+                            return_inverse=True)
+    mask = np.zeros(len(pv), dtype=np.int64)
+    np.bitwise_or.at(mask, inverse.reshape(-1), np.concatenate(bits))
+    many = (mask & (mask - 1)) != 0  # two edges or more of the placement meet there
+    pv, mask = pv[many], mask[many]
     holds = np.array([[(m >> a1 & 1 and m >> a2 & 1) or (m >> b1 & 1 and m >> b2 & 1)
                        for a1, a2, b1, b2 in pairs] for m in range(1 << degree_of(edge_grid))],
                      dtype=bool)
-    _, vertex = np.unique(np.array(keys), axis=0, return_inverse=True)
-    row, q = np.nonzero(holds[np.array(masks)])
-    key = vertex.reshape(-1)[row] * len(pairs) + q
-    lits = np.array(who, dtype=np.int64)[row]
+    row, q = np.nonzero(holds[mask])
+    key = pv[row, 1] * len(pairs) + q
+    lits = pv[row, 0]
     order = np.argsort(key, kind="stable")
     key, lits = key[order], lits[order]
     starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))

@@ -244,7 +244,7 @@ class Tiling:
         area = self.board.num_cells
         low = sum(p.required * p.shape.size for p in self.pieces)
         high = sum(p.count * p.shape.size for p in self.pieces)
-        unit = "edges" if self.board.grid.edges else "cells"
+        unit = self.board.unit
         if low > area:
             raise PuzzleError(
                 f"no solution: the pieces cover {low:,} {unit} but the board has only {area:,}"
@@ -276,7 +276,8 @@ class Tiling:
                      for pp in self._placed], want, area):
                 shown = f"({form})" if " " in form else form
                 raise PuzzleError(
-                    f"no solution, by colouring: the board has {want:,} cells where {shown} "
+                    f"no solution, by colouring: the board has {want:,} {self.board.unit} where "
+                    f"{shown} "
                     f"mod {m} is 0, and the pieces, however placed, never cover exactly "
                     f"{want:,} of them")
 
