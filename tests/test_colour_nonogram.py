@@ -144,7 +144,7 @@ def test_a_second_solution_is_found_next_to_the_first():
     force has one (a 3x3 fits one window, and its search budget is never short there);
     on the shipped ones: next to the sparse 20x20's first solution, none next to a unique
     puzzle's."""
-    for seed in range(30):
+    for seed in range(18):
         rng = np.random.default_rng(seed)
         grid = rng.choice(3, size=(3, 3), p=[0.5, 0.3, 0.2])
         p = puzzle_of(grid, 3)

@@ -34,15 +34,18 @@ POLYFORMS = {
 @pytest.mark.parametrize("name", EDGE_GRIDS)
 def test_edge_polyforms_count_as_published(name: str):
     free, one_sided = POLYFORMS[name]
-    assert [len(polyforms(name, n)) for n in range(1, len(free) + 1)] == free
+    upto = 4 if name == "triangle-edges" else len(free)  # 375 pentatrigs: --runslow
+    assert [len(polyforms(name, n)) for n in range(1, upto + 1)] == free[:upto]
     assert [len(polyforms(name, n, one_sided=True))
-            for n in range(1, len(one_sided) + 1)] == one_sided
+            for n in range(1, upto + 1)] == one_sided[:upto]
 
 
 @pytest.mark.slow
-def test_heptasticks_count_as_oeis():
+def test_heptasticks_and_pentatrigs_count_as_published():
     assert len(polyforms("square-edges", 7)) == 950  # A019988
     assert len(polyforms("square-edges", 7, one_sided=True)) == 1854  # A151537
+    assert len(polyforms("triangle-edges", 5)) == 375
+    assert len(polyforms("triangle-edges", 5, one_sided=True)) == 719
 
 
 @pytest.mark.parametrize("name", EDGE_GRIDS)
@@ -115,7 +118,7 @@ def test_no_crossing_rule_agrees_with_the_independent_check(name, cells):
     rng = np.random.default_rng(7)
     straight = max(polyforms(name, 2), key=lambda s: max(s.extent))
     refused = 0
-    for _ in range(4):
+    for _ in range(2):
         shapes = [straight, straight] + [polyforms(name, n)[int(rng.integers(len(
             polyforms(name, n))))] for n in (1, 2)]
         free = list_tilings(_packing(board, shapes, True), "exact-cover")
@@ -205,9 +208,9 @@ def test_larger_catalogue_puzzles_count_as_published(name: str, published: int):
     assert result.complete and result.count == published
 
 
-@pytest.mark.parametrize("hexagon,published", [
-    (3, 2019), *[pytest.param(h, n, marks=pytest.mark.slow)
-                 for h, n in ((1, 1175), (4, 2007), (5, 958), (6, 962))]])
+@pytest.mark.slow
+@pytest.mark.parametrize("hexagon,published", [(1, 1175), (3, 2019), (4, 2007), (5, 958),
+                                               (6, 962)])
 def test_puzzlers_polytwig_hexagons_count_p4_in_three_rotations(hexagon: int, published: int):
     """Puzzler's Polytwigs1234Hex3..6 inherit Hex1's restriction (P4 in three rotations,
     unflipped), which breaks Hex1's four symmetries but not theirs: its counts are the
