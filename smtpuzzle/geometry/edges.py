@@ -91,7 +91,9 @@ def crossing_pairs(degree: int) -> tuple[tuple[int, int, int, int], ...]:
 
 def directions(edge_grid: Grid, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each edge, its two vertices' keys (n, 2, 2) and its direction at each, an index
-    counter-clockwise from east among the vertex's ``degree`` directions (n, 2)."""
+    counter-clockwise from east among the vertex's ``degree`` directions (n, 2). Square and
+    triangle grids only: the hexagon grid's vertices (where nothing crosses) are of two
+    kinds, their edges not at multiples of 120 degrees from east."""
     ends = edge_ends(edge_grid, edges)
     mids = plane(edge_grid, np.asarray(edges, dtype=float))[:, None, :]
     away = mids - plane(edge_grid, ends)

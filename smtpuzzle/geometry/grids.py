@@ -91,7 +91,7 @@ class Grid:
             return (r + c) % 2 == 1
         if self.edges:  # row + column even, less the vertices
             return ((r + c) % 2 == 0) & ~((r % 2 == 0) & ((c - r) % 4 == 0))
-        return np.ones((2, 4), dtype=bool)
+        return np.ones((4, 4), dtype=bool)
 
     def is_cell(self, cells: np.ndarray) -> np.ndarray:
         """Which points (rows of ``cells``) are cells of this grid."""

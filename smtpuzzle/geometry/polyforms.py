@@ -15,12 +15,15 @@ MAX_CELLS = 14
 
 @cache
 def polyforms(grid_name: str, n: int, one_sided: bool = False) -> tuple[Shape, ...]:
-    """All n-cell shapes of a grid, connected through edges, in canonical form, sorted;
-    free (rotations and reflections identified) or ``one_sided`` (rotations only).
+    """All n-cell shapes of a grid, connected through edges (an edge grid's through
+    vertices), in canonical form, sorted; free (rotations and reflections identified) or
+    ``one_sided`` (rotations only).
 
     Grown cell by cell from the (n-1)-cell ones. The order (by extent, then by cells) is
     stable: named sets number pieces by it. Free polyominoes: 1, 1, 2, 5, 12, 35, 108 for
-    n = 1..7; polyiamonds 1, 1, 1, 3, 4, 12, 24, 66; polyhexes 1, 1, 3, 7, 22, 82, 333.
+    n = 1..7; polyiamonds 1, 1, 1, 3, 4, 12, 24, 66; polyhexes 1, 1, 3, 7, 22, 82, 333;
+    polysticks 1, 2, 5, 16, 55, 222, 950; polytwigs 1, 1, 3, 4, 12, 27, 78; polytrigs 1, 3,
+    12, 60, 375.
     """
     if isinstance(n, bool) or not isinstance(n, int | np.integer):
         raise TypeError(f"a polyform's number of cells is a whole number, not {n!r}")
