@@ -18,7 +18,7 @@ def blocks(lang: str) -> list[str]:
 
 def test_python_examples_run_and_print_what_they_say():
     code = blocks("python")
-    assert len(code) == 7
+    assert len(code) == 8
 
     def block_run(block: str) -> Callable[[], None]:
         return lambda: exec(compile(block, "README.md", "exec"), {"__name__": "__main__"})
@@ -27,7 +27,7 @@ def test_python_examples_run_and_print_what_they_say():
     for [p] in forked_chains([[block_run(block)] for block in code], ROOT):
         assert p.returncode == 0, p.stderr
         out.append(p.stdout)
-    session, tiling, grids, nonogram, maze, own, reach = out
+    session, tiling, grids, edges, nonogram, maze, own, reach = out
     assert own.splitlines() == [f"{b} sat [9, 5, 6, 7, 1, 0, 8, 2] True"
                                 for b in ("cpsat", "z3", "sat")]
     first, verdict, core = session.splitlines()
@@ -35,6 +35,7 @@ def test_python_examples_run_and_print_what_they_say():
     assert verdict == "unsat" and core == "[2, 3]"
     assert "cpsat sat" in tiling and "z3 sat" in tiling
     assert grids.strip() == "156"
+    assert edges.splitlines() == ["60 16", "72"]
     assert nonogram.splitlines() == ["multiple [['#.', '.#'], ['.#', '#.']]", "multiple",
                                      "[['rb', 'bb']]"]
     assert maze.splitlines() == ["10 True NESWNENWSEN", "unsat", "20 verified"]
