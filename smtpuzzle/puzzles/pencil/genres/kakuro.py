@@ -5,7 +5,9 @@ its right (either may be left out: ``16,`` or ``,23``)."""
 
 from __future__ import annotations
 
+import itertools
 import re
+from functools import cache
 
 import numpy as np
 
@@ -45,10 +47,22 @@ class Kakuro(Genre):
         number = np.full(puzzle.cells.shape, -1)
         number[white] = np.arange(int(white.sum()))
         digit = m.int_array(int(white.sum()), 1, 9, name="digit")
+        allowed = np.ones((len(digit), 10), dtype=bool)
         for run, total, (r, c) in runs(puzzle):
-            cells = digit[number[tuple(np.array(run).T)]]
+            index = number[tuple(np.array(run).T)]
+            cells = digit[index]
             with puzzle.group(m, named, f"r{r + 1}c{c + 1}: {total}"):
                 m.add(AllDifferent(cells), cells.sum() == total)
+            allowed[index] &= run_digits(len(run), total)
+        # Implied (the solver's search shrinks fivefold on a 29x39): a cell holds a digit of
+        # some set of different digits that adds up to each of its runs' clues.
+        allowed[:, 0] = False
+        lo, hi = allowed.argmax(axis=1), 9 - allowed[:, ::-1].argmax(axis=1)
+        m.add(digit >= lo, digit <= hi)
+        cell, value = np.nonzero(~allowed & (np.arange(10) > lo[:, None])
+                                 & (np.arange(10) < hi[:, None]))
+        if len(cell):
+            m.add(digit[cell] != value)
         return digit
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
@@ -74,6 +88,18 @@ class Kakuro(Genre):
         return "\n".join(" ".join((str(grid[r, c]) if puzzle.cells[r, c] == WHITE
                                    else str(puzzle.cells[r, c])).rjust(width)
                                   for c in range(puzzle.cols)) for r in range(puzzle.rows))
+
+
+@cache
+def run_digits(length: int, total: int) -> np.ndarray:
+    """Which digits (index 0-9) some ``length`` different digits 1-9 adding up to ``total``
+    use."""
+    out = np.zeros(10, dtype=bool)
+    for combo in itertools.combinations(range(1, 10), length):
+        if sum(combo) == total:
+            out[list(combo)] = True
+    out.setflags(write=False)  # cached: shared by every call
+    return out
 
 
 def runs(puzzle: PencilPuzzle) -> list[tuple[list[tuple[int, int]], int, tuple[int, int]]]:
