@@ -62,6 +62,8 @@ class NonogramAnswer(Answer):
     interrupted: bool = field(default=False, metadata={"omit": False})
     notes: list[str] = field(default_factory=list, metadata={"omit": []})
     guesses: int = 0  # literals offered to the back end as guesses (Model.hints)
+    # those guesses, cells (row-major) and values: for origins() and the drawing
+    guessed: Guesses | None = field(default=None, repr=False, metadata={"json": False})
     puzzle: Nonogram | None = field(default=None, repr=False, compare=False,
                                     metadata={"json": False})
     json_keys = ("status", "time_s", "solutions", "count", "complete", "backend", "encoding",
@@ -75,7 +77,6 @@ class NonogramAnswer(Answer):
         from smtpuzzle.render.pictures import svg_text
 
         return svg_text(nonogram_drawing(self.puzzle, self.solutions[:2]))
-    guessed: Guesses | None = None  # those guesses: cells (row-major) and values
 
     def origins(self) -> np.ndarray:
         """What decided each cell of the first solution (H x W): 1 line solving, 2 probing,
