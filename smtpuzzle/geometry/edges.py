@@ -24,8 +24,11 @@ from smtpuzzle.geometry.grids import UNITS, Grid, edge_ends_lattice
 # The cell grid whose edges each edge grid has.
 CELL_GRID = {"square-edges": "square", "triangle-edges": "triangle",
              "hexagon-edges": "hexagon"}
-# Plane position of a picture point (x right, y up) per unit of row and column.
-_ROW_HEIGHT = {"square-edges": 1.0, "triangle-edges": math.sqrt(3), "hexagon-edges": math.sqrt(3)}
+# A picture's column and row steps in the plane, in edge lengths: a square edge spans 2
+# columns, a triangle edge 4, and a hexagon edge is 1/sqrt(3) of the triangle edge that
+# joins its hexagons' centres.
+_STEP = {"square-edges": (0.5, 0.5), "triangle-edges": (0.25, math.sqrt(3) / 4),
+         "hexagon-edges": (math.sqrt(3) / 4, 0.75)}
 
 
 def cell_edges(edge_grid: Grid, cells: np.ndarray) -> np.ndarray:
@@ -60,18 +63,17 @@ def edge_ends(edge_grid: Grid, edges: np.ndarray) -> np.ndarray:
         return edge_grid.from_lattice(ends).astype(float)
     # The hexagon edge crossing it joins the centres of the two triangles on either side.
     a, b = ends[:, 0], ends[:, 1]
-    u = (b - a) // 2
-    k = np.array([next(i for i, v in enumerate(UNITS.tolist()) if v == s)
-                  for s in u.tolist()], dtype=np.int64)
+    k = ((b - a)[:, None, :] // 2 == UNITS[None]).all(axis=2).argmax(axis=1)  # the unit a->b
     side = [a + b + a + 2 * UNITS[(k + turn) % 6] for turn in (1, -1)]  # three centres
     return edge_grid.from_lattice(np.stack(side, axis=1) / 3.0)
 
 
 def plane(edge_grid: Grid, points: np.ndarray) -> np.ndarray:
     """Picture points (rows, columns; floats welcome) in the plane: x right, y up, an edge
-    of the triangle grid 4 long, of the square grid 2."""
+    1 long."""
     points = np.asarray(points, dtype=float)
-    return np.stack([points[..., 1], -points[..., 0] * _ROW_HEIGHT[edge_grid.name]], axis=-1)
+    across, down = _STEP[edge_grid.name]
+    return np.stack([points[..., 1] * across, -points[..., 0] * down], axis=-1)
 
 
 def vertex_keys(edge_grid: Grid, points: np.ndarray) -> np.ndarray:
@@ -137,7 +139,18 @@ def crossing_at(edge_grid: Grid, pieces: list[list[tuple[int, int]]]) -> tuple |
 # -- pictures ----------------------------------------------------------------------------
 
 _GLYPHS = "-|/\\"
-_VERTEX_MARK = {"square-edges": "+", "triangle-edges": "*", "hexagon-edges": ""}
+_VERTEX_MARK = {"square-edges": "+", "triangle-edges": "*"}  # hexagon vertices: no point
+
+
+def vertex_marks(edge_grid: Grid, edges: np.ndarray) -> dict[tuple[int, int], str]:
+    """The picture points of the vertices ``edges`` meet, each with its mark (``+`` on the
+    square grid, ``*`` on the triangle grid; none on the hexagon grid, whose vertices lie
+    between picture points)."""
+    mark = _VERTEX_MARK.get(edge_grid.name)
+    if mark is None or not len(edges):
+        return {}
+    ends = np.rint(edge_ends(edge_grid, np.asarray(edges))).astype(np.int64).reshape(-1, 2)
+    return {(r, c): mark for r, c in ends.tolist()}
 
 
 def glyphs(edge_grid: Grid, edges: np.ndarray) -> np.ndarray:
@@ -189,12 +202,7 @@ def edge_picture(edge_grid: Grid, edges: np.ndarray, marks: list[str] | None = N
     """A picture of ``edges`` (each drawn by its line character, or by ``marks``), with the
     vertices they meet (``+`` on the square grid, ``*`` on the triangle grid)."""
     edges = np.asarray(edges, dtype=np.int64)
-    ends = edge_ends(edge_grid, edges)
-    vertex = _VERTEX_MARK[edge_grid.name]
-    points = {}
-    if vertex:
-        for v in ends.reshape(-1, 2).tolist():
-            points[(round(v[0]), round(v[1]))] = vertex
+    points = vertex_marks(edge_grid, edges)
     drawn = glyphs(edge_grid, edges) if marks is None else marks
     for (r, c), ch in zip(edges.tolist(), drawn, strict=True):
         points[(r, c)] = ch

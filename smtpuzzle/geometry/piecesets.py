@@ -16,7 +16,7 @@ from functools import cache
 
 from smtpuzzle.errors import PuzzleError
 from smtpuzzle.geometry.grids import grid
-from smtpuzzle.geometry.polyforms import folds_into_cube, free_polyominoes, polyforms
+from smtpuzzle.geometry.polyforms import folds_into_cube, polyforms
 from smtpuzzle.geometry.shapes import Shape, parse_picture
 
 _PENTOMINOES = {
@@ -164,8 +164,8 @@ def _only(pictures: dict[str, str], size: int) -> dict[str, str]:
     return {n: p for n, p in pictures.items() if n.endswith(str(size))}
 
 
-def _numbered(prefix: str, n: int, width: int) -> dict[str, Shape]:
-    return {f"{prefix}{i + 1:0{width}d}": s for i, s in enumerate(free_polyominoes(n))}
+def _numbered(prefix: str, n: int, width: int, on: str = "square") -> dict[str, Shape]:
+    return {f"{prefix}{i + 1:0{width}d}": s for i, s in enumerate(polyforms(on, n))}
 
 
 _SETS: dict[str, Callable[[], dict[str, Shape]]] = {
@@ -188,8 +188,7 @@ _SETS: dict[str, Callable[[], dict[str, Shape]]] = {
     "tetrasticks": lambda: _pick(_POLYSTICKS, "square-edges",
                                  "F H I J L N O P R T U V W X Y Z"),
     "welded-tetrasticks": lambda: _pick(_POLYSTICKS, "square-edges", "F H R T X Y"),
-    "pentasticks": lambda: {f"P{i + 1:02d}": s for i, s in
-                            enumerate(polyforms("square-edges", 5))},
+    "pentasticks": lambda: _numbered("P", 5, 2, "square-edges"),
     "polytwigs-1-4": lambda: _pick(_POLYTWIGS, "hexagon-edges", "I1 L2 Y3 S3 C3 Y4 W4 P4 C4"),
     "polytwigs-1-3": lambda: _pick(_POLYTWIGS, "hexagon-edges", "I1 L2 Y3 S3 C3"),
     "tetratwigs": lambda: _pick(_POLYTWIGS, "hexagon-edges", "Y4 W4 P4 C4"),

@@ -7,6 +7,8 @@ each group as an optional item; the other back ends as at-most-one constraints.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from smtpuzzle.geometry.edges import crossing_pairs, degree_of, directions
@@ -42,16 +44,20 @@ def crossing_groups(edge_grid: Grid, placements: list[np.ndarray], owners: list[
     np.bitwise_or.at(mask, inverse.reshape(-1), np.concatenate(bits))
     many = (mask & (mask - 1)) != 0  # two edges or more of the placement meet there
     pv, mask = pv[many], mask[many]
-    holds = np.array([[(m >> a1 & 1 and m >> a2 & 1) or (m >> b1 & 1 and m >> b2 & 1)
-                       for a1, a2, b1, b2 in pairs] for m in range(1 << degree_of(edge_grid))],
-                     dtype=bool)
-    row, q = np.nonzero(holds[mask])
-    key = pv[row, 1] * len(pairs) + q
-    lits = pv[row, 0]
+    row, q = np.nonzero(_holds(degree_of(edge_grid))[mask])
+    key = pv[row, 1] * len(pairs) + q  # (vertex, chord pair)
     order = np.argsort(key, kind="stable")
-    key, lits = key[order], lits[order]
-    starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
-    sizes = np.diff(np.concatenate([starts, [len(key)]]))
-    keep = np.repeat(sizes > 1, sizes)
-    kept = np.flatnonzero(sizes > 1)
-    return Groups(lits[keep], np.concatenate([[0], np.cumsum(sizes[kept])]))
+    _, sizes = np.unique(key, return_counts=True)
+    keep = np.repeat(sizes > 1, sizes)  # a group of one placement says nothing
+    return Groups(pv[row, 0][order][keep], np.concatenate([[0], np.cumsum(sizes[sizes > 1])]))
+
+
+@cache
+def _holds(degree: int) -> np.ndarray:
+    """For each direction mask at a vertex (2^degree rows), which pairs of crossing chords
+    it holds one of (columns: ``crossing_pairs(degree)``)."""
+    out = np.array([[bool(m >> a1 & 1 and m >> a2 & 1 or m >> b1 & 1 and m >> b2 & 1)
+                     for a1, a2, b1, b2 in crossing_pairs(degree)]
+                    for m in range(1 << degree)], dtype=bool)
+    out.setflags(write=False)
+    return out

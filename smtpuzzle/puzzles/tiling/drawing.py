@@ -9,7 +9,6 @@ thin lines and each piece is a thick segment of its colour along its edges.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -104,9 +103,7 @@ def layer_panels(board: Any, solution: Any, colours: dict[str, str],
 def _segments(board: Any, edges: Any) -> tuple[tuple[tuple[float, float], ...], ...]:
     """Edges as segments in cell units (an edge 1 long, y down)."""
     ends = plane(board.grid, edge_ends(board.grid, np.asarray(edges, dtype=np.int64)))
-    unit = {"square-edges": 2.0, "triangle-edges": 4.0, "hexagon-edges": 4 / math.sqrt(3)}
-    ends = ends / unit[board.grid.name] * (1, -1)
-    return tuple((tuple(a), tuple(b)) for a, b in ends.tolist())
+    return tuple((tuple(a), tuple(b)) for a, b in (ends * (1, -1)).tolist())
 
 
 def _edge_panel(board: Any, solution: Any, colours: dict[str, str],
@@ -115,15 +112,14 @@ def _edge_panel(board: Any, solution: Any, colours: dict[str, str],
     ink), its label on its middle edge."""
     overlay: list[Any] = [Path(_segments(board, board.cells), stroke=INK, width=THIN,
                                closed=False, kind="grid", opacity=THIN_OPACITY)]
-    for width, colour in ((0.3, None), (0.2, "fill")):
-        for pl in solution.placements:
-            overlay.append(Path(_segments(board, pl.cells), closed=False, kind="piece",
-                                stroke=INK if colour is None else colours[pl.piece],
-                                width=width))
-    for pl in solution.placements:
-        segs = _segments(board, pl.cells)
+    pieces = [(pl, _segments(board, pl.cells)) for pl in solution.placements]
+    for width, outline in ((0.3, True), (0.2, False)):  # all outlines under all colours
+        overlay += [Path(segs, closed=False, kind="piece", width=width,
+                         stroke=INK if outline else colours[pl.piece]) for pl, segs in pieces]
+    for pl, segs in pieces:
         mids = np.array([((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in segs])
-        x, y = mids[int(np.argmin(((mids - mids.mean(axis=0)) ** 2).sum(axis=1)))]
+        # the edge nearest the middle, the first of those as near (rounded: no float noise)
+        x, y = mids[int(np.argmin(np.round(((mids - mids.mean(axis=0)) ** 2).sum(axis=1), 9)))]
         text = labels[pl.piece]
         overlay.append(Dot(float(x), float(y), 0.2, colours[pl.piece], INK, 0.03, "label"))
         overlay.append(Label.centred(float(x), float(y), text, 0.3 / max(1, len(text) / 2),

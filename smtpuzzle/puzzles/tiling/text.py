@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-import numpy as np
 from rich.text import Text
 
 from smtpuzzle.geometry.board import Board
-from smtpuzzle.geometry.edges import edge_ends
+from smtpuzzle.geometry.edges import vertex_marks
 from smtpuzzle.puzzles.tiling.puzzle import Tiling, TilingSolution
 
 _PALETTE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -52,7 +51,7 @@ def _grid_lines(board: Board, owner: dict[tuple[int, ...], str], chars: dict[str
     rows, cols = board.dims[0], board.dims[1]
     layers = _layers(board.dims)
     out = Text()
-    vertices = _vertices(board)
+    vertices = vertex_marks(board.grid, board.cells) if board.grid.edges else {}
     if layers != [None]:
         header = "  ".join(f"z={z}".ljust(cols) for z in layers)
         out.append(header.rstrip() + "\n", style="dim")
@@ -73,15 +72,6 @@ def _grid_lines(board: Board, owner: dict[tuple[int, ...], str], chars: dict[str
                     out.append(EMPTY, style="dim")
         out.append("\n")
     return out
-
-
-def _vertices(board: Board) -> dict[tuple[int, ...], str]:
-    """On a board of square or triangle edges, the mark of each vertex its edges meet."""
-    mark = {"square-edges": "+", "triangle-edges": "*"}.get(board.grid.name)
-    if mark is None:
-        return {}
-    ends = np.rint(edge_ends(board.grid, board.cells)).astype(np.int64).reshape(-1, 2)
-    return {tuple(v): mark for v in ends.tolist()}
 
 
 def _colours(names: list[str]) -> dict[str, str]:
