@@ -274,7 +274,7 @@ def test_every_loop_cut_is_broken_by_two_loops_and_kept_by_every_single_loop():
             assert not _holds(cut, v) and all(_holds(cut, loop) for loop in loops)
 
 
-@pytest.mark.parametrize("backend", ["sat", "z3"])
+@pytest.mark.parametrize("backend", ["sat", "z3", "cpsat"])
 def test_lazy_connectivity_leaves_the_decomposition_out_and_eager_puts_it_in(backend):
     graph = grid_graph(6, 6)
 

@@ -143,7 +143,7 @@ class CpSatBackend(Backend):
         return out
 
     def _open(self, model: Model, stats: Stats) -> CpSatSession:
-        return CpSatSession(model, stats, self.workers, self.params)
+        return CpSatSession(model, stats, self.workers, self.params, self.takes)
 
 
 def exact_objective(model: Model) -> bool:
@@ -215,12 +215,13 @@ class CpSatSession(Session):
     capabilities = CpSatBackend.capabilities
 
     def __init__(self, model: Model, stats: Stats, workers: int,
-                 params: dict[str, Any] | None = None) -> None:
+                 params: dict[str, Any] | None = None,
+                 takes: frozenset[str] = CpSatBackend.takes) -> None:
         with sigint_held():  # an interrupted import fails, and for good
             from ortools.sat.python import cp_model
 
         t0 = time.perf_counter()
-        model = lowered(model, CpSatBackend.takes, "cpsat")
+        model = lowered(model, takes, "cpsat")
         super().__init__(model.user_vars, model.num_vars, stats, model.hints,
                          model.ints.user_ints())
         self.cp_model = cp_model
