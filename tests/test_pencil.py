@@ -349,6 +349,19 @@ def test_an_outside_sat_solver_answers_the_exported_cnf(path, tmp_path):
 
 
 @pytest.mark.parametrize("text", ["3 4\n- - - -\n- - - -\n- - - -\n",
+                                  "3 3\n- 2 -\n- - -\n- - 1\n"])
+def test_slitherlink_counts_agree_with_brute_force(text):
+    """The implied rules (inside or outside each cell, no checkerboard) keep every loop:
+    the genre's verifier on every inside/outside colouring counts the same loops."""
+    import itertools
+
+    puzzle = parse_pencil(text, genre_named("slitherlink"))
+    grids = itertools.product("x-", repeat=puzzle.cells.size)
+    counts = [_count(puzzle, b).count for b in ("cpsat", "sat")]
+    assert counts == [_brute(puzzle, grids)] * 2 and counts[0] > 1
+
+
+@pytest.mark.parametrize("text", ["3 4\n- - - -\n- - - -\n- - - -\n",
                                   "4 3\nb - -\n- - -\n- - w\n- - -\n", "1 4\n- - - -\n"])
 def test_yinyang_counts_agree_with_brute_force(text):
     """The implied rules (no checkerboard, two colour changes round the border) keep every

@@ -106,6 +106,13 @@ def no_square(m: Model, s: BoolArray) -> None:
     m.add(s[:-1, :-1] + s[1:, :-1] + s[:-1, 1:] + s[1:, 1:] <= 3)
 
 
+def no_checkerboard(m: Model, s: BoolArray) -> None:
+    """No 2x2 block of ``s`` (a rows x cols array) a checkerboard: two cells corner to corner
+    in it, the other two out."""
+    cross = s[:-1, :-1] + s[1:, 1:] - s[:-1, 1:] - s[1:, :-1]
+    m.add(cross <= 1, cross >= -1)
+
+
 def adjacent(rows: int, cols: int) -> np.ndarray:
     """The (E, 2) pairs of flat cell indices that share a side."""
     return grid_graph(rows, cols).edges

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Model, SingleCycle, cell_edges, lattice_graph
-from smtpuzzle.puzzles.pencil.grids import Padded, shaded_tokens
+from smtpuzzle.puzzles.pencil.grids import Padded, no_checkerboard, shaded_tokens
 from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, refuse, wrong
 
 
@@ -44,6 +44,9 @@ class Slitherlink(Genre):
         _differ(m, flat[rows], inner.grid[-1], outside)
         _differ(m, tall[:, :cols], inner.all[inner.index(0, -1)], inner.grid)  # left, right
         _differ(m, tall[:, cols], inner.grid[:, -1], outside)
+        # Implied too: no 2x2 block of them a checkerboard (the loop would meet itself at
+        # its middle corner). The 30x40's decision on CP-SAT: 9.2 -> 1.8 s.
+        no_checkerboard(m, inner.grid)
         return segment
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:

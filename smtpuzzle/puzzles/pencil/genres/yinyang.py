@@ -11,7 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Connected, Model, grid_graph
-from smtpuzzle.puzzles.pencil.grids import ColourGenre, any_square, components, no_square
+from smtpuzzle.puzzles.pencil.grids import (
+    ColourGenre,
+    any_square,
+    components,
+    no_checkerboard,
+    no_square,
+)
 from smtpuzzle.puzzles.pencil.puzzle import PencilPuzzle, wrong
 
 
@@ -28,8 +34,7 @@ class YinYang(ColourGenre):
         m.add(Connected(black.ravel(), graph), Connected(~black.ravel(), graph))
         no_square(m, black)
         no_square(m, ~black)
-        cross = black[:-1, :-1] + black[1:, 1:] - black[:-1, 1:] - black[1:, :-1]
-        m.add(cross <= 1, cross >= -1)  # (implied) no checkerboard
+        no_checkerboard(m, black)  # (implied)
         if rows > 1 and cols > 1:  # (implied) round the border, two changes at most
             ring = _ring(rows, cols)
             here, after = black.ravel()[ring], black.ravel()[np.roll(ring, -1)]
