@@ -91,6 +91,25 @@ def test_connected_allows_exactly_the_connected_sets(backend, rows, cols):
     assert _count(m, backend) == (connected_sets(graph), True)  # 219 on 3x3, the empty set too
 
 
+def connected_along_edges(graph: Graph) -> int:
+    """How many (vertex set, edge set) pairs have the vertices connected along the edges."""
+    count = 0
+    for bits in range(1 << graph.n):
+        vertices = {v for v in range(graph.n) if bits >> v & 1}
+        for ebits in range(1 << len(graph.edges)):
+            used = [k for k in range(len(graph.edges)) if ebits >> k & 1]
+            count += _pieces(graph, vertices, used) <= 1
+    return count
+
+
+@pytest.mark.parametrize("backend", WAYS)
+def test_connected_along_chosen_edges_allows_exactly_those_sets(backend):
+    graph = grid_graph(2, 2)
+    m = Model()
+    m.add(Connected(m.bool_array(graph.n), graph, m.bool_array(len(graph.edges))))
+    assert _count(m, backend) == (connected_along_edges(graph), True)
+
+
 @pytest.mark.parametrize("backend,rows,cols", [
     *[(b, 1, 2) for b in WAYS], ("sat", 2, 2), ("z3", 2, 2), ("sat", 2, 3), ("z3", 2, 3),
     ("sat:eager", 2, 2), ("z3:eager", 2, 2), pytest.param("sat:eager", 2, 3, marks=SLOW_ON_CPSAT),
@@ -124,6 +143,8 @@ def test_graph_arguments_are_checked():
         Connected(b, grid_graph(2, 2))
     with pytest.raises(ValueError, match="3 edge literals for a graph of 4 edges"):
         SingleCycle(b, lattice_graph(1, 1))
+    with pytest.raises(ValueError, match="Connected: 3 edge literals for a graph of 4 edges"):
+        Connected(m.bool_array(4), grid_graph(2, 2), b)
     with pytest.raises(ValueError, match="no loops"):
         Graph(2, [[1, 1]])
     with pytest.raises(TypeError, match="BoolArray"):

@@ -387,10 +387,12 @@ def test_hitori_counts_agree_with_brute_force(text):
 
 
 @pytest.mark.parametrize("text", ["4 3\n1 1 1\n1 1 1\n2 2 2\n2 2 2\n",
-                                  "2 6\n1 1 1 2 2 2\n1 1 1 2 2 2\n"])
+                                  "2 6\n1 1 1 2 2 2\n1 1 1 2 2 2\n",
+                                  "6 4\n4 4 4 4\n4 4 1 1\n1 1 1 1\n2 2 3 3\n2 2 3 3\n2 2 3 3\n"])
 def test_lits_counts_agree_with_brute_force(text):
-    """The implied rule (each tetromino touches another's shaded cell) keeps every
-    shading the genre's rules allow."""
+    """The implied rule (each tetromino touches another's shaded cell) and connectivity
+    said through the regions keep every shading the genre's rules allow (on the 6x4, 4
+    shadings whose tetrominoes all touch another fall apart)."""
     import itertools
 
     from smtpuzzle.puzzles.pencil.genres.lits import letter_of
@@ -407,7 +409,18 @@ def test_lits_counts_agree_with_brute_force(text):
                     grid[cell] = letter_of(cells)
         return grid.ravel().tolist()
 
-    grids = [lettered(m) for m in itertools.product([0, 1], repeat=puzzle.cells.size)]
+    # every shading with an L, I, T or S in each region (the verifier refuses any other)
+    cols = puzzle.cells.shape[1]
+    regions = [np.flatnonzero(puzzle.regions.ravel() == k)
+               for k in range(int(puzzle.regions.max()) + 1)]
+    shapes = [[four for four in itertools.combinations(r, 4)
+               if letter_of([divmod(int(x), cols) for x in four])] for r in regions]
+    masks = []
+    for choice in itertools.product(*shapes):
+        mask = np.zeros(puzzle.cells.size, dtype=bool)
+        mask[np.concatenate(choice)] = True
+        masks.append(mask)
+    grids = [lettered(m) for m in masks]
     counts = [_count(puzzle, b).count for b in ("cpsat", "sat")]
     assert counts == [_brute(puzzle, grids)] * 2 and counts[0] > 0
 

@@ -87,18 +87,27 @@ def cell_edges(rows: int, cols: int) -> np.ndarray:
 
 class Connected(_Global):
     """The vertices of ``graph`` where ``mask`` is true form one connected set (an empty
-    set is connected)."""
+    set is connected); with ``edges`` (a literal per edge of ``graph``), connected along
+    the edges where it is true."""
 
-    def __init__(self, mask: BoolArray, graph: Graph) -> None:
+    def __init__(self, mask: BoolArray, graph: Graph, edges: BoolArray | None = None
+                 ) -> None:
         self.model = _bools(mask, "Connected's mask").model
         if mask.size != graph.n:
             raise ValueError(f"Connected: a mask of {mask.size} for a graph of {graph.n} "
                              "vertices")
-        self.mask, self.graph = mask, graph
+        if edges is not None and _bools(edges, "Connected's edges").size != len(graph.edges):
+            raise ValueError(f"Connected: {edges.size} edge literals for a graph of "
+                             f"{len(graph.edges)} edges")
+        self.mask, self.graph, self.edges = mask, graph, edges
 
     def post(self, model: Any) -> None:
         usable(model, self.mask)
-        Connection(self.mask.ids.reshape(-1), self.graph).post(model)
+        via = None
+        if self.edges is not None:
+            usable(model, self.edges)
+            via = self.edges.ids.reshape(-1)
+        Connection(self.mask.ids.reshape(-1), self.graph, via).post(model)
 
 
 class SingleCycle(_Global):

@@ -4,14 +4,16 @@ tetrominoes of the same letter never share a side across a region border. The co
 writes a solution's shaded cells by their tetromino's letter.
 
 Model: every tetromino placement inside each region (a literal each, one per region),
-each cell's letter from the placement covering it; and, implied by the connected shading,
-each placed tetromino touches a shaded cell of another region."""
+each cell's letter from the placement covering it; the shading connected as the regions
+joined where two shaded cells meet across a border (whole regions in each cut, where cuts
+on cells took CP-SAT 52 rounds on a 31x45, 12.7 s, against 21 rounds, 5.2 s); and, implied
+by the connected shading, each placed tetromino touches a shaded cell of another region."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from smtpuzzle.model import BoolArray, Connected, Model, grid_graph
+from smtpuzzle.model import BoolArray, Connected, Graph, Model
 from smtpuzzle.puzzles.pencil.grids import adjacent, any_square, around, components, no_square
 from smtpuzzle.puzzles.pencil.puzzle import EMPTY, UNKNOWN, Genre, PencilPuzzle, wrong
 
@@ -83,7 +85,7 @@ class Lits(Genre):
         pairs = pairs[flat_regions[pairs[:, 0]] != flat_regions[pairs[:, 1]]]
         m.add(letter[pairs[:, 0]] + letter[pairs[:, 1]] <= 1)
         no_square(m, shaded)
-        m.add(Connected(flat, grid_graph(rows, cols)))
+        _connected_through_regions(m, flat, pairs, flat_regions)
         if regions.max() >= 1:  # (implied) each tetromino touches a shaded cell of another
             m.add_clauses([np.array([-placed.ids[k]] + _touching(cells, region, puzzle, flat))
                            for k, (region, _, cells) in enumerate(places)])
@@ -120,6 +122,29 @@ class Lits(Genre):
             if puzzle.regions[ra, ca] != puzzle.regions[rb, cb] and shaded[ra, ca] and \
                     grid[ra, ca] == grid[rb, cb]:
                 wrong(puzzle, f"two {grid[ra, ca]}s side by side", ra, ca)
+
+
+def _connected_through_regions(m: Model, flat: BoolArray, pairs: np.ndarray,
+                               regions: np.ndarray) -> None:
+    """The shaded cells are connected. Each region's tetromino is one piece, so that says
+    the regions are connected through the borders where two shaded cells meet: a graph of
+    the regions, an edge "joined" between two that two shaded cells join (``pairs``: the
+    neighbouring cells in different regions). A falling-apart solution so gets a cut on
+    whole regions (some border of this group of regions is joined), not on its cells."""
+    ends = np.sort(regions[pairs], axis=1)
+    borders, which = np.unique(ends, axis=0, return_inverse=True)
+    meet = m.bool_array(len(pairs), name="meet", user=False)  # both cells of a pair shaded
+    m.add_implications(meet.ids, flat.ids[pairs[:, 0]])
+    m.add_implications(meet.ids, flat.ids[pairs[:, 1]])
+    joined = m.bool_array(len(borders), name="joined", user=False)
+    order = np.argsort(which.ravel(), kind="stable")
+    starts = np.concatenate([[0], np.cumsum(np.bincount(which.ravel(),
+                                                        minlength=len(borders)))])
+    m.add_clauses([np.concatenate([[-joined.ids[k]], meet.ids[order[starts[k]:starts[k + 1]]]])
+                   for k in range(len(borders))])
+    every = m.bool_array(int(regions.max()) + 1, name="region", user=False)
+    m.add(every)
+    m.add(Connected(every, Graph(len(every), borders), joined))
 
 
 def _mask(cells: list[tuple[int, int]], shape: tuple[int, ...]) -> np.ndarray:
