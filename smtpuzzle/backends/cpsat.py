@@ -40,9 +40,12 @@ from smtpuzzle.runtime.child import child_messages, hard_deadline, sigint_held
 STREAM_QUEUE = 256  # solutions the solver thread may run ahead of the reader
 # Models this large (variables + constraints + table cells) solve checks with long limits
 # in a child.
-# Smaller ones presolve in a fraction of a second, and a fork per check would double the
-# time of an enumeration that blocks each solution (120 solutions: 0.83 -> 1.86 s).
-CHILD_MIN_SIZE = 10_000
+# Smaller ones keep CP-SAT's own limit well enough (random table and linear models of 10^5
+# cells stopped 0.06 s past a 0.05 s limit, of 3x10^5 0.3 s past: within the 10% and half
+# a second promised), and a fork costs every check 20 ms (a 10x10 Hidato's first solution,
+# 135,432 table cells: 15 -> 35 ms) and doubles the time of an enumeration that blocks each
+# solution (120 solutions: 0.83 -> 1.86 s).
+CHILD_MIN_SIZE = 200_000
 # ... and this large, checks with short limits too: their presolve alone overruns a short
 # limit (hexomino-6x6x6's stage-2 table model, 6 tables of 10^4 x 38 cells: 7.5 s under 3 s).
 CHILD_ALWAYS_SIZE = 1_000_000
