@@ -149,6 +149,8 @@ def test_graph_arguments_are_checked():
         Graph(2, [[1, 1]])
     with pytest.raises(TypeError, match="BoolArray"):
         Connected(m.int_array(4, 0, 1), grid_graph(2, 2))
+    with pytest.raises(ValueError, match="a depth of -1"):
+        ConnectedRegions(m.int_array(4, 0, 1), grid_graph(2, 2), [0], depth=-1)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -205,6 +207,41 @@ def test_connected_regions_may_leave_vertices_outside(backend):
     m = Model()
     labels = m.int_array(6, 0, 2)
     m.add(ConnectedRegions(labels, graph, roots, outside=True))
+    assert _count(m, backend) == (want, True)
+
+
+def _reach(graph: Graph, vertices: set[int], root: int) -> dict[int, int]:
+    """Each vertex of ``vertices`` reachable from ``root`` inside them, with its distance."""
+    far, todo = {root: 0}, [root]
+    while todo:
+        v = todo.pop(0)
+        for a, b in graph.edges.tolist():
+            w = b if a == v else a if b == v else None
+            if w in vertices and w not in far:
+                far[w] = far[v] + 1
+                todo.append(w)
+    return far
+
+
+@pytest.mark.parametrize("backend", WAYS)
+@pytest.mark.parametrize("depth", [0, 1, 2])
+def test_connected_regions_within_a_depth_of_their_roots(backend, depth):
+    import itertools
+
+    graph, roots = grid_graph(2, 3), [0, 5]
+
+    def ok(labels):
+        for k, r in enumerate(roots):
+            region = {v for v in range(6) if labels[v] == k}
+            far = _reach(graph, region, r)
+            if labels[r] != k or set(far) != region or max(far.values()) > depth:
+                return False
+        return True
+
+    want = sum(ok(labels) for labels in itertools.product(range(3), repeat=6))
+    m = Model()
+    labels = m.int_array(6, 0, 2)
+    m.add(ConnectedRegions(labels, graph, roots, outside=True, depth=depth))
     assert _count(m, backend) == (want, True)
 
 

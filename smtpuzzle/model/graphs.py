@@ -402,13 +402,16 @@ class ConnectedRegions(_Global):
     those of label r form one connected region containing vertex ``roots[r]`` (so each
     label in use has its root, and every vertex reaches its root through vertices of its
     own label). With ``outside``, the label len(roots) marks a vertex in no region (the sea
-    of a Nurikabe), of which nothing is asked. Posted eagerly on every back end, as parents
-    of the same label closer to the root by a distance: checked lazily instead (a cut per
-    piece cut off from its root), a 10x10 Nurikabe's islands took sat and z3 past 60 s
-    where this takes 2-8 s (bench/RESULTS.md)."""
+    of a Nurikabe), of which nothing is asked. With ``depth``, every vertex of a region is
+    at most that many edges from its root, inside the region (a region of s vertices never
+    reaches further than s - 1: saying so bounds the distances below, which spared sat
+    4/5 of a 20x20 Nurikabe's time). Posted eagerly on every back end, as parents of the
+    same label closer to the root by a distance: checked lazily instead (a cut per piece
+    cut off from its root), a 10x10 Nurikabe's islands took sat and z3 past 60 s where
+    this takes 2-8 s (bench/RESULTS.md)."""
 
-    def __init__(self, labels: IntArray, graph: Graph, roots: Any, outside: bool = False
-                 ) -> None:
+    def __init__(self, labels: IntArray, graph: Graph, roots: Any, outside: bool = False,
+                 depth: int | None = None) -> None:
         self.model = _ints(labels, "ConnectedRegions").model
         if labels.size != graph.n:
             raise ValueError(f"ConnectedRegions: {labels.size} labels for a graph of "
@@ -420,13 +423,16 @@ class ConnectedRegions(_Global):
             raise ValueError("ConnectedRegions: two regions share a root")
         self.labels = IntArray(labels.model, labels.ids.reshape(-1))
         self.graph, self.outside = graph, outside
+        self.depth = max(graph.n - 1, 0) if depth is None else int(whole(depth, "depth"))
+        if self.depth < 0:
+            raise ValueError(f"ConnectedRegions: a depth of {self.depth} (0 or more)")
 
     def post(self, model: Any) -> None:
         n, edges, roots = self.graph.n, self.graph.edges, self.roots
         labels = self.labels
         model.add(labels >= 0, labels <= len(roots) - (0 if self.outside else 1))
         model.add(labels[roots] == np.arange(len(roots)))  # each root in its own region
-        dist = model.int_array(n, 0, max(n - 1, 0), name="distance", user=False)
+        dist = model.int_array(n, 0, self.depth, name="distance", user=False)
         child = np.concatenate([edges[:, 0], edges[:, 1]])
         parent = np.concatenate([edges[:, 1], edges[:, 0]])
         is_root = np.zeros(n, dtype=bool)

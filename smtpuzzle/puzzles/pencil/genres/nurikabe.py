@@ -36,8 +36,10 @@ class Nurikabe(Genre):
         walls = Padded(m, rows, cols, "wall")  # (false past the border)
         wall = walls.all[:rows * cols]
         m.add(wall == island.eq(wall_label))
+        # an island of s cells reaches s - 1 steps from its clue at most
+        depth = max((int(t) - 1 for _, _, t in clues), default=0)
         m.add(ConnectedRegions(island, graph, [r * cols + c for r, c, _ in clues],
-                               outside=True))
+                               outside=True, depth=depth))
         m.add(Connected(wall, graph))
         no_square(m, wall.reshape(rows, cols))
         # a cell is in clue k's island only within its reach (size - 1 steps)
