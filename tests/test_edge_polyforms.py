@@ -273,6 +273,9 @@ def test_command_line_solves_counts_and_draws_edge_puzzles(tmp_path):
     assert done.returncode == 0 and json.loads(done.stdout)["count"] == 3
     text = cli("solve", "tetrasticks-6x6-no-h").stdout
     assert "+" in text and "verified" in text
+    # a hexagon-edge board's picture starts at its first row of edges, not a blank row
+    lines = cli("solve", "polytwigs-123-triangle").stdout.splitlines()
+    assert lines[1].strip() and not lines[1].startswith(" " * 4)
     listing = cli("list").stdout
     assert all(n in listing for n in ("tetrasticks-6x6", "pentatwigs-triangle",
                                       "tritrigs-heart-1"))

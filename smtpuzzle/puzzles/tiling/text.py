@@ -52,14 +52,22 @@ def _grid_lines(board: Board, owner: dict[tuple[int, ...], str], chars: dict[str
     layers = _layers(board.dims)
     out = Text()
     vertices = vertex_marks(board.grid, board.cells) if board.grid.edges else {}
+    # the rows and columns that show something (an edge grid's box can start with an empty
+    # row: its edges sit at picture points, the box at a translation of the grid)
+    used = board.mask.reshape(rows, cols, -1).any(axis=2)
+    shown = [(r, c) for r, c in zip(*used.nonzero(), strict=True)] + list(vertices)
+    row_range = range(min(r for r, _ in shown), max(r for r, _ in shown) + 1) if shown \
+        else range(rows)
+    col_range = range(min(c for _, c in shown), max(c for _, c in shown) + 1) if shown \
+        else range(cols)
     if layers != [None]:
-        header = "  ".join(f"z={z}".ljust(cols) for z in layers)
+        header = "  ".join(f"z={z}".ljust(len(col_range)) for z in layers)
         out.append(header.rstrip() + "\n", style="dim")
-    for r in range(rows):
+    for r in row_range:
         for li, z in enumerate(layers):
             if li:
                 out.append("  ")
-            for c in range(cols):
+            for c in col_range:
                 cell = (r, c) if z is None else (r, c, z)
                 if cell in vertices:
                     out.append(vertices[cell], style="dim")
