@@ -46,8 +46,8 @@ class Nurikabe(Genre):
         rr, cc = np.divmod(np.arange(rows * cols), cols)
         for k, (r, c, token) in enumerate(clues):
             with puzzle.given(m, named, r, c):
-                m.add(island.eq(k).sum() == int(token))
                 far = np.abs(rr - r) + np.abs(cc - c) >= int(token)
+                m.add(island[~far].eq(k).sum() == int(token))
                 if far.any():
                     m.add(island[far] != k)
         # (implied) a wall cell has a wall cell beside it (the wall is one piece of two or
