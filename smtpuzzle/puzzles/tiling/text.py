@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 from rich.text import Text
 
 from smtpuzzle.geometry.board import Board
@@ -55,11 +56,10 @@ def _grid_lines(board: Board, owner: dict[tuple[int, ...], str], chars: dict[str
     # the rows and columns that show something (an edge grid's box can start with an empty
     # row: its edges sit at picture points, the box at a translation of the grid)
     used = board.mask.reshape(rows, cols, -1).any(axis=2)
-    shown = [(r, c) for r, c in zip(*used.nonzero(), strict=True)] + list(vertices)
-    row_range = range(min(r for r, _ in shown), max(r for r, _ in shown) + 1) if shown \
-        else range(rows)
-    col_range = range(min(c for _, c in shown), max(c for _, c in shown) + 1) if shown \
-        else range(cols)
+    for r, c in vertices:
+        if 0 <= r < rows and 0 <= c < cols:
+            used[r, c] = True
+    row_range, col_range = _span(used.any(axis=1)), _span(used.any(axis=0))
     if layers != [None]:
         header = "  ".join(f"z={z}".ljust(len(col_range)) for z in layers)
         out.append(header.rstrip() + "\n", style="dim")
@@ -80,6 +80,12 @@ def _grid_lines(board: Board, owner: dict[tuple[int, ...], str], chars: dict[str
                     out.append(EMPTY, style="dim")
         out.append("\n")
     return out
+
+
+def _span(shown: np.ndarray) -> range:
+    """From the first to the last index where ``shown`` holds (all of them when none does)."""
+    at = np.flatnonzero(shown)
+    return range(int(at[0]), int(at[-1]) + 1) if len(at) else range(len(shown))
 
 
 def _colours(names: list[str]) -> dict[str, str]:
