@@ -164,14 +164,21 @@ def _propagate(grid, flat, offs, row_dirty, col_dirty):  # pragma: no cover - co
 
 
 @kernel
-def _try(grid, flat, offs, r, c, v):  # pragma: no cover - compiled
-    h, w = grid.shape
+def _seeded(grid, r, c, v):  # pragma: no cover - compiled
+    """A copy of ``grid`` with cell (r, c) set to ``v``, and the row and column flags that
+    mark that cell's two lines dirty: where a probe starts, on either grid."""
     g = grid.copy()
     g[r, c] = v
-    rd = np.zeros(h, np.bool_)
-    cd = np.zeros(w, np.bool_)
+    rd = np.zeros(grid.shape[0], np.bool_)
+    cd = np.zeros(grid.shape[1], np.bool_)
     rd[r] = True
     cd[c] = True
+    return g, rd, cd
+
+
+@kernel
+def _try(grid, flat, offs, r, c, v):  # pragma: no cover - compiled
+    g, rd, cd = _seeded(grid, r, c, v)
     return _propagate(g, flat, offs, rd, cd), g
 
 
@@ -324,13 +331,7 @@ def _propagate_masks(grid, flat, inks, gaps, offs, row_dirty,
 @kernel
 def _try_masks(grid, flat, inks, gaps, offs, r, c, bit):  # pragma: no cover - compiled
     """_try on a colour grid: cell (r, c) takes the colour of ``bit``."""
-    h, w = grid.shape
-    g = grid.copy()
-    g[r, c] = bit
-    rd = np.zeros(h, np.bool_)
-    cd = np.zeros(w, np.bool_)
-    rd[r] = True
-    cd[c] = True
+    g, rd, cd = _seeded(grid, r, c, bit)
     return _propagate_masks(g, flat, inks, gaps, offs, rd, cd), g
 
 
