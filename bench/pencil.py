@@ -32,11 +32,12 @@ from pathlib import Path
 
 import numpy as np
 
-from smtpuzzle.backends import general_backend
 from smtpuzzle.formats.pencil import parse_pencil
 from smtpuzzle.model.graphs import CONNECTED, CYCLE
+from smtpuzzle.puzzles.grid_answer import GridAnswer, decide_grid
 from smtpuzzle.puzzles.pencil.genres import NAMES, genre_named
 from smtpuzzle.puzzles.pencil.puzzle import PencilPuzzle
+from smtpuzzle.result import Status
 
 
 @dataclass
@@ -93,24 +94,20 @@ def rows_of(text: str) -> list[list[str]]:
 def ours(puzzle: PencilPuzzle, published: str, backend: str, time_limit: float) -> Run:
     """First solution and decision on one back end, as `smtpuzzle solve` decides."""
     started = time.perf_counter()
-    engine = general_backend(backend, None, puzzle.family)
-    model, x = puzzle.build()
-    enum = engine.solutions(model, limit=2, time_limit=time_limit)
-    run, found = Run(), 0
-    for result in enum:
-        model.take(result)
-        grid = puzzle.decode(x.value())
-        puzzle.verify(grid)
-        found += 1
-        if found == 1:
+    run = Run()
+
+    def first(grid: np.ndarray) -> None:
+        if run.first is None:
             run.first = time.perf_counter() - started
             want = rows_of(published)
             if want:
                 run.published = same_solution(puzzle.genre.name, grid,
                                               np.array(want[1:1 + puzzle.rows], dtype=object))
-    if found >= 2 or enum.complete:
+
+    answer = decide_grid(puzzle, GridAnswer, backend, None, time_limit, 2, on_found=first)
+    if answer.status is not Status.UNKNOWN:
         run.decided = time.perf_counter() - started
-        run.status = "multiple" if found >= 2 else ("unique" if found else "none")
+        run.status = answer.status.value
     return run
 
 

@@ -7,6 +7,7 @@ values are not the grid itself (a pencil puzzle's loop segments)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -38,8 +39,10 @@ A = TypeVar("A", bound=GridAnswer)
 
 
 def decide_grid(puzzle: Any, answer: type[A], backend: str, solver: str | None,
-                time_limit: float | None, limit: int | None) -> A:
-    """Find up to ``limit`` solutions (at least 2: uniqueness is decided; None for all)."""
+                time_limit: float | None, limit: int | None,
+                on_found: Callable[[np.ndarray], None] | None = None) -> A:
+    """Find up to ``limit`` solutions (at least 2: uniqueness is decided; None for all);
+    ``on_found`` sees each solution grid as soon as it is verified."""
     limit, time_limit = checked_limit(limit, 1), checked_time_limit(time_limit)
     limit = None if limit is None else max(limit, 2)
     engine = general_backend(backend, solver, puzzle.family)
@@ -55,6 +58,8 @@ def decide_grid(puzzle: Any, answer: type[A], backend: str, solver: str | None,
             grid = decode(x.value())
             puzzle.verify(grid)
             found.append(grid)
+            if on_found is not None:
+                on_found(grid)
     except KeyboardInterrupt:
         interrupted = True
     complete = enum.complete and not interrupted
