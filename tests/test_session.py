@@ -416,3 +416,21 @@ def test_a_z3_session_with_an_objective_takes_clauses_and_blocks_later():
         s.block(s.values(), s.int_values())
         assert s.check() is Status.SAT and not s.values()[0]
         assert (s.values().tolist(), s.int_values().tolist()) != blocked
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "z3", "sat"])
+def test_a_session_optimises_where_its_back_end_says_it_does(backend):
+    """A check on a model with an objective: the optimum, proved, where the capabilities
+    say ``optimises``; elsewhere some solution, never claimed optimal."""
+    m = Model()
+    x = m.int_array(3, 0, 5, name="x")
+    m.add(x.sum() >= 4)
+    m.minimize(3 * x[0] + 2 * x[1] + x[2])
+    engine = get_backend(backend)
+    assert engine.capabilities.optimises == (backend != "sat")
+    with engine.open(m) as s:
+        assert s.check() is Status.SAT and s.int_values().sum() >= 4
+        if engine.capabilities.optimises:
+            assert s.optimal and s.int_values().tolist() == [0, 0, 4]
+        else:
+            assert not s.optimal

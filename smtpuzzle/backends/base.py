@@ -58,7 +58,10 @@ class PartialCount:
 
 class Session(ABC):
     """One open solver on one model. Variables beyond the model's come from
-    :meth:`new_vars`, which the session shares with its own encodings."""
+    :meth:`new_vars`, which the session shares with its own encodings. With an objective,
+    a check of a back end whose capabilities say ``optimises`` looks for the optimum (and
+    sets ``optimal`` once it is proved); on the others a check finds any solution and
+    ``optimal`` stays False (``Backend.solve`` bisects on the objective there)."""
 
     capabilities = Capabilities()
     _closed = False
