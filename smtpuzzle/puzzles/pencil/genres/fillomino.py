@@ -59,6 +59,9 @@ class Fillomino(Genre):
         m.add(root + arc[up].sum(axis=1) == 1)
         m.add(size == carried[down].sum(axis=1) + 1)
         m.add(root.implies(size == v))
+        # (implied) a subtree lies within its group, and below the root it leaves the root
+        # out: the 20x36 decided on CP-SAT in 26 s (nothing in 90 s without)
+        m.add(size <= v, (~root).implies(size <= v - 1))
         for r, c, token in puzzle.clues():
             with puzzle.given(m, named, r, c):
                 m.add(number[r, c] == int(token))
