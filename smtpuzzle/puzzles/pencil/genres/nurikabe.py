@@ -89,27 +89,35 @@ class Nurikabe(Genre):
                 wrong(puzzle, f"an island of {len(island)} cells", *numbers[0])
 
 
-def _reach(rows: int, cols: int, clues: list) -> np.ndarray:
-    """For each clue, the cells its island may cover: those within size - 1 steps of it
-    through cells that are neither another clue nor beside one (islands never touch)."""
-    cross = np.zeros((len(clues), rows + 2, cols + 2), dtype=np.int64)  # padded by one
-    for k, (r, c, _) in enumerate(clues):  # each clue's cell and its sides
-        cross[k, r:r + 3, c + 1] = cross[k, r + 1, c:c + 3] = 1
-    covered = cross.sum(axis=0)
+def _reach(rows: int, cols: int, clues: list[tuple[int, int, str]]) -> np.ndarray:
+    """For each clue, the cells its island may cover (a (clues, rows, cols) mask): those
+    within size - 1 steps of it through cells that are neither another clue nor beside one
+    (islands never touch). Each search runs in the window of size - 1 around its clue."""
+    crosses = [[(r + dr, c + dc) for dr, dc in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1))
+                if 0 <= r + dr < rows and 0 <= c + dc < cols] for r, c, _ in clues]
+    covered = np.zeros((rows, cols), dtype=np.int64)  # how many clues' crosses hold a cell
+    for cross in crosses:
+        covered[tuple(np.array(cross).T)] += 1
     out = np.zeros((len(clues), rows, cols), dtype=bool)
     for k, (r, c, token) in enumerate(clues):
-        free = covered == cross[k]  # touched by no other clue
-        free[0, :] = free[-1, :] = free[:, 0] = free[:, -1] = False
+        steps = int(token) - 1
+        r0, r1 = max(r - steps, 0), min(r + steps + 1, rows)
+        c0, c1 = max(c - steps, 0), min(c + steps + 1, cols)
+        others = covered[r0:r1, c0:c1].copy()
+        for rr, cc in crosses[k]:
+            if r0 <= rr < r1 and c0 <= cc < c1:
+                others[rr - r0, cc - c0] -= 1
+        free = others == 0
         seen = np.zeros_like(free)
-        seen[r + 1, c + 1] = True
-        for _ in range(int(token) - 1):
+        seen[r - r0, c - c0] = free[r - r0, c - c0]
+        for _ in range(steps):
             grown = seen.copy()
             grown[1:] |= seen[:-1]
             grown[:-1] |= seen[1:]
             grown[:, 1:] |= seen[:, :-1]
             grown[:, :-1] |= seen[:, 1:]
             seen = grown & free
-        out[k] = seen[1:-1, 1:-1]
+        out[k, r0:r1, c0:c1] = seen
     return out
 
 
