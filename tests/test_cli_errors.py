@@ -381,15 +381,23 @@ def solve_cnf(cnf: Path) -> list[int] | None:
         return s.get_model() if s.solve() else None
 
 
-@pytest.fixture
-def exported(tmp_path: Path, capsys) -> tuple[Path, Path, list[int]]:
-    """pentomino-6x10 exported as CNF, and a true solver's model of it."""
-    cnf = tmp_path / "p.cnf"
+@pytest.fixture(scope="module")
+def exported_once(tmp_path_factory) -> tuple[bytes, list[int]]:
+    """pentomino-6x10 exported as CNF (its bytes), and a true solver's model of it: made
+    once for the module (an export and a solve, about a second)."""
+    cnf = tmp_path_factory.mktemp("export") / "p.cnf"
     assert run(["export-cnf", "pentomino-6x10", "-o", str(cnf)]) == 0
-    capsys.readouterr()
     model = solve_cnf(cnf)
     assert model is not None
-    return tmp_path, cnf, model
+    return cnf.read_bytes(), model
+
+
+@pytest.fixture
+def exported(exported_once, tmp_path: Path) -> tuple[Path, Path, list[int]]:
+    """A test's own copy of that CNF (tests damage it), and the model."""
+    cnf = tmp_path / "p.cnf"
+    cnf.write_bytes(exported_once[0])
+    return tmp_path, cnf, exported_once[1]
 
 
 def decode(tmp_path: Path, cnf: Path, answer: str | bytes, capsys,
