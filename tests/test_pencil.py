@@ -440,3 +440,15 @@ def test_nurikabe_counts_agree_with_brute_force(text):
     grids = list(itertools.product("x-", repeat=puzzle.cells.size))
     counts = [_count(puzzle, b).count for b in ("cpsat", "sat")]
     assert counts == [_brute(puzzle, grids)] * 2
+
+
+def test_each_solution_is_shown_as_soon_as_it_is_verified():
+    """decide_grid's on_found (what bench/pencil.py times the first solution by) sees every
+    solution it returns, in order."""
+    from smtpuzzle.puzzles.grid_answer import GridAnswer, decide_grid
+
+    puzzle = parse_pencil("3 3\n- - -\n- 3 -\n- - -\n", genre_named("nurikabe"))
+    seen = []
+    answer = decide_grid(puzzle, GridAnswer, "cpsat", None, None, 2, on_found=seen.append)
+    assert answer.status is Status.MULTIPLE and len(seen) == 2
+    assert all(np.array_equal(a, b) for a, b in zip(seen, answer.solutions, strict=True))
