@@ -12,8 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from smtpuzzle.model import BoolArray, Connected, Graph, Groups, Model
-from smtpuzzle.puzzles.pencil.grids import adjacent, any_square, around, components, no_square
+from smtpuzzle.model import BoolArray, Connected, Graph, Model
+from smtpuzzle.puzzles.pencil.grids import (
+    adjacent,
+    any_square,
+    around,
+    by_key,
+    components,
+    no_square,
+)
 from smtpuzzle.puzzles.pencil.puzzle import EMPTY, UNKNOWN, Genre, PencilPuzzle, wrong
 
 LETTERS = "LITS"
@@ -133,19 +140,15 @@ def _connected_through_regions(m: Model, flat: BoolArray, pairs: np.ndarray,
     CP-SAT decides a 31x45 in 21 rounds of cuts where cuts on cells took 52."""
     ends = np.sort(regions[pairs], axis=1)
     borders, which = np.unique(ends, axis=0, return_inverse=True)
-    meet = m.bool_array(len(pairs), name="meet", user=False)  # both cells of a pair shaded
-    m.add_implications(meet.ids, flat.ids[pairs[:, 0]])
-    m.add_implications(meet.ids, flat.ids[pairs[:, 1]])
+    # both cells of a pair shaded; one more literal, always false, pads by_key's rows
+    meet = m.bool_array(len(pairs) + 1, name="meet", user=False)
+    m.add(~meet[len(pairs)])
+    m.add_implications(meet.ids[:-1], flat.ids[pairs[:, 0]])
+    m.add_implications(meet.ids[:-1], flat.ids[pairs[:, 1]])
     joined = m.bool_array(len(borders), name="joined", user=False)
     # a clause a border: not joined, or one of its pairs meets
-    which = which.ravel()
-    offsets = np.concatenate([[0], np.cumsum(np.bincount(which, minlength=len(borders)) + 1)])
-    flat = np.empty(offsets[-1], dtype=np.int64)
-    heads = np.zeros(len(flat), dtype=bool)
-    heads[offsets[:-1]] = True
-    flat[heads] = -joined.ids
-    flat[~heads] = meet.ids[np.argsort(which, kind="stable")]
-    m.add_clauses(Groups(flat, offsets))
+    m.add_clauses(np.concatenate([-joined.ids[:, None],
+                                  meet.ids[by_key(which.ravel(), len(borders))]], axis=1))
     every = m.bool_array(int(regions.max()) + 1, name="region", user=False)
     m.add(every)
     m.add(Connected(every, Graph(len(every), borders), joined))
