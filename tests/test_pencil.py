@@ -429,11 +429,14 @@ def test_lits_counts_agree_with_brute_force(text):
                                   "3 3\n1 - -\n- - -\n- - 2\n", "2 3\n- - -\n- 1 -\n",
                                   "3 4\n- - - -\n3 - 1 -\n- - - -\n",
                                   "3 4\n- - - -\n- 3 - 3\n- - - -\n",
-                                  "4 3\n- - 4\n2 - -\n- - -\n1 - -\n"])
+                                  "4 3\n- - 4\n2 - -\n- - -\n1 - -\n",
+                                  "3 4\n5 - - -\n- - - -\n- - - 1\n",
+                                  "4 3\n- - -\n6 - -\n- - -\n- - -\n"])
 def test_nurikabe_counts_agree_with_brute_force(text):
     """The implied rules (wall and island cells each have a neighbour of their own kind,
-    but a 1) and each island's reach (around the other clues and their sides) keep every
-    shading the genre's rules allow."""
+    but a 1; an island reaching j steps out keeps a cell at each step before) and each
+    island's reach (around the other clues and their sides) keep every shading the
+    genre's rules allow."""
     import itertools
 
     puzzle = parse_pencil(text, genre_named("nurikabe"))
