@@ -455,3 +455,37 @@ def test_each_solution_is_shown_as_soon_as_it_is_verified():
     answer = decide_grid(puzzle, GridAnswer, "cpsat", None, None, 2, on_found=seen.append)
     assert answer.status is Status.MULTIPLE and len(seen) == 2
     assert all(np.array_equal(a, b) for a, b in zip(seen, answer.solutions, strict=True))
+
+
+def _boards(seed, n):
+    """Small Numberlink boards: two or three pairs on a 3x3 or 3x4, at random."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        rows, cols, k = int(rng.integers(2, 4)), int(rng.integers(3, 5)), int(rng.integers(1, 4))
+        cells = np.full(rows * cols, "-", dtype=object)
+        spots = rng.choice(rows * cols, size=2 * k, replace=False)
+        cells[spots] = [str(1 + i // 2) for i in range(2 * k)]
+        out.append(f"{rows} {cols}\n" + "\n".join(" ".join(row) for row in
+                                               cells.reshape(rows, cols)) + "\n")
+    return out
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat"])
+def test_numberlink_decided_through_its_normal_form_as_all_its_solutions_say(backend):
+    """Deciding searches the solutions in normal form (no shortcut, no corner flip to an
+    earlier empty cell) and then undoes one move: the same unique / multiple / none as
+    counting every solution, on boards where the second solution is a detour or a flip."""
+    boards = ["2 3\n1 - 1\n- - -\n", "2 2\n1 -\n- 1\n", "1 3\n1 - 1\n",
+              *_boards(7, 40)]
+    undone = 0
+    for text in boards:
+        puzzle = parse_pencil(text, genre_named("numberlink"))
+        every = _count(puzzle, backend).count
+        answer = solve_pencil(puzzle, backend)
+        want = Status.NONE if every == 0 else Status.UNIQUE if every == 1 else Status.MULTIPLE
+        assert answer.status is want, text
+        model, _ = puzzle.build_to_decide()
+        normal = model.count(backend=backend).count
+        undone += normal == 1 and every > 1
+    assert undone >= 3  # the step after the search decided some of them

@@ -2,7 +2,9 @@
 puzzles): unique, multiple (two solutions shown), none or unknown; every solution verified
 before it is returned. A puzzle gives ``build() -> (model, answer variables)``,
 ``verify(grid)`` and ``name``, and ``decode(values) -> grid`` where the answer variables'
-values are not the grid itself (a pencil puzzle's loop segments)."""
+values are not the grid itself (a pencil puzzle's loop segments). A puzzle may also give
+``build_to_decide()``, a model of its solutions in a normal form, and ``unreduced(grid)``,
+a solution that one move takes to ``grid``: deciding then searches the normal form."""
 
 from __future__ import annotations
 
@@ -48,21 +50,31 @@ def decide_grid(puzzle: Any, answer: type[A], backend: str, solver: str | None,
     engine = general_backend(backend, solver, puzzle.family)
     started = time.perf_counter()
     decode = getattr(puzzle, "decode", np.asarray)
-    model, x = puzzle.build()
+    normal = limit == 2 and hasattr(puzzle, "build_to_decide")  # deciding, not listing
+    model, x = puzzle.build_to_decide() if normal else puzzle.build()
     enum = engine.solutions(model, limit=limit, time_limit=time_limit)
     found: list[np.ndarray] = []
     interrupted = False
+
+    def take(grid: np.ndarray) -> None:
+        puzzle.verify(grid)
+        found.append(grid)
+        if on_found is not None:
+            on_found(grid)
+
     try:
         for r in enum:
             model.take(r)
-            grid = decode(x.value())
-            puzzle.verify(grid)
-            found.append(grid)
-            if on_found is not None:
-                on_found(grid)
+            take(decode(x.value()))
     except KeyboardInterrupt:
         interrupted = True
     complete = enum.complete and not interrupted
+    if normal and complete and len(found) == 1:
+        # the one solution in normal form: any other solution reaches it, the last move
+        # from one that a move takes to it
+        other = puzzle.unreduced(found[0])
+        if other is not None:
+            take(other)
     if len(found) >= 2:
         status = Status.MULTIPLE
     elif complete:

@@ -69,6 +69,15 @@ class PencilPuzzle:
         m = Model(self.name)
         return m, self.genre.rules(self, m, named)
 
+    def build_to_decide(self) -> tuple[Model, Any]:
+        """The model of the genre's normal form (Genre.normal_rules): what deciding takes."""
+        m = Model(self.name)
+        return m, self.genre.normal_rules(self, m, False)
+
+    def unreduced(self, grid: np.ndarray) -> np.ndarray | None:
+        """A solution other than ``grid`` that one of the genre's moves takes to it."""
+        return self.genre.unreduced(self, grid)
+
     def build_model(self, encoding: str | None = None) -> Model:
         return self.build()[0]
 
@@ -156,6 +165,18 @@ class Genre:
 
     def rules(self, puzzle: PencilPuzzle, m: Model, named: bool) -> Any:
         raise NotImplementedError
+
+    def normal_rules(self, puzzle: PencilPuzzle, m: Model, named: bool) -> Any:
+        """The rules, plus any that keep only the solutions in a normal form: one that
+        every solution reaches by moves that each make another solution, so that deciding
+        needs these alone (none in normal form: none at all; one, and no solution that one
+        move takes to it: unique). By default the rules themselves."""
+        return self.rules(puzzle, m, named)
+
+    def unreduced(self, puzzle: PencilPuzzle, grid: np.ndarray) -> np.ndarray | None:
+        """A solution other than ``grid`` that one move takes to it (None if none, or if
+        the genre has no normal form)."""
+        return None
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
         raise NotImplementedError
