@@ -145,6 +145,8 @@ def test_solver_parameters_pass_through_by_name():
     m.add(x.sum() == 7)
     m.minimize(x[0] - x[1])
     assert m.solve("cpsat", workers=1, seed=3, linearization_level=2) == "optimal"
+    # an enum field by its number (POLARITY_TRUE): CP-SAT's own parameters take no int
+    assert m.solve("cpsat", initial_polarity=0, workers=1) == "optimal"
     assert m.solve("z3", seed=5) == "optimal" and m.objective_value() == -5
     for backend, params, words in [("cpsat", {"bogus": 1}, "no parameter 'bogus'"),
                                    ("cpsat", {"workers": "x"}, "cannot be 'x'"),

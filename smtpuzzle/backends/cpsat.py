@@ -503,7 +503,10 @@ class CpSatSession(Session):
         # stops them instead.
         solver.parameters.catch_sigint_signal = False
         for name, value in self.params.items():
-            setattr(solver.parameters, name, value)
+            try:
+                setattr(solver.parameters, name, value)
+            except TypeError:  # an enum field given by its number (initial_polarity=0)
+                setattr(solver.parameters, name, type(getattr(solver.parameters, name))(value))
         return solver
 
     def _solve(self, solver: Any) -> int:
