@@ -5,12 +5,16 @@ writes each cell by the sides its line leaves by (``se``, ``ew``...), a number b
 side.
 
 Model: the links between neighbouring cells; a number has one, any other cell two or none.
-Each cell carries the label of its pair, equal along every link, so a line joins equal
-numbers (a label a pair: one-hot literals, so a link copies its cell's pair by unit
+Each cell on a line carries the label of its pair, equal along every link, so a line joins
+equal numbers (a label a pair: one-hot literals, so a link copies its cell's pair by unit
 propagation, which integer labels left to search). That no line closes on itself is one
-SingleCycle: the lines, chained end to start
-through one extra vertex per pair (pair k's second number to pair k + 1's first), form a
-single loop."""
+SingleCycle: the lines, chained end to start through one extra vertex per pair (pair k's
+second number to pair k + 1's first), form a single loop.
+
+Deciding searches a normal form (``normal_rules``, where cells may stay empty): lines
+that wander through empty cells are what a search drowns in, and each of them shortens
+or shifts into one that does not (Janko's 19x25: no first solution in 40 s, decided in
+11 s on sat)."""
 
 from __future__ import annotations
 
