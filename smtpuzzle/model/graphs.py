@@ -300,16 +300,7 @@ def _connect(model: Any, vertex: np.ndarray, graph: Graph, via: np.ndarray | Non
     else:
         arcs = np.zeros(0, dtype=_I)
     # a chosen vertex that is not the root has a parent: [-chosen, root, its arcs...]
-    order = np.argsort(child, kind="stable")
-    sizes = np.bincount(child, minlength=n) + 2
-    offsets = np.concatenate([[0], np.cumsum(sizes)])
-    flat = np.empty(offsets[-1], dtype=_I)
-    flat[offsets[:-1]] = -vertex
-    flat[offsets[:-1] + 1] = root.ids
-    rest = np.ones(offsets[-1], dtype=bool)
-    rest[offsets[:-1]] = rest[offsets[:-1] + 1] = False
-    flat[rest] = arcs[order]
-    model.add_clauses(Groups(flat, offsets))
+    model.add_clauses(Groups.keyed(arcs, child, n, np.stack([-vertex, root.ids], axis=1)))
 
 
 class Circuit(_Global):
@@ -443,18 +434,9 @@ class ConnectedRegions(_Global):
         if len(child):
             model.add(arc.implies(labels[parent] == labels[child]),
                       arc.implies(dist[parent] + 1 <= dist[child]))
-        # every vertex but the roots has a parent (or, with outside, is outside)
-        order = np.argsort(child, kind="stable")
-        sizes = np.bincount(child, minlength=n)[~is_root]
-        if not self.outside:
-            offsets = np.concatenate([[0], np.cumsum(sizes)])
-            model.add_clauses(Groups(arc.ids[order], offsets))
-            return
-        offsets = np.concatenate([[0], np.cumsum(sizes + 1)])
-        flat = np.empty(offsets[-1], dtype=_I)
-        last = offsets[1:] - 1
-        parents = np.ones(len(flat), dtype=bool)
-        parents[last] = False
-        flat[parents] = arc.ids[order]
-        flat[last] = model.eq_literals(labels.ids[~is_root], len(roots))
-        model.add_clauses(Groups(flat, offsets))
+        # every vertex but the roots has a parent (or, with outside, is outside): a clause
+        # per vertex but the roots, [outside, its arcs...]
+        rank = np.cumsum(~is_root) - 1  # each vertex's place among the non-roots
+        outside = model.eq_literals(labels.ids[~is_root], len(roots))[:, None] \
+            if self.outside else None
+        model.add_clauses(Groups.keyed(arc.ids, rank[child], int((~is_root).sum()), outside))

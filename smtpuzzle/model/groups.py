@@ -49,6 +49,24 @@ class Groups:
         return cls(flat, np.concatenate([[0], np.cumsum(sizes)]), owned=True)
 
     @classmethod
+    def keyed(cls, members: Any, keys: Any, n: int, heads: Any = None) -> Groups:
+        """``n`` groups: group i is the row ``heads[i]`` (an (n, h) array, if given), then
+        the ``members`` whose key is i, in their order (a clause per vertex: its head
+        literals and the arcs into it)."""
+        members = literal_array(members).reshape(-1)
+        keys = np.asarray(keys, dtype=np.int64).reshape(-1)
+        heads = np.zeros((n, 0), dtype=np.int64) if heads is None else \
+            literal_array(heads).reshape(n, -1)
+        width = heads.shape[1]
+        offsets = np.concatenate([[0], np.cumsum(np.bincount(keys, minlength=n) + width)])
+        flat = np.empty(offsets[-1], dtype=np.int64)
+        head = np.zeros(len(flat), dtype=bool)
+        head[(offsets[:-1, None] + np.arange(width)).reshape(-1)] = True
+        flat[head] = heads.reshape(-1)
+        flat[~head] = members[np.argsort(keys, kind="stable")]
+        return cls(flat, offsets, owned=True)
+
+    @classmethod
     def concat(cls, parts: Sequence[Groups]) -> Groups:
         if not parts:
             return cls(np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64))
