@@ -230,3 +230,16 @@ def test_a_write_stopped_between_chunks_raises_what_stopped_it(tmp_path, monkeyp
     with pytest.raises(TimeoutError):
         write_dimacs(model, tmp_path / "s.cnf", between=between)
     assert (tmp_path / "s.cnf").read_text().count(" 0\n") == 1  # the first chunk only
+
+
+def test_keyed_groups_hold_each_keys_head_then_its_members_in_order():
+    """Groups.keyed (the connectivity decompositions' clause per vertex) against a loop."""
+    rng = np.random.default_rng(3)
+    for width in (0, 1, 2):
+        n = int(rng.integers(1, 8))
+        keys = rng.integers(0, n, size=int(rng.integers(0, 20)))
+        members = rng.integers(1, 100, size=len(keys)) * rng.choice([-1, 1], size=len(keys))
+        heads = rng.integers(1, 100, size=(n, width))
+        g = Groups.keyed(members, keys, n, heads if width else None)
+        want = [[*heads[i].tolist(), *members[keys == i].tolist()] for i in range(n)]
+        assert g.as_lists() == want
