@@ -11,7 +11,14 @@ from __future__ import annotations
 import numpy as np
 
 from smtpuzzle.model import BoolArray, Connected, ConnectedRegions, Model, grid_graph
-from smtpuzzle.puzzles.pencil.grids import Padded, any_square, components, no_square, shaded_tokens
+from smtpuzzle.puzzles.pencil.grids import (
+    Padded,
+    any_square,
+    by_key,
+    components,
+    no_square,
+    shaded_tokens,
+)
 from smtpuzzle.puzzles.pencil.puzzle import Genre, PencilPuzzle, refuse, wrong
 
 
@@ -44,24 +51,19 @@ class Nurikabe(Genre):
         no_square(m, wall.reshape(rows, cols))
         # a cell is in clue k's island only within its reach (size - 1 steps, around the
         # other clues and their sides: a 20x20 on CP-SAT 7.2 -> 5.0 s)
-        steps = _steps(rows, cols, clues)
+        steps = _steps(rows, cols, clues).reshape(len(clues), -1)
+        mine = []  # per clue: its island's literals over its reach, and their steps
         for k, (r, c, token) in enumerate(clues):
             with puzzle.given(m, named, r, c):
-                step, size = steps[k].ravel(), int(token)
-                if (step < 0).any():
-                    m.add(island[step < 0] != k)
-                within = step >= 0
-                mine, step = island[within].eq(k), step[within]
-                m.add(mine.sum() == size)
-                # (implied) an island reaching j steps out has a cell at each step before,
-                # so at most size - j of its cells lie j or more steps out: the path it
-                # takes costs cells (the 16x21 of islands of 19: CP-SAT >300 -> 14-24 s,
-                # sat 120 -> 13 s)
-                if size > 2:
-                    out = m.bool_array(size, name=f"out{k}", user=False)  # out[j]: reaches j
-                    for j in range(1, size):
-                        m.add(mine[step == j].sum() >= out[j],
-                              mine[step >= j].sum() <= (size - j) * out[j])
+                if (steps[k] < 0).any():
+                    m.add(island[steps[k] < 0] != k)
+                within = np.flatnonzero(steps[k] >= 0)
+                mine.append((island[within].eq(k), steps[k, within]))
+                m.add(mine[-1][0].sum() == int(token))
+                if named:  # (each clue's rows in its own group, for explain)
+                    _path_cost(m, mine[-1:], [int(token)])
+        if not named:
+            _path_cost(m, mine, [int(t) for _, _, t in clues])
         # (implied) a wall cell has a wall cell beside it (the wall is one piece of two or
         # more), and so has every island cell but a 1's (its island is one piece of two or
         # more): fewer rounds of cuts for the lazy wall
@@ -98,6 +100,40 @@ class Nurikabe(Genre):
                 wrong(puzzle, f"an island holding {len(numbers)} numbers", *island[0])
             if puzzle.number(*numbers[0]) != len(island):
                 wrong(puzzle, f"an island of {len(island)} cells", *numbers[0])
+
+
+def _path_cost(m: Model, mine: list[tuple[BoolArray, np.ndarray]], sizes: list[int]) -> None:
+    """(implied) An island reaching j steps from its clue has a cell at each step before,
+    so at most size - j of its cells lie j or more steps out: the path it takes costs cells
+    (the 16x21 of islands of 19: CP-SAT >300 -> 14-24 s, sat 120 -> 13 s). ``mine``: per
+    clue, its literals over its reach and their steps. A row per clue and step j of
+    1..size - 1, posted at once: out[row] (the island reaches step j) needs a cell at
+    step j, and bounds the cells at j or more."""
+    base = np.concatenate([[0], np.cumsum([max(s - 1, 0) for s in sizes])])
+    count = int(base[-1])
+    if count == 0:  # islands of 1
+        return
+    out = m.bool_array(count + 1, name="reaches", user=False)  # one more, always false
+    m.add(~out[count])
+    lits = np.concatenate([lit.ids for lit, _ in mine] + [out.ids[count:]])
+    step = np.concatenate([st for _, st in mine] + [[0]])
+    row0 = np.concatenate([np.full(len(st), base[k] - 1) for k, (_, st) in enumerate(mine)]
+                          + [[0]])
+    at = np.flatnonzero(step >= 1)  # each cell counts at its own step...
+    m.add(BoolArray(m, lits[_rows(row0[at] + step[at], at, count, len(lits) - 1)]
+                    ).sum(axis=1) >= out[:count])
+    past = np.repeat(at, step[at])  # ... and at every step up to it
+    j = np.arange(len(past)) - np.repeat(np.cumsum(step[at]) - step[at], step[at]) + 1
+    budget = np.concatenate([np.arange(s - 1, 0, -1) for s in sizes if s > 1] + [[]])
+    m.add(BoolArray(m, lits[_rows(row0[past] + j, past, count, len(lits) - 1)]
+                    ).sum(axis=1) <= out[:count] * budget.astype(np.int64))
+
+
+def _rows(keys: np.ndarray, items: np.ndarray, n: int, pad: int) -> np.ndarray:
+    """For each row 0..n-1, the ``items`` whose key it is: an (n, width) array padded with
+    ``pad``."""
+    at = by_key(keys, n)
+    return np.append(items, pad)[at]
 
 
 def _steps(rows: int, cols: int, clues: list[tuple[int, int, str]]) -> np.ndarray:
