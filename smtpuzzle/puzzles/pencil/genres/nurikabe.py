@@ -4,7 +4,8 @@ size. Numbered cells stay unshaded.
 
 Model: each cell's island (one per clue; one more value for the wall), each island
 connected around its clue (ConnectedRegions), the wall connected, islands of different
-clues never side by side."""
+clues never side by side. Implied: each island stays within its clue's reach and keeps a
+cell at every step of the way out to its farthest cell."""
 
 from __future__ import annotations
 
