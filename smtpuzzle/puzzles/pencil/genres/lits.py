@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from smtpuzzle.model import BoolArray, Connected, Graph, Model
+from smtpuzzle.model import BoolArray, Connected, Graph, Groups, Model
 from smtpuzzle.puzzles.pencil.grids import (
     adjacent,
     any_square,
     around,
-    by_key,
     components,
     no_square,
 )
@@ -140,15 +139,12 @@ def _connected_through_regions(m: Model, flat: BoolArray, pairs: np.ndarray,
     CP-SAT decides a 31x45 in 21 rounds of cuts where cuts on cells took 52."""
     ends = np.sort(regions[pairs], axis=1)
     borders, which = np.unique(ends, axis=0, return_inverse=True)
-    # both cells of a pair shaded; one more literal, always false, pads by_key's rows
-    meet = m.bool_array(len(pairs) + 1, name="meet", user=False)
-    m.add(~meet[len(pairs)])
-    m.add_implications(meet.ids[:-1], flat.ids[pairs[:, 0]])
-    m.add_implications(meet.ids[:-1], flat.ids[pairs[:, 1]])
+    meet = m.bool_array(len(pairs), name="meet", user=False)  # both cells of a pair shaded
+    m.add_implications(meet.ids, flat.ids[pairs[:, 0]])
+    m.add_implications(meet.ids, flat.ids[pairs[:, 1]])
     joined = m.bool_array(len(borders), name="joined", user=False)
     # a clause a border: not joined, or one of its pairs meets
-    m.add_clauses(np.concatenate([-joined.ids[:, None],
-                                  meet.ids[by_key(which.ravel(), len(borders))]], axis=1))
+    m.add_clauses(Groups.keyed(meet.ids, which.ravel(), len(borders), -joined.ids[:, None]))
     every = m.bool_array(int(regions.max()) + 1, name="region", user=False)
     m.add(every)
     m.add(Connected(every, Graph(len(every), borders), joined))
