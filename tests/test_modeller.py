@@ -82,6 +82,32 @@ def test_random_integer_models_agree_with_a_brute_force(seed, backend_name):
     assert status is (Status.SAT if expected else Status.UNSAT)
 
 
+@pytest.mark.parametrize("sign", [1, -1])
+@pytest.mark.parametrize("cmp", ["==", "!=", "<=", ">="])
+def test_rows_of_one_or_two_integers_agree_with_a_brute_force(sign, cmp, backend_name):
+    """``+-x cmp k`` and ``x - y cmp k``, enforced by a literal or not: the sat back end
+    encodes each such row as one literal or a clause per value, all rows at once."""
+    op = {"==": np.equal, "!=": np.not_equal, "<=": np.less_equal,
+          ">=": np.greater_equal}[cmp]
+
+    def row(lhs, k):
+        return {"==": lhs == k, "!=": lhs != k, "<=": lhs <= k, ">=": lhs >= k}[cmp]
+
+    m = Model(f"rows-{sign}{cmp}")
+    x, b = m.int_array(3, -2, 2), m.bool_array(2)
+    m.add(b[0].implies(row(sign * x[0], 1)), row(sign * x[1], -1),
+          (~b[1]).implies(row(sign * (x[0] - x[2]), 1)), row(x[2] - x[1], 0))
+    expected = set()
+    for v in itertools.product(range(-2, 3), repeat=3):
+        for bs in itertools.product((0, 1), repeat=2):
+            if ((not bs[0] or op(sign * v[0], 1)) and op(sign * v[1], -1)
+                    and (bs[1] or op(sign * (v[0] - v[2]), 1)) and op(v[2] - v[1], 0)):
+                expected.add((*v, *bs))
+    found = {(*x.value().tolist(), *np.asarray(b.value(), dtype=int).tolist())
+             for _ in m.solutions(backend=backend_name)}
+    assert found == expected and expected
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_batches_of_rows_over_integers_and_literals_agree_with_a_brute_force(seed,
                                                                           backend_name):

@@ -97,7 +97,7 @@ class _Builder:
                    encoding=EncType.bdd if small else EncType.adder)
         self.top = max(self.top, cnf.nv)
         if cnf.clauses:
-            self.add(Groups.of(cnf.clauses))
+            self.add(Groups.of_lists(cnf.clauses))
 
     def cardinality(self, groups: Groups, cmp: Cmp, bounds: np.ndarray) -> None:
         with python_sigint():  # PySAT's encoders are compiled calls
@@ -139,14 +139,14 @@ class _Builder:
             elif lo > 0 and hi < n:
                 a = CardEnc.atleast(bound=lo, **args)
                 self.top = max(self.top, a.nv)
-                self.add(Groups.of(a.clauses))
+                self.add(Groups.of_lists(a.clauses))
                 cnf = CardEnc.atmost(bound=hi, lits=args["lits"], top_id=self.top, encoding=enc)
             elif lo > 0:
                 cnf = CardEnc.atleast(bound=lo, **args)
             else:
                 cnf = CardEnc.atmost(bound=hi, **args)
             self.top = max(self.top, cnf.nv)
-            self.add(Groups.of(cnf.clauses))
+            self.add(Groups.of_lists(cnf.clauses))
 
 
 def cardinality_clauses(groups: Groups, cmp: Cmp, bounds: np.ndarray,

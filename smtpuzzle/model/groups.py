@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -46,6 +47,15 @@ class Groups:
         arrays = [literal_array(g).reshape(-1) for g in groups]
         sizes = np.array([len(a) for a in arrays], dtype=np.int64)
         flat = np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)
+        return cls(flat, np.concatenate([[0], np.cumsum(sizes)]), owned=True)
+
+    @classmethod
+    def of_lists(cls, lists: Sequence[Sequence[int]]) -> Groups:
+        """Lists of Python ints (an encoder's clauses), read in one pass: ``of`` checks
+        each list as an array, 20 s for the 6.6 million of a 50x50 Nurikabe's sums."""
+        sizes = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+        flat = np.fromiter(itertools.chain.from_iterable(lists), dtype=np.int64,
+                           count=int(sizes.sum()))
         return cls(flat, np.concatenate([[0], np.cumsum(sizes)]), owned=True)
 
     @classmethod

@@ -455,8 +455,10 @@ def _linear(out: Model, enc: _Encoding, batches: Sequence[LinearRows]) -> None:
     merged into one range: ``e <= 100`` and ``e >= 101`` are false outright, where their
     two pseudo-boolean encodings leave a SAT solver searching."""
     ranges: dict[tuple, list] = {}  # terms and condition -> [xs, xc, bs, bc, lo, hi, e]
+    differences: list[tuple[int, int, int, int, int]] = []
     for batch in batches:
-        for i in range(len(batch)):
+        unary = _unary(out, enc, batch)
+        for i in np.flatnonzero(~unary).tolist():
             xs, xc = _merged(batch.ints[i],
                              batch.icoef[batch.ints.offsets[i]:batch.ints.offsets[i + 1]])
             bs, bc = _merged(batch.bools[i],
@@ -474,7 +476,7 @@ def _linear(out: Model, enc: _Encoding, batches: Sequence[LinearRows]) -> None:
             if len(coefs) and coefs[0] < 0:
                 xc, bc, rhs, code = -xc, -bc, -rhs, {EQ: EQ, NE: NE, LE: GE, GE: LE}[code]
             if code == NE:
-                _post(out, enc, xs, xc, bs, bc, code, rhs, e)
+                _post(out, enc, xs, xc, bs, bc, code, rhs, e, differences)
                 continue
             key = (xs.tobytes(), xc.tobytes(), bs.tobytes(), bc.tobytes(), e)
             row = ranges.setdefault(key, [xs, xc, bs, bc, None, None, e])
@@ -487,24 +489,59 @@ def _linear(out: Model, enc: _Encoding, batches: Sequence[LinearRows]) -> None:
             if lo > hi:
                 out.add_clauses([[-e] if e else []])
             else:
-                _post(out, enc, xs, xc, bs, bc, EQ, lo, e)
+                _post(out, enc, xs, xc, bs, bc, EQ, lo, e, differences)
             continue
         if lo is not None:
-            _post(out, enc, xs, xc, bs, bc, GE, lo, e)
+            _post(out, enc, xs, xc, bs, bc, GE, lo, e, differences)
         if hi is not None:
-            _post(out, enc, xs, xc, bs, bc, LE, hi, e)
+            _post(out, enc, xs, xc, bs, bc, LE, hi, e, differences)
+    _differences(out, enc, differences)
+
+
+def _unary(out: Model, enc: _Encoding, batch: LinearRows) -> np.ndarray:
+    """Post the rows ``+-x <code> rhs`` of ``batch`` (one integer, no literals) at once, each
+    a literal of x's encoding (a clause with its condition): a Nurikabe's "not this
+    island here" rows are hundreds of thousands. Returns which rows they were."""
+    n_ints = np.diff(batch.ints.offsets)
+    first = batch.ints.offsets[:-1][n_ints == 1]
+    unary = np.zeros(len(batch), dtype=bool)
+    unary[n_ints == 1] = np.abs(batch.icoef[first]) == 1
+    unary &= np.diff(batch.bools.offsets) == 0
+    if not unary.any():
+        return unary
+    at = batch.ints.offsets[:-1][unary]
+    x, c = batch.ints.flat[at], batch.icoef[at]
+    rhs, code, e = batch.rhs[unary] * c, batch.cmp[unary], batch.enforce[unary]
+    flip = c < 0  # -x <= r is x >= -r
+    code = np.where(flip & (code == LE), GE, np.where(flip & (code == GE), LE, code))
+    lit = np.zeros(len(x), dtype=np.int64)
+    for cmp, sign, shift, literal in ((EQ, 1, 0, enc.eq), (NE, -1, 0, enc.eq),
+                                      (GE, 1, 0, enc.ge), (LE, -1, 1, enc.ge)):
+        here = code == cmp  # x <= r is not x >= r + 1
+        if here.any():
+            lit[here] = sign * literal(x[here], rhs[here] + shift)
+    out.add_clauses(lit[e == 0, None])
+    out.add_clauses(np.stack([-e[e != 0], lit[e != 0]], axis=1))
+    return unary
 
 
 def _post(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, bs: np.ndarray,
-          bc: np.ndarray, code: int, rhs: int, e: int) -> None:
-    """One normalised row ``sum <code> rhs`` where ``e`` holds (always, when 0)."""
+          bc: np.ndarray, code: int, rhs: int, e: int,
+          differences: list[tuple[int, int, int, int, int]] | None = None) -> None:
+    """One normalised row ``sum <code> rhs`` where ``e`` holds (always, when 0); a
+    difference of two integers goes to ``differences`` if given, to be posted with the
+    others at once."""
     if len(xs) == 1 and len(bs) == 0 and abs(int(xc[0])) == 1:
         lit = _single(enc, int(xs[0]), int(xc[0]), code, rhs)
         out.add_clauses([[lit] if e == 0 else [-e, lit]])
         return
     if len(xs) == 2 and len(bs) == 0 and code != NE and sorted(xc.tolist()) == [-1, 1] \
             and not enc.wide[xs].any():
-        _difference(out, enc, xs, xc, code, rhs, e)
+        x, y = (xs if xc[0] == 1 else xs[::-1]).tolist()
+        if differences is None:
+            _differences(out, enc, [(x, y, code, rhs, e)])
+        else:
+            differences.append((x, y, code, rhs, e))
         return
     if len(xs) == 0 and e == 0 and code != NE and (bc == 1).all():
         out.add_cardinality([bs], Cmp(code), rhs)  # counts
@@ -523,20 +560,27 @@ def _post(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, bs: np.nda
     post(out, enc, xs, xc, bs, bc, code, rhs, e)
 
 
-def _difference(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, code: int,
-                rhs: int, enforce: int) -> None:
-    """``x - y <code> rhs``: a clause per value of x on the order literals, x >= v -> y >=
-    v - rhs (as a pseudo-boolean, x < y over two 13,710-value domains ran for minutes and
-    took gigabytes)."""
-    x, y = (xs if xc[0] == 1 else xs[::-1]).tolist()
-    for cmp in ((LE, GE) if code == EQ else (code,)):
-        a, b, c = (x, y, rhs) if cmp == LE else (y, x, -rhs)  # a - b <= c
-        v = np.arange(int(enc.lo[a]), int(enc.hi[a]) + 1)
-        clauses = np.stack([-enc.ge(np.full(len(v), a), v),
-                            enc.ge(np.full(len(v), b), v - c)], axis=1)
-        if enforce:
-            clauses = np.column_stack([np.full(len(v), -enforce), clauses])
-        out.add_clauses(clauses)
+def _differences(out: Model, enc: _Encoding, rows: list[tuple[int, int, int, int, int]]
+                 ) -> None:
+    """Rows ``x - y <code> rhs`` where e holds (``rows`` of (x, y, code, rhs, e)), all at
+    once: a clause per value of x on the order literals, x >= v -> y >= v - rhs (as a
+    pseudo-boolean, x < y over two 13,710-value domains ran for minutes and took
+    gigabytes)."""
+    if not rows:
+        return
+    x, y, code, rhs, e = (np.array(col, dtype=np.int64) for col in zip(*rows, strict=True))
+    le, ge = code != GE, code != LE  # EQ is both
+    a = np.concatenate([x[le], y[ge]])  # a - b <= c
+    b = np.concatenate([y[le], x[ge]])
+    c = np.concatenate([rhs[le], -rhs[ge]])
+    e = np.concatenate([e[le], e[ge]])
+    size = enc.hi[a] - enc.lo[a] + 1
+    row = np.repeat(np.arange(len(a)), size)
+    v = enc.lo[a][row] + np.arange(len(row)) - np.repeat(np.cumsum(size) - size, size)
+    clauses = np.stack([-e[row], -enc.ge(a[row], v), enc.ge(b[row], v - c[row])], axis=1)
+    always = e[row] == 0
+    out.add_clauses(clauses[always, 1:])
+    out.add_clauses(clauses[~always])
 
 
 def _pseudo_boolean(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray,
