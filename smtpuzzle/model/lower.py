@@ -13,8 +13,9 @@ at-most-one per value, tables by tuple selectors, element by implications.
 from __future__ import annotations
 
 import bisect
+import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -455,7 +456,7 @@ def _linear(out: Model, enc: _Encoding, batches: Sequence[LinearRows]) -> None:
     merged into one range: ``e <= 100`` and ``e >= 101`` are false outright, where their
     two pseudo-boolean encodings leave a SAT solver searching."""
     ranges: dict[tuple, list] = {}  # terms and condition -> [xs, xc, bs, bc, lo, hi, e]
-    differences: list[tuple[int, int, int, int, int]] = []
+    pending = _Pending()
     for batch in batches:
         unary = _unary(out, enc, batch)
         for i in np.flatnonzero(~unary).tolist():
@@ -476,7 +477,7 @@ def _linear(out: Model, enc: _Encoding, batches: Sequence[LinearRows]) -> None:
             if len(coefs) and coefs[0] < 0:
                 xc, bc, rhs, code = -xc, -bc, -rhs, {EQ: EQ, NE: NE, LE: GE, GE: LE}[code]
             if code == NE:
-                _post(out, enc, xs, xc, bs, bc, code, rhs, e, differences)
+                _post(out, enc, xs, xc, bs, bc, code, rhs, e, pending)
                 continue
             key = (xs.tobytes(), xc.tobytes(), bs.tobytes(), bc.tobytes(), e)
             row = ranges.setdefault(key, [xs, xc, bs, bc, None, None, e])
@@ -489,13 +490,13 @@ def _linear(out: Model, enc: _Encoding, batches: Sequence[LinearRows]) -> None:
             if lo > hi:
                 out.add_clauses([[-e] if e else []])
             else:
-                _post(out, enc, xs, xc, bs, bc, EQ, lo, e, differences)
+                _post(out, enc, xs, xc, bs, bc, EQ, lo, e, pending)
             continue
         if lo is not None:
-            _post(out, enc, xs, xc, bs, bc, GE, lo, e, differences)
+            _post(out, enc, xs, xc, bs, bc, GE, lo, e, pending)
         if hi is not None:
-            _post(out, enc, xs, xc, bs, bc, LE, hi, e, differences)
-    _differences(out, enc, differences)
+            _post(out, enc, xs, xc, bs, bc, LE, hi, e, pending)
+    pending.write(out, enc)
 
 
 def _unary(out: Model, enc: _Encoding, batch: LinearRows) -> np.ndarray:
@@ -525,12 +526,25 @@ def _unary(out: Model, enc: _Encoding, batch: LinearRows) -> np.ndarray:
     return unary
 
 
+@dataclass
+class _Pending:
+    """Rows whose clauses are written together at the end: differences of two integers
+    as (x, y, code, rhs, condition), and decision diagrams by their shape."""
+
+    differences: list[tuple[int, int, int, int, int]] = field(default_factory=list)
+    diagrams: dict[tuple, list[np.ndarray]] = field(default_factory=dict)
+
+    def write(self, out: Model, enc: _Encoding) -> None:
+        _differences(out, enc, self.differences)
+        for key, rows in self.diagrams.items():
+            _write_diagrams(out, key, np.array(rows))
+
+
 def _post(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, bs: np.ndarray,
-          bc: np.ndarray, code: int, rhs: int, e: int,
-          differences: list[tuple[int, int, int, int, int]] | None = None) -> None:
-    """One normalised row ``sum <code> rhs`` where ``e`` holds (always, when 0); a
-    difference of two integers goes to ``differences`` if given, to be posted with the
-    others at once."""
+          bc: np.ndarray, code: int, rhs: int, e: int, pending: _Pending | None = None
+          ) -> None:
+    """One normalised row ``sum <code> rhs`` where ``e`` holds (always, when 0); its
+    clauses wait in ``pending`` (if given) where they are written with others at once."""
     if len(xs) == 1 and len(bs) == 0 and abs(int(xc[0])) == 1:
         lit = _single(enc, int(xs[0]), int(xc[0]), code, rhs)
         out.add_clauses([[lit] if e == 0 else [-e, lit]])
@@ -538,10 +552,10 @@ def _post(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, bs: np.nda
     if len(xs) == 2 and len(bs) == 0 and code != NE and sorted(xc.tolist()) == [-1, 1] \
             and not enc.wide[xs].any():
         x, y = (xs if xc[0] == 1 else xs[::-1]).tolist()
-        if differences is None:
+        if pending is None:
             _differences(out, enc, [(x, y, code, rhs, e)])
         else:
-            differences.append((x, y, code, rhs, e))
+            pending.differences.append((x, y, code, rhs, e))
         return
     if len(xs) == 0 and e == 0 and code != NE and (bc == 1).all():
         out.add_cardinality([bs], Cmp(code), rhs)  # counts
@@ -549,15 +563,22 @@ def _post(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, bs: np.nda
     # Unit coefficients over a small range: a decision diagram on partial sums (strong
     # propagation, small); anything else (SEND+MORE's weights) pseudo-boolean.
     span = int((enc.hi[xs] - enc.lo[xs]).sum()) + len(bs)
-    post = _diagram if (np.abs(xc) == 1).all() and (np.abs(bc) == 1).all() and \
-        span <= DIAGRAM_MAX_RANGE else _pseudo_boolean
+    diagram = (np.abs(xc) == 1).all() and (np.abs(bc) == 1).all() and \
+        span <= DIAGRAM_MAX_RANGE
+
+    def post(code: int, rhs: int, e: int) -> None:
+        if diagram:
+            _diagram(out, enc, xs, xc, bs, bc, code, rhs, e, pending)
+        else:
+            _pseudo_boolean(out, enc, xs, xc, bs, bc, code, rhs, e)
+
     if code == NE:  # e -> (sum <= rhs - 1 or sum >= rhs + 1)
         below, above = out.new_bools(2).tolist()
         out.add_clauses([[below, above] if e == 0 else [-e, below, above]])
-        post(out, enc, xs, xc, bs, bc, LE, rhs - 1, below)
-        post(out, enc, xs, xc, bs, bc, GE, rhs + 1, above)
+        post(LE, rhs - 1, below)
+        post(GE, rhs + 1, above)
         return
-    post(out, enc, xs, xc, bs, bc, code, rhs, e)
+    post(code, rhs, e)
 
 
 def _differences(out: Model, enc: _Encoding, rows: list[tuple[int, int, int, int, int]]
@@ -635,21 +656,52 @@ def _single(enc: _Encoding, x: int, c: int, code: int, rhs: int) -> int:
 
 
 def _diagram(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, bs: np.ndarray,
-             bc: np.ndarray, code: int, rhs: int, enforce: int) -> None:
+             bc: np.ndarray, code: int, rhs: int, enforce: int,
+             pending: _Pending | None = None) -> None:
     """``sum <code> rhs`` (EQ, LE or GE) where ``enforce`` holds, as a decision diagram over
-    partial sums: a literal per reachable, still undecided sum after each term."""
-    terms: list[tuple[np.ndarray, np.ndarray]] = []  # (values times coefficient, literals)
+    partial sums: a literal per reachable, still undecided sum after each term. The
+    diagram's shape depends only on the terms' weights, the comparison and the bound: it
+    is made once (``_diagram_shape``) and written for every row that shares it, at once
+    when the rows wait in ``pending``."""
+    weights, lits = [], []
     for x, c in zip(xs.tolist(), xc.tolist(), strict=True):
         vals = enc.values(x)
-        terms.append((vals * c, enc.eq(np.full(len(vals), x), vals)))
+        weights.append(tuple((vals * c).tolist()))
+        lits.append(enc.eq(np.full(len(vals), x), vals))
     for b, c in zip(bs.tolist(), bc.tolist(), strict=True):
-        terms.append((np.array([0, c]), np.array([-b, b])))
-    n = len(terms)
+        weights.append((0, c))
+        lits.append(np.array([-b, b]))
+    key = (tuple(weights), code, rhs, bool(enforce))
+    row = np.concatenate([[enforce or enc.true], *lits]).astype(np.int64)
+    if pending is None:
+        _write_diagrams(out, key, row[None, :])
+    else:
+        pending.diagrams.setdefault(key, []).append(row)
+
+
+def _write_diagrams(out: Model, key: tuple, rows: np.ndarray) -> None:
+    """The diagram of ``key`` for each row of ``rows`` (its condition, then its terms'
+    literals), with fresh literals for its nodes."""
+    nodes, clauses = _diagram_shape(*key)
+    table = np.column_stack([rows, out.new_bools(len(rows) * nodes).reshape(len(rows), nodes)])
+    for shape in clauses:  # clauses of one length: (clauses, length) signed columns + 1
+        out.add_clauses((table[:, np.abs(shape) - 1] * np.sign(shape)).reshape(
+            len(rows) * len(shape), shape.shape[1]))
+
+
+@functools.lru_cache(maxsize=4096)
+def _diagram_shape(weights: tuple[tuple[int, ...], ...], code: int, rhs: int,
+                   enforced: bool) -> tuple[int, tuple[np.ndarray, ...]]:
+    """A diagram's clauses over placeholders: 1 its condition, then the terms' literals
+    in order (``weights[t]`` gives each of term t's literals its value), then its nodes;
+    negative for a negated literal. Returns the number of nodes and the clauses, grouped
+    by length (an (n, length) array each)."""
+    n = len(weights)
     lo_rest = np.zeros(n + 1, dtype=np.int64)
     hi_rest = np.zeros(n + 1, dtype=np.int64)
     for t in range(n - 1, -1, -1):
-        lo_rest[t] = lo_rest[t + 1] + terms[t][0].min()
-        hi_rest[t] = hi_rest[t + 1] + terms[t][0].max()
+        lo_rest[t] = lo_rest[t + 1] + min(weights[t])
+        hi_rest[t] = hi_rest[t + 1] + max(weights[t])
     accept = {EQ: lambda s: s == rhs, LE: lambda s: s <= rhs, GE: lambda s: s >= rhs}[code]
 
     def settle(t: int, s: int) -> str:
@@ -661,36 +713,37 @@ def _diagram(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, bs: np.
             return "done" if lo_s >= rhs else ("dead" if hi_s < rhs else "open")
         return "dead" if rhs < lo_s or rhs > hi_s else ("done" if lo_s == hi_s else "open")
 
-    head = enforce if enforce else None
+    first_node = 2 + sum(len(w) for w in weights)
+    nodes = 0
+    clauses: list[list[int]] = []
     start = settle(0, 0)
-    if start == "done":
-        return
     if start == "dead":
-        out.add_clauses([[-head] if head else []])
-        return
-    layer = {0: head}  # sum -> literal (None: true)
+        clauses.append([-1] if enforced else [])
+    layer = {0: 1 if enforced else None} if start == "open" else {}  # sum -> node
+    lit = 2
     for t in range(n):
-        weights, lits = terms[t]
         nxt: dict[int, int] = {}
-        clauses: list[list[int]] = []
         for s, q in layer.items():
             pre = [] if q is None else [-q]
-            for w, lit in zip(weights.tolist(), lits.tolist(), strict=True):
+            for i, w in enumerate(weights[t]):
                 s2 = s + w
                 state = settle(t + 1, s2) if t + 1 < n else ("done" if accept(s2) else "dead")
                 if state == "done":
                     continue
                 if state == "dead":
-                    clauses.append([*pre, -lit])
+                    clauses.append([*pre, -(lit + i)])
                     continue
                 if s2 not in nxt:
-                    nxt[s2] = int(out.new_bools(1)[0])
-                clauses.append([*pre, -lit, nxt[s2]])
-        if clauses:
-            out.add_clauses(clauses)
+                    nxt[s2] = first_node + nodes
+                    nodes += 1
+                clauses.append([*pre, -(lit + i), nxt[s2]])
+        lit += len(weights[t])
         layer = nxt
-        if not layer:
-            return
+    by_length: dict[int, list[list[int]]] = {}
+    for clause in clauses:
+        by_length.setdefault(len(clause), []).append(clause)
+    return nodes, tuple(np.array(c, dtype=np.int64).reshape(len(c), length)
+                        for length, c in sorted(by_length.items()))
 
 
 def _alldiff(out: Model, enc: _Encoding, groups: Groups) -> None:
