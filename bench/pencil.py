@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from smtpuzzle.errors import PuzzleError
 from smtpuzzle.formats.pencil import parse_pencil
 from smtpuzzle.model.graphs import CONNECTED, CYCLE
 from smtpuzzle.puzzles.grid_answer import GridAnswer, decide_grid
@@ -104,7 +105,11 @@ def ours(puzzle: PencilPuzzle, published: str, backend: str, time_limit: float) 
                 run.published = same_solution(puzzle.genre.name, grid,
                                               np.array(want[1:1 + puzzle.rows], dtype=object))
 
-    answer = decide_grid(puzzle, GridAnswer, backend, None, time_limit, 2, on_found=first)
+    try:
+        answer = decide_grid(puzzle, GridAnswer, backend, None, time_limit, 2, on_found=first)
+    except PuzzleError as exc:  # refused (a model too large for the back end's memory)
+        run.status = f"refused: {str(exc)[:60]}"
+        return run
     if answer.status is not Status.UNKNOWN:
         run.decided = time.perf_counter() - started
         run.status = answer.status.value

@@ -489,3 +489,30 @@ def test_numberlink_decided_through_its_normal_form_as_all_its_solutions_say(bac
         normal = model.count(backend=backend).count
         undone += normal == 1 and every > 1
     assert undone >= 3  # the step after the search decided some of them
+
+
+@pytest.mark.parametrize("text", ["3 3 3\n1 - -\n- - -\n- 2 -\n- - -\n- - -\n- - -\n- - -\n",
+                                  "3 3 2\n2 - -\n- - 1\n- - -\n- - -\n- - -\n- - -\n- - -\n",
+                                  "4 4 4\n2 - - 3\n- - - -\n- - - -\n- - - 2\n"
+                                  "- - - -\n- - - -\n- - - -\n- - - -\n"])
+def test_skyscraper_counts_agree_with_brute_force(text):
+    """Every view counted at once (the count) and each in its own group (explain) agree
+    with the verifier over every grid of heights 1..N once a line (0 where N < side)."""
+    import itertools
+
+    puzzle = parse_pencil(text, genre_named("skyscraper"))
+    side, n = puzzle.rows, puzzle.params[0]
+    rows = list(itertools.permutations(range(n + 1) if n < side else range(1, n + 1)))
+    grids = [[str(v) for row in g for v in row] for g in itertools.product(rows, repeat=side)
+             if all(len(set(col)) == side for col in zip(*g, strict=True))]
+    counts = [_count(puzzle, b).count for b in ("cpsat", "sat")]
+    model, _ = puzzle.build(named=True)
+    assert counts + [model.count(backend="sat").count] == [_brute(puzzle, grids)] * 3
+    assert counts[0] > 1
+
+
+def test_skyscraper_explain_names_the_two_views_that_conflict(tmp_path):
+    path = tmp_path / "p.skyscraper"  # row 1 seen as one building from both ends
+    path.write_text("3 3 3\n- - -\n- - -\n1 - -\n1 - -\n- - -\n- - -\n- - -\n")
+    data = json.loads(cli("solve", str(path), "--explain", "--json").stdout)
+    assert data["status"] == "none" and sorted(data["conflict"]) == ["left 1: 1", "right 1: 1"]

@@ -53,10 +53,16 @@ class Skyscraper(Genre):
         for r, c, token in puzzle.clues():
             with puzzle.given(m, named, r, c):
                 m.add(h[r, c] == int(token))
-        for side_name, k, token in _views(puzzle):
-            line = _line(h, side_name, k)
-            with puzzle.group(m, named, f"{side_name} {k + 1}: {token}"):
-                m.add(_seen(m, line).sum() == int(token))
+        views = _views(puzzle)
+        if named:  # each clue's rows in a group of its own, for explain
+            for side_name, k, token in views:
+                with puzzle.group(m, named, f"{side_name} {k + 1}: {token}"):
+                    line = _line(h, side_name, k)
+                    m.add(_seen(m, IntArray(m, line.ids[None])).sum() == int(token))
+        elif views:  # every view at once (a 8x8's 20 views one by one: 30 ms to build)
+            lines = np.stack([_line(h, side_name, k).ids for side_name, k, _ in views])
+            m.add(_seen(m, IntArray(m, lines)).sum(axis=1)
+                  == np.array([int(token) for _, _, token in views]))
         return h
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
@@ -98,17 +104,19 @@ def _line(h, side: str, k: int):  # noqa: ANN001, ANN202  either an IntArray or 
     return h[k] if side == "left" else h[k, ::-1]
 
 
-def _seen(m: Model, line: IntArray) -> BoolArray:
-    """Whether each building of ``line`` (nearest first) is taller than all before it."""
-    size = line.shape[0]
+def _seen(m: Model, lines: IntArray) -> BoolArray:
+    """Whether each building of each of ``lines`` (one a row, nearest first) is taller
+    than all before it."""
+    count, size = lines.shape
     i, j = np.tril_indices(size, -1)  # every building i and one before it, j
-    taller = m.bool_array((size, size), name="taller", user=False)
-    m.add(~taller[np.triu_indices(size, 1)])
+    taller = m.bool_array((count, size, size), name="taller", user=False)
+    above = np.triu_indices(size, 1)
+    m.add(~taller[:, above[0], above[1]])
     if len(i):
-        m.add(taller[i, j] == (line[i] > line[j]))
+        m.add(taller[:, i, j] == (lines[:, i] > lines[:, j]))
     d = np.arange(size)
-    m.add(taller[d, d] == (line >= 1))  # taller than nothing: seen unless empty (0)
-    return (taller.sum(axis=1) == d + 1).reified()
+    m.add(taller[:, d, d] == (lines >= 1))  # taller than nothing: seen unless empty (0)
+    return (taller.sum(axis=2) == d + 1).reified()
 
 
 GENRE = Skyscraper()
