@@ -493,6 +493,7 @@ def test_numberlink_decided_through_its_normal_form_as_all_its_solutions_say(bac
 
 @pytest.mark.parametrize("text", ["3 3 3\n1 - -\n- - -\n- 2 -\n- - -\n- - -\n- - -\n- - -\n",
                                   "3 3 2\n2 - -\n- - 1\n- - -\n- - -\n- - -\n- - -\n- - -\n",
+                                  "3 3 2\n1 - -\n- - -\n- 1 -\n- - -\n- - -\n- - -\n- - -\n",
                                   "4 4 4\n2 - - 3\n- - - -\n- - - -\n- - - 2\n"
                                   "- - - -\n- - - -\n- - - -\n- - - -\n"])
 def test_skyscraper_counts_agree_with_brute_force(text):
