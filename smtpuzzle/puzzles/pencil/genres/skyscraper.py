@@ -54,15 +54,16 @@ class Skyscraper(Genre):
             with puzzle.given(m, named, r, c):
                 m.add(h[r, c] == int(token))
         views = _views(puzzle)
-        if named:  # each clue's rows in a group of its own, for explain
-            for side_name, k, token in views:
-                with puzzle.group(m, named, f"{side_name} {k + 1}: {token}"):
-                    line = _line(h, side_name, k)
-                    m.add(_seen(m, IntArray(m, line.ids[None])).sum() == int(token))
-        elif views:  # every view at once (a 8x8's 20 views one by one: 30 ms to build)
-            lines = np.stack([_line(h, side_name, k).ids for side_name, k, _ in views])
-            m.add(_seen(m, IntArray(m, lines)).sum(axis=1)
-                  == np.array([int(token) for _, _, token in views]))
+        if not views:
+            return h
+        lines = IntArray(m, np.stack([_line(h, side, k).ids for side, k, _ in views]))
+        seen = np.array([int(token) for _, _, token in views])
+        if named:  # each view in a group of its own, for explain
+            for v, (side, k, token) in enumerate(views):
+                with puzzle.group(m, named, f"{side} {k + 1}: {token}"):
+                    m.add(_seen(m, lines[v:v + 1]).sum() == seen[v])
+        else:  # every view at once (an 8x8's 20 views one by one: 30 ms to build)
+            m.add(_seen(m, lines).sum(axis=1) == seen)
         return h
 
     def decode(self, puzzle: PencilPuzzle, values: np.ndarray) -> np.ndarray:
