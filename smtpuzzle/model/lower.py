@@ -840,14 +840,21 @@ def _table(out: Model, enc: _Encoding, scopes: np.ndarray, tuples: np.ndarray,
     sel = out.new_bools(m * n).reshape(m, n)
     out.add_clauses(sel)  # some tuple
     out.add_clauses(np.stack([np.repeat(-sel.ravel(), k), lits.reshape(-1)], axis=1))
-    # Supports: a value needs a tuple that has it.
-    for i in range(m):
-        for j in range(k):
-            col = tuples[:, j]
-            for v in np.unique(col).tolist():
-                lit = int(enc.eq(np.array([scopes[i, j]]), np.array([v]))[0])
-                if lit != -enc.true:
-                    out.add_clauses([[-lit, *sel[i, col == v].tolist()]])
+    # Supports: a value needs a tuple that has it. Per position j, a clause per scope and
+    # value v its column holds (v in the integer's range): not "x == v", or one of the
+    # tuples with v there.
+    for j in range(k):
+        values, which = np.unique(tuples[:, j], return_inverse=True)
+        lit = enc.eq(scopes[:, j][:, None], values[None, :]).reshape(-1)  # (scope, value)
+        keep = lit != -enc.true
+        if not keep.any():  # no tuples, or no scopes
+            continue
+        order = np.argsort(which, kind="stable")  # the tuples by value, each in its order
+        pair = (np.arange(m)[:, None] * len(values) + which[order][None, :]).reshape(-1)
+        held = keep[pair]
+        out.add_clauses(Groups.keyed(sel[:, order].reshape(-1)[held],
+                                     (np.cumsum(keep) - 1)[pair[held]], int(keep.sum()),
+                                     heads=-lit[keep][:, None]))
 
 
 def _element(out: Model, enc: _Encoding, index: np.ndarray, arrays: np.ndarray,
