@@ -511,16 +511,9 @@ def _unary(out: Model, enc: _Encoding, batch: LinearRows) -> np.ndarray:
     if not unary.any():
         return unary
     at = batch.ints.offsets[:-1][unary]
-    x, c = batch.ints.flat[at], batch.icoef[at]
-    rhs, code, e = batch.rhs[unary] * c, batch.cmp[unary], batch.enforce[unary]
-    flip = c < 0  # -x <= r is x >= -r
-    code = np.where(flip & (code == LE), GE, np.where(flip & (code == GE), LE, code))
-    lit = np.zeros(len(x), dtype=np.int64)
-    for cmp, sign, shift, literal in ((EQ, 1, 0, enc.eq), (NE, -1, 0, enc.eq),
-                                      (GE, 1, 0, enc.ge), (LE, -1, 1, enc.ge)):
-        here = code == cmp  # x <= r is not x >= r + 1
-        if here.any():
-            lit[here] = sign * literal(x[here], rhs[here] + shift)
+    lit = _unit_literals(enc, batch.ints.flat[at], batch.icoef[at], batch.cmp[unary],
+                         batch.rhs[unary])
+    e = batch.enforce[unary]
     out.add_clauses(lit[e == 0, None])
     out.add_clauses(np.stack([-e[e != 0], lit[e != 0]], axis=1))
     return unary
@@ -546,7 +539,7 @@ def _post(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, bs: np.nda
     """One normalised row ``sum <code> rhs`` where ``e`` holds (always, when 0); its
     clauses wait in ``pending`` (if given) where they are written with others at once."""
     if len(xs) == 1 and len(bs) == 0 and abs(int(xc[0])) == 1:
-        lit = _single(enc, int(xs[0]), int(xc[0]), code, rhs)
+        lit = int(_unit_literals(enc, xs[:1], xc[:1], np.array([code]), np.array([rhs]))[0])
         out.add_clauses([[lit] if e == 0 else [-e, lit]])
         return
     if len(xs) == 2 and len(bs) == 0 and code != NE and sorted(xc.tolist()) == [-1, 1] \
@@ -642,17 +635,19 @@ def _pseudo_boolean(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray,
             out.weighted.append(WeightedSum(terms, weights_, Cmp.GE, int(b)))
 
 
-def _single(enc: _Encoding, x: int, c: int, code: int, rhs: int) -> int:
-    """The literal of ``c * x <code> rhs`` with c = +-1."""
-    if c < 0:
-        rhs, code = -rhs, {EQ: EQ, NE: NE, LE: GE, GE: LE}[code]
-    if code == EQ:
-        return int(enc.eq(np.array([x]), np.array([rhs]))[0])
-    if code == NE:
-        return -int(enc.eq(np.array([x]), np.array([rhs]))[0])
-    if code == GE:
-        return int(enc.ge(np.array([x]), np.array([rhs]))[0])
-    return -int(enc.ge(np.array([x]), np.array([rhs + 1]))[0])
+def _unit_literals(enc: _Encoding, x: np.ndarray, c: np.ndarray, code: np.ndarray,
+                   rhs: np.ndarray) -> np.ndarray:
+    """The literals of ``c * x <code> rhs`` (arrays alike, c = +-1), one each."""
+    rhs = rhs * c
+    flip = c < 0  # -x <= r is x >= -r
+    code = np.where(flip & (code == LE), GE, np.where(flip & (code == GE), LE, code))
+    lit = np.zeros(len(x), dtype=np.int64)
+    for cmp, sign, shift, literal in ((EQ, 1, 0, enc.eq), (NE, -1, 0, enc.eq),
+                                      (GE, 1, 0, enc.ge), (LE, -1, 1, enc.ge)):
+        here = code == cmp  # x <= r is not x >= r + 1
+        if here.any():
+            lit[here] = sign * literal(x[here], rhs[here] + shift)
+    return lit
 
 
 def _diagram(out: Model, enc: _Encoding, xs: np.ndarray, xc: np.ndarray, bs: np.ndarray,
